@@ -1,0 +1,76 @@
+//! Typed tools for LLM agents.
+//!
+//! Put [`#[tool]`](tool) on an ordinary function (or an argument struct) and
+//! get a tool: its name and description from the doc comments, a JSON Schema
+//! of its parameters, arguments from a model deserialized before the function
+//! runs, and every failure the model causes turned into an error result the
+//! model can correct itself from.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use serde_json::json;
+//! use tool_core::{tool, ToolContext, ToolRegistry};
+//!
+//! struct App { units: &'static str }
+//!
+//! /// Get the current weather for a city.
+//! #[tool(read_only)]
+//! async fn get_weather(
+//!     ctx: &ToolContext<App>,
+//!     /// City name, e.g. "Paris".
+//!     city: String,
+//! ) -> String {
+//!     format!("21 degrees {} in {city}", ctx.state().units)
+//! }
+//!
+//! let registry = ToolRegistry::new().with(GetWeather);
+//! let definition = &registry.definitions()[0];
+//! assert_eq!(definition.description, "Get the current weather for a city.");
+//! assert_eq!(
+//!     definition.input_schema["properties"]["city"]["description"],
+//!     "City name, e.g. \"Paris\"."
+//! );
+//!
+//! let ctx = ToolContext::new(App { units: "Celsius" });
+//! let result = registry.call(&ctx, "get_weather", json!({"city": "Paris"})).await;
+//! assert_eq!(result.model_text(), "21 degrees Celsius in Paris");
+//! # });
+//! ```
+//!
+//! The pieces:
+//! - [`TypedTool`]: a tool with a typed input, what `#[tool]` generates;
+//! - [`Tool`]: the untyped form (JSON in), usable as a trait object;
+//! - [`TypedToolAdapter`]: a typed tool seen as an untyped one;
+//! - [`ToolRegistry`]: the tools by name, their definitions, and `call`;
+//! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`].
+//!
+//! Features: `schemars` (on by default) derives input schemas from Rust types;
+//! without it every tool writes its schema with `#[tool(schema = ...)]`.
+
+mod adapter;
+mod context;
+mod error;
+mod metadata;
+mod name;
+mod registry;
+mod result;
+mod schema;
+mod struct_tool;
+mod tool;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use adapter::{TypedToolAdapter, deserialize_arguments};
+pub use context::{CancellationToken, ToolContext};
+pub use error::{RegistryError, ToolError};
+pub use metadata::{ToolMetadata, ToolTier};
+pub use registry::{Inserted, OnDuplicate, ToolRegistry};
+pub use result::{IntoToolOutput, ToolOutput, ToolResult};
+#[cfg(feature = "schemars")]
+pub use schema::input_schema_for;
+pub use struct_tool::StructTool;
+pub use tool::{BoxFuture, Tool, ToolDefinition, TypedTool};
+
+pub use tool_macros::tool;

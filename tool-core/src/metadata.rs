@@ -1,0 +1,90 @@
+//! What a tool declares about itself besides its name, description and schema.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+/// How much say the application wants before a tool runs.
+///
+/// The default is [`ToolTier::Confirm`]: a tool that says nothing about itself
+/// is treated as one that needs approval (fail closed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ToolTier {
+    /// Runs without asking: reading, looking up, computing.
+    Observe,
+    /// Runs only once the application approves the call.
+    #[default]
+    Confirm,
+}
+
+/// A tool's metadata, each field with one documented default.
+///
+/// The same defaults apply whether a tool comes from `#[tool]`, implements
+/// [`TypedTool`](crate::TypedTool) or [`Tool`](crate::Tool) by hand: both
+/// traits return [`ToolMetadata::DEFAULT`] unless overridden, and `#[tool]`
+/// starts from it too. The hints follow MCP's tool annotations and mean the
+/// same. Build one with `..ToolMetadata::DEFAULT` so that fields added later
+/// keep their defaults.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_core::{ToolMetadata, ToolTier};
+///
+/// let meta = ToolMetadata {
+///     read_only: true,
+///     tier: ToolTier::Observe,
+///     timeout: Some(Duration::from_secs(5)),
+///     ..ToolMetadata::DEFAULT
+/// };
+/// assert!(meta.destructive, "the default stays where nothing was said");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolMetadata {
+    /// A human-readable name for interfaces. Default: none.
+    pub title: Option<Cow<'static, str>>,
+    /// Whether the call needs the application's approval. Default:
+    /// [`ToolTier::Confirm`].
+    pub tier: ToolTier,
+    /// How long a call may run. Default: none, so the registry's own limit
+    /// applies.
+    pub timeout: Option<Duration>,
+    /// The tool does not change its environment. Default: `false`.
+    pub read_only: bool,
+    /// The tool may destroy or overwrite data; meaningful when `read_only` is
+    /// `false`. Default: `true`.
+    pub destructive: bool,
+    /// Calling it twice with the same arguments has no further effect.
+    /// Default: `false`.
+    pub idempotent: bool,
+    /// The tool reaches an open world (the web, other people); `false` for a
+    /// closed domain such as a local database. Default: `true`.
+    pub open_world: bool,
+    /// Several calls of this tool may run at the same time. Default: `false`.
+    pub concurrency_safe: bool,
+    /// The result comes later than the call (the client runs the tool, or the
+    /// work finishes in the background). Default: `false`.
+    pub long_running: bool,
+    /// The scopes a caller must hold. Default: none.
+    pub scopes: Cow<'static, [Cow<'static, str>]>,
+}
+
+impl ToolMetadata {
+    /// The defaults of every field, usable in `const` context.
+    pub const DEFAULT: ToolMetadata = ToolMetadata {
+        title: None,
+        tier: ToolTier::Confirm,
+        timeout: None,
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+        concurrency_safe: false,
+        long_running: false,
+        scopes: Cow::Borrowed(&[]),
+    };
+}
+
+impl Default for ToolMetadata {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}

@@ -1,0 +1,173 @@
+//! What a call gives back to the model.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::ToolError;
+
+/// The content of a [`ToolResult`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ToolOutput {
+    /// Plain text, given to the model as is.
+    Text(String),
+    /// A JSON value, given to the model as compact JSON text.
+    Json(Value),
+}
+
+/// The outcome of one call, in the form the model reads: content plus an
+/// error flag.
+///
+/// Every failure the model can cause or react to (an unknown tool, arguments
+/// that do not fit, the tool's own error) is a `ToolResult` with
+/// [`is_error`](ToolResult::is_error) set, never a Rust `Err` that would end
+/// an agent loop. Such results also keep the typed [`ToolError`] for the
+/// application.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::ToolResult;
+///
+/// assert_eq!(ToolResult::text("sunny").model_text(), "sunny");
+/// assert_eq!(ToolResult::json(json!({"temp": 21})).model_text(), r#"{"temp":21}"#);
+///
+/// let failed = ToolResult::error("city not found");
+/// assert!(failed.is_error());
+/// assert_eq!(failed.model_text(), "city not found");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolResult {
+    output: ToolOutput,
+    is_error: bool,
+    error: Option<ToolError>,
+}
+
+impl ToolResult {
+    /// A successful text result.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::success(ToolOutput::Text(text.into()))
+    }
+
+    /// A successful JSON result.
+    pub fn json(value: Value) -> Self {
+        Self::success(ToolOutput::Json(value))
+    }
+
+    /// A successful result with the given content.
+    pub fn success(output: ToolOutput) -> Self {
+        Self {
+            output,
+            is_error: false,
+            error: None,
+        }
+    }
+
+    /// An error result with a message for the model, for a tool that failed
+    /// in a way the model should hear about.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            output: ToolOutput::Text(message.into()),
+            is_error: true,
+            error: None,
+        }
+    }
+
+    /// The content.
+    pub fn output(&self) -> &ToolOutput {
+        &self.output
+    }
+
+    /// Whether the call failed.
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// The typed reason of a failure raised by the framework or converted
+    /// from a tool's `Err`; `None` on success and for results made with
+    /// [`ToolResult::error`].
+    pub fn error_kind(&self) -> Option<&ToolError> {
+        self.error.as_ref()
+    }
+
+    /// The text a model receives: text as is, JSON compact.
+    pub fn model_text(&self) -> Cow<'_, str> {
+        match &self.output {
+            ToolOutput::Text(text) => Cow::Borrowed(text),
+            ToolOutput::Json(value) => Cow::Owned(value.to_string()),
+        }
+    }
+
+    /// The text content, if the content is text.
+    pub fn as_text(&self) -> Option<&str> {
+        match &self.output {
+            ToolOutput::Text(text) => Some(text),
+            ToolOutput::Json(_) => None,
+        }
+    }
+
+    /// The JSON content, if the content is JSON.
+    pub fn as_json(&self) -> Option<&Value> {
+        match &self.output {
+            ToolOutput::Json(value) => Some(value),
+            ToolOutput::Text(_) => None,
+        }
+    }
+}
+
+impl From<ToolError> for ToolResult {
+    fn from(error: ToolError) -> Self {
+        Self {
+            output: ToolOutput::Text(error.to_string()),
+            is_error: true,
+            error: Some(error),
+        }
+    }
+}
+
+/// A value a tool can return: anything `Serialize` (a `String` becomes text,
+/// anything else JSON) or a [`ToolResult`] built by hand.
+///
+/// A `#[tool]` function may return `T` or `Result<T, E>` for any `T` with
+/// this trait and any `E: Display`; an `Err` becomes an error result whose
+/// text is the error's `Display`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool",
+    label = "a tool returns a `Serialize` value, a `ToolResult`, or a `Result` of either",
+    note = "derive `serde::Serialize` for `{Self}`, or convert it to a `String` or a `ToolResult`"
+)]
+pub trait IntoToolOutput {
+    /// Turns the value into the result the model reads; `tool` names the tool
+    /// for error messages.
+    fn into_tool_result(self, tool: &str) -> ToolResult;
+}
+
+impl<T: Serialize> IntoToolOutput for T {
+    fn into_tool_result(self, tool: &str) -> ToolResult {
+        match serde_json::to_value(&self) {
+            Ok(Value::String(text)) => ToolResult::text(text),
+            Ok(value) => ToolResult::json(value),
+            Err(error) => ToolError::Execution {
+                tool: tool.to_owned(),
+                message: format!("tool `{tool}` produced output that is not JSON: {error}"),
+            }
+            .into(),
+        }
+    }
+}
+
+impl IntoToolOutput for ToolResult {
+    fn into_tool_result(self, _tool: &str) -> ToolResult {
+        self
+    }
+}
+
+/// The result of a tool's `Err`.
+pub(crate) fn from_error(tool: &str, error: impl std::fmt::Display) -> ToolResult {
+    ToolError::Execution {
+        tool: tool.to_owned(),
+        message: error.to_string(),
+    }
+    .into()
+}

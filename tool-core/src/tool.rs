@@ -1,0 +1,150 @@
+//! The two tool traits: typed (what `#[tool]` generates) and untyped (JSON in).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::{ToolContext, ToolMetadata, ToolResult};
+
+/// A boxed future that is `Send`, as returned by [`Tool::call`].
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A tool with a typed input: the arguments are deserialized into
+/// [`TypedTool::Input`] before [`TypedTool::execute`] runs.
+///
+/// `#[tool]` implements this trait; write it by hand for a tool that needs
+/// more than the macro offers. A registry wraps it in a
+/// [`TypedToolAdapter`](crate::TypedToolAdapter), which calls
+/// [`input_schema`](TypedTool::input_schema) once and never calls `execute`
+/// with arguments that failed to deserialize.
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use serde_json::{json, Value};
+/// use tool_core::{ToolContext, ToolResult, TypedTool};
+///
+/// #[derive(Deserialize, Serialize)]
+/// struct Echo { text: String }
+///
+/// struct EchoTool;
+///
+/// impl TypedTool for EchoTool {
+///     type Input = Echo;
+///     fn name(&self) -> &str { "echo" }
+///     fn description(&self) -> &str { "Repeat the text." }
+///     fn input_schema(&self) -> Value {
+///         json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})
+///     }
+///     async fn execute(&self, _ctx: &ToolContext, input: Echo) -> ToolResult {
+///         ToolResult::text(input.text)
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool for a registry of `ToolContext<{Ctx}>`",
+    note = "put `#[tool]` on an async fn or a struct, or implement `TypedTool<{Ctx}>` by hand; a `#[tool]` fn with a `&ToolContext<C>` parameter is a tool for that `C` only"
+)]
+pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
+    /// The arguments, as the model sends them.
+    type Input: DeserializeOwned + Serialize + Send + 'static;
+
+    /// The name the model calls the tool by.
+    fn name(&self) -> &str;
+
+    /// What the tool does, for the model.
+    fn description(&self) -> &str;
+
+    /// The JSON Schema of [`TypedTool::Input`]. Called once, when the tool is
+    /// registered.
+    fn input_schema(&self) -> Value;
+
+    /// The JSON Schema of the tool's structured output, if it declares one.
+    /// Default: none.
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
+
+    /// The tool's metadata. Default: [`ToolMetadata::DEFAULT`].
+    fn metadata(&self) -> ToolMetadata {
+        ToolMetadata::DEFAULT
+    }
+
+    /// Runs the tool on arguments that have been deserialized.
+    fn execute(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        input: Self::Input,
+    ) -> impl Future<Output = ToolResult> + Send;
+}
+
+/// A tool that takes its arguments as raw JSON: the form every tool has inside
+/// a [`ToolRegistry`](crate::ToolRegistry), usable as a trait object.
+///
+/// Implement it for tools whose names or schemas are only known at run time
+/// (tools forwarded from another server, say). Typed tools become one
+/// through [`TypedToolAdapter`](crate::TypedToolAdapter).
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use tool_core::{BoxFuture, Tool, ToolContext, ToolResult};
+///
+/// struct Forwarded { name: String, schema: Value }
+///
+/// impl Tool for Forwarded {
+///     fn name(&self) -> &str { &self.name }
+///     fn description(&self) -> &str { "A tool served elsewhere." }
+///     fn input_schema(&self) -> &Value { &self.schema }
+///     fn call<'a>(&'a self, _ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolResult> {
+///         Box::pin(async move { ToolResult::json(args) })
+///     }
+/// }
+/// ```
+pub trait Tool<Ctx = ()>: Send + Sync + 'static {
+    /// The name the model calls the tool by.
+    fn name(&self) -> &str;
+
+    /// What the tool does, for the model.
+    fn description(&self) -> &str;
+
+    /// The JSON Schema of the arguments.
+    fn input_schema(&self) -> &Value;
+
+    /// The JSON Schema of the structured output, if any. Default: none.
+    fn output_schema(&self) -> Option<&Value> {
+        None
+    }
+
+    /// The tool's metadata. Default: [`ToolMetadata::DEFAULT`].
+    fn metadata(&self) -> ToolMetadata {
+        ToolMetadata::DEFAULT
+    }
+
+    /// Runs the tool on the model's arguments. Every failure, bad arguments
+    /// included, is an error [`ToolResult`].
+    fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult>;
+}
+
+/// A tool as the providers see it: name, description, input schema.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolDefinition {
+    /// The tool's name.
+    pub name: String,
+    /// The tool's description.
+    pub description: String,
+    /// The JSON Schema of the arguments.
+    pub input_schema: Value,
+}
+
+impl ToolDefinition {
+    /// The definition of a tool, read from it once.
+    pub fn of<Ctx: 'static>(tool: &dyn Tool<Ctx>) -> Self {
+        Self {
+            name: tool.name().to_owned(),
+            description: tool.description().to_owned(),
+            input_schema: tool.input_schema().clone(),
+        }
+    }
+}

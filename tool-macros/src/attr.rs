@@ -1,0 +1,284 @@
+//! The arguments of `#[tool(...)]`.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::spanned::Spanned as _;
+use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitBool, LitStr, Path, Token, Type};
+
+use crate::ctxt::Errors;
+
+/// Every key `#[tool(...)]` accepts, in the order the docs list them.
+pub(crate) const KEYS: &[&str] = &[
+    "name",
+    "description",
+    "title",
+    "schema",
+    "output_schema",
+    "context",
+    "crate",
+    "tier",
+    "timeout",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "concurrency_safe",
+    "long_running",
+    "scopes",
+];
+
+/// The tier a tool asked for.
+#[derive(Clone, Copy)]
+pub(crate) enum Tier {
+    Observe,
+    Confirm,
+}
+
+/// A value the user wrote, with the tokens to point errors at.
+pub(crate) struct WithSpan<T> {
+    pub(crate) value: T,
+    pub(crate) span: Span,
+}
+
+/// The parsed `#[tool(...)]` arguments; `None` where the user said nothing.
+#[derive(Default)]
+pub(crate) struct ToolArgs {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) schema: Option<Expr>,
+    pub(crate) output_schema: Option<Expr>,
+    pub(crate) context: Option<Type>,
+    pub(crate) krate: Option<Path>,
+    pub(crate) tier: Option<WithSpan<Tier>>,
+    pub(crate) timeout_ms: Option<WithSpan<u64>>,
+    pub(crate) read_only: Option<WithSpan<bool>>,
+    pub(crate) destructive: Option<WithSpan<bool>>,
+    pub(crate) idempotent: Option<WithSpan<bool>>,
+    pub(crate) open_world: Option<WithSpan<bool>>,
+    pub(crate) concurrency_safe: Option<WithSpan<bool>>,
+    pub(crate) long_running: Option<WithSpan<bool>>,
+    pub(crate) scopes: Option<Vec<LitStr>>,
+}
+
+/// Parses the arguments, recording every problem in `errors` and going on
+/// past it, so that all bad keys are reported at once.
+pub(crate) fn parse(args: TokenStream, errors: &mut Errors) -> ToolArgs {
+    let mut out = ToolArgs::default();
+    let parser = syn::meta::parser(|meta| parse_one(&mut out, &meta, errors));
+    if let Err(error) = parser.parse2(args) {
+        errors.push(error);
+    }
+    out
+}
+
+fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
+    let Some(key) = meta.path.get_ident().map(Ident::to_string) else {
+        errors.spanned(&meta.path, unknown_key_message(&path_text(&meta.path)));
+        return skip_value(meta);
+    };
+    match key.as_str() {
+        // name = "get_weather"
+        "name" => set(&mut out.name, meta.value()?.parse()?, &key, meta, errors),
+        // description = "Get the weather."
+        "description" => set(&mut out.description, meta.value()?.parse()?, &key, meta, errors),
+        // title = "Weather"
+        "title" => set(&mut out.title, meta.value()?.parse()?, &key, meta, errors),
+        // schema = json!({...})
+        "schema" => set(&mut out.schema, meta.value()?.parse()?, &key, meta, errors),
+        // output_schema = json!({...})
+        "output_schema" => set(&mut out.output_schema, meta.value()?.parse()?, &key, meta, errors),
+        // context = App
+        "context" => set(&mut out.context, meta.value()?.parse()?, &key, meta, errors),
+        // crate = tool_core   or   crate = "tool_core"
+        "crate" => {
+            let value = meta.value()?;
+            let path = if value.peek(LitStr) {
+                value.parse::<LitStr>()?.parse()?
+            } else {
+                Path::parse_mod_style(value)?
+            };
+            set(&mut out.krate, path, &key, meta, errors);
+        }
+        // tier = Observe   or   tier = ToolTier::Confirm
+        "tier" => {
+            let path: Path = meta.value()?.parse()?;
+            let tier = match path.segments.last().map(|s| s.ident.to_string()).as_deref() {
+                Some("Observe") => Some(Tier::Observe),
+                Some("Confirm") => Some(Tier::Confirm),
+                _ => {
+                    errors.spanned(&path, "unknown tier; expected `Observe` or `Confirm`");
+                    None
+                }
+            };
+            if let Some(tier) = tier {
+                let value = WithSpan { value: tier, span: path.span() };
+                set(&mut out.tier, value, &key, meta, errors);
+            }
+        }
+        // timeout = "10s"
+        "timeout" => {
+            let lit: LitStr = meta.value()?.parse()?;
+            match parse_duration_ms(&lit.value()) {
+                Ok(ms) => set(&mut out.timeout_ms, WithSpan { value: ms, span: lit.span() }, &key, meta, errors),
+                Err(why) => errors.spanned(&lit, format!("invalid timeout {:?}: {why}", lit.value())),
+            }
+        }
+        // read_only   or   read_only = false
+        "read_only" => flag(&mut out.read_only, &key, meta, errors)?,
+        "destructive" => flag(&mut out.destructive, &key, meta, errors)?,
+        "idempotent" => flag(&mut out.idempotent, &key, meta, errors)?,
+        "open_world" => flag(&mut out.open_world, &key, meta, errors)?,
+        "concurrency_safe" => flag(&mut out.concurrency_safe, &key, meta, errors)?,
+        "long_running" => flag(&mut out.long_running, &key, meta, errors)?,
+        // scopes = ["files:read", "net"]
+        "scopes" => {
+            let array: ExprArray = meta.value()?.parse()?;
+            let mut scopes = Vec::new();
+            for element in &array.elems {
+                match element {
+                    Expr::Lit(ExprLit { lit: Lit::Str(scope), .. }) if !scope.value().is_empty() => {
+                        scopes.push(scope.clone());
+                    }
+                    other => errors.spanned(other, "a scope is a non-empty string literal"),
+                }
+            }
+            set(&mut out.scopes, scopes, &key, meta, errors);
+        }
+        _ => {
+            errors.spanned(&meta.path, unknown_key_message(&key));
+            return skip_value(meta);
+        }
+    }
+    Ok(())
+}
+
+fn unknown_key_message(key: &str) -> String {
+    let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
+    format!("unknown `#[tool]` argument `{key}`; expected one of: {}", expected.join(", "))
+}
+
+fn path_text(path: &Path) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segments.join("::")
+}
+
+/// Stores a key's value, or reports that the key came twice.
+fn set<T>(slot: &mut Option<T>, value: T, key: &str, meta: &ParseNestedMeta<'_>, errors: &mut Errors) {
+    if slot.is_some() {
+        errors.spanned(&meta.path, format!("duplicate `#[tool]` argument `{key}`"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// A boolean key: bare (`read_only`) means true; `read_only = false` too.
+fn flag(
+    slot: &mut Option<WithSpan<bool>>,
+    key: &str,
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    let value = if meta.input.peek(Token![=]) {
+        let lit: LitBool = meta.value()?.parse()?;
+        WithSpan { value: lit.value, span: lit.span }
+    } else {
+        WithSpan { value: true, span: meta.path.span() }
+    };
+    set(slot, value, key, meta, errors);
+    Ok(())
+}
+
+/// Consumes `= value` or `(...)` after a key that is reported already.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// `"500ms"`, `"10s"`, `"2m"`, `"1h"` as milliseconds.
+pub(crate) fn parse_duration_ms(text: &str) -> Result<u64, &'static str> {
+    const EXPECTED: &str = "expected a whole number and a unit, like \"500ms\", \"10s\", \"2m\" or \"1h\"";
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = text.split_at(digits);
+    let number: u64 = number.parse().map_err(|_| EXPECTED)?;
+    let scale = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => return Err(EXPECTED),
+    };
+    match number.checked_mul(scale) {
+        Some(0) => Err("a timeout must be longer than zero"),
+        Some(ms) => Ok(ms),
+        None => Err("that is too long"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parse_ok(tokens: TokenStream) -> ToolArgs {
+        let mut errors = Errors::default();
+        let args = parse(tokens, &mut errors);
+        if let Err(error) = errors.finish() {
+            panic!("unexpected error: {error}");
+        }
+        args
+    }
+
+    fn parse_err(tokens: TokenStream) -> Vec<String> {
+        let mut errors = Errors::default();
+        parse(tokens, &mut errors);
+        match errors.finish() {
+            Ok(()) => panic!("expected an error"),
+            Err(error) => error.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn every_key() {
+        let args = parse_ok(quote! {
+            name = "n", description = "d", title = "t", schema = json!({}), output_schema = s(),
+            context = App, crate = ::my_core, tier = ToolTier::Observe, timeout = "1500ms",
+            read_only, destructive = false, idempotent, open_world = false, concurrency_safe,
+            long_running, scopes = ["a", "b"]
+        });
+        assert_eq!(args.name.map(|n| n.value()).as_deref(), Some("n"));
+        assert!(matches!(args.tier.map(|t| t.value), Some(Tier::Observe)));
+        assert_eq!(args.timeout_ms.map(|t| t.value), Some(1500));
+        assert_eq!(args.destructive.map(|d| d.value), Some(false));
+        assert_eq!(args.read_only.map(|d| d.value), Some(true));
+        assert_eq!(args.scopes.map(|s| s.len()), Some(2));
+        assert!(args.krate.is_some() && args.context.is_some() && args.schema.is_some());
+    }
+
+    #[test]
+    fn reports_every_bad_key_at_once() {
+        let messages = parse_err(quote!(nmae = "x", read_only, read_only, timeout = "soon", tier = Maybe));
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].starts_with("unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`"));
+        assert_eq!(messages[1], "duplicate `#[tool]` argument `read_only`");
+        assert!(messages[2].starts_with("invalid timeout \"soon\": expected a whole number and a unit"));
+        assert_eq!(messages[3], "unknown tier; expected `Observe` or `Confirm`");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("10s"), Ok(10_000));
+        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
+        assert_eq!(parse_duration_ms("1h"), Ok(3_600_000));
+        assert_eq!(parse_duration_ms("250ms"), Ok(250));
+        assert!(parse_duration_ms("0s").is_err());
+        assert!(parse_duration_ms("1.5s").is_err());
+        assert!(parse_duration_ms("s").is_err());
+        assert!(parse_duration_ms("10").is_err());
+    }
+}

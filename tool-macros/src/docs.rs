@@ -1,0 +1,89 @@
+//! Doc comments as text: a tool's description, a parameter's description.
+
+use syn::{Attribute, Expr, ExprLit, Lit, Meta};
+
+use crate::ctxt::Errors;
+
+/// Whether the attribute is a doc comment (`///` or `#[doc = ...]`).
+pub(crate) fn is_doc(attr: &Attribute) -> bool {
+    attr.path().is_ident("doc")
+}
+
+/// The text of the doc comments among `attrs`: one leading space trimmed
+/// from each line (as rustdoc does), leading and trailing blank lines
+/// dropped, markdown kept. `None` when there are none.
+pub(crate) fn doc_text(attrs: &[Attribute], errors: &mut Errors) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs.iter().filter(|attr| is_doc(attr)) {
+        match &attr.meta {
+            Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(text),
+                    ..
+                }) => {
+                    let text = text.value();
+                    if text.trim().is_empty() {
+                        // `///` alone: a paragraph break.
+                        lines.push(String::new());
+                    } else {
+                        lines.extend(text.lines().map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()));
+                    }
+                }
+                other => errors.spanned(
+                    other,
+                    "`#[tool]` reads descriptions from literal doc comments only; write the text out or use `#[tool(description = \"...\")]`",
+                ),
+            },
+            // `#[doc(hidden)]` and friends say nothing about the tool.
+            Meta::List(_) | Meta::Path(_) => {}
+        }
+    }
+    while lines.first().is_some_and(|line| line.is_empty()) {
+        lines.remove(0);
+    }
+    while lines.last().is_some_and(|line| line.is_empty()) {
+        lines.pop();
+    }
+    if lines.is_empty() { None } else { Some(lines.join("\n")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn text(attrs: Vec<Attribute>) -> Option<String> {
+        let mut errors = Errors::default();
+        let text = doc_text(&attrs, &mut errors);
+        assert!(errors.finish().is_ok());
+        text
+    }
+
+    #[test]
+    fn keeps_paragraphs_and_markdown_and_trims_one_space() {
+        let attrs: Vec<Attribute> = vec![
+            parse_quote!(#[doc = ""]),
+            parse_quote!(#[doc = " Get the weather."]),
+            parse_quote!(#[doc = ""]),
+            parse_quote!(#[doc = "   - indented item"]),
+            parse_quote!(#[doc = " `code`"]),
+            parse_quote!(#[doc = ""]),
+        ];
+        assert_eq!(text(attrs).as_deref(), Some("Get the weather.\n\n  - indented item\n`code`"));
+    }
+
+    #[test]
+    fn no_docs_is_none() {
+        assert_eq!(text(vec![parse_quote!(#[doc = "  "]), parse_quote!(#[inline])]), None);
+        assert_eq!(text(vec![parse_quote!(#[doc(hidden)])]), None);
+    }
+
+    #[test]
+    fn non_literal_doc_is_an_error() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(#[doc = include_str!("x.md")])];
+        let mut errors = Errors::default();
+        doc_text(&attrs, &mut errors);
+        let message = errors.finish().unwrap_err().to_string();
+        assert!(message.contains("literal doc comments only"), "{message}");
+    }
+}

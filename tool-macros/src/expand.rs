@@ -1,0 +1,179 @@
+//! The expansion: entry point and the pieces both forms share.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::{Item, Path};
+
+use crate::attr::{self, WithSpan, Tier, ToolArgs};
+use crate::ast::{ToolFn, ToolStruct};
+use crate::check;
+use crate::ctxt::Errors;
+use crate::{expand_fn, expand_struct, fallback};
+
+/// `#[tool(args)] item` -> the item, its tool, and every error found.
+pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let args = attr::parse(args, &mut errors);
+    let item: Item = match syn::parse2(input.clone()) {
+        Ok(item) => item,
+        // Not an item rustc would accept either; let rustc say so.
+        Err(error) => {
+            let error = error.to_compile_error();
+            return quote!(#input #error);
+        }
+    };
+    let output = match item {
+        Item::Fn(item) => {
+            let tool = ToolFn::from_syn(item, &mut errors);
+            if let Some(context) = &args.context {
+                errors.spanned(context, "`context` is for `#[tool]` structs; a function takes a `&ToolContext<C>` parameter instead");
+            }
+            let identity = check::identity(&args, tool.default_name(), tool.docs.as_deref(), tool.item.sig.ident.span(), &mut errors);
+            check_schema_attrs(&args, tool.params().flat_map(|p| &p.attrs), &mut errors);
+            match errors.finish() {
+                Ok(()) => expand_fn::expand(&tool, &args, &identity),
+                Err(error) => fallback::function(&tool, &args, error),
+            }
+        }
+        Item::Struct(item) => {
+            let tool = ToolStruct::from_syn(item, &mut errors);
+            let identity = check::identity(&args, tool.default_name(), tool.docs.as_deref(), tool.item.ident.span(), &mut errors);
+            match errors.finish() {
+                Ok(()) => expand_struct::expand(&tool, &args, &identity),
+                Err(error) => fallback::structure(&tool, &args, error),
+            }
+        }
+        other => {
+            let error = syn::Error::new_spanned(item_keyword(&other), "`#[tool]` goes on a function or on a struct whose fields are the tool's arguments");
+            let error = error.to_compile_error();
+            quote!(#other #error)
+        }
+    };
+    if std::env::var_os("TOOL_MACROS_DEBUG").is_some() {
+        eprintln!("{output}");
+    }
+    output
+}
+
+/// The keyword that says what an item is, to point at.
+fn item_keyword(item: &Item) -> TokenStream {
+    match item {
+        Item::Enum(item) => item.enum_token.to_token_stream(),
+        Item::Const(item) => item.const_token.to_token_stream(),
+        Item::Static(item) => item.static_token.to_token_stream(),
+        Item::Trait(item) => item.trait_token.to_token_stream(),
+        Item::Impl(item) => item.impl_token.to_token_stream(),
+        Item::Mod(item) => item.mod_token.to_token_stream(),
+        Item::Type(item) => item.type_token.to_token_stream(),
+        Item::Union(item) => item.union_token.to_token_stream(),
+        Item::Use(item) => item.use_token.to_token_stream(),
+        other => other.to_token_stream(),
+    }
+}
+
+/// `#[schemars]` on a parameter shapes the derived schema; with a hand-written
+/// `schema = ...` it would do nothing, silently.
+fn check_schema_attrs<'a>(args: &ToolArgs, attrs: impl Iterator<Item = &'a syn::Attribute>, errors: &mut Errors) {
+    if args.schema.is_none() {
+        return;
+    }
+    for attr in attrs.filter(|attr| attr.path().is_ident("schemars")) {
+        errors.spanned(attr, "`#[schemars]` has no effect on a tool with a hand-written `schema = ...`");
+    }
+}
+
+/// The path generated code reaches tool-core by.
+pub(crate) fn krate(args: &ToolArgs) -> Path {
+    args.krate.clone().unwrap_or_else(|| syn::parse_quote!(::tool_core))
+}
+
+/// A path inside tool-core's private module as the string serde's and
+/// schemars' `crate = "..."` attributes take.
+pub(crate) fn private_path_string(krate: &Path, item: &str) -> String {
+    format!("{}::__private::{item}", krate.to_token_stream()).replace(' ', "")
+}
+
+/// The tool's `input_schema` body.
+pub(crate) fn input_schema(args: &ToolArgs, krate: &Path, input: &TokenStream, span: Span) -> TokenStream {
+    match &args.schema {
+        Some(schema) => quote_spanned! {schema_span(schema)=>
+            {
+                let schema: #krate::__private::Value = #schema;
+                schema
+            }
+        },
+        None => quote_spanned! {span=> #krate::__private::derived_schema::<#input>() },
+    }
+}
+
+fn schema_span(expr: &syn::Expr) -> Span {
+    syn::spanned::Spanned::span(expr)
+}
+
+/// The tool's `output_schema` body.
+pub(crate) fn output_schema(args: &ToolArgs, krate: &Path) -> TokenStream {
+    match &args.output_schema {
+        Some(schema) => quote_spanned! {schema_span(schema)=>
+            {
+                let schema: #krate::__private::Value = #schema;
+                #krate::__private::Some(schema)
+            }
+        },
+        None => quote!(#krate::__private::None),
+    }
+}
+
+/// The tool's `metadata` body: the keys the user gave, the documented
+/// defaults for the rest.
+pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let mut fields = Vec::new();
+    if let Some(title) = &args.title {
+        fields.push(quote!(title: #p::Some(#p::Cow::Borrowed(#title))));
+    }
+    if let Some(WithSpan { value, .. }) = &args.tier {
+        let tier = match value {
+            Tier::Observe => quote!(Observe),
+            Tier::Confirm => quote!(Confirm),
+        };
+        fields.push(quote!(tier: #p::ToolTier::#tier));
+    }
+    if let Some(WithSpan { value: ms, .. }) = &args.timeout_ms {
+        fields.push(quote!(timeout: #p::Some(#p::Duration::from_millis(#ms))));
+    }
+    let flags = [
+        ("read_only", &args.read_only),
+        ("destructive", &args.destructive),
+        ("idempotent", &args.idempotent),
+        ("open_world", &args.open_world),
+        ("concurrency_safe", &args.concurrency_safe),
+        ("long_running", &args.long_running),
+    ];
+    for (key, flag) in flags {
+        if let Some(WithSpan { value, .. }) = flag {
+            let key = syn::Ident::new(key, Span::call_site());
+            fields.push(quote!(#key: #value));
+        }
+    }
+    if let Some(scopes) = &args.scopes {
+        fields.push(quote!(scopes: #p::Cow::Borrowed(&[#(#p::Cow::Borrowed(#scopes)),*])));
+    }
+    quote! {
+        #p::ToolMetadata {
+            #(#fields,)*
+            ..#p::ToolMetadata::DEFAULT
+        }
+    }
+}
+
+/// Converts the user's return value into a `ToolResult`, picking `Result` or
+/// plain by its type; errors about the type point at `span`.
+pub(crate) fn convert_output(krate: &Path, name: &str, output: &syn::Ident, span: Span) -> TokenStream {
+    quote_spanned! {span=>
+        {
+            #[allow(unused_imports)]
+            use #krate::__private::{PlainProbe as _, ResultProbe as _};
+            (&#output).__tool_return_kind().into_tool_result(#name, #output)
+        }
+    }
+}
