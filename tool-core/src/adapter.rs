@@ -1,5 +1,7 @@
 //! The bridge from a [`TypedTool`] to a [`Tool`]: deserialize, then execute.
 
+use std::marker::PhantomData;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::Segment;
@@ -37,24 +39,23 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 /// );
 /// # });
 /// ```
-pub struct TypedToolAdapter<T> {
+pub struct TypedToolAdapter<T, Ctx = ()> {
     tool: T,
     input_schema: Value,
     output_schema: Option<Value>,
+    context: PhantomData<fn(&Ctx)>,
 }
 
-impl<T> TypedToolAdapter<T> {
+impl<T: TypedTool<Ctx>, Ctx> TypedToolAdapter<T, Ctx> {
     /// Wraps a typed tool, reading its schemas once.
-    pub fn new<Ctx>(tool: T) -> Self
-    where
-        T: TypedTool<Ctx>,
-    {
+    pub fn new(tool: T) -> Self {
         let input_schema = tool.input_schema();
         let output_schema = tool.output_schema();
         Self {
             tool,
             input_schema,
             output_schema,
+            context: PhantomData,
         }
     }
 
@@ -64,7 +65,7 @@ impl<T> TypedToolAdapter<T> {
     }
 }
 
-impl<Ctx, T> Tool<Ctx> for TypedToolAdapter<T>
+impl<Ctx, T> Tool<Ctx> for TypedToolAdapter<T, Ctx>
 where
     T: TypedTool<Ctx>,
     Ctx: Send + Sync + 'static,

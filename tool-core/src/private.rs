@@ -28,6 +28,80 @@ pub use crate::{
 
 use crate::IntoToolOutput;
 use crate::result::from_error;
+use ::serde::de::DeserializeOwned;
+
+/// What a parameter type of a `#[tool]` function must be when the schema is
+/// derived. The expansion checks it once per parameter, at the parameter's
+/// type, so a type that does not fit is one error there, with a note.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "the model's arguments are deserialized into this type, and the input schema derived from it",
+    note = "derive `serde::Deserialize`, `serde::Serialize` and `schemars::JsonSchema` for `{Self}`, or write the tool's whole schema with `#[tool(schema = ...)]`"
+)]
+#[cfg(feature = "schemars")]
+pub trait Parameter: DeserializeOwned + Serialize + JsonSchema {}
+
+#[cfg(feature = "schemars")]
+impl<T: DeserializeOwned + Serialize + JsonSchema> Parameter for T {}
+
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "the model's arguments are deserialized into this type",
+    note = "derive `serde::Deserialize` and `serde::Serialize` for `{Self}`"
+)]
+#[cfg(not(feature = "schemars"))]
+pub trait Parameter: DeserializeOwned + Serialize {}
+
+#[cfg(not(feature = "schemars"))]
+impl<T: DeserializeOwned + Serialize> Parameter for T {}
+
+/// The same for a tool whose schema is written by hand: no `JsonSchema`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "the model's arguments are deserialized into this type",
+    note = "derive `serde::Deserialize` and `serde::Serialize` for `{Self}`"
+)]
+pub trait SerdeParameter: DeserializeOwned + Serialize {}
+
+impl<T: DeserializeOwned + Serialize> SerdeParameter for T {}
+
+pub const fn check_parameter<T: Parameter>() {}
+
+pub const fn check_serde_parameter<T: SerdeParameter>() {}
+
+/// `T`, spelled so that it depends on `M`. The input struct and the tool
+/// impl are generic over a marker and bound their parameter types as
+/// `<M as Select<T>>::Type: Parameter`: a bound rustc checks where the impl
+/// is used, not where it is written, so a parameter type that does not fit
+/// is reported once (by the check above), not once per generated impl.
+pub trait Select<T> {
+    type Type;
+}
+
+impl<M, T> Select<T> for M {
+    type Type = T;
+}
+
+/// `Self` is the context type `C` of the `&ToolContext<C>` parameter: how a
+/// tool impl generic over the context reaches the one its function takes.
+#[diagnostic::on_unimplemented(
+    message = "this tool takes a `&ToolContext<{C}>`, not a `&ToolContext<{Self}>`",
+    note = "register it in a `ToolRegistry<{C}>`"
+)]
+pub trait IsContext<C> {
+    fn context(ctx: &ToolContext<Self>) -> &ToolContext<C>
+    where
+        Self: Sized;
+}
+
+impl<C> IsContext<C> for C {
+    fn context(ctx: &ToolContext<C>) -> &ToolContext<C> {
+        ctx
+    }
+}
+
+pub use ::core::marker::PhantomData;
+pub use ::tool_macros::SchemarsInert;
 
 /// Picks the conversion of a tool's return value by its type, without
 /// specialization: method lookup tries `Result<T, E>` (by reference) before
@@ -39,7 +113,7 @@ impl ResultKind {
     pub fn into_tool_result<T, E>(self, tool: &str, value: Result<T, E>) -> ToolResult
     where
         T: IntoToolOutput,
-        E: ::core::fmt::Display,
+        E: ToolErrorType,
     {
         match value {
             Ok(output) => output.into_tool_result(tool),
@@ -47,6 +121,16 @@ impl ResultKind {
         }
     }
 }
+
+/// The `E` of a tool's `Result<T, E>`: its `Display` is what the model reads.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's error type",
+    label = "the error's `Display` text is what the model reads when the tool fails",
+    note = "implement `std::fmt::Display` for `{Self}` (thiserror's `#[derive(Error)]` does), or return `Result<T, String>`"
+)]
+pub trait ToolErrorType: ::core::fmt::Display {}
+
+impl<E: ::core::fmt::Display> ToolErrorType for E {}
 
 pub trait ResultProbe {
     fn __tool_return_kind(&self) -> ResultKind {

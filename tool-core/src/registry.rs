@@ -40,6 +40,13 @@ pub enum Inserted {
 /// registration. [`ToolRegistry::call`] runs a call and turns every failure
 /// the model caused into an error [`ToolResult`].
 ///
+/// `Ctx` is the application's state that every call sees through its
+/// [`ToolContext`]; tools that need none live in a `ToolRegistry<()>`, the
+/// default. A tool written without a context parameter fits a registry of any
+/// `Ctx`, so name the type where nothing else does:
+/// `ToolRegistry::<App>::new()`, or `let registry: ToolRegistry = ...` for
+/// `()`.
+///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use serde_json::json;
@@ -67,7 +74,7 @@ pub struct ToolRegistry<Ctx = ()> {
     index: HashMap<String, usize>,
 }
 
-impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+impl<Ctx> ToolRegistry<Ctx> {
     /// An empty registry.
     pub fn new() -> Self {
         Self {
@@ -76,6 +83,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             index: HashMap::new(),
         }
     }
+}
+
+impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
 
     /// Adds a typed tool, builder style.
     ///
@@ -129,7 +139,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
-    /// let mut registry = ToolRegistry::new().with(Hello);
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
     /// let again = || Arc::new(TypedToolAdapter::new(Hello));
     /// assert_eq!(
     ///     registry.insert(again(), OnDuplicate::Error),

@@ -37,18 +37,38 @@ pub fn input_schema_for<T: schemars::JsonSchema>() -> Value {
     schema
 }
 
-/// What the expansion calls for a derived schema; with schemars off the
-/// expansion has already raised a `compile_error!` and this is never reached.
+/// A type whose JSON Schema `#[tool]` can derive: the bound that explains
+/// itself when a `#[tool]` struct forgot `#[derive(JsonSchema)]`.
 #[doc(hidden)]
-#[cfg(feature = "schemars")]
-pub fn derived<T: schemars::JsonSchema>() -> Value {
-    input_schema_for::<T>()
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema to derive the tool's input schema from",
+    label = "the tool's input schema is derived from this type",
+    note = "derive `schemars::JsonSchema` for `{Self}`, or write the schema with `#[tool(schema = ...)]`"
+)]
+pub trait DeriveSchema {
+    fn schema() -> Value;
 }
 
-#[doc(hidden)]
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> DeriveSchema for T {
+    fn schema() -> Value {
+        input_schema_for::<T>()
+    }
+}
+
+/// With schemars off the expansion has already raised a `compile_error!`
+/// and this is never reached.
 #[cfg(not(feature = "schemars"))]
-pub fn derived<T>() -> Value {
-    Value::Null
+impl<T> DeriveSchema for T {
+    fn schema() -> Value {
+        Value::Null
+    }
+}
+
+/// What the expansion calls for a derived schema.
+#[doc(hidden)]
+pub fn derived<T: DeriveSchema>() -> Value {
+    T::schema()
 }
 
 /// Adds `#[derive(JsonSchema)]` to the input struct `#[tool]` generates, or,
@@ -57,9 +77,9 @@ pub fn derived<T>() -> Value {
 #[cfg(feature = "schemars")]
 #[macro_export]
 macro_rules! __tool_derive_json_schema {
-    ($schemars_crate:tt, $($item:tt)*) => {
+    ($schemars_crate:tt, $bound:tt, $($item:tt)*) => {
         #[derive($crate::__private::JsonSchema)]
-        #[schemars(crate = $schemars_crate)]
+        #[schemars(crate = $schemars_crate, bound = $bound, rename = "ToolInput")]
         $($item)*
     };
 }
@@ -68,10 +88,12 @@ macro_rules! __tool_derive_json_schema {
 #[cfg(not(feature = "schemars"))]
 #[macro_export]
 macro_rules! __tool_derive_json_schema {
-    ($schemars_crate:tt, $($item:tt)*) => {
+    ($schemars_crate:tt, $bound:tt, $($item:tt)*) => {
         ::core::compile_error!(
             "this tool needs a schema: tool-core's `schemars` feature is off, so write one with `#[tool(schema = ...)]` or turn the feature on"
         );
+        // Keeps `#[schemars]` attributes legal, so the error above is the only one.
+        #[derive($crate::__private::SchemarsInert)]
         $($item)*
     };
 }

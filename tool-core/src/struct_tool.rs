@@ -19,7 +19,7 @@ pub trait ToolStruct<Ctx>: DeserializeOwned + Serialize + Send + Sized + 'static
     fn input_schema() -> Value;
     fn output_schema() -> Option<Value>;
     fn metadata() -> ToolMetadata;
-    fn run(self, ctx: &ToolContext<Ctx>) -> impl Future<Output = ToolResult> + Send;
+    fn execute(self, ctx: &ToolContext<Ctx>) -> impl Future<Output = ToolResult> + Send;
 }
 
 /// The tool of a `#[tool]` struct, as returned by its generated `tool()`
@@ -44,7 +44,7 @@ pub trait ToolStruct<Ctx>: DeserializeOwned + Serialize + Send + Sized + 'static
 ///     }
 /// }
 ///
-/// let registry = ToolRegistry::new().with(WebSearch::tool());
+/// let registry: ToolRegistry = ToolRegistry::new().with(WebSearch::tool());
 /// assert_eq!(registry.definitions()[0].name, "web_search");
 /// ```
 pub struct StructTool<T>(PhantomData<fn() -> T>);
@@ -98,6 +98,6 @@ where
     }
 
     fn execute(&self, ctx: &ToolContext<Ctx>, input: T) -> impl Future<Output = ToolResult> + Send {
-        input.run(ctx)
+        input.execute(ctx)
     }
 }

@@ -46,6 +46,14 @@ pub(crate) fn identity(
             errors.spanned(title, "a tool's title cannot be empty");
         }
     }
+    if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive) {
+        if read_only.value && destructive.value {
+            errors.push(syn::Error::new(
+                destructive.span,
+                "a `read_only` tool cannot be `destructive`: it changes nothing",
+            ));
+        }
+    }
     Identity { name, description }
 }
 

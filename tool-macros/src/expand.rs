@@ -169,6 +169,10 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
 /// Converts the user's return value into a `ToolResult`, picking `Result` or
 /// plain by its type; errors about the type point at `span`.
 pub(crate) fn convert_output(krate: &Path, name: &str, output: &syn::Ident, span: Span) -> TokenStream {
+    // Generated hygiene, located at the return type: rustc then underlines
+    // the return type when the value's type does not fit.
+    let span = Span::mixed_site().located_at(span);
+    let output = syn::Ident::new(&output.to_string(), span);
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]

@@ -67,17 +67,32 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     let input_value = quote_spanned!(Span::mixed_site()=> __tool_input);
     let output = format_ident!("__tool_output", span = Span::mixed_site());
 
-    let input_struct = input_struct(tool, args, &krate, &input, name);
-    let (impl_generics, ctx_type) = match &tool.context {
-        Some(ctx_type) => (quote!(), quote!(#ctx_type)),
-        None => (
-            quote!(<__C: #p::Send + #p::Sync + 'static>),
-            quote!(__C),
-        ),
+    let parameter = if args.schema.is_some() {
+        quote!(SerdeParameter)
+    } else {
+        quote!(Parameter)
     };
+    let check = if args.schema.is_some() {
+        quote!(check_serde_parameter)
+    } else {
+        quote!(check_parameter)
+    };
+    let checks = tool.params().map(|param| {
+        let ty = &param.ty;
+        quote_spanned!(ty.span()=> #p::#check::<#ty>();)
+    });
+    let bounds = tool.params().map(|param| {
+        let ty = &param.ty;
+        quote_spanned!(ty.span()=> <__C as #p::Select<#ty>>::Type: #p::#parameter)
+    });
+    let input_struct = input_struct(tool, args, &krate, &input, name);
+    let context_bound = tool.context.as_ref().map(|ctx_type| quote!(__C: #p::IsContext<#ctx_type>,));
     let fields: Vec<_> = tool.params().map(|param| &param.ident).collect();
     let call_args = tool.args.iter().map(|arg| match arg {
-        Arg::Context => ctx.clone(),
+        Arg::Context => {
+            let ctx_type = &tool.context;
+            quote!(<__C as #p::IsContext<#ctx_type>>::context(#ctx))
+        }
         Arg::Param(param) => {
             let ident = &param.ident;
             quote!(#ident)
@@ -94,7 +109,7 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
         ReturnType::Default => span,
     };
     let convert = convert_output(&krate, name, &output, return_span);
-    let input_schema = input_schema(args, &krate, &input, span);
+    let input_schema = input_schema(args, &krate, &quote!(#input<__C>), span);
     let output_schema = output_schema(args, &krate);
     let metadata = metadata(args, &krate);
     let doc = format!(
@@ -110,11 +125,21 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
         #vis struct #tool_type;
 
         const _: () = {
+            // Each parameter type, checked once where the user wrote it.
+            const _: () = {
+                #(#checks)*
+            };
+
             #input_struct
 
             #[automatically_derived]
-            impl #impl_generics #p::TypedTool<#ctx_type> for #tool_type {
-                type Input = #input;
+            impl<__C> #p::TypedTool<__C> for #tool_type
+            where
+                __C: #p::Send + #p::Sync + 'static,
+                #context_bound
+                #(#bounds,)*
+            {
+                type Input = #input<__C>;
 
                 fn name(&self) -> &str {
                     #name
@@ -136,8 +161,8 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
                     #metadata
                 }
 
-                async fn execute(&self, #ctx: &#p::ToolContext<#ctx_type>, #input_value: #input) -> #p::ToolResult {
-                    let #input { #(#fields),* } = #input_value;
+                async fn execute(&self, #ctx: &#p::ToolContext<__C>, #input_value: #input<__C>) -> #p::ToolResult {
+                    let #input { #(#fields,)* .. } = #input_value;
                     let #output = #call;
                     #convert
                 }
@@ -154,31 +179,51 @@ pub(crate) fn tool_type(tool: &ToolFn) -> syn::Ident {
 }
 
 /// The struct the arguments deserialize into: one field per parameter, with
-/// the parameter's doc comments, `#[serde]` and `#[schemars]`.
+/// the parameter's doc comments, `#[serde]` and `#[schemars]`; generic over
+/// the marker its bounds depend on (see `__private::Select`).
 fn input_struct(tool: &ToolFn, args: &ToolArgs, krate: &syn::Path, input: &TokenStream, name: &str) -> TokenStream {
     let p = quote!(#krate::__private);
     let serde_crate = private_path_string(krate, "serde");
     let expecting = format!("the arguments of tool `{name}` as a JSON object");
+    let parameter = if args.schema.is_some() { "SerdeParameter" } else { "Parameter" };
+    let bound: Vec<String> = tool
+        .params()
+        .map(|param| {
+            let ty = &param.ty;
+            format!(
+                "<__M as {}>::Type: {}",
+                private_path_string(krate, &format!("Select<{}>", quote!(#ty))),
+                private_path_string(krate, parameter)
+            )
+        })
+        .collect();
+    let bound = bound.join(", ");
     let fields = tool.params().map(|param| {
         let attrs = &param.attrs;
         let ident = &param.ident;
         let ty = &param.ty;
         quote!(#(#attrs)* #ident: #ty)
     });
+    let marker = quote_spanned!(Span::mixed_site()=> __marker);
+    let derived = args.schema.is_none();
+    let skip_schema = derived.then(|| quote!(#[schemars(skip)]));
     let item = quote! {
         #[derive(#p::Deserialize, #p::Serialize)]
-        #[serde(crate = #serde_crate, deny_unknown_fields, expecting = #expecting)]
-        pub struct #input {
+        #[serde(crate = #serde_crate, bound = #bound, deny_unknown_fields, expecting = #expecting)]
+        pub struct #input<__M> {
             #(#fields,)*
+            #[serde(skip)]
+            #skip_schema
+            #marker: #p::PhantomData<fn() -> __M>,
         }
     };
-    if args.schema.is_some() {
-        item
-    } else {
+    if derived {
         let schemars_crate = private_path_string(krate, "schemars");
         let span = tool.item.sig.ident.span();
         quote_spanned! {span=>
-            #p::derive_json_schema! { #schemars_crate, #item }
+            #p::derive_json_schema! { #schemars_crate, #bound, #item }
         }
+    } else {
+        item
     }
 }

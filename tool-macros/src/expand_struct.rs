@@ -24,7 +24,7 @@
 //!     impl ToolStruct<App> for WebSearch {
 //!         /* name, description, schemas, metadata */
 //!         async fn execute(self, ctx: &ToolContext<App>) -> ToolResult {
-//!             let output = WebSearch::run(self, ctx);   // awaited if it is a future
+//!             let output = self.run(ctx);   // awaited if it is a future
 //!             /* output -> ToolResult, by its type */
 //!         }
 //!     }
@@ -56,14 +56,18 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
     let output = format_ident!("__tool_output", span = Span::mixed_site());
 
     let (impl_generics, ctx_type, call_args) = match &args.context {
-        Some(ctx_type) => (quote!(), quote!(#ctx_type), quote!(self, #ctx)),
+        Some(ctx_type) => (quote!(), quote!(#ctx_type), quote!(#ctx)),
         None => (
             quote!(<__C: #p::Send + #p::Sync + 'static>),
             quote!(__C),
-            quote!(self),
+            quote!(),
         ),
     };
-    let input_schema = input_schema(args, &krate, &quote!(Self), span);
+    let input_schema = input_schema(args, &krate, &quote_spanned!(span=> Self), span);
+    // Spanned at the struct's name: a missing or mistyped `run` is reported
+    // there.
+    let receiver = quote_spanned!(span=> self);
+    let run_call = quote_spanned!(span=> #receiver.run(#call_args));
     let require_schemars = if args.schema.is_none() {
         quote_spanned!(span=> #p::require_schemars!();)
     } else {
@@ -104,10 +108,10 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
                     #metadata
                 }
 
-                async fn run(self, #ctx: &#p::ToolContext<#ctx_type>) -> #p::ToolResult {
+                async fn execute(self, #ctx: &#p::ToolContext<#ctx_type>) -> #p::ToolResult {
                     #[allow(unused_imports)]
                     use #p::{FutureProbe as _, ReadyProbe as _};
-                    let #call = #ident::run(#call_args);
+                    let #call = #run_call;
                     let #output = (&#call).__tool_await_kind().into_future(#call).await;
                     #convert
                 }

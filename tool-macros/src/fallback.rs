@@ -14,9 +14,13 @@ use crate::expand_fn::tool_type;
 pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, error: syn::Error) -> TokenStream {
     let krate = krate(args);
     let item = &tool.item;
+    let error = error.to_compile_error();
+    if item.sig.receiver().is_some() {
+        // A method: a type beside it would not be legal where it stands.
+        return quote!(#item #error);
+    }
     let vis = &item.vis;
     let tool_type = tool_type(tool);
-    let error = error.to_compile_error();
     let stub = stub_impl(&krate, &quote!(#tool_type));
     quote! {
         #item
@@ -33,6 +37,10 @@ pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, error: syn::Error) -
     let ident = &item.ident;
     let vis = &item.vis;
     let error = error.to_compile_error();
+    if !item.generics.params.is_empty() {
+        // `impl Echo` would be one more error about the missing generics.
+        return quote!(#item #error);
+    }
     quote! {
         #item
         impl #ident {

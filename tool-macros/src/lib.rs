@@ -26,3 +26,12 @@ use proc_macro::TokenStream;
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::tool(args.into(), input.into()).into()
 }
+
+/// Accepts `#[schemars(...)]` attributes and generates nothing: used by
+/// tool-core, with its `schemars` feature off, so that the one error it
+/// raises is not followed by one per attribute.
+#[doc(hidden)]
+#[proc_macro_derive(SchemarsInert, attributes(schemars))]
+pub fn schemars_inert(_: TokenStream) -> TokenStream {
+    TokenStream::new()
+}

@@ -1,0 +1,16 @@
+use serde::{Deserialize, Serialize};
+use tool_core::tool;
+
+#[derive(Deserialize, Serialize)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// Measure the distance of a point from the origin.
+#[tool]
+fn distance(point: Point) -> f64 {
+    (point.x * point.x + point.y * point.y).sqrt()
+}
+
+fn main() {}
