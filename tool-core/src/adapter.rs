@@ -179,7 +179,10 @@ mod tests {
 
     #[test]
     fn pointers_name_array_indexes_and_escape_keys() {
-        assert_eq!(pointer_of(json!({"items": [{"n": 1}, {"n": 300}]})), "/items/1/n");
+        assert_eq!(
+            pointer_of(json!({"items": [{"n": 1}, {"n": 300}]})),
+            "/items/1/n"
+        );
         assert_eq!(pointer_of(json!({"items": [], "a/b~c": -1})), "/a~1b~0c");
         assert_eq!(pointer_of(json!({})), "");
     }

@@ -22,8 +22,8 @@ pub use ::schemars::JsonSchema;
 pub use crate::schema::derived as derived_schema;
 pub use crate::struct_tool::ToolStruct;
 pub use crate::{
-    StructTool, ToolContext, ToolMetadata, ToolResult, ToolTier, TypedTool,
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
+    StructTool, ToolContext, ToolMetadata, ToolResult, ToolTier, TypedTool,
 };
 
 use crate::IntoToolOutput;

@@ -7,7 +7,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::name::check_tool_name;
-use crate::{RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolResult, TypedTool, TypedToolAdapter};
+use crate::{
+    RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolResult, TypedTool,
+    TypedToolAdapter,
+};
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,7 +89,6 @@ impl<Ctx> ToolRegistry<Ctx> {
 }
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
-
     /// Adds a typed tool, builder style.
     ///
     /// # Panics
@@ -241,7 +243,10 @@ impl<Ctx: Send + Sync + 'static> Default for ToolRegistry<Ctx> {
 impl<Ctx> fmt::Debug for ToolRegistry<Ctx> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolRegistry")
-            .field("tools", &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>(),
+            )
             .finish()
     }
 }

@@ -94,7 +94,10 @@ impl ToolFn {
                         errors.spanned(attr, "the context parameter is not part of the input schema, so it takes no doc comment, `#[serde]` or `#[schemars]`");
                     }
                     if let Some((_, first)) = &context {
-                        let mut error = syn::Error::new_spanned(&typed.ty, "a `#[tool]` function takes at most one `&ToolContext` parameter");
+                        let mut error = syn::Error::new_spanned(
+                            &typed.ty,
+                            "a `#[tool]` function takes at most one `&ToolContext` parameter",
+                        );
                         error.combine(syn::Error::new(*first, "the first one is here"));
                         errors.push(error);
                     } else {
@@ -104,7 +107,9 @@ impl ToolFn {
                 }
                 None => {
                     check_param_type(&typed.ty, errors);
-                    let Some(ident) = param_ident(&typed.pat, errors) else { continue };
+                    let Some(ident) = param_ident(&typed.pat, errors) else {
+                        continue;
+                    };
                     args.push(Arg::Param(Param {
                         ident,
                         ty: (*typed.ty).clone(),
@@ -163,9 +168,9 @@ impl ToolStruct {
 /// Moves the attributes that belong to the input struct's field off a
 /// parameter.
 fn take_field_attrs(attrs: &mut Vec<Attribute>) -> Vec<Attribute> {
-    let (field, keep): (Vec<_>, Vec<_>) = attrs
-        .drain(..)
-        .partition(|attr| is_doc(attr) || attr.path().is_ident("serde") || attr.path().is_ident("schemars"));
+    let (field, keep): (Vec<_>, Vec<_>) = attrs.drain(..).partition(|attr| {
+        is_doc(attr) || attr.path().is_ident("serde") || attr.path().is_ident("schemars")
+    });
     *attrs = keep;
     field
 }
@@ -186,14 +191,20 @@ fn context_type(ty: &Type, errors: &mut Errors) -> Option<Type> {
     if !by_ref {
         errors.spanned(ty, "take the context by reference: `&ToolContext<...>`");
     } else if mutable {
-        errors.spanned(ty, "take the context by shared reference: `&ToolContext<...>`, not `&mut`");
+        errors.spanned(
+            ty,
+            "take the context by shared reference: `&ToolContext<...>`, not `&mut`",
+        );
     }
     match &segment.arguments {
         PathArguments::None => Some(syn::parse_quote!(())),
         PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first() {
             Some(GenericArgument::Type(ctx)) => Some(ctx.clone()),
             _ => {
-                errors.spanned(&args.args, "expected the application's state type: `ToolContext<App>`");
+                errors.spanned(
+                    &args.args,
+                    "expected the application's state type: `ToolContext<App>`",
+                );
                 Some(syn::parse_quote!(()))
             }
         },
@@ -208,7 +219,10 @@ fn last_segment_named<'a>(path: &'a TypePath, name: &str) -> Option<&'a syn::Pat
     if path.qself.is_some() {
         return None;
     }
-    path.path.segments.last().filter(|segment| segment.ident == name)
+    path.path
+        .segments
+        .last()
+        .filter(|segment| segment.ident == name)
 }
 
 /// Reports parameter types the model's arguments cannot become.
@@ -245,7 +259,10 @@ fn param_ident(pat: &Pat, errors: &mut Errors) -> Option<Ident> {
             Some(pat_ident.ident.clone())
         }
         Pat::Wild(_) => {
-            errors.spanned(pat, "a `#[tool]` parameter needs a name: it becomes the name of the argument");
+            errors.spanned(
+                pat,
+                "a `#[tool]` parameter needs a name: it becomes the name of the argument",
+            );
             None
         }
         _ => {

@@ -73,7 +73,11 @@ pub(crate) fn parse(args: TokenStream, errors: &mut Errors) -> ToolArgs {
     out
 }
 
-fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
+fn parse_one(
+    out: &mut ToolArgs,
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<()> {
     let Some(key) = meta.path.get_ident().map(Ident::to_string) else {
         errors.spanned(&meta.path, unknown_key_message(&path_text(&meta.path)));
         return skip_value(meta);
@@ -82,13 +86,25 @@ fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors
         // name = "get_weather"
         "name" => set(&mut out.name, meta.value()?.parse()?, &key, meta, errors),
         // description = "Get the weather."
-        "description" => set(&mut out.description, meta.value()?.parse()?, &key, meta, errors),
+        "description" => set(
+            &mut out.description,
+            meta.value()?.parse()?,
+            &key,
+            meta,
+            errors,
+        ),
         // title = "Weather"
         "title" => set(&mut out.title, meta.value()?.parse()?, &key, meta, errors),
         // schema = json!({...})
         "schema" => set(&mut out.schema, meta.value()?.parse()?, &key, meta, errors),
         // output_schema = json!({...})
-        "output_schema" => set(&mut out.output_schema, meta.value()?.parse()?, &key, meta, errors),
+        "output_schema" => set(
+            &mut out.output_schema,
+            meta.value()?.parse()?,
+            &key,
+            meta,
+            errors,
+        ),
         // context = App
         "context" => set(&mut out.context, meta.value()?.parse()?, &key, meta, errors),
         // crate = tool_core   or   crate = "tool_core"
@@ -113,7 +129,10 @@ fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors
                 }
             };
             if let Some(tier) = tier {
-                let value = WithSpan { value: tier, span: path.span() };
+                let value = WithSpan {
+                    value: tier,
+                    span: path.span(),
+                };
                 set(&mut out.tier, value, &key, meta, errors);
             }
         }
@@ -121,8 +140,19 @@ fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors
         "timeout" => {
             let lit: LitStr = meta.value()?.parse()?;
             match parse_duration_ms(&lit.value()) {
-                Ok(ms) => set(&mut out.timeout_ms, WithSpan { value: ms, span: lit.span() }, &key, meta, errors),
-                Err(why) => errors.spanned(&lit, format!("invalid timeout {:?}: {why}", lit.value())),
+                Ok(ms) => set(
+                    &mut out.timeout_ms,
+                    WithSpan {
+                        value: ms,
+                        span: lit.span(),
+                    },
+                    &key,
+                    meta,
+                    errors,
+                ),
+                Err(why) => {
+                    errors.spanned(&lit, format!("invalid timeout {:?}: {why}", lit.value()))
+                }
             }
         }
         // read_only   or   read_only = false
@@ -138,7 +168,10 @@ fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors
             let mut scopes = Vec::new();
             for element in &array.elems {
                 match element {
-                    Expr::Lit(ExprLit { lit: Lit::Str(scope), .. }) if !scope.value().is_empty() => {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(scope),
+                        ..
+                    }) if !scope.value().is_empty() => {
                         scopes.push(scope.clone());
                     }
                     other => errors.spanned(other, "a scope is a non-empty string literal"),
@@ -156,7 +189,10 @@ fn parse_one(out: &mut ToolArgs, meta: &ParseNestedMeta<'_>, errors: &mut Errors
 
 fn unknown_key_message(key: &str) -> String {
     let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
-    format!("unknown `#[tool]` argument `{key}`; expected one of: {}", expected.join(", "))
+    format!(
+        "unknown `#[tool]` argument `{key}`; expected one of: {}",
+        expected.join(", ")
+    )
 }
 
 fn path_text(path: &Path) -> String {
@@ -165,7 +201,13 @@ fn path_text(path: &Path) -> String {
 }
 
 /// Stores a key's value, or reports that the key came twice.
-fn set<T>(slot: &mut Option<T>, value: T, key: &str, meta: &ParseNestedMeta<'_>, errors: &mut Errors) {
+fn set<T>(
+    slot: &mut Option<T>,
+    value: T,
+    key: &str,
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) {
     if slot.is_some() {
         errors.spanned(&meta.path, format!("duplicate `#[tool]` argument `{key}`"));
     } else {
@@ -182,9 +224,15 @@ fn flag(
 ) -> syn::Result<()> {
     let value = if meta.input.peek(Token![=]) {
         let lit: LitBool = meta.value()?.parse()?;
-        WithSpan { value: lit.value, span: lit.span }
+        WithSpan {
+            value: lit.value,
+            span: lit.span,
+        }
     } else {
-        WithSpan { value: true, span: meta.path.span() }
+        WithSpan {
+            value: true,
+            span: meta.path.span(),
+        }
     };
     set(slot, value, key, meta, errors);
     Ok(())
@@ -202,7 +250,8 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
 
 /// `"500ms"`, `"10s"`, `"2m"`, `"1h"` as milliseconds.
 pub(crate) fn parse_duration_ms(text: &str) -> Result<u64, &'static str> {
-    const EXPECTED: &str = "expected a whole number and a unit, like \"500ms\", \"10s\", \"2m\" or \"1h\"";
+    const EXPECTED: &str =
+        "expected a whole number and a unit, like \"500ms\", \"10s\", \"2m\" or \"1h\"";
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let (number, unit) = text.split_at(digits);
     let number: u64 = number.parse().map_err(|_| EXPECTED)?;
@@ -262,11 +311,21 @@ mod tests {
 
     #[test]
     fn reports_every_bad_key_at_once() {
-        let messages = parse_err(quote!(nmae = "x", read_only, read_only, timeout = "soon", tier = Maybe));
+        let messages = parse_err(quote!(
+            nmae = "x",
+            read_only,
+            read_only,
+            timeout = "soon",
+            tier = Maybe
+        ));
         assert_eq!(messages.len(), 4, "{messages:?}");
-        assert!(messages[0].starts_with("unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`"));
+        assert!(messages[0].starts_with(
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`"
+        ));
         assert_eq!(messages[1], "duplicate `#[tool]` argument `read_only`");
-        assert!(messages[2].starts_with("invalid timeout \"soon\": expected a whole number and a unit"));
+        assert!(
+            messages[2].starts_with("invalid timeout \"soon\": expected a whole number and a unit")
+        );
         assert_eq!(messages[3], "unknown tier; expected `Observe` or `Confirm`");
     }
 

@@ -1,9 +1,9 @@
 //! The rules that span the attribute and the item: a name providers accept,
 //! a description, keys that fit the form they are used on.
 
-use proc_macro2::Span;
 use crate::attr::ToolArgs;
 use crate::ctxt::Errors;
+use proc_macro2::Span;
 
 /// The checked name and description of a tool.
 pub(crate) struct Identity {
@@ -63,7 +63,10 @@ pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
         Err("it is empty")
     } else if name.len() > 64 {
         Err("it is longer than 64 characters")
-    } else if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+    } else if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
         Err("it has a character other than an ASCII letter, digit, `_` or `-`")
     } else {
         Ok(())

@@ -44,7 +44,11 @@ pub(crate) fn doc_text(attrs: &[Attribute], errors: &mut Errors) -> Option<Strin
     while lines.last().is_some_and(|line| line.is_empty()) {
         lines.pop();
     }
-    if lines.is_empty() { None } else { Some(lines.join("\n")) }
+    if lines.is_empty() {
+        None
+    } else {
+        Some(lines.join("\n"))
+    }
 }
 
 #[cfg(test)]
@@ -69,12 +73,18 @@ mod tests {
             parse_quote!(#[doc = " `code`"]),
             parse_quote!(#[doc = ""]),
         ];
-        assert_eq!(text(attrs).as_deref(), Some("Get the weather.\n\n  - indented item\n`code`"));
+        assert_eq!(
+            text(attrs).as_deref(),
+            Some("Get the weather.\n\n  - indented item\n`code`")
+        );
     }
 
     #[test]
     fn no_docs_is_none() {
-        assert_eq!(text(vec![parse_quote!(#[doc = "  "]), parse_quote!(#[inline])]), None);
+        assert_eq!(
+            text(vec![parse_quote!(#[doc = "  "]), parse_quote!(#[inline])]),
+            None
+        );
         assert_eq!(text(vec![parse_quote!(#[doc(hidden)])]), None);
     }
 

@@ -4,8 +4,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::{Item, Path};
 
-use crate::attr::{self, WithSpan, Tier, ToolArgs};
 use crate::ast::{ToolFn, ToolStruct};
+use crate::attr::{self, Tier, ToolArgs, WithSpan};
 use crate::check;
 use crate::ctxt::Errors;
 use crate::{expand_fn, expand_struct, fallback};
@@ -28,7 +28,13 @@ pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
             if let Some(context) = &args.context {
                 errors.spanned(context, "`context` is for `#[tool]` structs; a function takes a `&ToolContext<C>` parameter instead");
             }
-            let identity = check::identity(&args, tool.default_name(), tool.docs.as_deref(), tool.item.sig.ident.span(), &mut errors);
+            let identity = check::identity(
+                &args,
+                tool.default_name(),
+                tool.docs.as_deref(),
+                tool.item.sig.ident.span(),
+                &mut errors,
+            );
             check_schema_attrs(&args, tool.params().flat_map(|p| &p.attrs), &mut errors);
             match errors.finish() {
                 Ok(()) => expand_fn::expand(&tool, &args, &identity),
@@ -37,14 +43,23 @@ pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
         }
         Item::Struct(item) => {
             let tool = ToolStruct::from_syn(item, &mut errors);
-            let identity = check::identity(&args, tool.default_name(), tool.docs.as_deref(), tool.item.ident.span(), &mut errors);
+            let identity = check::identity(
+                &args,
+                tool.default_name(),
+                tool.docs.as_deref(),
+                tool.item.ident.span(),
+                &mut errors,
+            );
             match errors.finish() {
                 Ok(()) => expand_struct::expand(&tool, &args, &identity),
                 Err(error) => fallback::structure(&tool, &args, error),
             }
         }
         other => {
-            let error = syn::Error::new_spanned(item_keyword(&other), "`#[tool]` goes on a function or on a struct whose fields are the tool's arguments");
+            let error = syn::Error::new_spanned(
+                item_keyword(&other),
+                "`#[tool]` goes on a function or on a struct whose fields are the tool's arguments",
+            );
             let error = error.to_compile_error();
             quote!(#other #error)
         }
@@ -73,18 +88,27 @@ fn item_keyword(item: &Item) -> TokenStream {
 
 /// `#[schemars]` on a parameter shapes the derived schema; with a hand-written
 /// `schema = ...` it would do nothing, silently.
-fn check_schema_attrs<'a>(args: &ToolArgs, attrs: impl Iterator<Item = &'a syn::Attribute>, errors: &mut Errors) {
+fn check_schema_attrs<'a>(
+    args: &ToolArgs,
+    attrs: impl Iterator<Item = &'a syn::Attribute>,
+    errors: &mut Errors,
+) {
     if args.schema.is_none() {
         return;
     }
     for attr in attrs.filter(|attr| attr.path().is_ident("schemars")) {
-        errors.spanned(attr, "`#[schemars]` has no effect on a tool with a hand-written `schema = ...`");
+        errors.spanned(
+            attr,
+            "`#[schemars]` has no effect on a tool with a hand-written `schema = ...`",
+        );
     }
 }
 
 /// The path generated code reaches tool-core by.
 pub(crate) fn krate(args: &ToolArgs) -> Path {
-    args.krate.clone().unwrap_or_else(|| syn::parse_quote!(::tool_core))
+    args.krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::tool_core))
 }
 
 /// A path inside tool-core's private module as the string serde's and
@@ -94,7 +118,12 @@ pub(crate) fn private_path_string(krate: &Path, item: &str) -> String {
 }
 
 /// The tool's `input_schema` body.
-pub(crate) fn input_schema(args: &ToolArgs, krate: &Path, input: &TokenStream, span: Span) -> TokenStream {
+pub(crate) fn input_schema(
+    args: &ToolArgs,
+    krate: &Path,
+    input: &TokenStream,
+    span: Span,
+) -> TokenStream {
     match &args.schema {
         Some(schema) => quote_spanned! {schema_span(schema)=>
             {
@@ -168,7 +197,12 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
 
 /// Converts the user's return value into a `ToolResult`, picking `Result` or
 /// plain by its type; errors about the type point at `span`.
-pub(crate) fn convert_output(krate: &Path, name: &str, output: &syn::Ident, span: Span) -> TokenStream {
+pub(crate) fn convert_output(
+    krate: &Path,
+    name: &str,
+    output: &syn::Ident,
+    span: Span,
+) -> TokenStream {
     // Generated hygiene, located at the return type: rustc then underlines
     // the return type when the value's type does not fit.
     let span = Span::mixed_site().located_at(span);

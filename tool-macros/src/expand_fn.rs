@@ -50,7 +50,9 @@ use syn::spanned::Spanned;
 use crate::ast::{Arg, ToolFn};
 use crate::attr::ToolArgs;
 use crate::check::Identity;
-use crate::expand::{convert_output, input_schema, krate, metadata, output_schema, private_path_string};
+use crate::expand::{
+    convert_output, input_schema, krate, metadata, output_schema, private_path_string,
+};
 
 pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> TokenStream {
     let krate = krate(args);
@@ -86,7 +88,10 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
         quote_spanned!(ty.span()=> <__C as #p::Select<#ty>>::Type: #p::#parameter)
     });
     let input_struct = input_struct(tool, args, &krate, &input, name);
-    let context_bound = tool.context.as_ref().map(|ctx_type| quote!(__C: #p::IsContext<#ctx_type>,));
+    let context_bound = tool
+        .context
+        .as_ref()
+        .map(|ctx_type| quote!(__C: #p::IsContext<#ctx_type>,));
     let fields: Vec<_> = tool.params().map(|param| &param.ident).collect();
     let call_args = tool.args.iter().map(|arg| match arg {
         Arg::Context => {
@@ -181,11 +186,21 @@ pub(crate) fn tool_type(tool: &ToolFn) -> syn::Ident {
 /// The struct the arguments deserialize into: one field per parameter, with
 /// the parameter's doc comments, `#[serde]` and `#[schemars]`; generic over
 /// the marker its bounds depend on (see `__private::Select`).
-fn input_struct(tool: &ToolFn, args: &ToolArgs, krate: &syn::Path, input: &TokenStream, name: &str) -> TokenStream {
+fn input_struct(
+    tool: &ToolFn,
+    args: &ToolArgs,
+    krate: &syn::Path,
+    input: &TokenStream,
+    name: &str,
+) -> TokenStream {
     let p = quote!(#krate::__private);
     let serde_crate = private_path_string(krate, "serde");
     let expecting = format!("the arguments of tool `{name}` as a JSON object");
-    let parameter = if args.schema.is_some() { "SerdeParameter" } else { "Parameter" };
+    let parameter = if args.schema.is_some() {
+        "SerdeParameter"
+    } else {
+        "Parameter"
+    };
     let bound: Vec<String> = tool
         .params()
         .map(|param| {

@@ -76,7 +76,8 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
     let output_schema = output_schema(args, &krate);
     let metadata = metadata(args, &krate);
     let convert = convert_output(&krate, name, &output, span);
-    let doc = format!("The tool `{name}`, whose input is this struct; register it in a `ToolRegistry`.");
+    let doc =
+        format!("The tool `{name}`, whose input is this struct; register it in a `ToolRegistry`.");
 
     quote! {
         #item

@@ -5,7 +5,10 @@
 //! ui-tests` and reviewed. On any other toolchain the cases are skipped
 //! (rustc's wording changes between releases), never on this one.
 
-#[rustversion::attr(not(stable(1.95)), ignore = "the .stderr files are rustc 1.95's output")]
+#[rustversion::attr(
+    not(stable(1.95)),
+    ignore = "the .stderr files are rustc 1.95's output"
+)]
 #[test]
 fn ui() {
     let cases = trybuild::TestCases::new();
