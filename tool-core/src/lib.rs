@@ -73,4 +73,6 @@ pub use schema::input_schema_for;
 pub use struct_tool::StructTool;
 pub use tool::{BoxFuture, Tool, ToolDefinition, TypedTool};
 
+#[doc(inline)]
+#[doc = include_str!("tool_attribute.md")]
 pub use tool_macros::tool;

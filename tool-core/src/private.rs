@@ -205,6 +205,8 @@ impl<C: 'static> TypedTool<C> for FallbackTool {
     fn input_schema(&self) -> Value {
         unreachable!("a `#[tool]` with errors does not compile")
     }
+    // An `async fn` would hold the context and need `C: Sync` to be `Send`.
+    #[allow(clippy::manual_async_fn)]
     fn execute(&self, _: &ToolContext<C>, _: Value) -> impl Future<Output = ToolResult> + Send {
         async { unreachable!("a `#[tool]` with errors does not compile") }
     }

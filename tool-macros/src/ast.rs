@@ -31,7 +31,7 @@ pub(crate) enum Arg {
     /// The `&ToolContext<C>` parameter.
     Context,
     /// A parameter the model fills in.
-    Param(Param),
+    Param(Box<Param>),
 }
 
 /// A parameter the model fills in: a property of the input schema.
@@ -64,13 +64,13 @@ impl ToolFn {
         if let Some(variadic) = &sig.variadic {
             errors.spanned(variadic, "a `#[tool]` function cannot be variadic");
         }
-        if let ReturnType::Type(_, ty) = &sig.output {
-            if let Type::ImplTrait(_) = &**ty {
-                errors.spanned(
-                    ty,
-                    "a `#[tool]` function cannot return `impl Trait`; return a concrete type (write `async fn` instead of returning `impl Future`)",
-                );
-            }
+        if let ReturnType::Type(_, ty) = &sig.output
+            && let Type::ImplTrait(_) = &**ty
+        {
+            errors.spanned(
+                ty,
+                "a `#[tool]` function cannot return `impl Trait`; return a concrete type (write `async fn` instead of returning `impl Future`)",
+            );
         }
 
         let docs = doc_text(&item.attrs, errors);
@@ -110,11 +110,11 @@ impl ToolFn {
                     let Some(ident) = param_ident(&typed.pat, errors) else {
                         continue;
                     };
-                    args.push(Arg::Param(Param {
+                    args.push(Arg::Param(Box::new(Param {
                         ident,
                         ty: (*typed.ty).clone(),
                         attrs: field_attrs,
-                    }));
+                    })));
                 }
             }
         }
@@ -134,7 +134,7 @@ impl ToolFn {
     /// The parameters the model fills in.
     pub(crate) fn params(&self) -> impl Iterator<Item = &Param> {
         self.args.iter().filter_map(|arg| match arg {
-            Arg::Param(param) => Some(param),
+            Arg::Param(param) => Some(&**param),
             Arg::Context => None,
         })
     }

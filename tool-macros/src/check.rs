@@ -41,18 +41,19 @@ pub(crate) fn identity(
             format!("tool `{name}` has no description; the model reads it to decide when to call the tool: add a `///` doc comment, or `#[tool(description = \"...\")]`"),
         ));
     }
-    if let Some(title) = &args.title {
-        if title.value().trim().is_empty() {
-            errors.spanned(title, "a tool's title cannot be empty");
-        }
+    if let Some(title) = &args.title
+        && title.value().trim().is_empty()
+    {
+        errors.spanned(title, "a tool's title cannot be empty");
     }
-    if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive) {
-        if read_only.value && destructive.value {
-            errors.push(syn::Error::new(
-                destructive.span,
-                "a `read_only` tool cannot be `destructive`: it changes nothing",
-            ));
-        }
+    if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive)
+        && read_only.value
+        && destructive.value
+    {
+        errors.push(syn::Error::new(
+            destructive.span,
+            "a `read_only` tool cannot be `destructive`: it changes nothing",
+        ));
     }
     Identity { name, description }
 }

@@ -20,8 +20,8 @@ mod fallback;
 
 use proc_macro::TokenStream;
 
-/// Turns an async fn, a plain fn or an argument struct into a typed tool.
-/// See `tool_core::tool` for the full reference.
+/// tool-core re-exports this attribute as `tool_core::tool`; use it from
+/// there.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::tool(args.into(), input.into()).into()

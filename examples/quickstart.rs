@@ -1,0 +1,131 @@
+//! Three tools, one registry, and the calls a model might make.
+//!
+//! Run with `cargo run --example quickstart`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+
+/// The application's state, shared by every call.
+struct App {
+    home_city: String,
+}
+
+/// Temperature units.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Units {
+    Celsius,
+    Fahrenheit,
+}
+
+#[derive(Serialize)]
+struct Weather {
+    city: String,
+    temperature: f64,
+    summary: &'static str,
+}
+
+/// Get the current weather for a city.
+///
+/// Returns the temperature and a one-line summary.
+#[tool(read_only, tier = Observe, timeout = "10s")]
+async fn get_weather(
+    ctx: &ToolContext<App>,
+    /// City name, e.g. "Paris"; the user's home city when omitted.
+    city: Option<String>,
+    /// Temperature units; Celsius when omitted.
+    units: Option<Units>,
+) -> Result<Weather, String> {
+    let city = city.unwrap_or_else(|| ctx.state().home_city.clone());
+    if city.trim().is_empty() {
+        return Err("the city name is empty".into());
+    }
+    let temperature = match units {
+        Some(Units::Fahrenheit) => 70.7,
+        _ => 21.5,
+    };
+    Ok(Weather {
+        city,
+        temperature,
+        summary: "sunny with a light breeze",
+    })
+}
+
+fn five() -> u8 {
+    5
+}
+
+/// Search the web for current information.
+#[tool(name = "web_search", read_only, timeout = "10s")]
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct WebSearch {
+    /// The search query.
+    query: String,
+    /// Maximum results to return.
+    #[schemars(range(min = 1, max = 20))]
+    #[serde(default = "five")]
+    max_results: u8,
+}
+
+impl WebSearch {
+    async fn run(self) -> Vec<String> {
+        (1..=self.max_results.min(3))
+            .map(|rank| format!("result {rank} for {:?}", self.query))
+            .collect()
+    }
+}
+
+/// Convert an amount between currencies at today's rate.
+#[tool(schema = json!({
+    "type": "object",
+    "properties": {
+        "amount": {"type": "number", "exclusiveMinimum": 0},
+        "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        "to": {"type": "string", "pattern": "^[A-Z]{3}$"}
+    },
+    "required": ["amount", "from", "to"],
+    "additionalProperties": false
+}))]
+fn convert_currency(amount: f64, from: String, to: String) -> ToolResult {
+    match (from.as_str(), to.as_str()) {
+        ("EUR", "USD") => ToolResult::text(format!("{amount} EUR = {:.2} USD", amount * 1.08)),
+        _ => ToolResult::error(format!("no rate for {from} -> {to}; try EUR -> USD")),
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let registry = ToolRegistry::<App>::new()
+        .with(GetWeather)
+        .with(WebSearch::tool())
+        .with(ConvertCurrency);
+
+    println!("== The tool definitions a model is given ==");
+    let definitions = serde_json::to_string_pretty(registry.definitions()).expect("JSON");
+    println!("{definitions}\n");
+
+    let ctx = ToolContext::new(App {
+        home_city: "Lyon".into(),
+    });
+    let calls: [(&str, Value); 5] = [
+        (
+            "get_weather",
+            json!({"city": "Paris", "units": "fahrenheit"}),
+        ),
+        ("web_search", json!({"query": "rust tool calling"})),
+        (
+            "convert_currency",
+            json!({"amount": 10, "from": "EUR", "to": "USD"}),
+        ),
+        ("get_weather", json!({"city": "Paris", "units": "kelvin"})),
+        ("get_wether", json!({"city": "Paris"})),
+    ];
+    println!("== Calls, and what the model receives back ==");
+    for (name, args) in calls {
+        let result = registry.call(&ctx, name, args.clone()).await;
+        let status = if result.is_error() { "error" } else { "ok" };
+        println!("{name}({args})\n  -> [{status}] {}\n", result.model_text());
+    }
+}
