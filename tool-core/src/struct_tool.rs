@@ -13,6 +13,10 @@ use crate::{ToolContext, ToolMetadata, ToolResult, TypedTool};
 
 /// What `#[tool]` implements for a struct; not written by hand.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `#[tool]` struct for a registry of `ToolContext<{Ctx}>`",
+    note = "a `#[tool(context = C)]` struct is a tool for a `ToolRegistry<C>` only; without `context` it fits any registry"
+)]
 pub trait ToolStruct<Ctx>: DeserializeOwned + Serialize + Send + Sized + 'static {
     const NAME: &'static str;
     const DESCRIPTION: &'static str;

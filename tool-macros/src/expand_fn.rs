@@ -118,8 +118,7 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     let output_schema = output_schema(args, &krate);
     let metadata = metadata(args, &krate);
     let doc = format!(
-        "The tool `{name}`: [`{fn_ident}`] as a [`TypedTool`]({}::TypedTool), to register in a `ToolRegistry`.",
-        quote!(#krate).to_string().replace(' ', "")
+        "The tool `{name}`: [`{fn_ident}`] as a `TypedTool`, to register in a `ToolRegistry`."
     );
 
     quote! {
@@ -176,10 +175,16 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     }
 }
 
-/// `get_weather` -> `GetWeather`, at the function name's span.
+/// `get_weather` -> `GetWeather`, at the function name's span; `Tool1` for
+/// a name like `_1` whose PascalCase is no identifier.
 pub(crate) fn tool_type(tool: &ToolFn) -> syn::Ident {
     let ident = &tool.item.sig.ident;
     let name = crate::case::pascal_case(&syn::ext::IdentExt::unraw(ident).to_string());
+    let name = if name.starts_with(char::is_alphabetic) {
+        name
+    } else {
+        format!("Tool{name}")
+    };
     syn::Ident::new(&name, ident.span())
 }
 

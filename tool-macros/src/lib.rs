@@ -17,6 +17,8 @@ mod expand;
 mod expand_fn;
 mod expand_struct;
 mod fallback;
+#[cfg(test)]
+mod tests;
 
 use proc_macro::TokenStream;
 

@@ -1,0 +1,264 @@
+//! Unit tests of the whole expansion on `parse_quote!` input: what is
+//! emitted, and what is emitted instead when the input has errors.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{File, Item, ItemFn, ItemStruct};
+
+use crate::expand::tool;
+
+/// The expansion, parsed back into items.
+fn expand(args: TokenStream, item: TokenStream) -> File {
+    let output = tool(args, item);
+    match syn::parse2(output.clone()) {
+        Ok(file) => file,
+        Err(error) => panic!("the expansion does not parse ({error}):\n{output}"),
+    }
+}
+
+/// The messages of the `compile_error!`s in an expansion, in order.
+fn errors(file: &File) -> Vec<String> {
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Macro(mac)
+                if mac
+                    .mac
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "compile_error") =>
+            {
+                let lit: syn::LitStr = mac.mac.parse_body().expect("a string");
+                Some(lit.value())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn find_fn<'a>(file: &'a File, name: &str) -> Option<&'a ItemFn> {
+    file.items.iter().find_map(|item| match item {
+        Item::Fn(f) if f.sig.ident == name => Some(f),
+        _ => None,
+    })
+}
+
+fn find_struct<'a>(file: &'a File, name: &str) -> Option<&'a ItemStruct> {
+    file.items.iter().find_map(|item| match item {
+        Item::Struct(s) if s.ident == name => Some(s),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_function_is_kept_and_gets_a_tool_type() {
+    let file = expand(
+        quote!(read_only),
+        quote! {
+            /// Get the weather.
+            pub async fn get_weather(
+                ctx: &ToolContext<App>,
+                /// City name.
+                #[serde(rename = "town")]
+                city: String,
+            ) -> String { city }
+        },
+    );
+    assert!(errors(&file).is_empty());
+    let function = find_fn(&file, "get_weather").expect("the function is re-emitted");
+    let expected: ItemFn = syn::parse_quote! {
+        /// Get the weather.
+        pub async fn get_weather(ctx: &ToolContext<App>, city: String,) -> String { city }
+    };
+    assert_eq!(
+        function.to_token_stream().to_string(),
+        expected.to_token_stream().to_string(),
+        "parameter doc comments and #[serde] move off the function, the rest stays"
+    );
+    let tool_type = find_struct(&file, "GetWeather").expect("the tool type");
+    assert!(
+        matches!(tool_type.vis, syn::Visibility::Public(_)),
+        "same visibility as the function"
+    );
+    let generated = file.to_token_stream().to_string();
+    for expected in [
+        "# [doc = r\" City name.\"] # [serde (rename = \"town\")] city : String",
+        "TypedTool < __C > for GetWeather",
+        ":: tool_core :: __private :: IsContext < App >",
+        "read_only : true",
+        "fn name (& self) -> & str { \"get_weather\" }",
+        "fn description (& self) -> & str { \"Get the weather.\" }",
+    ] {
+        assert!(
+            generated.contains(expected),
+            "missing `{expected}` in:\n{generated}"
+        );
+    }
+}
+
+#[test]
+fn a_struct_is_kept_and_gets_a_tool_function() {
+    let item = quote! {
+        /// Search the web.
+        #[derive(Deserialize, Serialize, JsonSchema)]
+        pub struct WebSearch { query: String }
+    };
+    let file = expand(quote!(crate = ::renamed, timeout = "2m"), item.clone());
+    assert!(errors(&file).is_empty());
+    let kept = find_struct(&file, "WebSearch").expect("the struct is re-emitted");
+    assert_eq!(
+        kept.to_token_stream().to_string(),
+        item.to_string(),
+        "unchanged"
+    );
+    let generated = file.to_token_stream().to_string();
+    for expected in [
+        "pub const fn tool () -> :: renamed :: __private :: StructTool < Self >",
+        "const NAME : & 'static str = \"web_search\"",
+        "Duration :: from_millis (120000u64)",
+        "self . run ()",
+    ] {
+        assert!(
+            generated.contains(expected),
+            "missing `{expected}` in:\n{generated}"
+        );
+    }
+}
+
+#[test]
+fn every_error_is_reported_and_the_item_still_emitted() {
+    let file = expand(
+        quote!(nmae = "x", tier = Sometimes),
+        quote! {
+            fn lookup<T>(_: T, name: &str) {}
+        },
+    );
+    assert_eq!(
+        errors(&file),
+        [
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `scopes`",
+            "unknown tier; expected `Observe` or `Confirm`",
+            "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
+            "a `#[tool]` parameter needs a name: it becomes the name of the argument",
+            "a `#[tool]` parameter must own its value: arguments are deserialized from the model's JSON, which outlives no borrow; take `String`",
+            "tool `lookup` has no description; the model reads it to decide when to call the tool: add a `///` doc comment, or `#[tool(description = \"...\")]`",
+        ]
+    );
+    assert!(
+        find_fn(&file, "lookup").is_some(),
+        "the function is still there"
+    );
+    assert!(
+        find_struct(&file, "Lookup").is_some(),
+        "so is the type other code names"
+    );
+}
+
+#[test]
+fn a_method_with_errors_emits_nothing_beside_it() {
+    let file = expand(
+        quote!(),
+        quote!(
+            fn add(&self, a: i64) -> i64 {
+                a
+            }
+        ),
+    );
+    assert_eq!(
+        errors(&file).len(),
+        2,
+        "the receiver, the missing description"
+    );
+    assert_eq!(
+        file.items.len(),
+        3,
+        "the method and two errors, no type beside it"
+    );
+}
+
+#[test]
+fn other_items_are_refused_and_kept() {
+    for item in [
+        quote!(
+            enum Units {
+                C,
+                F,
+            }
+        ),
+        quote!(
+            const X: u8 = 1;
+        ),
+        quote!(
+            trait T {}
+        ),
+        quote!(impl X {}),
+    ] {
+        let file = expand(quote!(), item);
+        assert_eq!(
+            errors(&file),
+            ["`#[tool]` goes on a function or on a struct whose fields are the tool's arguments"]
+        );
+        assert_eq!(file.items.len(), 2);
+    }
+}
+
+#[test]
+fn odd_input_never_panics() {
+    let inputs = [
+        (quote!(), quote!()),
+        (
+            quote!(name =),
+            quote!(
+                fn f() {}
+            ),
+        ),
+        (
+            quote!(timeout = 5),
+            quote!(
+                fn f() {}
+            ),
+        ),
+        (
+            quote!(crate = "not a path!"),
+            quote!(
+                fn f() {}
+            ),
+        ),
+        (
+            quote!(),
+            quote!(
+                fn __() {}
+            ),
+        ),
+        (
+            quote!(),
+            quote!(
+                fn _1() {}
+            ),
+        ),
+        (quote!(), quote!(struct;)),
+        (
+            quote!(scopes = []),
+            quote!(
+                fn f(#[doc = include_str!("x")] a: u8) {}
+            ),
+        ),
+    ];
+    for (args, item) in inputs {
+        let output = tool(args, item);
+        assert!(output.to_string().contains("compile_error"), "{output}");
+    }
+}
+
+#[test]
+fn a_pascal_case_that_is_no_identifier_gets_a_prefix() {
+    let file = expand(
+        quote!(),
+        quote!(
+            /// Doc.
+            fn _1() {}
+        ),
+    );
+    assert!(find_struct(&file, "Tool1").is_some());
+}
