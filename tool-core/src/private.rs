@@ -32,7 +32,8 @@ use ::serde::de::DeserializeOwned;
 
 /// What a parameter type of a `#[tool]` function must be when the schema is
 /// derived. The expansion checks it once per parameter, at the parameter's
-/// type, so a type that does not fit is one error there, with a note.
+/// type, so a type that does not fit is reported there (once per trait it
+/// lacks), with a note, and nowhere else.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "the model's arguments are deserialized into this type, and the input schema derived from it",
@@ -73,7 +74,7 @@ pub const fn check_serde_parameter<T: SerdeParameter>() {}
 /// impl are generic over a marker and bound their parameter types as
 /// `<M as Select<T>>::Type: Parameter`: a bound rustc checks where the impl
 /// is used, not where it is written, so a parameter type that does not fit
-/// is reported once (by the check above), not once per generated impl.
+/// is reported by the check above, not again by every generated impl.
 pub trait Select<T> {
     type Type;
 }

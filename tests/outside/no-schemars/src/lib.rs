@@ -4,6 +4,8 @@
 //! `derived` feature it adds a tool that leaves the schema to be derived,
 //! which must fail with one error saying what to do instead.
 
+#![warn(missing_docs)]
+
 use tool_core::tool;
 
 /// Add two integers.

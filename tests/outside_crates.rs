@@ -1,0 +1,166 @@
+//! Crates outside this workspace that depend on tool-core by path, built
+//! with cargo the way their authors would build them.
+//!
+//! They are not workspace members for two reasons. Cargo unifies features
+//! across a workspace: the root package uses tool-core with its default
+//! `schemars` feature, so a member asking for `default-features = false`
+//! would get schemars anyway and could not show what happens without it. And
+//! a newcomer's crate is outside any workspace: it reaches tool-core only
+//! through its public API and its own dependencies, which is what the README
+//! example has to work with.
+//!
+//! Each fixture under `tests/outside/` has an empty `[workspace]` table, so
+//! that cargo does not take it for a member of this workspace, and its own
+//! `Cargo.lock`. They share one target directory under this workspace's, so
+//! only the first run compiles their dependencies.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The message of `__tool_derive_json_schema` with schemars off.
+const NEEDS_SCHEMA: &str = "this tool needs a schema: tool-core's `schemars` feature is off, so write one with `#[tool(schema = ...)]` or turn the feature on";
+
+/// The README example: descriptions from doc comments, an optional
+/// parameter, a call through the registry.
+#[test]
+fn readme_example_runs_outside_the_workspace() {
+    let run = cargo("readme-crate", &["run", "--quiet"]);
+    assert!(run.output.status.success(), "`cargo run` failed\n{run}");
+    assert_no_warnings(&run);
+
+    let stdout = String::from_utf8_lossy(&run.output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let [definition, text] = lines[..] else {
+        panic!("expected two lines, a definition and a call's text\n{run}");
+    };
+    let definition: Value = serde_json::from_str(definition)
+        .unwrap_or_else(|error| panic!("the first line is not JSON: {error}\n{run}"));
+
+    assert_eq!(definition["name"], "get_weather", "{run}");
+    assert_eq!(
+        definition["description"], "Get the current weather for a city.",
+        "{run}"
+    );
+    let properties = &definition["input_schema"]["properties"];
+    assert_eq!(
+        properties["city"]["description"], "City name, e.g. \"Paris\".",
+        "{run}"
+    );
+    assert_eq!(
+        properties["days"]["description"], "Number of days to forecast.",
+        "{run}"
+    );
+    let required = definition["input_schema"]["required"]
+        .as_array()
+        .unwrap_or_else(|| panic!("`input_schema.required` is not an array\n{run}"));
+    assert!(
+        required.contains(&Value::from("city")),
+        "`city` is not required\n{run}"
+    );
+    assert!(
+        !required.contains(&Value::from("days")),
+        "`days` is an `Option` but required\n{run}"
+    );
+
+    assert_eq!(text, "sunny in Paris for 1 days", "{run}");
+}
+
+/// With schemars off, a tool that writes its schema by hand compiles.
+#[test]
+fn hand_written_schema_compiles_without_schemars() {
+    let check = cargo("no-schemars", &["check", "--quiet"]);
+    assert!(
+        check.output.status.success(),
+        "`cargo check` failed\n{check}"
+    );
+    assert_no_warnings(&check);
+}
+
+/// With schemars off, a tool that leaves its schema to be derived is one
+/// error that says what to do, not a cascade of unresolved `JsonSchema`s.
+#[test]
+fn derived_schema_without_schemars_is_one_error() {
+    let check = cargo(
+        "no-schemars",
+        &["check", "--quiet", "--features", "derived"],
+    );
+    assert!(
+        !check.output.status.success(),
+        "`cargo check --features derived` succeeded without schemars\n{check}"
+    );
+    let stderr = String::from_utf8_lossy(&check.output.stderr);
+    assert!(
+        stderr.contains(NEEDS_SCHEMA),
+        "the error does not say the tool needs a schema\n{check}"
+    );
+    let errors = stderr
+        .lines()
+        .filter(|line| line.starts_with("error") && !line.starts_with("error: could not compile"))
+        .count();
+    assert_eq!(errors, 1, "expected exactly one error\n{check}");
+}
+
+/// A finished cargo command and what it was, for failure messages.
+struct Run {
+    command: String,
+    output: Output,
+}
+
+impl std::fmt::Display for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "command: {}", self.command)?;
+        writeln!(f, "status: {}", self.output.status)?;
+        writeln!(
+            f,
+            "--- stdout ---\n{}",
+            String::from_utf8_lossy(&self.output.stdout)
+        )?;
+        write!(
+            f,
+            "--- stderr ---\n{}",
+            String::from_utf8_lossy(&self.output.stderr)
+        )
+    }
+}
+
+/// Runs cargo with `args` in the fixture `tests/outside/<fixture>`.
+fn cargo(fixture: &str, args: &[&str]) -> Run {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/outside")
+        .join(fixture);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let command = format!(
+        "{} {} (in {})",
+        cargo.to_string_lossy(),
+        args.join(" "),
+        dir.display()
+    );
+    let output = Command::new(&cargo)
+        .args(args)
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", target_dir())
+        // Plain text: the checks read stderr line by line.
+        .env("CARGO_TERM_COLOR", "never")
+        .output()
+        .unwrap_or_else(|error| panic!("cannot run `{command}`: {error}"));
+    Run { command, output }
+}
+
+/// Where the fixtures build: inside this workspace's target directory
+/// (ignored by git), shared between runs and between fixtures.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-crates")
+}
+
+/// A crate that compiles compiles cleanly: no warnings from the fixture,
+/// nor from the code `#[tool]` generates in it, nor from tool-core (a path
+/// dependency, so its warnings are not capped).
+fn assert_no_warnings(run: &Run) {
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert!(
+        !stderr.lines().any(|line| line.starts_with("warning")),
+        "the build has warnings\n{run}"
+    );
+}
