@@ -2,7 +2,7 @@
 //!
 //! Input:
 //!
-//! ```ignore
+//! ```text
 //! /// Get the weather.
 //! #[tool(read_only)]
 //! async fn get_weather(ctx: &ToolContext<App>, /// City name.
@@ -11,7 +11,7 @@
 //!
 //! Output:
 //!
-//! ```ignore
+//! ```text
 //! /// Get the weather.
 //! async fn get_weather(ctx: &ToolContext<App>, city: String) -> Result<Weather, Error> { ... }
 //!

@@ -2,7 +2,7 @@
 //!
 //! Input:
 //!
-//! ```ignore
+//! ```text
 //! /// Search the web.
 //! #[tool(context = App)]
 //! #[derive(Deserialize, Serialize, JsonSchema)]
@@ -15,7 +15,7 @@
 //!
 //! Output: the struct unchanged, plus
 //!
-//! ```ignore
+//! ```text
 //! impl WebSearch {
 //!     /// The tool `web_search`, ...
 //!     fn tool() -> StructTool<WebSearch> { StructTool::new() }
