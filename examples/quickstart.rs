@@ -5,7 +5,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::{
+    Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry, ToolResult, tool,
+};
 
 /// The application's state, shared by every call.
 struct App {
@@ -58,7 +60,7 @@ fn five() -> u8 {
 }
 
 /// Search the web for current information.
-#[tool(name = "web_search", read_only, timeout = "10s")]
+#[tool(name = "web_search", read_only, tier = Observe, timeout = "10s")]
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct WebSearch {
     /// The search query.
@@ -78,6 +80,8 @@ impl WebSearch {
 }
 
 /// Convert an amount between currencies at today's rate.
+///
+/// Its tier is the default, `Confirm`: every call goes to the approval hook.
 #[tool(schema = json!({
     "type": "object",
     "properties": {
@@ -95,12 +99,26 @@ fn convert_currency(amount: f64, from: String, to: String) -> ToolResult {
     }
 }
 
+/// The application's say on calls of `Confirm` tools: here a rule, in a
+/// real agent perhaps a question to the user.
+struct SmallAmountsOnly;
+
+impl ApprovalHook<App> for SmallAmountsOnly {
+    async fn approve(&self, request: &ApprovalRequest<'_, App>) -> Approval {
+        match request.arguments["amount"].as_f64() {
+            Some(amount) if amount <= 1000.0 => Approval::Approve,
+            _ => Approval::deny("amounts over 1000 need a person to approve them"),
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let registry = ToolRegistry::<App>::new()
         .with(GetWeather)
         .with(WebSearch::tool())
-        .with(ConvertCurrency);
+        .with(ConvertCurrency)
+        .with_approval(SmallAmountsOnly);
 
     println!("== The tool definitions a model is given ==");
     let definitions = serde_json::to_string_pretty(registry.definitions()).expect("JSON");
@@ -109,17 +127,26 @@ async fn main() {
     let ctx = ToolContext::new(App {
         home_city: "Lyon".into(),
     });
-    let calls: [(&str, Value); 5] = [
+    let calls: [(&str, Value); 7] = [
         (
             "get_weather",
             json!({"city": "Paris", "units": "fahrenheit"}),
         ),
-        ("web_search", json!({"query": "rust tool calling"})),
+        // OpenAI sends the arguments as a JSON string.
+        ("web_search", json!("{\"query\": \"rust tool calling\"}")),
         (
             "convert_currency",
             json!({"amount": 10, "from": "EUR", "to": "USD"}),
         ),
+        (
+            "convert_currency",
+            json!({"amount": 5000, "from": "EUR", "to": "USD"}),
+        ),
         ("get_weather", json!({"city": "Paris", "units": "kelvin"})),
+        (
+            "web_search",
+            json!({"query": 42, "max_results": 50}),
+        ),
         ("get_wether", json!({"city": "Paris"})),
     ];
     println!("== Calls, and what the model receives back ==");

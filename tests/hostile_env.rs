@@ -83,10 +83,12 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
         .with(CountLetters)
         .with(Shout::tool())
         .with(Add)
-        .with(Hour::tool());
+        .with(Hour::tool())
+        .with_approval(tool_core::ApproveAll);
     let ctx = ToolContext::new(App {
         greeting: "hi".to_owned(),
-    });
+    })
+    .with_scopes(["greet"]);
     let calls = [
         (
             "greet",

@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::{
-    BoxFuture, Inserted, OnDuplicate, RegistryError, Tool, ToolContext, ToolError, ToolMetadata,
-    ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, tool,
+    ApproveAll, BoxFuture, Inserted, OnDuplicate, RegistryError, Tool, ToolContext, ToolError,
+    ToolMetadata, ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, tool,
 };
 
 struct App {
@@ -153,53 +153,61 @@ async fn the_function_stays_callable_as_written() {
 
 #[tokio::test]
 async fn bad_arguments_never_reach_the_function() {
-    let registry = ToolRegistry::<App>::new().with(GetWeather);
+    let validating = ToolRegistry::<App>::new().with(GetWeather);
+    let deserializing = ToolRegistry::<App>::new()
+        .with(GetWeather)
+        .with_validation(false);
     let ctx = app();
     let cases = [
         (
             json!({"units": "kelvin"}),
-            "/units",
-            "invalid arguments for tool `get_weather`: at `/units`: unknown variant `kelvin`, expected `celsius` or `fahrenheit`. Correct the arguments and call the tool again.",
+            "argument `units` at `/units`: expected one of `celsius`, `fahrenheit`, got `kelvin`",
+            "argument `units` at `/units`: unknown variant `kelvin`, expected `celsius` or `fahrenheit`",
         ),
         (
             json!({"city": 42}),
-            "/city",
-            "invalid arguments for tool `get_weather`: at `/city`: invalid type: integer `42`, expected a string. Correct the arguments and call the tool again.",
+            "argument `city` at `/city`: expected a string or null, got an integer `42`",
+            "argument `city` at `/city`: invalid type: integer `42`, expected a string",
         ),
         (
             json!({"days": 300}),
-            "/days",
-            "invalid arguments for tool `get_weather`: at `/days`: invalid value: integer `300`, expected u8. Correct the arguments and call the tool again.",
+            "argument `days` at `/days`: must be at most 3, got 300",
+            "argument `days` at `/days`: invalid value: integer `300`, expected u8",
         ),
         (
             json!({"town": "Paris"}),
-            "/town",
-            "invalid arguments for tool `get_weather`: at `/town`: unknown field `town`, expected one of `city`, `units`, `days`. Correct the arguments and call the tool again.",
-        ),
-        (
-            json!("Paris"),
-            "",
-            "invalid arguments for tool `get_weather`: invalid type: string \"Paris\", expected the arguments of tool `get_weather` as a JSON object. Correct the arguments and call the tool again.",
+            "unknown argument `town`; expected one of `city`, `units`, `days`",
+            "unknown argument `town`, expected one of `city`, `units`, `days`",
         ),
     ];
-    for (args, pointer, message) in cases {
-        let result = registry.call(&ctx, "get_weather", args.clone()).await;
-        assert!(result.is_error(), "{args}");
-        assert_eq!(result.model_text(), message);
-        match result.error_kind() {
-            Some(ToolError::InvalidArguments {
-                tool, pointer: at, ..
-            }) => {
-                assert_eq!(tool, "get_weather");
-                assert_eq!(at, pointer);
-            }
-            other => panic!("expected invalid arguments for {args}, got {other:?}"),
+    for (args, validated, deserialized) in cases {
+        for (registry, expected) in [(&validating, validated), (&deserializing, deserialized)] {
+            let result = registry.call(&ctx, "get_weather", args.clone()).await;
+            assert!(result.is_error(), "{args}");
+            assert_eq!(
+                result.model_text(),
+                format!(
+                    "invalid arguments for tool `get_weather`: {expected}. Correct the arguments and call the tool again."
+                )
+            );
+            assert!(
+                matches!(result.error_kind(), Some(ToolError::InvalidArguments { tool, .. }) if tool == "get_weather"),
+                "{args}"
+            );
         }
     }
+    // What serde cannot see and only the schema says.
+    let days = deserializing
+        .call(&ctx, "get_weather", json!({"days": 5}))
+        .await;
+    assert!(
+        !days.is_error(),
+        "with validation off, `maximum: 3` goes unchecked"
+    );
     assert_eq!(
         ctx.state().calls.load(Ordering::SeqCst),
-        0,
-        "the function never ran"
+        1,
+        "only that call ran the function"
     );
 }
 
@@ -217,7 +225,7 @@ async fn a_missing_required_argument_names_the_field() {
         .await;
     assert_eq!(
         result.model_text(),
-        "invalid arguments for tool `greet`: missing field `name`. Correct the arguments and call the tool again."
+        "invalid arguments for tool `greet`: missing argument `name`. Correct the arguments and call the tool again."
     );
     assert_eq!(
         registry.definitions()[0].input_schema["required"],
@@ -251,7 +259,7 @@ async fn an_unknown_tool_is_an_error_result_listing_the_tools() {
     assert!(result.is_error());
     assert_eq!(
         result.model_text(),
-        "unknown tool `get_wether`; available tools: `get_weather`, `search`"
+        "unknown tool `get_wether`. Did you mean `get_weather`? Available tools: `get_weather`, `search`."
     );
     assert!(matches!(
         result.error_kind(),
@@ -304,7 +312,8 @@ impl ReverseWord {
 async fn the_struct_form_runs_its_run_method() {
     let registry = ToolRegistry::<App>::new()
         .with(Search::tool())
-        .with(ReverseWord::tool());
+        .with(ReverseWord::tool())
+        .with_approval(ApproveAll);
     assert_eq!(
         registry.names().collect::<Vec<_>>(),
         ["search", "reverse_word"]
@@ -405,7 +414,7 @@ async fn name_description_and_schema_can_be_written_out() {
         sides
     }
 
-    let registry: ToolRegistry = ToolRegistry::new().with(Roll);
+    let registry: ToolRegistry = ToolRegistry::new().with(Roll).with_approval(ApproveAll);
     let definition = &registry.definitions()[0];
     assert_eq!(definition.name, "roll-die");
     assert_eq!(definition.description, "Roll a die.");
@@ -455,7 +464,8 @@ async fn plain_returns_become_text_or_json() {
         .with(Text)
         .with(List)
         .with(ByHand)
-        .with(Nothing);
+        .with(Nothing)
+        .with_approval(ApproveAll);
     let ctx = ToolContext::new(());
     let text = registry.call(&ctx, "text", json!({})).await;
     assert_eq!(text.as_text(), Some("plain"));
@@ -483,7 +493,7 @@ async fn serde_attributes_on_parameters_shape_schema_and_arguments_alike() {
         format!("{path} {write}")
     }
 
-    let registry: ToolRegistry = ToolRegistry::new().with(Open);
+    let registry: ToolRegistry = ToolRegistry::new().with(Open).with_approval(ApproveAll);
     let schema = &registry.definitions()[0].input_schema;
     assert_eq!(
         schema["properties"]["file"]["description"],
@@ -528,9 +538,11 @@ impl TypedTool for Counted {
 #[tokio::test]
 async fn the_schema_is_built_once_not_per_call() {
     let schemas = Arc::new(AtomicUsize::new(0));
-    let registry: ToolRegistry = ToolRegistry::new().with(Counted {
-        schemas: Arc::clone(&schemas),
-    });
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(Counted {
+            schemas: Arc::clone(&schemas),
+        })
+        .with_approval(ApproveAll);
     let ctx = ToolContext::new(());
     for _ in 0..3 {
         assert_eq!(
@@ -574,16 +586,18 @@ fn remote(name: &str) -> Remote {
 async fn typed_and_untyped_tools_share_a_registry() {
     let registry = ToolRegistry::<App>::new()
         .with(GetWeather)
-        .with_untyped(remote("remote_echo"));
+        .with_untyped(remote("remote_echo"))
+        .with_approval(ApproveAll);
     assert_eq!(
         registry.names().collect::<Vec<_>>(),
         ["get_weather", "remote_echo"]
     );
-    let ctx = app().with_call_id("call_7");
-    let result = registry.call(&ctx, "remote_echo", json!({"x": 1})).await;
+    let result = registry.call(&app(), "remote_echo", json!({"x": 1})).await;
+    let id = tool_core::call_id("remote_echo", &json!({"x": 1}));
     assert_eq!(
         result.as_json(),
-        Some(&json!({"call": "call_7", "args": {"x": 1}}))
+        Some(&json!({"call": id, "args": {"x": 1}})),
+        "the tool sees the call's stable id"
     );
 }
 
@@ -673,7 +687,9 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         a + b
     }
 
-    let with_state = ToolRegistry::<App>::new().with(Add);
+    let with_state = ToolRegistry::<App>::new()
+        .with(Add)
+        .with_approval(ApproveAll);
     assert_eq!(
         with_state
             .call(&app(), "add", json!({"a": 1, "b": 2}))
@@ -682,12 +698,17 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         "3"
     );
 
-    let plain: ToolRegistry = ToolRegistry::new().with(Add).with(Whoami);
-    let ctx = ToolContext::new(()).with_call_id("c1");
+    let plain: ToolRegistry = ToolRegistry::new()
+        .with(Add)
+        .with(Whoami)
+        .with_approval(ApproveAll);
+    let ctx = ToolContext::new(());
     ctx.cancellation().cancel();
+    let id = tool_core::call_id("whoami", &json!({}));
     assert_eq!(
-        plain.call(&ctx, "whoami", json!({})).await.model_text(),
-        "Some(\"c1\") cancelled=true"
+        plain.call(&ctx, "whoami", json!(null)).await.model_text(),
+        format!("Some(\"{id}\") cancelled=true"),
+        "the call's stable id, and a token cancelled with the caller's"
     );
 }
 

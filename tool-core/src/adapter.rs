@@ -1,11 +1,14 @@
 //! The bridge from a [`TypedTool`] to a [`Tool`]: deserialize, then execute.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::Segment;
 
+use crate::dispatch::Prepare;
+use crate::validation::from_serde;
 use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// A [`TypedTool`] seen as an untyped [`Tool`].
@@ -34,7 +37,7 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 /// assert!(bad.is_error());
 /// assert_eq!(
 ///     bad.model_text(),
-///     "invalid arguments for tool `add`: at `/b`: invalid type: string \"three\", \
+///     "invalid arguments for tool `add`: argument `b` at `/b`: invalid type: string \"three\", \
 ///      expected i64. Correct the arguments and call the tool again."
 /// );
 /// # });
@@ -90,6 +93,10 @@ where
         self.tool.metadata()
     }
 
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        self.tool.check_available(ctx)
+    }
+
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
             match deserialize_arguments::<T::Input>(self.tool.name(), args) {
@@ -100,12 +107,29 @@ where
     }
 }
 
+impl<Ctx, T> Prepare<Ctx> for TypedToolAdapter<T, Ctx>
+where
+    T: TypedTool<Ctx>,
+    Ctx: Send + Sync + 'static,
+{
+    fn prepare(
+        self: Arc<Self>,
+        ctx: ToolContext<Ctx>,
+        args: Value,
+    ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
+        let input = deserialize_arguments::<T::Input>(self.tool.name(), args)?;
+        Ok(Box::pin(
+            async move { self.tool.execute(&ctx, input).await },
+        ))
+    }
+}
+
 /// Deserializes a tool's arguments, reporting where they went wrong.
 ///
 /// ```
 /// use serde::Deserialize;
 /// use serde_json::json;
-/// use tool_core::{deserialize_arguments, ToolError};
+/// use tool_core::{deserialize_arguments, ToolError, Violation};
 ///
 /// #[derive(Deserialize, Debug)]
 /// struct Args { city: String }
@@ -115,8 +139,7 @@ where
 ///     error,
 ///     ToolError::InvalidArguments {
 ///         tool: "weather".into(),
-///         pointer: "/city".into(),
-///         message: "invalid type: integer `7`, expected a string".into(),
+///         violations: vec![Violation::new("/city", "invalid type: integer `7`, expected a string")],
 ///     }
 /// );
 /// ```
@@ -125,8 +148,7 @@ pub fn deserialize_arguments<I: DeserializeOwned>(tool: &str, args: Value) -> Re
         let pointer = json_pointer(error.path());
         ToolError::InvalidArguments {
             tool: tool.to_owned(),
-            pointer,
-            message: error.into_inner().to_string(),
+            violations: vec![from_serde(pointer, error.into_inner().to_string())],
         }
     })
 }
@@ -172,8 +194,10 @@ mod tests {
 
     fn pointer_of(args: Value) -> String {
         match deserialize_arguments::<Outer>("t", args) {
-            Err(ToolError::InvalidArguments { pointer, .. }) => pointer,
-            other => panic!("expected invalid arguments, got {other:?}"),
+            Err(ToolError::InvalidArguments { mut violations, .. }) if violations.len() == 1 => {
+                violations.remove(0).pointer
+            }
+            other => panic!("expected one violation, got {other:?}"),
         }
     }
 

@@ -29,6 +29,7 @@ pub struct ToolContext<Ctx = ()> {
     state: Arc<Ctx>,
     call_id: Option<Arc<str>>,
     cancellation: CancellationToken,
+    scopes: Arc<[String]>,
 }
 
 impl<Ctx> ToolContext<Ctx> {
@@ -44,6 +45,7 @@ impl<Ctx> ToolContext<Ctx> {
             state,
             call_id: None,
             cancellation: CancellationToken::new(),
+            scopes: Arc::from([]),
         }
     }
 
@@ -58,8 +60,10 @@ impl<Ctx> ToolContext<Ctx> {
         &self.state
     }
 
-    /// The id of the call being run, when the caller gave one (the provider's
-    /// tool-call id, say).
+    /// The id of the call being run. Inside a call made through a
+    /// [`ToolRegistry`](crate::ToolRegistry) it is the call's stable id
+    /// ([`call_id`](crate::call_id())); elsewhere, whatever
+    /// [`ToolContext::with_call_id`] set.
     pub fn call_id(&self) -> Option<&str> {
         self.call_id.as_deref()
     }
@@ -89,6 +93,41 @@ impl<Ctx> ToolContext<Ctx> {
     pub fn is_cancelled(&self) -> bool {
         self.cancellation.is_cancelled()
     }
+
+    /// The same context granting these scopes (and no others): a tool that
+    /// requires a scope runs only for a caller that holds it.
+    ///
+    /// ```
+    /// let ctx = tool_core::ToolContext::new(()).with_scopes(["files:read"]);
+    /// assert!(ctx.has_scope("files:read"));
+    /// assert!(!ctx.has_scope("files:write"));
+    /// ```
+    #[must_use]
+    pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The scopes granted to the caller.
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
+    /// Whether the caller holds `scope`.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|granted| granted == scope)
+    }
+
+    /// The context of one call: the same state and scopes, the call's id,
+    /// and a token cancelled with this context's or on its own.
+    pub(crate) fn for_call(&self, call_id: Arc<str>) -> Self {
+        Self {
+            state: Arc::clone(&self.state),
+            call_id: Some(call_id),
+            cancellation: self.cancellation.child_token(),
+            scopes: Arc::clone(&self.scopes),
+        }
+    }
 }
 
 impl<Ctx: Default> Default for ToolContext<Ctx> {
@@ -103,6 +142,7 @@ impl<Ctx> Clone for ToolContext<Ctx> {
             state: Arc::clone(&self.state),
             call_id: self.call_id.clone(),
             cancellation: self.cancellation.clone(),
+            scopes: Arc::clone(&self.scopes),
         }
     }
 }
@@ -113,6 +153,7 @@ impl<Ctx> fmt::Debug for ToolContext<Ctx> {
             .field("state", &std::any::type_name::<Ctx>())
             .field("call_id", &self.call_id)
             .field("cancelled", &self.is_cancelled())
+            .field("scopes", &self.scopes)
             .finish()
     }
 }

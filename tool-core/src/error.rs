@@ -1,37 +1,85 @@
-//! The errors of tools and of the registry.
+//! The errors of calls and of the registry.
 
 use std::fmt;
+use std::time::Duration;
 
 /// Why a call did not produce a successful result.
 ///
-/// Every variant is a failure the model caused or can react to: the registry
-/// turns it into an error [`ToolResult`](crate::ToolResult) whose text is this
-/// error's `Display`, and keeps the value itself for the application
-/// ([`ToolResult::error_kind`](crate::ToolResult::error_kind)).
+/// Every variant is something the model caused or can react to. The
+/// registry turns it into an error [`ToolResult`](crate::ToolResult) whose
+/// text, this error's `Display`, is written for the model: short, saying
+/// what went wrong and what to do. The value itself stays with the result
+/// for the application ([`ToolResult::error_kind`](crate::ToolResult::error_kind)).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ToolError {
     /// The model asked for a tool the registry does not have.
-    #[error("unknown tool `{name}`; available tools: {}", Backticked(available))]
+    #[error("unknown tool `{name}`.{} Available tools: {}.", DidYouMean(suggestion.as_deref()), Backticked(available))]
     UnknownTool {
         /// The name the model sent.
         name: String,
+        /// The closest registered name, if one is close.
+        suggestion: Option<String>,
         /// The names the registry has, in registration order.
         available: Vec<String>,
     },
-    /// The arguments do not fit the tool's input.
+    /// The arguments are larger than the registry accepts.
     #[error(
-        "invalid arguments for tool `{tool}`: {}{message}. Correct the arguments and call the tool again.",
-        At(pointer)
+        "the arguments for tool `{tool}` are over the limit of {limit} bytes (at least {size}); call it again with smaller arguments"
+    )]
+    ArgumentsTooLarge {
+        /// The tool's name.
+        tool: String,
+        /// The arguments' size as compact JSON, or as much of it as was
+        /// counted before it passed the limit.
+        size: usize,
+        /// The registry's limit.
+        limit: usize,
+    },
+    /// The arguments are not JSON, or not a JSON object.
+    #[error("the arguments for tool `{tool}` {problem}; send them as a JSON object")]
+    MalformedArguments {
+        /// The tool's name.
+        tool: String,
+        /// What is wrong with them.
+        problem: String,
+    },
+    /// The arguments do not fit the tool's input schema or input type.
+    #[error(
+        "invalid arguments for tool `{tool}`: {}. Correct the arguments and call the tool again.",
+        Violations(violations)
     )]
     InvalidArguments {
         /// The tool's name.
         tool: String,
-        /// A JSON Pointer (RFC 6901) to the offending value; empty when the
-        /// problem is the arguments as a whole (a missing field, say).
-        pointer: String,
-        /// What is wrong, as the deserializer put it.
-        message: String,
+        /// Every problem found, in the order of the arguments.
+        violations: Vec<Violation>,
+    },
+    /// The tool cannot run here and now.
+    #[error("tool `{tool}` is not available: {reason}")]
+    Unavailable {
+        /// The tool's name.
+        tool: String,
+        /// Why, in the tool's words.
+        reason: String,
+    },
+    /// The caller lacks a scope the tool requires.
+    #[error(
+        "tool `{tool}` requires the scope `{scope}`, which this caller does not have; do not call it again"
+    )]
+    MissingScope {
+        /// The tool's name.
+        tool: String,
+        /// The first required scope that was not granted.
+        scope: String,
+    },
+    /// The application did not approve the call.
+    #[error("the call to tool `{tool}` was denied: {reason}")]
+    Denied {
+        /// The tool's name.
+        tool: String,
+        /// Why, as the approval hook put it.
+        reason: String,
     },
     /// The tool ran and reported a failure.
     #[error("{message}")]
@@ -41,12 +89,104 @@ pub enum ToolError {
         /// The tool's own error message.
         message: String,
     },
+    /// The tool did not finish in time; it was cancelled.
+    #[error("tool `{tool}` did not finish within {} and was stopped", Secs(*after))]
+    Timeout {
+        /// The tool's name.
+        tool: String,
+        /// The time limit that ran out.
+        after: Duration,
+    },
+    /// The tool panicked. The model is told only that the tool failed; the
+    /// panic's message is for the application.
+    #[error("tool `{tool}` failed unexpectedly; the failure is not in the arguments")]
+    Panicked {
+        /// The tool's name.
+        tool: String,
+        /// The panic's message, when it was a string.
+        message: String,
+    },
+    /// A pending call's result was not delivered in time.
+    #[error("tool `{tool}` (call `{call_id}`) produced no result within {}", Secs(*after))]
+    PendingTimeout {
+        /// The tool's name.
+        tool: String,
+        /// The pending call's id.
+        call_id: String,
+        /// The time limit that ran out.
+        after: Duration,
+    },
+    /// The tool's structured output does not match its declared output schema.
+    #[error(
+        "tool `{tool}` produced output that does not match its output schema: {}",
+        Violations(violations)
+    )]
+    InvalidOutput {
+        /// The tool's name.
+        tool: String,
+        /// Every mismatch found.
+        violations: Vec<Violation>,
+    },
+}
+
+/// One problem with one value of a call's arguments (or output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The JSON Pointer (RFC 6901) of the value; empty for the arguments as a
+    /// whole.
+    pub pointer: String,
+    /// What is wrong with it, for the model.
+    pub message: String,
+}
+
+impl Violation {
+    /// A problem at `pointer`.
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The top-level argument the pointer falls in: `units` for `/units`,
+    /// `location` for `/location/city`.
+    pub fn argument(&self) -> Option<String> {
+        let first = self.pointer.strip_prefix('/')?.split('/').next()?;
+        Some(first.replace("~1", "/").replace("~0", "~"))
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.argument() {
+            Some(argument) => write!(
+                f,
+                "argument `{argument}` at `{}`: {}",
+                self.pointer, self.message
+            ),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+struct Violations<'a>(&'a [Violation]);
+
+impl fmt::Display for Violations<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, violation) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{violation}")?;
+        }
+        Ok(())
+    }
 }
 
 /// `a`, `b`, `c` — or `none` for an empty list.
-struct Backticked<'a>(&'a [String]);
+pub(crate) struct Backticked<'a, T>(pub(crate) &'a [T]);
 
-impl fmt::Display for Backticked<'_> {
+impl<T: fmt::Display> fmt::Display for Backticked<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0.is_empty() {
             return f.write_str("none");
@@ -61,15 +201,29 @@ impl fmt::Display for Backticked<'_> {
     }
 }
 
-/// `at `/a/b`: ` before a message, or nothing at the root.
-struct At<'a>(&'a str);
+struct DidYouMean<'a>(Option<&'a str>);
 
-impl fmt::Display for At<'_> {
+impl fmt::Display for DidYouMean<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            Ok(())
+        match self.0 {
+            Some(name) => write!(f, " Did you mean `{name}`?"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `30s`, `1.5s`, `250ms`.
+pub(crate) struct Secs(pub(crate) Duration);
+
+impl fmt::Display for Secs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0.as_millis();
+        if ms < 1000 {
+            write!(f, "{ms}ms")
+        } else if ms.is_multiple_of(1000) {
+            write!(f, "{}s", ms / 1000)
         } else {
-            write!(f, "at `{}`: ", self.0)
+            write!(f, "{}s", self.0.as_secs_f64())
         }
     }
 }
@@ -95,4 +249,50 @@ pub enum RegistryError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// The tool's input or output schema is not a valid JSON Schema.
+    #[error("the {which} schema of tool `{name}` is not a valid JSON Schema: {message}")]
+    InvalidSchema {
+        /// The tool's name.
+        name: String,
+        /// `input` or `output`.
+        which: &'static str,
+        /// What the validator said.
+        message: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_as_the_model_receives_them() {
+        let unknown = ToolError::UnknownTool {
+            name: "get_wether".into(),
+            suggestion: Some("get_weather".into()),
+            available: vec!["get_weather".into(), "search".into()],
+        };
+        assert_eq!(
+            unknown.to_string(),
+            "unknown tool `get_wether`. Did you mean `get_weather`? Available tools: `get_weather`, `search`."
+        );
+        let invalid = ToolError::InvalidArguments {
+            tool: "get_weather".into(),
+            violations: vec![
+                Violation::new(
+                    "/units",
+                    "expected one of `celsius`, `fahrenheit`, got `kelvin`",
+                ),
+                Violation::new("", "missing argument `city`"),
+                Violation::new("", "expected a JSON object"),
+            ],
+        };
+        assert_eq!(
+            invalid.to_string(),
+            "invalid arguments for tool `get_weather`: argument `units` at `/units`: expected one of `celsius`, `fahrenheit`, got `kelvin`; missing argument `city`; expected a JSON object. Correct the arguments and call the tool again."
+        );
+        assert_eq!(Secs(Duration::from_millis(1500)).to_string(), "1.5s");
+        assert_eq!(Secs(Duration::from_secs(30)).to_string(), "30s");
+        assert_eq!(Secs(Duration::from_millis(20)).to_string(), "20ms");
+    }
 }

@@ -14,7 +14,7 @@
 //! struct App { units: &'static str }
 //!
 //! /// Get the current weather for a city.
-//! #[tool(read_only)]
+//! #[tool(read_only, tier = Observe)]
 //! async fn get_weather(
 //!     ctx: &ToolContext<App>,
 //!     /// City name, e.g. "Paris".
@@ -48,25 +48,38 @@
 //! without it every tool writes its schema with `#[tool(schema = ...)]`.
 
 mod adapter;
+mod arguments;
+mod call_id;
 mod context;
+mod dispatch;
 mod error;
 mod metadata;
 mod name;
+mod observe;
+mod pending;
+mod policy;
 mod registry;
 mod result;
 mod schema;
 mod struct_tool;
 mod tool;
+mod validation;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
 pub use adapter::{TypedToolAdapter, deserialize_arguments};
+pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use call_id::call_id;
 pub use context::{CancellationToken, ToolContext};
-pub use error::{RegistryError, ToolError};
+pub use dispatch::ToolCall;
+pub use error::{RegistryError, ToolError, Violation};
 pub use metadata::{ToolMetadata, ToolTier};
-pub use registry::{Inserted, OnDuplicate, ToolRegistry};
+pub use observe::{CallFinished, CallObserver, CallStarted};
+pub use pending::DeliveryError;
+pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+pub use registry::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, OnDuplicate, ToolRegistry};
 pub use result::{IntoToolOutput, ToolOutput, ToolResult};
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;

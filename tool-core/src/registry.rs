@@ -3,13 +3,17 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
-use serde_json::Value;
-
+use crate::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::dispatch::{Prepare, Untyped};
 use crate::name::check_tool_name;
+use crate::observe::CallObserver;
+use crate::pending::PendingCalls;
+use crate::policy::DynApprovalHook;
+use crate::validation::SchemaCheck;
 use crate::{
-    RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolResult, TypedTool,
-    TypedToolAdapter,
+    ApprovalHook, RegistryError, Tool, ToolDefinition, ToolMetadata, TypedTool, TypedToolAdapter,
 };
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
@@ -36,19 +40,19 @@ pub enum Inserted {
     Replaced,
 }
 
-/// The tools an agent offers, by name, in registration order.
+/// The tools an agent offers, by name, in registration order, and the one
+/// entry point that runs them: [`ToolRegistry::call`].
 ///
 /// Typed tools (from `#[tool]` or [`TypedTool`]) and untyped ones ([`Tool`])
-/// sit side by side. Each tool's definition, schema included, is read once at
-/// registration. [`ToolRegistry::call`] runs a call and turns every failure
-/// the model caused into an error [`ToolResult`].
+/// sit side by side. Each tool's definition, schema and compiled validator
+/// are made once, at registration.
 ///
 /// `Ctx` is the application's state that every call sees through its
-/// [`ToolContext`]; tools that need none live in a `ToolRegistry<()>`, the
-/// default. A tool written without a context parameter fits a registry of any
-/// `Ctx`, so name the type where nothing else does:
-/// `ToolRegistry::<App>::new()`, or `let registry: ToolRegistry = ...` for
-/// `()`.
+/// [`ToolContext`](crate::ToolContext); tools that need none live in a
+/// `ToolRegistry<()>`, the default. A tool written without a context
+/// parameter fits a registry of any `Ctx`, so name the type where nothing
+/// else does: `ToolRegistry::<App>::new()`, or `let registry: ToolRegistry =
+/// ...` for `()`.
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -56,7 +60,7 @@ pub enum Inserted {
 /// use tool_core::{tool, ToolContext, ToolRegistry};
 ///
 /// /// Add two numbers.
-/// #[tool]
+/// #[tool(tier = Observe)]
 /// async fn add(a: i64, b: i64) -> i64 {
 ///     a + b
 /// }
@@ -68,22 +72,65 @@ pub enum Inserted {
 ///
 /// let unknown = registry.call(&ctx, "sub", json!({})).await;
 /// assert!(unknown.is_error());
-/// assert_eq!(unknown.model_text(), "unknown tool `sub`; available tools: `add`");
+/// assert_eq!(unknown.model_text(), "unknown tool `sub`. Available tools: `add`.");
 /// # });
 /// ```
 pub struct ToolRegistry<Ctx = ()> {
-    tools: Vec<Arc<dyn Tool<Ctx>>>,
+    entries: Vec<Entry<Ctx>>,
     definitions: Vec<ToolDefinition>,
     index: HashMap<String, usize>,
+    pub(crate) settings: Settings,
+    pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
+    pub(crate) observer: Option<Arc<dyn CallObserver>>,
+    pub(crate) pending: Arc<PendingCalls>,
 }
 
+/// A registered tool with what the pipeline needs of it, made once.
+pub(crate) struct Entry<Ctx> {
+    pub(crate) tool: Arc<dyn Prepare<Ctx>>,
+    pub(crate) metadata: ToolMetadata,
+    pub(crate) input_check: SchemaCheck,
+    pub(crate) output_check: Option<SchemaCheck>,
+    /// Taken around each run of a tool that is not `concurrency_safe`.
+    pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
+}
+
+/// The registry's limits and switches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub(crate) max_argument_bytes: usize,
+    pub(crate) default_timeout: Duration,
+    pub(crate) pending_timeout: Duration,
+    pub(crate) validate: bool,
+}
+
+/// The time a call may run when its tool sets no `timeout`: 30 seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The time a deferred result may take to be delivered: 10 minutes.
+pub const DEFAULT_PENDING_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Appended to the description of a `long_running` tool.
+const LONG_RUNNING_NOTE: &str = "This tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending.";
+
 impl<Ctx> ToolRegistry<Ctx> {
-    /// An empty registry.
+    /// An empty registry: arguments up to 1 MiB, validated; calls limited to
+    /// 30 seconds unless their tool says otherwise; no approval hook (so
+    /// tools of tier `Confirm` are denied), no observer.
     pub fn new() -> Self {
         Self {
-            tools: Vec::new(),
+            entries: Vec::new(),
             definitions: Vec::new(),
             index: HashMap::new(),
+            settings: Settings {
+                max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+                default_timeout: DEFAULT_TIMEOUT,
+                pending_timeout: DEFAULT_PENDING_TIMEOUT,
+                validate: true,
+            },
+            approval: None,
+            observer: None,
+            pending: Arc::default(),
         }
     }
 }
@@ -93,9 +140,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// # Panics
     ///
-    /// When the name is taken or invalid: both are mistakes in the program,
-    /// not in a model's input. [`ToolRegistry::register`] returns them as
-    /// errors instead.
+    /// When the name is taken or invalid, or a schema is not a JSON Schema:
+    /// mistakes in the program, not in a model's input.
+    /// [`ToolRegistry::register`] returns them as errors instead.
     #[must_use]
     #[track_caller]
     pub fn with<T: TypedTool<Ctx>>(mut self, tool: T) -> Self {
@@ -119,10 +166,59 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
+    /// Installs the hook that approves or denies calls of tools of tier
+    /// [`Confirm`](crate::ToolTier::Confirm). Without one they are denied.
+    #[must_use]
+    pub fn with_approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
+        self.approval = Some(Arc::new(hook));
+        self
+    }
+
+    /// Installs the observer that sees every call start and finish.
+    #[must_use]
+    pub fn with_observer<O: CallObserver>(mut self, observer: O) -> Self {
+        self.observer = Some(Arc::new(observer));
+        self
+    }
+
+    /// The limit on one call's arguments, in bytes of compact JSON.
+    /// Default: 1 MiB.
+    #[must_use]
+    pub fn with_max_argument_bytes(mut self, limit: usize) -> Self {
+        self.settings.max_argument_bytes = limit;
+        self
+    }
+
+    /// The time a call may run when its tool sets no `timeout`. Default: 30
+    /// seconds.
+    #[must_use]
+    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.default_timeout = timeout;
+        self
+    }
+
+    /// The time a deferred result may take to be delivered. Default: 10
+    /// minutes.
+    #[must_use]
+    pub fn with_pending_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.pending_timeout = timeout;
+        self
+    }
+
+    /// Whether arguments are validated against the tool's input schema
+    /// before they are deserialized. Default: on. Off, deserialization still
+    /// refuses what does not fit the input type, one problem at a time, and
+    /// what only the schema says (a `maximum`, a `pattern`) goes unchecked.
+    #[must_use]
+    pub fn with_validation(mut self, validate: bool) -> Self {
+        self.settings.validate = validate;
+        self
+    }
+
     /// Adds a typed tool; a taken name is an error.
     pub fn register<T: TypedTool<Ctx>>(&mut self, tool: T) -> Result<(), RegistryError> {
-        self.insert(Arc::new(TypedToolAdapter::new(tool)), OnDuplicate::Error)
-            .map(drop)
+        let tool: Arc<dyn Prepare<Ctx>> = Arc::new(TypedToolAdapter::new(tool));
+        self.add(tool, OnDuplicate::Error).map(drop)
     }
 
     /// Adds an untyped tool; a taken name is an error.
@@ -156,34 +252,78 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         tool: Arc<dyn Tool<Ctx>>,
         on_duplicate: OnDuplicate,
     ) -> Result<Inserted, RegistryError> {
+        self.add(Arc::new(Untyped(tool)), on_duplicate)
+    }
+
+    fn add(
+        &mut self,
+        tool: Arc<dyn Prepare<Ctx>>,
+        on_duplicate: OnDuplicate,
+    ) -> Result<Inserted, RegistryError> {
         let name = tool.name();
         check_tool_name(name).map_err(|reason| RegistryError::InvalidName {
             name: name.to_owned(),
             reason,
         })?;
-        let definition = ToolDefinition::of(&*tool);
-        match (self.index.get(name).copied(), on_duplicate) {
-            (None, _) => {
-                self.index.insert(name.to_owned(), self.tools.len());
-                self.tools.push(tool);
-                self.definitions.push(definition);
-                Ok(Inserted::Added)
+        let existing = self.index.get(name).copied();
+        match (existing, on_duplicate) {
+            (Some(_), OnDuplicate::Error) => {
+                return Err(RegistryError::DuplicateName {
+                    name: name.to_owned(),
+                });
             }
-            (Some(_), OnDuplicate::Error) => Err(RegistryError::DuplicateName {
-                name: name.to_owned(),
-            }),
-            (Some(_), OnDuplicate::Keep) => Ok(Inserted::Kept),
-            (Some(at), OnDuplicate::Replace) => {
-                self.tools[at] = tool;
+            (Some(_), OnDuplicate::Keep) => return Ok(Inserted::Kept),
+            _ => {}
+        }
+        let schema_error = |which, message| RegistryError::InvalidSchema {
+            name: name.to_owned(),
+            which,
+            message,
+        };
+        let input_check =
+            SchemaCheck::compile(tool.input_schema()).map_err(|m| schema_error("input", m))?;
+        let output_check = match tool.output_schema() {
+            Some(schema) => {
+                Some(SchemaCheck::compile(schema).map_err(|m| schema_error("output", m))?)
+            }
+            None => None,
+        };
+        let metadata = tool.metadata();
+        let mut definition = ToolDefinition::of(&*tool);
+        if metadata.long_running {
+            definition.description = format!("{}\n\n{LONG_RUNNING_NOTE}", definition.description);
+        }
+        let exclusive = (!metadata.concurrency_safe).then(Arc::default);
+        let entry = Entry {
+            tool,
+            metadata,
+            input_check,
+            output_check,
+            exclusive,
+        };
+        match existing {
+            Some(at) => {
+                self.entries[at] = entry;
                 self.definitions[at] = definition;
                 Ok(Inserted::Replaced)
+            }
+            None => {
+                self.index
+                    .insert(definition.name.clone(), self.entries.len());
+                self.entries.push(entry);
+                self.definitions.push(definition);
+                Ok(Inserted::Added)
             }
         }
     }
 
+    pub(crate) fn entry(&self, name: &str) -> Option<&Entry<Ctx>> {
+        self.index.get(name).map(|&at| &self.entries[at])
+    }
+
     /// The tool of that name.
-    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool<Ctx>>> {
-        self.index.get(name).map(|&at| &self.tools[at])
+    pub fn get(&self, name: &str) -> Option<&dyn Tool<Ctx>> {
+        self.entry(name).map(|entry| &*entry.tool as &dyn Tool<Ctx>)
     }
 
     /// Whether a tool of that name is registered.
@@ -198,15 +338,15 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
 
     /// The number of tools.
     pub fn len(&self) -> usize {
-        self.tools.len()
+        self.entries.len()
     }
 
     /// Whether there are no tools.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
+        self.entries.is_empty()
     }
 
-    /// Every tool's definition, in registration order, as read at
+    /// Every tool's definition, in registration order, as made at
     /// registration.
     pub fn definitions(&self) -> &[ToolDefinition] {
         &self.definitions
@@ -216,25 +356,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
         self.index.get(name).map(|&at| &self.definitions[at])
     }
-
-    /// Runs the tool called `name` on the model's arguments.
-    ///
-    /// Never fails as Rust: an unknown name, arguments that do not fit and
-    /// the tool's own failure are error results the model can read and act
-    /// on, with the typed [`ToolError`] kept for the application.
-    pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
-        match self.get(name) {
-            Some(tool) => tool.call(ctx, args).await,
-            None => ToolError::UnknownTool {
-                name: name.to_owned(),
-                available: self.names().map(str::to_owned).collect(),
-            }
-            .into(),
-        }
-    }
 }
 
-impl<Ctx: Send + Sync + 'static> Default for ToolRegistry<Ctx> {
+impl<Ctx> Default for ToolRegistry<Ctx> {
     fn default() -> Self {
         Self::new()
     }
@@ -247,6 +371,9 @@ impl<Ctx> fmt::Debug for ToolRegistry<Ctx> {
                 "tools",
                 &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>(),
             )
+            .field("settings", &self.settings)
+            .field("approval_hook", &self.approval.is_some())
+            .field("observer", &self.observer.is_some())
             .finish()
     }
 }

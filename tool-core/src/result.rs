@@ -42,6 +42,18 @@ pub struct ToolResult {
     output: ToolOutput,
     is_error: bool,
     error: Option<ToolError>,
+    structured: Option<Value>,
+    state: State,
+}
+
+/// Where a call stands.
+#[derive(Clone, Debug, PartialEq)]
+enum State {
+    Done,
+    /// Running in the background; the result comes later under this id.
+    Pending(String),
+    /// The tool hands the result to someone else (the client) to deliver.
+    Deferred,
 }
 
 impl ToolResult {
@@ -61,6 +73,8 @@ impl ToolResult {
             output,
             is_error: false,
             error: None,
+            structured: None,
+            state: State::Done,
         }
     }
 
@@ -68,10 +82,65 @@ impl ToolResult {
     /// in a way the model should hear about.
     pub fn error(message: impl Into<String>) -> Self {
         Self {
-            output: ToolOutput::Text(message.into()),
             is_error: true,
-            error: None,
+            ..Self::text(message)
         }
+    }
+
+    /// What a `long_running` tool returns when the result will be delivered
+    /// by someone else (the client that runs the tool, a job queue) through
+    /// [`ToolRegistry::deliver`](crate::ToolRegistry::deliver), under the
+    /// call's id ([`ToolContext::call_id`](crate::ToolContext::call_id)).
+    pub fn deferred() -> Self {
+        Self {
+            state: State::Deferred,
+            ..Self::text("")
+        }
+    }
+
+    /// The result a call of a `long_running` tool returns at once: the tool
+    /// runs on, and [`ToolRegistry::wait`](crate::ToolRegistry::wait) gives
+    /// its result.
+    pub(crate) fn pending(tool: &str, call_id: &str) -> Self {
+        Self {
+            state: State::Pending(call_id.to_owned()),
+            ..Self::text(format!(
+                "tool `{tool}` is running in the background (call `{call_id}`); its result will follow. Do not call it again while this call is pending."
+            ))
+        }
+    }
+
+    /// The same result with structured content: the JSON an MCP client reads
+    /// beside the text, for a tool that declares an output schema.
+    #[must_use]
+    pub fn with_structured_content(mut self, value: Value) -> Self {
+        self.structured = Some(value);
+        self
+    }
+
+    /// The structured content, if the tool declared an output schema and
+    /// returned JSON that matches it.
+    pub fn structured_content(&self) -> Option<&Value> {
+        self.structured.as_ref()
+    }
+
+    /// The id of the background call this result stands for, when the tool
+    /// is `long_running` and its result is still to come.
+    pub fn pending_call_id(&self) -> Option<&str> {
+        match &self.state {
+            State::Pending(call_id) => Some(call_id),
+            _ => None,
+        }
+    }
+
+    /// Whether the result is still to come.
+    pub fn is_pending(&self) -> bool {
+        matches!(self.state, State::Pending(_))
+    }
+
+    /// Whether the tool left the result to be delivered.
+    pub(crate) fn is_deferred(&self) -> bool {
+        matches!(self.state, State::Deferred)
     }
 
     /// The content.
@@ -119,9 +188,9 @@ impl ToolResult {
 impl From<ToolError> for ToolResult {
     fn from(error: ToolError) -> Self {
         Self {
-            output: ToolOutput::Text(error.to_string()),
             is_error: true,
-            error: Some(error),
+            error: Some(error.clone()),
+            ..Self::text(error.to_string())
         }
     }
 }

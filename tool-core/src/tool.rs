@@ -72,6 +72,13 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         ToolMetadata::DEFAULT
     }
 
+    /// Whether the tool can run for this caller now; the reason, for the
+    /// model, when it cannot. Checked before every call. Default: available.
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        let _ = ctx;
+        Ok(())
+    }
+
     /// Runs the tool on arguments that have been deserialized.
     fn execute(
         &self,
@@ -120,6 +127,13 @@ pub trait Tool<Ctx = ()>: Send + Sync + 'static {
     /// The tool's metadata. Default: [`ToolMetadata::DEFAULT`].
     fn metadata(&self) -> ToolMetadata {
         ToolMetadata::DEFAULT
+    }
+
+    /// Whether the tool can run for this caller now; the reason, for the
+    /// model, when it cannot. Checked before every call. Default: available.
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        let _ = ctx;
+        Ok(())
     }
 
     /// Runs the tool on the model's arguments. Every failure, bad arguments

@@ -6,7 +6,7 @@
 use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Get the current weather for a city.
-#[tool(read_only)]
+#[tool(read_only, tier = Observe)]
 async fn get_weather(
     /// City name, e.g. "Paris".
     city: String,

@@ -1,0 +1,450 @@
+//! The pipeline every call goes through, in order: find the tool, read the
+//! raw arguments, validate them against the schema, deserialize them, check
+//! policy, execute under a timeout with panics caught, and shape the output.
+
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::FutureExt;
+use futures_util::future::join_all;
+use serde_json::Value;
+use tracing::Instrument;
+
+use crate::arguments::normalize;
+use crate::call_id::call_id;
+use crate::policy::{ApprovalRequest, NO_HOOK};
+use crate::registry::Entry;
+use crate::{
+    Approval, BoxFuture, CallFinished, CallStarted, DeliveryError, Tool, ToolContext, ToolError,
+    ToolOutput, ToolRegistry, ToolResult, ToolTier,
+};
+
+/// A tool as the registry runs it: arguments deserialized first, the run
+/// after the policy check, as a future that owns what it needs so that a
+/// `long_running` call can go on in the background.
+pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
+    /// Deserializes `args`; the returned future has not started.
+    fn prepare(
+        self: Arc<Self>,
+        ctx: ToolContext<Ctx>,
+        args: Value,
+    ) -> Result<BoxFuture<'static, ToolResult>, ToolError>;
+}
+
+/// An untyped tool: its arguments are its own business.
+pub(crate) struct Untyped<Ctx>(pub(crate) Arc<dyn Tool<Ctx>>);
+
+impl<Ctx: Send + Sync + 'static> Tool<Ctx> for Untyped<Ctx> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn input_schema(&self) -> &Value {
+        self.0.input_schema()
+    }
+    fn output_schema(&self) -> Option<&Value> {
+        self.0.output_schema()
+    }
+    fn metadata(&self) -> crate::ToolMetadata {
+        self.0.metadata()
+    }
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        self.0.check_available(ctx)
+    }
+    fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
+        self.0.call(ctx, args)
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
+    fn prepare(
+        self: Arc<Self>,
+        ctx: ToolContext<Ctx>,
+        args: Value,
+    ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
+        Ok(Box::pin(async move { self.0.call(&ctx, args).await }))
+    }
+}
+
+/// One call of a batch: a tool's name and the model's arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub name: String,
+    /// The arguments: an object, or a JSON string holding one.
+    pub arguments: Value,
+}
+
+impl ToolCall {
+    /// A call of `name` with `arguments`.
+    pub fn new(name: impl Into<String>, arguments: Value) -> Self {
+        Self {
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// Runs the tool called `name` on the model's arguments.
+    ///
+    /// Never fails as Rust and never panics: every failure is an error
+    /// result the model can read and act on, with the typed [`ToolError`]
+    /// kept for the application. In order:
+    ///
+    /// 1. an unknown name: the tools that exist and the closest match;
+    /// 2. the raw arguments: an object, or a string holding one (OpenAI);
+    ///    `null` or `""` for none; over the size limit, not JSON or not an
+    ///    object is an error;
+    /// 3. validation against the tool's input schema, every violation with
+    ///    its JSON path (unless turned off with
+    ///    [`ToolRegistry::with_validation`]);
+    /// 4. deserialization into the tool's input: the tool never runs on
+    ///    arguments that do not fit;
+    /// 5. policy: the tool's availability, the scopes it requires, and for
+    ///    a [`Confirm`](ToolTier::Confirm) tool the approval hook's decision;
+    /// 6. execution under the tool's timeout (the registry's when it has
+    ///    none), cancelling the call's token when it runs out; a panic is
+    ///    an error result. A tool that is not `concurrency_safe` runs one
+    ///    call at a time. A `long_running` tool returns a pending result at
+    ///    once and runs on; see [`ToolRegistry::wait`];
+    /// 7. the output: text or JSON, plus structured content when the tool
+    ///    declares an output schema (checked against it).
+    ///
+    /// Each call has a stable id ([`call_id`](crate::call_id())), seen by
+    /// the tool in its context, by the observer's start and finish events,
+    /// and in the `tool_call` tracing span.
+    ///
+    /// Runs on a Tokio runtime with its timer enabled.
+    pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
+        let start = Instant::now();
+        let Some(entry) = self.entry(name) else {
+            let id = call_id(name, &args);
+            self.started(name, &id);
+            let result = ToolResult::from(self.unknown_tool(name));
+            self.finished(name, &id, start, &result);
+            return result;
+        };
+        let args = normalize(name, args, self.settings.max_argument_bytes);
+        let id: Arc<str> = match &args {
+            Ok(args) => call_id(name, args).into(),
+            Err(_) => call_id(name, &Value::Null).into(),
+        };
+        let span = tracing::info_span!("tool_call", tool = name, call_id = &*id);
+        async {
+            self.started(name, &id);
+            let result = match args {
+                Ok(args) => self.run(entry, ctx, &id, args).await,
+                Err(error) => error.into(),
+            };
+            self.finished(name, &id, start, &result);
+            result
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Runs a batch of calls concurrently and returns their results in the
+    /// order of `calls`. A tool that is not `concurrency_safe` still runs one
+    /// call at a time, so its calls in a batch wait for each other.
+    pub async fn call_all(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        calls: impl IntoIterator<Item = ToolCall>,
+    ) -> Vec<ToolResult> {
+        join_all(
+            calls
+                .into_iter()
+                .map(|call| async move { self.call(ctx, &call.name, call.arguments).await }),
+        )
+        .await
+    }
+
+    /// Waits for the final result of a pending call (one that returned
+    /// [`ToolResult::is_pending`]). `None` when no call with that id is
+    /// pending, or its result was already taken.
+    ///
+    /// A call whose result does not come within its time limit (the tool's
+    /// timeout, or [`ToolRegistry::with_pending_timeout`] for a result that
+    /// is delivered) ends with an error result.
+    pub async fn wait(&self, call_id: &str) -> Option<ToolResult> {
+        let receiver = self.pending.waiter(call_id)?;
+        let result = receiver.await.ok();
+        self.pending.close(call_id);
+        result
+    }
+
+    /// Delivers the result of a pending call whose tool deferred it (a tool
+    /// the client runs, work finished elsewhere): whoever waits on the call
+    /// resumes with `result`.
+    pub fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
+        self.pending.deliver(call_id, result)
+    }
+
+    /// The ids of the calls still pending.
+    pub fn pending_calls(&self) -> Vec<String> {
+        self.pending.ids()
+    }
+
+    /// Steps 3 to 7 for a known tool and well-formed arguments.
+    async fn run(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        id: &Arc<str>,
+        args: Value,
+    ) -> ToolResult {
+        let name = entry.tool.name();
+        if self.settings.validate {
+            let violations = entry.input_check.check(&args);
+            if !violations.is_empty() {
+                return ToolError::InvalidArguments {
+                    tool: name.to_owned(),
+                    violations,
+                }
+                .into();
+            }
+        }
+        let call_ctx = ctx.for_call(Arc::clone(id));
+        let needs_approval = entry.metadata.tier == ToolTier::Confirm;
+        let approval_args = (needs_approval && self.approval.is_some()).then(|| args.clone());
+        let run = match Arc::clone(&entry.tool).prepare(call_ctx.clone(), args) {
+            Ok(run) => run,
+            Err(error) => return error.into(),
+        };
+        if let Err(error) = self
+            .check_policy(entry, &call_ctx, id, approval_args.as_ref())
+            .await
+        {
+            return error.into();
+        }
+        let timeout = entry
+            .metadata
+            .timeout
+            .unwrap_or(self.settings.default_timeout);
+        if entry.metadata.long_running {
+            return self.run_in_background(entry, call_ctx, id, run, timeout);
+        }
+        let result = execute(name, run, &call_ctx, timeout, entry.exclusive.as_deref()).await;
+        shape_output(entry, result)
+    }
+
+    /// Step 5: availability, scopes, approval.
+    async fn check_policy(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        id: &str,
+        arguments: Option<&Value>,
+    ) -> Result<(), ToolError> {
+        let tool = entry.tool.name();
+        entry
+            .tool
+            .check_available(ctx)
+            .map_err(|reason| ToolError::Unavailable {
+                tool: tool.to_owned(),
+                reason,
+            })?;
+        if let Some(scope) = entry
+            .metadata
+            .scopes
+            .iter()
+            .find(|scope| !ctx.has_scope(scope))
+        {
+            return Err(ToolError::MissingScope {
+                tool: tool.to_owned(),
+                scope: scope.to_string(),
+            });
+        }
+        if entry.metadata.tier == ToolTier::Observe {
+            return Ok(());
+        }
+        let (Some(hook), Some(arguments)) = (&self.approval, arguments) else {
+            return Err(ToolError::Denied {
+                tool: tool.to_owned(),
+                reason: NO_HOOK.to_owned(),
+            });
+        };
+        let request = ApprovalRequest {
+            tool,
+            call_id: id,
+            arguments,
+            metadata: &entry.metadata,
+            context: ctx,
+        };
+        match hook.approve(&request).await {
+            Approval::Approve => Ok(()),
+            Approval::Deny { reason } => Err(ToolError::Denied {
+                tool: tool.to_owned(),
+                reason,
+            }),
+        }
+    }
+
+    /// Step 6 for a `long_running` tool: a pending result now, the tool's
+    /// (or a delivered) result later through [`ToolRegistry::wait`].
+    fn run_in_background(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: ToolContext<Ctx>,
+        id: &Arc<str>,
+        run: BoxFuture<'static, ToolResult>,
+        timeout: Duration,
+    ) -> ToolResult {
+        let name = entry.tool.name().to_owned();
+        let pending = ToolResult::pending(&name, id);
+        let Some(opened) = self.pending.open(id) else {
+            // The same call is running already: one run, one result.
+            return pending;
+        };
+        let exclusive = entry.exclusive.clone();
+        let observer = self.observer.clone();
+        let pending_timeout = self.settings.pending_timeout;
+        let id = Arc::clone(id);
+        let span = tracing::info_span!("tool_call_background", tool = %name, call_id = &*id);
+        let start = Instant::now();
+        let task = async move {
+            let result = execute(&name, run, &ctx, timeout, exclusive.as_deref()).await;
+            let result = if result.is_deferred() {
+                match tokio::time::timeout(pending_timeout, opened.delivered).await {
+                    Ok(Ok(delivered)) => delivered,
+                    _ => {
+                        ctx.cancellation().cancel();
+                        ToolError::PendingTimeout {
+                            tool: name.clone(),
+                            call_id: id.to_string(),
+                            after: pending_timeout,
+                        }
+                        .into()
+                    }
+                }
+            } else {
+                result
+            };
+            if let Some(observer) = &observer {
+                observer.call_finished(&CallFinished {
+                    tool: &name,
+                    call_id: &id,
+                    duration: start.elapsed(),
+                    result: &result,
+                });
+            }
+            // Nobody may be waiting; the result then stays unread.
+            let _ = opened.finish.send(result);
+        };
+        tokio::spawn(task.instrument(span));
+        pending
+    }
+
+    fn unknown_tool(&self, name: &str) -> ToolError {
+        let suggestion = self
+            .names()
+            .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
+            .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, candidate)| candidate.to_owned());
+        ToolError::UnknownTool {
+            name: name.to_owned(),
+            suggestion,
+            available: self.names().map(str::to_owned).collect(),
+        }
+    }
+
+    fn started(&self, tool: &str, call_id: &str) {
+        if let Some(observer) = &self.observer {
+            observer.call_started(&CallStarted { tool, call_id });
+        }
+    }
+
+    fn finished(&self, tool: &str, call_id: &str, start: Instant, result: &ToolResult) {
+        tracing::debug!(outcome = outcome(result), "tool call finished");
+        if let Some(observer) = &self.observer {
+            observer.call_finished(&CallFinished {
+                tool,
+                call_id,
+                duration: start.elapsed(),
+                result,
+            });
+        }
+    }
+}
+
+fn outcome(result: &ToolResult) -> &'static str {
+    if result.is_pending() {
+        "pending"
+    } else if result.is_error() {
+        "error"
+    } else {
+        "success"
+    }
+}
+
+/// Step 6: one at a time if the tool asks it, under the time limit, with a
+/// panic turned into an error result.
+async fn execute<Ctx>(
+    tool: &str,
+    run: BoxFuture<'static, ToolResult>,
+    ctx: &ToolContext<Ctx>,
+    timeout: Duration,
+    exclusive: Option<&tokio::sync::Mutex<()>>,
+) -> ToolResult {
+    let _turn = match exclusive {
+        Some(lock) => Some(lock.lock().await),
+        None => None,
+    };
+    match tokio::time::timeout(timeout, AssertUnwindSafe(run).catch_unwind()).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => ToolError::Panicked {
+            tool: tool.to_owned(),
+            message: panic_message(panic.as_ref()),
+        }
+        .into(),
+        Err(_) => {
+            ctx.cancellation().cancel();
+            ToolError::Timeout {
+                tool: tool.to_owned(),
+                after: timeout,
+            }
+            .into()
+        }
+    }
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    if let Some(text) = panic.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = panic.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
+/// Step 7: structured content for a tool with an output schema, checked
+/// against it.
+fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
+    let Some(check) = &entry.output_check else {
+        return result;
+    };
+    if result.is_error() {
+        return result;
+    }
+    let ToolOutput::Json(value) = result.output() else {
+        return result;
+    };
+    let violations = check.check(value);
+    if violations.is_empty() {
+        let value = value.clone();
+        result.with_structured_content(value)
+    } else {
+        ToolError::InvalidOutput {
+            tool: entry.tool.name().to_owned(),
+            violations,
+        }
+        .into()
+    }
+}

@@ -1,0 +1,82 @@
+//! What the application sees of every call: events to an observer it
+//! installs, and a tracing span.
+
+use std::time::Duration;
+
+use crate::ToolResult;
+
+/// Receives an event when a call starts and when it finishes.
+///
+/// Installed with [`ToolRegistry::with_observer`](crate::ToolRegistry::with_observer).
+/// Events are delivered on the task that runs the call, so an observer
+/// should be quick (count, log, send on a channel).
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use tool_core::{CallFinished, CallObserver, CallStarted};
+///
+/// #[derive(Default)]
+/// struct Counts { started: AtomicUsize, failed: AtomicUsize }
+///
+/// impl CallObserver for Counts {
+///     fn call_started(&self, _: &CallStarted<'_>) {
+///         self.started.fetch_add(1, Ordering::Relaxed);
+///     }
+///     fn call_finished(&self, event: &CallFinished<'_>) {
+///         if event.result.is_error() {
+///             self.failed.fetch_add(1, Ordering::Relaxed);
+///         }
+///     }
+/// }
+/// ```
+pub trait CallObserver: Send + Sync + 'static {
+    /// A call has started.
+    fn call_started(&self, event: &CallStarted<'_>) {
+        let _ = event;
+    }
+
+    /// A call has finished. A call of a `long_running` tool finishes twice:
+    /// once with its pending result, and once, later, with its final one.
+    fn call_finished(&self, event: &CallFinished<'_>) {
+        let _ = event;
+    }
+}
+
+/// A call has started.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct CallStarted<'a> {
+    /// The tool's name, as the model sent it.
+    pub tool: &'a str,
+    /// The call's stable id.
+    pub call_id: &'a str,
+}
+
+/// A call has finished.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct CallFinished<'a> {
+    /// The tool's name, as the model sent it.
+    pub tool: &'a str,
+    /// The call's stable id.
+    pub call_id: &'a str,
+    /// From the start of the call.
+    pub duration: Duration,
+    /// The result the model receives, with the typed error kind of a
+    /// failure in [`ToolResult::error_kind`].
+    pub result: &'a ToolResult,
+}
+
+impl CallFinished<'_> {
+    /// `"success"`, `"error"` or `"pending"`: the outcome in a word, for
+    /// logs and metrics.
+    pub fn outcome(&self) -> &'static str {
+        if self.result.is_pending() {
+            "pending"
+        } else if self.result.is_error() {
+            "error"
+        } else {
+            "success"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Whether a call may run: the tool's tier and the application's approval.
+
+use std::future::Future;
+
+use serde_json::Value;
+
+use crate::{BoxFuture, ToolContext, ToolMetadata};
+
+/// The application's decision on one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Approval {
+    /// Run it.
+    Approve,
+    /// Do not run it; the reason is what the model reads.
+    Deny {
+        /// Why, for the model.
+        reason: String,
+    },
+}
+
+impl Approval {
+    /// A denial with this reason.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        Self::Deny {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A call that needs approval: a tool of tier
+/// [`Confirm`](crate::ToolTier::Confirm), arguments checked and
+/// deserialized, about to run.
+#[non_exhaustive]
+pub struct ApprovalRequest<'a, Ctx> {
+    /// The tool's name.
+    pub tool: &'a str,
+    /// The call's stable id.
+    pub call_id: &'a str,
+    /// The arguments, as they passed validation.
+    pub arguments: &'a Value,
+    /// The tool's metadata (read-only, destructive, scopes, ...).
+    pub metadata: &'a ToolMetadata,
+    /// The call's context.
+    pub context: &'a ToolContext<Ctx>,
+}
+
+/// Decides whether calls of [`Confirm`](crate::ToolTier::Confirm) tools run:
+/// a prompt to a person, a policy engine, a rule table.
+///
+/// Installed with [`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval).
+/// Without one, every `Confirm` call is denied: a tool that says nothing
+/// about itself needs approval, and nothing can give it (fail closed).
+/// [`ApproveAll`] approves everything, for tests and trusted tools.
+///
+/// ```
+/// use tool_core::{Approval, ApprovalHook, ApprovalRequest};
+///
+/// /// Approves what changes nothing; asks nobody, denies the rest.
+/// struct ReadOnlyPolicy;
+///
+/// impl<Ctx: Send + Sync> ApprovalHook<Ctx> for ReadOnlyPolicy {
+///     async fn approve(&self, request: &ApprovalRequest<'_, Ctx>) -> Approval {
+///         if request.metadata.read_only {
+///             Approval::Approve
+///         } else {
+///             Approval::deny("only read-only tools may run in this session")
+///         }
+///     }
+/// }
+/// ```
+pub trait ApprovalHook<Ctx>: Send + Sync + 'static {
+    /// The decision on one call.
+    fn approve(&self, request: &ApprovalRequest<'_, Ctx>) -> impl Future<Output = Approval> + Send;
+}
+
+/// Approves every call.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ApproveAll;
+
+impl<Ctx: Send + Sync> ApprovalHook<Ctx> for ApproveAll {
+    async fn approve(&self, _: &ApprovalRequest<'_, Ctx>) -> Approval {
+        Approval::Approve
+    }
+}
+
+/// The object-safe form the registry stores.
+pub(crate) trait DynApprovalHook<Ctx>: Send + Sync {
+    fn approve<'a>(&'a self, request: &'a ApprovalRequest<'a, Ctx>) -> BoxFuture<'a, Approval>;
+}
+
+impl<Ctx, H: ApprovalHook<Ctx>> DynApprovalHook<Ctx> for H {
+    fn approve<'a>(&'a self, request: &'a ApprovalRequest<'a, Ctx>) -> BoxFuture<'a, Approval> {
+        Box::pin(ApprovalHook::approve(self, request))
+    }
+}
+
+/// The reason given to the model when no hook is installed.
+pub(crate) const NO_HOOK: &str =
+    "it needs the application's approval, and no approval is possible here; do not call it again";

@@ -1,0 +1,345 @@
+//! Checking arguments against a tool's JSON Schema, and saying what is
+//! wrong the way a model can act on.
+
+use std::borrow::Cow;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+use crate::error::Violation;
+
+/// A tool's compiled schema.
+pub(crate) struct SchemaCheck {
+    validator: Validator,
+    /// The root properties, in order, for "expected one of" on an unknown
+    /// argument.
+    properties: Vec<String>,
+}
+
+impl SchemaCheck {
+    /// Compiles `schema`; the validator's complaint if it is not a schema.
+    pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
+        let validator = jsonschema::options()
+            .build(schema)
+            .map_err(|error| error.to_string())?;
+        let properties = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default();
+        Ok(Self {
+            validator,
+            properties,
+        })
+    }
+
+    /// Every violation in `instance`, in document order; empty if it is
+    /// valid.
+    pub(crate) fn check(&self, instance: &Value) -> Vec<Violation> {
+        if self.validator.is_valid(instance) {
+            return Vec::new();
+        }
+        let mut violations = Vec::new();
+        for error in self.validator.iter_errors(instance) {
+            self.describe(&error, &mut violations);
+        }
+        // The arguments' order: the whole first, then each property as the
+        // schema lists it.
+        let rank = |violation: &Violation| match violation.argument() {
+            None => (0, usize::MAX),
+            Some(argument) => (
+                1,
+                self.properties
+                    .iter()
+                    .position(|p| *p == argument)
+                    .unwrap_or(usize::MAX),
+            ),
+        };
+        violations.sort_by(|a, b| {
+            rank(a)
+                .cmp(&rank(b))
+                .then_with(|| a.pointer.cmp(&b.pointer))
+        });
+        violations.dedup();
+        violations
+    }
+
+    fn describe(&self, error: &ValidationError<'_>, out: &mut Vec<Violation>) {
+        let pointer = error.instance_path().as_str().to_owned();
+        let value = error.instance();
+        let message = match error.kind() {
+            ValidationErrorKind::Required { property } => {
+                let property = property
+                    .as_str()
+                    .map_or_else(|| property.to_string(), str::to_owned);
+                if pointer.is_empty() {
+                    format!("missing argument `{property}`")
+                } else {
+                    format!("missing field `{property}`")
+                }
+            }
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                let names = backticked(unexpected.iter().map(String::as_str));
+                let noun = if unexpected.len() == 1 { "" } else { "s" };
+                if pointer.is_empty() && !self.properties.is_empty() {
+                    let expected = backticked(self.properties.iter().map(String::as_str));
+                    format!("unknown argument{noun} {names}; expected one of {expected}")
+                } else if pointer.is_empty() {
+                    format!("unknown argument{noun} {names}; this tool takes none")
+                } else {
+                    format!("unknown field{noun} {names}")
+                }
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context } => {
+                // An `Option<T>` is `anyOf: [T, null]`: report what is wrong
+                // against `T`, not that the value is not null either.
+                let branches: Vec<&Vec<ValidationError<'static>>> = context
+                    .iter()
+                    .filter(|branch| !branch.iter().all(is_not_null))
+                    .collect();
+                if let [branch] = branches[..] {
+                    for error in branch {
+                        self.describe(error, out);
+                    }
+                    return;
+                }
+                format!("{} matches none of the allowed forms", got(value))
+            }
+            ValidationErrorKind::Enum { options } => {
+                let options = options.as_array().map(Vec::as_slice).unwrap_or_default();
+                let options = backticked(options.iter().filter(|o| !o.is_null()).map(plain));
+                format!("expected one of {options}, got {}", got(value))
+            }
+            ValidationErrorKind::Constant { expected_value } => {
+                format!("expected `{}`, got {}", plain(expected_value), got(value))
+            }
+            ValidationErrorKind::Type { kind } => {
+                format!("expected {}, got {}", type_names(kind), typed(value))
+            }
+            ValidationErrorKind::Minimum { limit } => {
+                format!("must be at least {limit}, got {value}")
+            }
+            ValidationErrorKind::Maximum { limit } => {
+                format!("must be at most {limit}, got {value}")
+            }
+            ValidationErrorKind::ExclusiveMinimum { limit } => {
+                format!("must be greater than {limit}, got {value}")
+            }
+            ValidationErrorKind::ExclusiveMaximum { limit } => {
+                format!("must be less than {limit}, got {value}")
+            }
+            ValidationErrorKind::MultipleOf { .. } => {
+                format!("{} is not an allowed step", got(value))
+            }
+            ValidationErrorKind::MinLength { limit } => {
+                format!(
+                    "must be at least {limit} characters long, got {}",
+                    got(value)
+                )
+            }
+            ValidationErrorKind::MaxLength { limit } => {
+                format!(
+                    "must be at most {limit} characters long, got {}",
+                    got(value)
+                )
+            }
+            ValidationErrorKind::Pattern { pattern } => {
+                format!("must match the pattern `{pattern}`, got {}", got(value))
+            }
+            ValidationErrorKind::Format { format } => {
+                format!("must be a valid {format}, got {}", got(value))
+            }
+            ValidationErrorKind::MinItems { limit } => {
+                format!("must have at least {limit} items, got {}", len(value))
+            }
+            ValidationErrorKind::MaxItems { limit } => {
+                format!("must have at most {limit} items, got {}", len(value))
+            }
+            ValidationErrorKind::UniqueItems => "must not repeat items".to_owned(),
+            ValidationErrorKind::MinProperties { limit } => {
+                format!("must have at least {limit} fields")
+            }
+            ValidationErrorKind::MaxProperties { limit } => {
+                format!("must have at most {limit} fields")
+            }
+            _ => error.to_string(),
+        };
+        out.push(Violation::new(pointer, message));
+    }
+}
+
+/// A branch that failed only because the value is not `null`.
+fn is_not_null(error: &ValidationError<'_>) -> bool {
+    match error.kind() {
+        ValidationErrorKind::Type {
+            kind: TypeKind::Single(t),
+        } => t.as_str() == "null",
+        ValidationErrorKind::Constant { expected_value } => expected_value.is_null(),
+        _ => false,
+    }
+}
+
+fn type_names(kind: &TypeKind) -> String {
+    let names: Vec<&str> = match kind {
+        TypeKind::Single(t) => vec![t.as_str()],
+        TypeKind::Multiple(set) => set.iter().map(|t| t.as_str()).collect(),
+    };
+    // `null` last: "a string or null" reads as an optional string.
+    let (nulls, mut names): (Vec<&str>, Vec<&str>) =
+        names.into_iter().partition(|name| *name == "null");
+    names.extend(nulls);
+    let names: Vec<String> = names.into_iter().map(article).collect();
+    names.join(" or ")
+}
+
+fn article(name: &str) -> String {
+    match name {
+        "null" => "null".to_owned(),
+        "integer" | "object" | "array" => format!("an {name}"),
+        other => format!("a {other}"),
+    }
+}
+
+/// A JSON value as the model wrote it, shortened: strings without quotes.
+fn plain(value: &Value) -> String {
+    let text = match value {
+        Value::String(text) => Cow::Borrowed(text.as_str()),
+        other => Cow::Owned(other.to_string()),
+    };
+    shorten(&text)
+}
+
+fn got(value: &Value) -> String {
+    format!("`{}`", plain(value))
+}
+
+/// `an integer `42``, `a string `x``.
+fn typed(value: &Value) -> String {
+    let kind = match value {
+        Value::Null => return "null".to_owned(),
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    format!("{kind} {}", got(value))
+}
+
+fn len(value: &Value) -> usize {
+    value.as_array().map_or(0, Vec::len)
+}
+
+fn backticked<'a>(names: impl Iterator<Item = impl AsRef<str> + 'a>) -> String {
+    let names: Vec<String> = names.map(|name| format!("`{}`", name.as_ref())).collect();
+    names.join(", ")
+}
+
+/// At most 60 characters, with `…` where cut.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 60;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// A deserializer's complaint in the same words: serde says "field", a
+/// model calls them arguments.
+pub(crate) fn from_serde(pointer: String, message: String) -> Violation {
+    // serde_path_to_error puts an unknown field in the path: `/town` for a
+    // top-level `town`. It is a problem of the arguments as a whole.
+    let top_level_unknown = pointer.matches('/').count() == 1
+        && message.starts_with(&format!("unknown field `{}`", &pointer[1..]));
+    let pointer = if top_level_unknown {
+        String::new()
+    } else {
+        pointer
+    };
+    let message = if pointer.is_empty() {
+        message
+            .replacen("missing field", "missing argument", 1)
+            .replacen("unknown field", "unknown argument", 1)
+    } else {
+        message
+    };
+    Violation::new(pointer, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(schema: Value, instance: Value) -> Vec<String> {
+        let check = SchemaCheck::compile(&schema).expect("a schema");
+        check
+            .check(&instance)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_violation_is_reported_with_its_path() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "minLength": 2},
+                "units": {"anyOf": [{"$ref": "#/$defs/Units"}, {"type": "null"}]},
+                "days": {"type": "integer", "minimum": 0, "maximum": 3},
+                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 2}
+            },
+            "required": ["city", "days"],
+            "additionalProperties": false,
+            "$defs": {"Units": {"type": "string", "enum": ["celsius", "fahrenheit"]}}
+        });
+        assert_eq!(
+            check(
+                schema.clone(),
+                json!({"units": "kelvin", "days": 9, "tags": ["a", 2, "c"], "town": "x"})
+            ),
+            [
+                "missing argument `city`",
+                "unknown argument `town`; expected one of `city`, `units`, `days`, `tags`",
+                "argument `units` at `/units`: expected one of `celsius`, `fahrenheit`, got `kelvin`",
+                "argument `days` at `/days`: must be at most 3, got 9",
+                "argument `tags` at `/tags`: must have at most 2 items, got 3",
+                "argument `tags` at `/tags/1`: expected a string, got an integer `2`",
+            ]
+        );
+        assert_eq!(
+            check(schema, json!({"city": "P", "days": -1.5})),
+            [
+                "argument `city` at `/city`: must be at least 2 characters long, got `P`",
+                "argument `days` at `/days`: expected an integer, got a number `-1.5`",
+                "argument `days` at `/days`: must be at least 0, got -1.5",
+            ]
+        );
+    }
+
+    #[test]
+    fn long_values_are_shortened() {
+        let long = "x".repeat(100);
+        let messages = check(
+            json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
+            json!({"a": long}),
+        );
+        assert_eq!(
+            messages,
+            [format!(
+                "argument `a` at `/a`: expected an integer, got a string `{}…`",
+                "x".repeat(60)
+            )]
+        );
+    }
+
+    #[test]
+    fn an_invalid_schema_is_refused() {
+        assert!(SchemaCheck::compile(&json!({"type": "nonsense"})).is_err());
+    }
+}
