@@ -1,0 +1,2 @@
+//! Placeholder replaced by the dispatch benchmark.
+fn main() {}
