@@ -143,10 +143,7 @@ async fn main() {
             json!({"amount": 5000, "from": "EUR", "to": "USD"}),
         ),
         ("get_weather", json!({"city": "Paris", "units": "kelvin"})),
-        (
-            "web_search",
-            json!({"query": 42, "max_results": 50}),
-        ),
+        ("web_search", json!({"query": 42, "max_results": 50})),
         ("get_wether", json!({"city": "Paris"})),
     ];
     println!("== Calls, and what the model receives back ==");
