@@ -6,7 +6,11 @@ use std::time::Duration;
 /// How much say the application wants before a tool runs.
 ///
 /// The default is [`ToolTier::Confirm`]: a tool that says nothing about itself
-/// is treated as one that needs approval (fail closed).
+/// is treated as one that needs approval (fail closed). A registry asks its
+/// [`ApprovalHook`](crate::ApprovalHook) about each call of a `Confirm` tool
+/// and, without one, denies it: mark tools that may run unasked
+/// `#[tool(tier = Observe)]`, or install
+/// [`ApproveAll`](crate::ApproveAll) where every tool is trusted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ToolTier {
     /// Runs without asking: reading, looking up, computing.
