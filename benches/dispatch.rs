@@ -1,2 +1,237 @@
-//! Placeholder replaced by the dispatch benchmark.
-fn main() {}
+//! What a call through [`ToolRegistry::call`] costs over calling the function
+//! directly, and whether a batch of slow tools runs concurrently.
+//!
+//! Group `pipeline`: one three-argument tool, its arguments as a
+//! `serde_json::Value`, cloned in every variant:
+//! - `baseline`: `serde_json::from_value` into an argument struct, then the
+//!   function itself;
+//! - `registry_no_validation`: the registry's whole pipeline, schema
+//!   validation off;
+//! - `registry_validation`: the same with validation on (the default);
+//! - `registry_default_tool`: validation on, a tool that is not
+//!   `concurrency_safe` (each call takes its per-tool lock);
+//! - `registry_with_observer`: validation on, plus an observer that counts.
+//!
+//! Group `batch`: eight tools that each sleep 50 ms, run with
+//! [`ToolRegistry::call_all`], against a single 50 ms sleep.
+//!
+//! Run with `cargo bench --bench dispatch`; see BENCHMARKS.md for figures.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::runtime::Runtime;
+use tool_core::{
+    CallFinished, CallObserver, CallStarted, ToolCall, ToolContext, ToolRegistry, ToolResult, tool,
+};
+
+/// Add a note to the user's notebook.
+#[tool(tier = Observe, concurrency_safe)]
+fn add_note(
+    /// The note's title.
+    title: String,
+    /// The note's text.
+    body: String,
+    /// 1 (highest) to 5.
+    priority: u8,
+) -> String {
+    format!("added note `{title}` (priority {priority}): {body}")
+}
+
+/// Add a note to the user's notebook (not `concurrency_safe`: the registry
+/// runs one call at a time).
+#[tool(tier = Observe)]
+fn add_note_locked(
+    /// The note's title.
+    title: String,
+    /// The note's text.
+    body: String,
+    /// 1 (highest) to 5.
+    priority: u8,
+) -> String {
+    format!("added note `{title}` (priority {priority}): {body}")
+}
+
+/// The same arguments as a plain struct, for the baseline.
+#[derive(Deserialize)]
+struct Args {
+    title: String,
+    body: String,
+    priority: u8,
+}
+
+/// What every variant of `pipeline` returns.
+const EXPECTED: &str = "added note `groceries` (priority 2): milk, eggs";
+
+/// An observer that counts both events.
+struct Counting(Arc<AtomicU64>);
+
+impl CallObserver for Counting {
+    fn call_started(&self, _: &CallStarted<'_>) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+    fn call_finished(&self, _: &CallFinished<'_>) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime")
+}
+
+fn pipeline_registry() -> ToolRegistry {
+    ToolRegistry::new().with(AddNote).with(AddNoteLocked)
+}
+
+/// One registry call outside the timed loop: it must be the success the
+/// benchmark means to measure, never an error path.
+fn assert_success(
+    rt: &Runtime,
+    registry: &ToolRegistry,
+    ctx: &ToolContext,
+    name: &str,
+    args: &Value,
+) {
+    let result: ToolResult = rt.block_on(registry.call(ctx, name, args.clone()));
+    assert!(!result.is_error(), "{name}: {}", result.model_text());
+    assert_eq!(result.as_text(), Some(EXPECTED), "{name}");
+}
+
+fn pipeline(c: &mut Criterion) {
+    let rt = runtime();
+    let ctx = ToolContext::new(());
+    let args = json!({"title": "groceries", "body": "milk, eggs", "priority": 2});
+
+    let no_validation = pipeline_registry().with_validation(false);
+    let validation = pipeline_registry();
+    let events = Arc::new(AtomicU64::new(0));
+    let observed = pipeline_registry().with_observer(Counting(Arc::clone(&events)));
+
+    let direct = |args: Value| {
+        let Args {
+            title,
+            body,
+            priority,
+        } = serde_json::from_value::<Args>(args).expect("valid arguments");
+        add_note(title, body, priority)
+    };
+    assert_eq!(direct(args.clone()), EXPECTED);
+    assert_success(&rt, &no_validation, &ctx, "add_note", &args);
+    assert_success(&rt, &validation, &ctx, "add_note", &args);
+    assert_success(&rt, &validation, &ctx, "add_note_locked", &args);
+    assert_success(&rt, &observed, &ctx, "add_note", &args);
+    assert_eq!(
+        events.load(Ordering::Relaxed),
+        2,
+        "observer saw both events"
+    );
+
+    let mut group = c.benchmark_group("pipeline");
+    group
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+
+    group.bench_function("baseline", |b| {
+        b.to_async(&rt)
+            .iter(|| async { black_box(direct(black_box(&args).clone())) });
+    });
+    let variants = [
+        ("registry_no_validation", &no_validation, "add_note"),
+        ("registry_validation", &validation, "add_note"),
+        ("registry_default_tool", &validation, "add_note_locked"),
+        ("registry_with_observer", &observed, "add_note"),
+    ];
+    for (id, registry, tool) in variants {
+        group.bench_function(id, |b| {
+            b.to_async(&rt).iter(|| async {
+                black_box(
+                    registry
+                        .call(&ctx, black_box(tool), black_box(&args).clone())
+                        .await,
+                )
+            });
+        });
+    }
+    group.finish();
+}
+
+/// Eight tools that each wait 50 ms: `wait_1` .. `wait_8`.
+macro_rules! waiting_tools {
+    ($($name:ident => $tool:ident),* $(,)?) => {
+        $(
+            /// Wait 50 ms.
+            #[tool(tier = Observe)]
+            async fn $name() -> &'static str {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                "waited"
+            }
+        )*
+
+        fn batch_registry() -> ToolRegistry {
+            ToolRegistry::new()$(.with($tool))*
+        }
+    };
+}
+
+waiting_tools! {
+    wait_1 => Wait1,
+    wait_2 => Wait2,
+    wait_3 => Wait3,
+    wait_4 => Wait4,
+    wait_5 => Wait5,
+    wait_6 => Wait6,
+    wait_7 => Wait7,
+    wait_8 => Wait8,
+}
+
+fn batch(c: &mut Criterion) {
+    let rt = runtime();
+    let ctx = ToolContext::new(());
+    let registry = batch_registry();
+    let calls: Vec<ToolCall> = registry
+        .names()
+        .map(|name| ToolCall::new(name, json!({})))
+        .collect();
+    assert_eq!(calls.len(), 8);
+
+    let start = std::time::Instant::now();
+    let results = rt.block_on(registry.call_all(&ctx, calls.clone()));
+    let once = start.elapsed();
+    assert_eq!(results.len(), 8);
+    for result in &results {
+        assert!(!result.is_error(), "{}", result.model_text());
+        assert_eq!(result.as_text(), Some("waited"));
+    }
+    assert!(
+        once < Duration::from_millis(8 * 50),
+        "the batch ran one call after another ({once:?})"
+    );
+
+    let mut group = c.benchmark_group("batch");
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+
+    group.bench_function("single_50ms_sleep", |b| {
+        b.to_async(&rt)
+            .iter(|| tokio::time::sleep(black_box(Duration::from_millis(50))));
+    });
+    group.bench_function("call_all_8x50ms", |b| {
+        b.to_async(&rt)
+            .iter(|| async { black_box(registry.call_all(&ctx, black_box(&calls).clone()).await) });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, pipeline, batch);
+criterion_main!(benches);
