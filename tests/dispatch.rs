@@ -637,63 +637,6 @@ async fn every_call_has_a_stable_id_and_start_and_finish_events() {
     );
 }
 
-/// Records the spans opened, with their fields.
-#[derive(Default)]
-struct SpanLog(Mutex<Vec<String>>);
-
-struct Fields(String);
-
-impl tracing::field::Visit for Fields {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        self.0.push_str(&format!(" {}={:?}", field.name(), value));
-    }
-    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
-        self.0.push_str(&format!(" {}={}", field.name(), value));
-    }
-}
-
-/// The log as the dispatcher holds it.
-struct Spans(Arc<SpanLog>);
-
-impl tracing::Subscriber for Spans {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        let mut fields = Fields(span.metadata().name().to_owned());
-        span.record(&mut fields);
-        let mut log = self.0.0.lock().expect("lock");
-        log.push(fields.0);
-        tracing::span::Id::from_u64(log.len() as u64)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, _: &tracing::Event<'_>) {}
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
-#[test]
-fn every_call_runs_in_a_tool_call_span() {
-    let log = Arc::new(SpanLog::default());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("runtime");
-    tracing::subscriber::with_default(Spans(Arc::clone(&log)), || {
-        runtime.block_on(async {
-            weather()
-                .call(&ctx(), "get_weather", json!({"city": "Oslo"}))
-                .await;
-        });
-    });
-    let id = call_id("get_weather", &json!({"city": "Oslo"}));
-    assert_eq!(
-        *log.0.lock().expect("lock"),
-        [format!("tool_call tool=get_weather call_id={id}")]
-    );
-}
-
 // Batches.
 
 /// Counts how many of its calls run at once.
@@ -843,7 +786,7 @@ async fn a_long_running_tool_returns_pending_and_its_result_later() {
             .await,
         pending
     );
-    assert_eq!(registry.pending_calls(), [id.clone()]);
+    assert_eq!(registry.pending_calls(), [id.as_str()]);
 
     let done = registry.wait(&id).await.expect("a pending call");
     assert_eq!(done.model_text(), "indexed a.txt");
@@ -921,4 +864,123 @@ async fn approve_all_lets_confirm_tools_run() {
         .call(&ctx(), "delete_file", json!({"path": "/x"}))
         .await;
     assert_eq!(result.model_text(), "deleted /x");
+}
+
+#[tokio::test(start_paused = true)]
+async fn waiting_is_cancellation_safe_and_every_waiter_gets_the_result() {
+    let registry: ToolRegistry = ToolRegistry::new().with(Index);
+    let ctx = ToolContext::new(());
+    let pending = registry
+        .call(&ctx, "index", json!({"document": "b.txt"}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    let gave_up = tokio::time::timeout(Duration::from_secs(1), registry.wait(&id)).await;
+    assert!(gave_up.is_err(), "still running after a second");
+    let (first, second) = tokio::join!(registry.wait(&id), registry.wait(&id));
+    assert_eq!(
+        first
+            .as_ref()
+            .map(|r| r.model_text().into_owned())
+            .as_deref(),
+        Some("indexed b.txt")
+    );
+    assert_eq!(first, second);
+    assert!(registry.pending_calls().is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_tool_that_produces_its_own_result_keeps_it_over_a_delivery() {
+    let registry: ToolRegistry = ToolRegistry::new().with(Index);
+    let ctx = ToolContext::new(());
+    let pending = registry
+        .call(&ctx, "index", json!({"document": "c.txt"}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    assert_eq!(
+        registry.deliver(&id, ToolResult::text("from elsewhere")),
+        Ok(())
+    );
+    let result = registry.wait(&id).await.expect("a result");
+    assert_eq!(result.model_text(), "indexed c.txt");
+}
+
+#[tokio::test]
+async fn deferring_needs_a_long_running_tool() {
+    /// Defers without being long-running.
+    #[tool(tier = Observe)]
+    fn confused() -> ToolResult {
+        ToolResult::deferred()
+    }
+    let registry: ToolRegistry = ToolRegistry::new().with(Confused);
+    let result = registry
+        .call(&ToolContext::new(()), "confused", json!({}))
+        .await;
+    assert!(result.is_error());
+    assert_eq!(
+        result.model_text(),
+        "tool `confused` left its result to be delivered, but it is not `long_running`"
+    );
+}
+
+/// A value whose deserializer panics on 7.
+#[derive(Serialize, JsonSchema)]
+struct FragileNumber(u8);
+
+impl<'de> Deserialize<'de> for FragileNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let n = u8::deserialize(deserializer)?;
+        assert_ne!(n, 7, "seven is not handled");
+        Ok(FragileNumber(n))
+    }
+}
+
+/// Takes a fragile value.
+#[tool(tier = Observe)]
+fn fragile(x: FragileNumber) -> u8 {
+    x.0
+}
+
+/// Panics on every request.
+struct BrokenHook;
+
+impl ApprovalHook<App> for BrokenHook {
+    async fn approve(&self, _: &ApprovalRequest<'_, App>) -> Approval {
+        panic!("the hook has a bug")
+    }
+}
+
+#[tokio::test]
+async fn a_panic_anywhere_in_a_call_is_an_error_result() {
+    let registry = ToolRegistry::<App>::new()
+        .with(Fragile)
+        .with(DeleteFile)
+        .with_approval(BrokenHook);
+    let ctx = ctx();
+    let deserializer = registry.call(&ctx, "fragile", json!({"x": 7})).await;
+    assert_eq!(
+        error_of(&deserializer),
+        &ToolError::Panicked {
+            tool: "fragile".into(),
+            message: "assertion `left != right` failed: seven is not handled\n  left: 7\n right: 7"
+                .into()
+        }
+    );
+    let hook = registry
+        .call(&ctx, "delete_file", json!({"path": "/tmp/x"}))
+        .await;
+    assert_eq!(
+        error_of(&hook),
+        &ToolError::Panicked {
+            tool: "delete_file".into(),
+            message: "the hook has a bug".into()
+        }
+    );
+    assert_eq!(ctx.state().runs.load(Ordering::SeqCst), 0);
+    assert_eq!(
+        registry
+            .call(&ctx, "fragile", json!({"x": 8}))
+            .await
+            .model_text(),
+        "8"
+    );
 }

@@ -137,17 +137,28 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             Err(_) => call_id(name, &Value::Null).into(),
         };
         let span = tracing::info_span!("tool_call", tool = name, call_id = &*id);
-        async {
+        let call = async {
             self.started(name, &id);
             let result = match args {
-                Ok(args) => self.run(entry, ctx, &id, args).await,
+                // A panic outside the tool's own run (in a `Deserialize`
+                // impl, an availability check, the approval hook) ends the
+                // call like one inside it.
+                Ok(args) => AssertUnwindSafe(self.run(entry, ctx, &id, args))
+                    .catch_unwind()
+                    .await
+                    .unwrap_or_else(|panic| {
+                        ToolError::Panicked {
+                            tool: name.to_owned(),
+                            message: panic_message(panic.as_ref()),
+                        }
+                        .into()
+                    }),
                 Err(error) => error.into(),
             };
             self.finished(name, &id, start, &result);
             result
-        }
-        .instrument(span)
-        .await
+        };
+        call.instrument(span).await
     }
 
     /// Runs a batch of calls concurrently and returns their results in the
@@ -168,21 +179,22 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
 
     /// Waits for the final result of a pending call (one that returned
     /// [`ToolResult::is_pending`]). `None` when no call with that id is
-    /// pending, or its result was already taken.
+    /// pending, or its result was already taken. Several may wait on the
+    /// same call and all get its result; a wait that is cancelled loses
+    /// nothing. Once the result is taken, the call is forgotten.
     ///
     /// A call whose result does not come within its time limit (the tool's
     /// timeout, or [`ToolRegistry::with_pending_timeout`] for a result that
     /// is delivered) ends with an error result.
     pub async fn wait(&self, call_id: &str) -> Option<ToolResult> {
-        let receiver = self.pending.waiter(call_id)?;
-        let result = receiver.await.ok();
-        self.pending.close(call_id);
-        result
+        self.pending.wait(call_id).await
     }
 
     /// Delivers the result of a pending call whose tool deferred it (a tool
     /// the client runs, work finished elsewhere): whoever waits on the call
-    /// resumes with `result`.
+    /// resumes with `result`. A delivery made while the tool is still
+    /// running is kept for when it defers; if the tool produces its own
+    /// result instead, that result is the call's.
     pub fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
         self.pending.deliver(call_id, result)
     }
@@ -232,6 +244,15 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             return self.run_in_background(entry, call_ctx, id, run, timeout);
         }
         let result = execute(name, run, &call_ctx, timeout, entry.exclusive.as_deref()).await;
+        if result.is_deferred() {
+            return ToolError::Execution {
+                tool: name.to_owned(),
+                message: format!(
+                    "tool `{name}` left its result to be delivered, but it is not `long_running`"
+                ),
+            }
+            .into();
+        }
         shape_output(entry, result)
     }
 
@@ -328,15 +349,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 result
             };
             if let Some(observer) = &observer {
-                observer.call_finished(&CallFinished {
+                let event = CallFinished {
                     tool: &name,
                     call_id: &id,
                     duration: start.elapsed(),
                     result: &result,
-                });
+                };
+                quietly(|| observer.call_finished(&event));
             }
-            // Nobody may be waiting; the result then stays unread.
-            let _ = opened.finish.send(result);
+            // Kept for waiters to come, if none waits yet.
+            opened.finish.send_replace(Some(result));
         };
         tokio::spawn(task.instrument(span));
         pending
@@ -358,19 +380,20 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
 
     fn started(&self, tool: &str, call_id: &str) {
         if let Some(observer) = &self.observer {
-            observer.call_started(&CallStarted { tool, call_id });
+            quietly(|| observer.call_started(&CallStarted { tool, call_id }));
         }
     }
 
     fn finished(&self, tool: &str, call_id: &str, start: Instant, result: &ToolResult) {
         tracing::debug!(outcome = outcome(result), "tool call finished");
         if let Some(observer) = &self.observer {
-            observer.call_finished(&CallFinished {
+            let event = CallFinished {
                 tool,
                 call_id,
                 duration: start.elapsed(),
                 result,
-            });
+            };
+            quietly(|| observer.call_finished(&event));
         }
     }
 }
@@ -414,6 +437,12 @@ async fn execute<Ctx>(
             .into()
         }
     }
+}
+
+/// Runs an observer's callback; its panic is its own and does not end the
+/// call.
+fn quietly(callback: impl FnOnce()) {
+    let _ = std::panic::catch_unwind(AssertUnwindSafe(callback));
 }
 
 fn panic_message(panic: &(dyn Any + Send)) -> String {

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
 use crate::ToolResult;
 
@@ -19,9 +19,8 @@ pub enum DeliveryError {
         /// The id given.
         call_id: String,
     },
-    /// The call is pending but not waiting for a delivery: its tool is still
-    /// running, produced its own result, was already delivered to, or timed
-    /// out.
+    /// The call's result is final already: a result was delivered before,
+    /// the tool produced its own, or the call timed out.
     #[error("the call `{call_id}` is not waiting for a delivered result")]
     NotAwaitingDelivery {
         /// The id given.
@@ -31,10 +30,10 @@ pub enum DeliveryError {
 
 /// One pending call.
 struct Slot {
-    /// Where a delivered result goes, once the tool has deferred it.
+    /// Where a delivered result goes: taken by the first delivery.
     deliver: Option<oneshot::Sender<ToolResult>>,
-    /// Where the final result arrives, until someone waits for it.
-    result: Option<oneshot::Receiver<ToolResult>>,
+    /// The final result, once there is one; every waiter watches it.
+    result: watch::Sender<Option<ToolResult>>,
 }
 
 /// The pending calls of one registry, by call id.
@@ -48,7 +47,7 @@ pub(crate) struct Opened {
     /// Delivered results arrive here.
     pub(crate) delivered: oneshot::Receiver<ToolResult>,
     /// The final result goes here.
-    pub(crate) finish: oneshot::Sender<ToolResult>,
+    pub(crate) finish: watch::Sender<Option<ToolResult>>,
 }
 
 impl PendingCalls {
@@ -58,25 +57,30 @@ impl PendingCalls {
         self.slots.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Registers a call; `None` when a call with this id is pending already.
+    /// Registers a call; `None` when the same call is pending already. A
+    /// call whose result is final but was never taken is replaced.
     pub(crate) fn open(&self, call_id: &str) -> Option<Opened> {
         let mut slots = self.slots();
-        if slots.contains_key(call_id) {
+        if let Some(slot) = slots.get(call_id)
+            && slot.result.borrow().is_none()
+        {
             return None;
         }
         let (deliver, delivered) = oneshot::channel();
-        let (finish, result) = oneshot::channel();
+        let (finish, _) = watch::channel(None);
         slots.insert(
             call_id.to_owned(),
             Slot {
                 deliver: Some(deliver),
-                result: Some(result),
+                result: finish.clone(),
             },
         );
         Some(Opened { delivered, finish })
     }
 
-    /// Hands a result to a call whose tool deferred it.
+    /// Hands a result to a pending call. A delivery made while the tool is
+    /// still running is kept for when it defers; if the tool produces its
+    /// own result instead, that result is the call's.
     pub(crate) fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
         let sender = {
             let mut slots = self.slots();
@@ -85,31 +89,40 @@ impl PendingCalls {
                 .ok_or_else(|| DeliveryError::UnknownCall {
                     call_id: call_id.to_owned(),
                 })?;
-            slot.deliver.take()
+            if slot.result.borrow().is_some() {
+                None
+            } else {
+                slot.deliver.take()
+            }
         };
-        match sender {
-            Some(sender) => sender
-                .send(result)
-                .map_err(|_| DeliveryError::NotAwaitingDelivery {
-                    call_id: call_id.to_owned(),
-                }),
-            None => Err(DeliveryError::NotAwaitingDelivery {
-                call_id: call_id.to_owned(),
-            }),
+        let not_awaiting = || DeliveryError::NotAwaitingDelivery {
+            call_id: call_id.to_owned(),
+        };
+        sender
+            .ok_or_else(not_awaiting)?
+            .send(result)
+            .map_err(|_| not_awaiting())
+    }
+
+    /// The final result of a call, once there is one; `None` for a call that
+    /// is not pending. Cancelling the wait loses nothing, and every waiter
+    /// gets the result; the call is forgotten once one of them has it.
+    pub(crate) async fn wait(&self, call_id: &str) -> Option<ToolResult> {
+        let mut watcher = self.slots().get(call_id)?.result.subscribe();
+        let result = watcher.wait_for(Option::is_some).await.ok()?.clone();
+        let mut slots = self.slots();
+        // Unless a new call of the same id has taken the place meanwhile.
+        if slots
+            .get(call_id)
+            .is_some_and(|slot| slot.result.subscribe().same_channel(&watcher))
+        {
+            slots.remove(call_id);
         }
+        result
     }
 
-    /// The receiver of a call's final result, for one waiter.
-    pub(crate) fn waiter(&self, call_id: &str) -> Option<oneshot::Receiver<ToolResult>> {
-        self.slots().get_mut(call_id)?.result.take()
-    }
-
-    /// Forgets a call whose result has been taken.
-    pub(crate) fn close(&self, call_id: &str) {
-        self.slots().remove(call_id);
-    }
-
-    /// The ids of the calls still pending.
+    /// The ids of the calls still pending, or finished with their result
+    /// not yet taken.
     pub(crate) fn ids(&self) -> Vec<String> {
         self.slots().keys().cloned().collect()
     }
