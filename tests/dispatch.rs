@@ -147,7 +147,7 @@ async fn arguments_over_the_size_limit_are_refused() {
         .await;
     assert_eq!(
         big.model_text(),
-        "the arguments for tool `get_weather` are over the limit of 64 bytes (at least 109); call it again with smaller arguments"
+        "the arguments for tool `get_weather` are over the limit of 64 bytes (at least 111); call it again with smaller arguments"
     );
     let big_string = registry
         .call(

@@ -1,5 +1,5 @@
 //! Every call runs in a `tool_call` span carrying the tool's name and the
-//! call's id. Alone in its test binary: tracing caches per call site whether
+//! call's id (recorded once the arguments are read). Alone in its test binary: tracing caches per call site whether
 //! anyone listens, and tests running beside it on other threads would race
 //! with the subscriber installed here.
 
@@ -43,7 +43,18 @@ impl tracing::Subscriber for Spans {
         log.push(fields.0);
         tracing::span::Id::from_u64(log.len() as u64)
     }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record(&self, id: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut log = self.0.0.lock().expect("lock");
+        let Some(line) = usize::try_from(id.into_u64())
+            .ok()
+            .and_then(|at| log.get_mut(at - 1))
+        else {
+            return;
+        };
+        let mut fields = Fields(std::mem::take(line));
+        values.record(&mut fields);
+        *line = fields.0;
+    }
     fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
     fn event(&self, _: &tracing::Event<'_>) {}
     fn enter(&self, _: &tracing::span::Id) {}

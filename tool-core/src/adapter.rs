@@ -99,7 +99,7 @@ where
 
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
-            match deserialize_arguments::<T::Input>(self.tool.name(), args) {
+            match deserialize_arguments::<T::Input>(self.tool.name(), &args) {
                 Ok(input) => self.tool.execute(ctx, input).await,
                 Err(error) => error.into(),
             }
@@ -115,7 +115,7 @@ where
     fn prepare(
         self: Arc<Self>,
         ctx: ToolContext<Ctx>,
-        args: Value,
+        args: &Value,
     ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
         let input = deserialize_arguments::<T::Input>(self.tool.name(), args)?;
         Ok(Box::pin(
@@ -134,7 +134,7 @@ where
 /// #[derive(Deserialize, Debug)]
 /// struct Args { city: String }
 ///
-/// let error = deserialize_arguments::<Args>("weather", json!({"city": 7})).unwrap_err();
+/// let error = deserialize_arguments::<Args>("weather", &json!({"city": 7})).unwrap_err();
 /// assert_eq!(
 ///     error,
 ///     ToolError::InvalidArguments {
@@ -143,8 +143,16 @@ where
 ///     }
 /// );
 /// ```
-pub fn deserialize_arguments<I: DeserializeOwned>(tool: &str, args: Value) -> Result<I, ToolError> {
-    serde_path_to_error::deserialize(args).map_err(|error| {
+pub fn deserialize_arguments<I: DeserializeOwned>(
+    tool: &str,
+    args: &Value,
+) -> Result<I, ToolError> {
+    // The common case without the cost of tracking the path; the path only
+    // when there is an error to report.
+    if let Ok(input) = I::deserialize(args) {
+        return Ok(input);
+    }
+    serde_path_to_error::deserialize::<_, I>(args).map_err(|error| {
         let pointer = json_pointer(error.path());
         ToolError::InvalidArguments {
             tool: tool.to_owned(),
@@ -193,7 +201,7 @@ mod tests {
     }
 
     fn pointer_of(args: Value) -> String {
-        match deserialize_arguments::<Outer>("t", args) {
+        match deserialize_arguments::<Outer>("t", &args) {
             Err(ToolError::InvalidArguments { mut violations, .. }) if violations.len() == 1 => {
                 violations.remove(0).pointer
             }

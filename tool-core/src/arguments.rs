@@ -1,7 +1,7 @@
 //! The arguments as a model sends them: an object, or OpenAI's object in a
 //! JSON string; nothing at all for a tool without parameters.
 
-use std::io;
+use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value};
 
@@ -66,35 +66,114 @@ fn too_large(tool: &str, size: usize, limit: usize) -> ToolError {
     }
 }
 
-/// Counts the compact JSON of `value`, stopping just past `limit`.
+/// Refuses a value whose compact JSON is over `limit` bytes, counted
+/// without writing it and given up as soon as it is over.
 fn check_size(tool: &str, value: &Value, limit: usize) -> Result<(), ToolError> {
-    let mut counter = Counter { count: 0, limit };
-    match serde_json::to_writer(&mut counter, value) {
-        Ok(()) => Ok(()),
-        Err(_) => Err(too_large(tool, counter.count, limit)),
+    // A bound that reads no string's bytes settles almost every call.
+    if upper_bound(value) <= limit {
+        return Ok(());
+    }
+    let mut size = 0;
+    if add_size(value, &mut size, limit) {
+        Ok(())
+    } else {
+        Err(too_large(tool, size, limit))
     }
 }
 
-/// A writer that only counts, and fails once past its limit so that a huge
-/// value is not walked to the end.
-struct Counter {
-    count: usize,
-    limit: usize,
-}
-
-impl io::Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.count += buf.len();
-        if self.count > self.limit {
-            Err(io::Error::other("over the limit"))
-        } else {
-            Ok(buf.len())
+/// At least the compact JSON size of `value`: each byte of a string counted
+/// as the longest escape (`\u00XX`), each number as the longest number.
+fn upper_bound(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 24,
+        Value::String(text) => 2 + 6 * text.len(),
+        Value::Array(items) => 2 + items.len() + items.iter().map(upper_bound).sum::<usize>(),
+        Value::Object(map) => {
+            2 + map.len() * 2
+                + map
+                    .iter()
+                    .map(|(key, item)| 2 + 6 * key.len() + upper_bound(item))
+                    .sum::<usize>()
         }
     }
+}
 
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+/// Adds the compact JSON size of `value` to `size`; `false` once past
+/// `limit`.
+fn add_size(value: &Value, size: &mut usize, limit: usize) -> bool {
+    match value {
+        Value::Null => *size += 4,
+        Value::Bool(true) => *size += 4,
+        Value::Bool(false) => *size += 5,
+        Value::Number(number) => *size += number_size(number),
+        Value::String(text) => *size += string_size(text),
+        Value::Array(items) => {
+            *size += 2 + items.len().saturating_sub(1);
+            for item in items {
+                if !add_size(item, size, limit) {
+                    return false;
+                }
+            }
+        }
+        Value::Object(map) => {
+            *size += 2 + map.len().saturating_sub(1);
+            for (key, item) in map {
+                *size += string_size(key) + 1;
+                if !add_size(item, size, limit) {
+                    return false;
+                }
+            }
+        }
     }
+    *size <= limit
+}
+
+/// The length of a JSON string literal as serde_json writes it.
+fn string_size(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let plain = |byte: &u8| *byte >= 0x20 && *byte != b'"' && *byte != b'\\';
+    if bytes.iter().all(plain) {
+        return bytes.len() + 2;
+    }
+    2 + bytes
+        .iter()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
+}
+
+/// The length of a number as serde_json writes it: integers counted
+/// digit by digit, floats (rare in arguments) formatted.
+fn number_size(number: &serde_json::Number) -> usize {
+    if let Some(n) = number.as_u64() {
+        digits(n)
+    } else if let Some(n) = number.as_i64() {
+        1 + digits(n.unsigned_abs())
+    } else {
+        struct Count(usize);
+        impl fmt::Write for Count {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0 += s.len();
+                Ok(())
+            }
+        }
+        let mut count = Count(0);
+        let _ = write!(count, "{number}");
+        count.0
+    }
+}
+
+fn digits(mut n: u64) -> usize {
+    let mut count = 1;
+    while n >= 10 {
+        n /= 10;
+        count += 1;
+    }
+    count
 }
 
 #[cfg(test)]
@@ -138,7 +217,7 @@ mod tests {
         );
         assert_eq!(
             message(json!({"text": "x".repeat(100)}), 50),
-            "the arguments for tool `t` are over the limit of 50 bytes (at least 109); call it again with smaller arguments"
+            "the arguments for tool `t` are over the limit of 50 bytes (at least 111); call it again with smaller arguments"
         );
         assert_eq!(
             message(json!("y".repeat(60)), 50),
@@ -148,9 +227,19 @@ mod tests {
 
     #[test]
     fn the_limit_counts_compact_json_exactly() {
-        let args = json!({"a": "bc"});
-        assert_eq!(args.to_string().len(), 10);
-        assert!(normalize("t", args.clone(), 10).is_ok());
-        assert!(normalize("t", args, 9).is_err());
+        let values = [
+            json!({"a": "bc"}),
+            json!({"text": "quote \" backslash \\ newline \n tab \t bell \u{7} é 😀", "n": [1, -2, 3.5, 1e300, null, true, false]}),
+            json!({"nested": {"deep": [{"x": {}}, [], ""]}, "big": u64::MAX, "small": i64::MIN}),
+        ];
+        for args in values {
+            let exact = args.to_string().len();
+            let mut size = 0;
+            assert!(add_size(&args, &mut size, usize::MAX));
+            assert_eq!(size, exact, "{args}");
+            assert!(upper_bound(&args) >= exact, "{args}");
+            assert!(normalize("t", args.clone(), exact).is_ok());
+            assert!(normalize("t", args, exact - 1).is_err());
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The context a tool runs in: the application's state plus per-call data.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
+use serde_json::Value;
 pub use tokio_util::sync::CancellationToken;
 
 /// What a tool sees besides its arguments: the application's state and the
@@ -26,10 +28,93 @@ pub use tokio_util::sync::CancellationToken;
 /// assert!(!ctx.is_cancelled());
 /// ```
 pub struct ToolContext<Ctx = ()> {
-    state: Arc<Ctx>,
+    /// What every call of one caller shares, behind one `Arc`: each call
+    /// clones the context, and one count is cheaper than three (cloning a
+    /// token even takes a lock).
+    shared: Arc<Shared<Ctx>>,
+    /// The id given with [`ToolContext::with_call_id`].
     call_id: Option<Arc<str>>,
-    cancellation: CancellationToken,
+    /// The call being run, inside a registry call.
+    call: Option<Arc<Call>>,
+}
+
+struct Shared<Ctx> {
+    state: Arc<Ctx>,
     scopes: Arc<[String]>,
+    /// The caller's token.
+    cancellation: CancellationToken,
+}
+
+impl<Ctx> Clone for Shared<Ctx> {
+    fn clone(&self) -> Self {
+        Self {
+            state: Arc::clone(&self.state),
+            scopes: Arc::clone(&self.scopes),
+            cancellation: self.cancellation.clone(),
+        }
+    }
+}
+
+/// One call through a registry: its arguments, and the id and token made
+/// from them when first asked for. Most calls never ask, and a hash and a
+/// child token are not free.
+pub(crate) struct Call {
+    tool: Arc<str>,
+    arguments: Value,
+    id: OnceLock<String>,
+    token: OnceLock<CancellationToken>,
+    cancelled: AtomicBool,
+}
+
+impl Call {
+    pub(crate) fn new(tool: Arc<str>, arguments: Value) -> Self {
+        Self {
+            tool,
+            arguments,
+            id: OnceLock::new(),
+            token: OnceLock::new(),
+            cancelled: AtomicBool::new(false),
+        }
+    }
+
+    /// The call's arguments, as they passed the raw-argument checks.
+    pub(crate) fn arguments(&self) -> &Value {
+        &self.arguments
+    }
+
+    /// The call's stable id, computed once.
+    pub(crate) fn id(&self) -> &str {
+        self.id
+            .get_or_init(|| crate::call_id(&self.tool, &self.arguments))
+    }
+
+    /// The call's own token: a child of the caller's, cancelled with it or
+    /// by [`Call::cancel`], made when first asked for.
+    fn token(&self, parent: &CancellationToken) -> &CancellationToken {
+        let token = self.token.get_or_init(|| parent.child_token());
+        // A cancel that came before the token existed.
+        if self.cancelled.load(Ordering::SeqCst) {
+            token.cancel();
+        }
+        token
+    }
+
+    /// Cancels the call (its time ran out), whether or not its token exists
+    /// yet.
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        if let Some(token) = self.token.get() {
+            token.cancel();
+        }
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+            || self
+                .token
+                .get()
+                .is_some_and(CancellationToken::is_cancelled)
+    }
 }
 
 impl<Ctx> ToolContext<Ctx> {
@@ -42,22 +127,25 @@ impl<Ctx> ToolContext<Ctx> {
     /// A context around state that is already shared.
     pub fn from_arc(state: Arc<Ctx>) -> Self {
         Self {
-            state,
+            shared: Arc::new(Shared {
+                state,
+                scopes: Arc::from([]),
+                cancellation: CancellationToken::new(),
+            }),
             call_id: None,
-            cancellation: CancellationToken::new(),
-            scopes: Arc::from([]),
+            call: None,
         }
     }
 
     /// The application's state.
     pub fn state(&self) -> &Ctx {
-        &self.state
+        &self.shared.state
     }
 
     /// The application's state as the shared pointer it lives in, for a tool
     /// that hands it to a task of its own.
     pub fn state_arc(&self) -> &Arc<Ctx> {
-        &self.state
+        &self.shared.state
     }
 
     /// The id of the call being run. Inside a call made through a
@@ -65,7 +153,10 @@ impl<Ctx> ToolContext<Ctx> {
     /// ([`call_id`](crate::call_id())); elsewhere, whatever
     /// [`ToolContext::with_call_id`] set.
     pub fn call_id(&self) -> Option<&str> {
-        self.call_id.as_deref()
+        match &self.call {
+            Some(call) => Some(call.id()),
+            None => self.call_id.as_deref(),
+        }
     }
 
     /// The same context with the call id set.
@@ -75,23 +166,28 @@ impl<Ctx> ToolContext<Ctx> {
         self
     }
 
-    /// The token that is cancelled when the call should stop: a long-running
-    /// tool selects on [`CancellationToken::cancelled`] or polls
+    /// The token that is cancelled when the call should stop: when its time
+    /// runs out, or when the caller cancels its own. A long-running tool
+    /// selects on [`CancellationToken::cancelled`] or polls
     /// [`ToolContext::is_cancelled`].
     pub fn cancellation(&self) -> &CancellationToken {
-        &self.cancellation
+        match &self.call {
+            Some(call) => call.token(&self.shared.cancellation),
+            None => &self.shared.cancellation,
+        }
     }
 
     /// The same context with the given cancellation token.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.cancellation = token;
+        Arc::make_mut(&mut self.shared).cancellation = token;
         self
     }
 
     /// Whether the call has been cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.cancellation.is_cancelled()
+        self.shared.cancellation.is_cancelled()
+            || self.call.as_ref().is_some_and(|call| call.is_cancelled())
     }
 
     /// The same context granting these scopes (and no others): a tool that
@@ -104,28 +200,27 @@ impl<Ctx> ToolContext<Ctx> {
     /// ```
     #[must_use]
     pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
-        self.scopes = scopes.into_iter().map(Into::into).collect();
+        Arc::make_mut(&mut self.shared).scopes = scopes.into_iter().map(Into::into).collect();
         self
     }
 
     /// The scopes granted to the caller.
     pub fn scopes(&self) -> &[String] {
-        &self.scopes
+        &self.shared.scopes
     }
 
     /// Whether the caller holds `scope`.
     pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|granted| granted == scope)
+        self.shared.scopes.iter().any(|granted| granted == scope)
     }
 
-    /// The context of one call: the same state and scopes, the call's id,
-    /// and a token cancelled with this context's or on its own.
-    pub(crate) fn for_call(&self, call_id: Arc<str>) -> Self {
+    /// The context of one call: the same state, scopes and caller's token,
+    /// and the call.
+    pub(crate) fn for_call(&self, call: Arc<Call>) -> Self {
         Self {
-            state: Arc::clone(&self.state),
-            call_id: Some(call_id),
-            cancellation: self.cancellation.child_token(),
-            scopes: Arc::clone(&self.scopes),
+            shared: Arc::clone(&self.shared),
+            call_id: None,
+            call: Some(call),
         }
     }
 }
@@ -139,10 +234,9 @@ impl<Ctx: Default> Default for ToolContext<Ctx> {
 impl<Ctx> Clone for ToolContext<Ctx> {
     fn clone(&self) -> Self {
         Self {
-            state: Arc::clone(&self.state),
+            shared: Arc::clone(&self.shared),
             call_id: self.call_id.clone(),
-            cancellation: self.cancellation.clone(),
-            scopes: Arc::clone(&self.scopes),
+            call: self.call.clone(),
         }
     }
 }
@@ -151,9 +245,9 @@ impl<Ctx> fmt::Debug for ToolContext<Ctx> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolContext")
             .field("state", &std::any::type_name::<Ctx>())
-            .field("call_id", &self.call_id)
+            .field("call_id", &self.call_id())
             .field("cancelled", &self.is_cancelled())
-            .field("scopes", &self.scopes)
+            .field("scopes", &self.shared.scopes)
             .finish()
     }
 }

@@ -3,8 +3,11 @@
 //! policy, execute under a timeout with panics caught, and shape the output.
 
 use std::any::Any;
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -16,6 +19,7 @@ use tracing::Instrument;
 
 use crate::arguments::normalize;
 use crate::call_id::call_id;
+use crate::context::Call;
 use crate::policy::{ApprovalRequest, NO_HOOK};
 use crate::registry::Entry;
 use crate::{
@@ -31,7 +35,7 @@ pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
     fn prepare(
         self: Arc<Self>,
         ctx: ToolContext<Ctx>,
-        args: Value,
+        args: &Value,
     ) -> Result<BoxFuture<'static, ToolResult>, ToolError>;
 }
 
@@ -66,8 +70,9 @@ impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
     fn prepare(
         self: Arc<Self>,
         ctx: ToolContext<Ctx>,
-        args: Value,
+        args: &Value,
     ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
+        let args = args.clone();
         Ok(Box::pin(async move { self.0.call(&ctx, args).await }))
     }
 }
@@ -123,42 +128,46 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// Runs on a Tokio runtime with its timer enabled.
     pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
-        let start = Instant::now();
+        let span = tracing::info_span!("tool_call", tool = name, call_id = tracing::field::Empty);
+        // The id costs a hash; it is made only for someone who reads it.
+        let watched = self.observer.is_some() || !span.is_disabled();
+        let start = self.observer.is_some().then(Instant::now);
         let Some(entry) = self.entry(name) else {
-            let id = call_id(name, &args);
-            self.started(name, &id);
             let result = ToolResult::from(self.unknown_tool(name));
-            self.finished(name, &id, start, &result);
+            if watched {
+                self.report(&span, name, &call_id(name, &args), start, &result);
+            }
             return result;
         };
-        let args = normalize(name, args, self.settings.max_argument_bytes);
-        let id: Arc<str> = match &args {
-            Ok(args) => call_id(name, args).into(),
-            Err(_) => call_id(name, &Value::Null).into(),
+        let call = match normalize(name, args, self.settings.max_argument_bytes) {
+            Ok(args) => Arc::new(Call::new(Arc::clone(&entry.name), args)),
+            Err(error) => {
+                let result = ToolResult::from(error);
+                if watched {
+                    self.report(&span, name, &call_id(name, &Value::Null), start, &result);
+                }
+                return result;
+            }
         };
-        let span = tracing::info_span!("tool_call", tool = name, call_id = &*id);
-        let call = async {
-            self.started(name, &id);
-            let result = match args {
-                // A panic outside the tool's own run (in a `Deserialize`
-                // impl, an availability check, the approval hook) ends the
-                // call like one inside it.
-                Ok(args) => AssertUnwindSafe(self.run(entry, ctx, &id, args))
-                    .catch_unwind()
-                    .await
-                    .unwrap_or_else(|panic| {
-                        ToolError::Panicked {
-                            tool: name.to_owned(),
-                            message: panic_message(panic.as_ref()),
-                        }
-                        .into()
-                    }),
-                Err(error) => error.into(),
-            };
-            self.finished(name, &id, start, &result);
-            result
-        };
-        call.instrument(span).await
+        if watched {
+            span.record("call_id", call.id());
+            self.started(name, call.id());
+        }
+        // A panic outside the tool's own run (in a `Deserialize` impl, an
+        // availability check, the approval hook) ends the call like one
+        // inside it.
+        let run = AssertUnwindSafe(self.run(entry, ctx, &call)).catch_unwind();
+        let result = run.instrument(span.clone()).await.unwrap_or_else(|panic| {
+            ToolError::Panicked {
+                tool: name.to_owned(),
+                message: panic_message(panic.as_ref()),
+            }
+            .into()
+        });
+        if let Some(start) = start {
+            self.finished(name, call.id(), start, &result);
+        }
+        result
     }
 
     /// Runs a batch of calls concurrently and returns their results in the
@@ -209,12 +218,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        id: &Arc<str>,
-        args: Value,
+        call: &Arc<Call>,
     ) -> ToolResult {
-        let name = entry.tool.name();
+        let name = &*entry.name;
         if self.settings.validate {
-            let violations = entry.input_check.check(&args);
+            let violations = entry.input_check.check(call.arguments());
             if !violations.is_empty() {
                 return ToolError::InvalidArguments {
                     tool: name.to_owned(),
@@ -223,17 +231,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 .into();
             }
         }
-        let call_ctx = ctx.for_call(Arc::clone(id));
-        let needs_approval = entry.metadata.tier == ToolTier::Confirm;
-        let approval_args = (needs_approval && self.approval.is_some()).then(|| args.clone());
-        let run = match Arc::clone(&entry.tool).prepare(call_ctx.clone(), args) {
+        let call_ctx = ctx.for_call(Arc::clone(call));
+        let run = match Arc::clone(&entry.tool).prepare(call_ctx.clone(), call.arguments()) {
             Ok(run) => run,
             Err(error) => return error.into(),
         };
-        if let Err(error) = self
-            .check_policy(entry, &call_ctx, id, approval_args.as_ref())
-            .await
-        {
+        if let Err(error) = self.check_policy(entry, &call_ctx, call).await {
             return error.into();
         }
         let timeout = entry
@@ -241,9 +244,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             .timeout
             .unwrap_or(self.settings.default_timeout);
         if entry.metadata.long_running {
-            return self.run_in_background(entry, call_ctx, id, run, timeout);
+            return self.run_in_background(entry, call_ctx, call, run, timeout);
         }
-        let result = execute(name, run, &call_ctx, timeout, entry.exclusive.as_deref()).await;
+        let result = execute(name, run, call, timeout, entry.exclusive.as_deref()).await;
         if result.is_deferred() {
             return ToolError::Execution {
                 tool: name.to_owned(),
@@ -261,10 +264,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        id: &str,
-        arguments: Option<&Value>,
+        call: &Call,
     ) -> Result<(), ToolError> {
-        let tool = entry.tool.name();
+        let tool = &*entry.name;
         entry
             .tool
             .check_available(ctx)
@@ -286,7 +288,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if entry.metadata.tier == ToolTier::Observe {
             return Ok(());
         }
-        let (Some(hook), Some(arguments)) = (&self.approval, arguments) else {
+        let Some(hook) = &self.approval else {
             return Err(ToolError::Denied {
                 tool: tool.to_owned(),
                 reason: NO_HOOK.to_owned(),
@@ -294,8 +296,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         };
         let request = ApprovalRequest {
             tool,
-            call_id: id,
-            arguments,
+            call_id: call.id(),
+            arguments: call.arguments(),
             metadata: &entry.metadata,
             context: ctx,
         };
@@ -314,11 +316,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: ToolContext<Ctx>,
-        id: &Arc<str>,
+        call: &Arc<Call>,
         run: BoxFuture<'static, ToolResult>,
         timeout: Duration,
     ) -> ToolResult {
-        let name = entry.tool.name().to_owned();
+        let name = entry.name.to_string();
+        let id = call.id();
         let pending = ToolResult::pending(&name, id);
         let Some(opened) = self.pending.open(id) else {
             // The same call is running already: one run, one result.
@@ -327,16 +330,17 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let exclusive = entry.exclusive.clone();
         let observer = self.observer.clone();
         let pending_timeout = self.settings.pending_timeout;
-        let id = Arc::clone(id);
-        let span = tracing::info_span!("tool_call_background", tool = %name, call_id = &*id);
+        let call = Arc::clone(call);
+        let span = tracing::info_span!("tool_call_background", tool = %name, call_id = id);
         let start = Instant::now();
         let task = async move {
-            let result = execute(&name, run, &ctx, timeout, exclusive.as_deref()).await;
+            let id = call.id();
+            let result = execute(&name, run, &call, timeout, exclusive.as_deref()).await;
             let result = if result.is_deferred() {
                 match tokio::time::timeout(pending_timeout, opened.delivered).await {
                     Ok(Ok(delivered)) => delivered,
                     _ => {
-                        ctx.cancellation().cancel();
+                        call.cancel();
                         ToolError::PendingTimeout {
                             tool: name.clone(),
                             call_id: id.to_string(),
@@ -351,7 +355,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             if let Some(observer) = &observer {
                 let event = CallFinished {
                     tool: &name,
-                    call_id: &id,
+                    call_id: id,
                     duration: start.elapsed(),
                     result: &result,
                 };
@@ -359,6 +363,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             }
             // Kept for waiters to come, if none waits yet.
             opened.finish.send_replace(Some(result));
+            drop(ctx);
         };
         tokio::spawn(task.instrument(span));
         pending
@@ -375,6 +380,23 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             name: name.to_owned(),
             suggestion,
             available: self.names().map(str::to_owned).collect(),
+        }
+    }
+
+    /// Events and span of a call that ended before it began.
+    fn report(
+        &self,
+        span: &tracing::Span,
+        tool: &str,
+        call_id: &str,
+        start: Option<Instant>,
+        result: &ToolResult,
+    ) {
+        span.record("call_id", call_id);
+        let _entered = span.enter();
+        self.started(tool, call_id);
+        if let Some(start) = start {
+            self.finished(tool, call_id, start, result);
         }
     }
 
@@ -410,10 +432,10 @@ fn outcome(result: &ToolResult) -> &'static str {
 
 /// Step 6: one at a time if the tool asks it, under the time limit, with a
 /// panic turned into an error result.
-async fn execute<Ctx>(
+async fn execute(
     tool: &str,
     run: BoxFuture<'static, ToolResult>,
-    ctx: &ToolContext<Ctx>,
+    call: &Call,
     timeout: Duration,
     exclusive: Option<&tokio::sync::Mutex<()>>,
 ) -> ToolResult {
@@ -421,21 +443,53 @@ async fn execute<Ctx>(
         Some(lock) => Some(lock.lock().await),
         None => None,
     };
-    match tokio::time::timeout(timeout, AssertUnwindSafe(run).catch_unwind()).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(panic)) => ToolError::Panicked {
+    let guarded = AssertUnwindSafe(run).catch_unwind();
+    match (LazyTimeout {
+        inner: guarded,
+        limit: timeout,
+        sleep: None,
+    })
+    .await
+    {
+        Some(Ok(result)) => result,
+        Some(Err(panic)) => ToolError::Panicked {
             tool: tool.to_owned(),
             message: panic_message(panic.as_ref()),
         }
         .into(),
-        Err(_) => {
-            ctx.cancellation().cancel();
+        None => {
+            call.cancel();
             ToolError::Timeout {
                 tool: tool.to_owned(),
                 after: timeout,
             }
             .into()
         }
+    }
+}
+
+/// A time limit whose timer starts only if the future does not finish on
+/// its first poll: most tool calls do, and then cost no timer and no clock
+/// read. `None` when the time ran out.
+struct LazyTimeout<F> {
+    inner: F,
+    limit: Duration,
+    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<F: Future + Unpin> Future for LazyTimeout<F> {
+    type Output = Option<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        if let Poll::Ready(output) = Pin::new(&mut this.inner).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        let limit = this.limit;
+        let sleep = this
+            .sleep
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        sleep.as_mut().poll(cx).map(|()| None)
     }
 }
 
@@ -473,7 +527,7 @@ fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolRes
         result.with_structured_content(value)
     } else {
         ToolError::InvalidOutput {
-            tool: entry.tool.name().to_owned(),
+            tool: entry.name.to_string(),
             violations,
         }
         .into()

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -78,7 +79,7 @@ pub enum Inserted {
 pub struct ToolRegistry<Ctx = ()> {
     entries: Vec<Entry<Ctx>>,
     definitions: Vec<ToolDefinition>,
-    index: HashMap<String, usize>,
+    index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
     pub(crate) settings: Settings,
     pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
     pub(crate) observer: Option<Arc<dyn CallObserver>>,
@@ -87,6 +88,7 @@ pub struct ToolRegistry<Ctx = ()> {
 
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {
+    pub(crate) name: Arc<str>,
     pub(crate) tool: Arc<dyn Prepare<Ctx>>,
     pub(crate) metadata: ToolMetadata,
     pub(crate) input_check: SchemaCheck,
@@ -102,6 +104,30 @@ pub(crate) struct Settings {
     pub(crate) default_timeout: Duration,
     pub(crate) pending_timeout: Duration,
     pub(crate) validate: bool,
+}
+
+/// FNV-1a over a tool's name: the names are the registry's own, short and
+/// few, so a keyed hash buys nothing on the path every call takes.
+#[derive(Default)]
+pub(crate) struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for byte in bytes {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The time a call may run when its tool sets no `timeout`: 30 seconds.
@@ -121,7 +147,7 @@ impl<Ctx> ToolRegistry<Ctx> {
         Self {
             entries: Vec::new(),
             definitions: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             settings: Settings {
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 default_timeout: DEFAULT_TIMEOUT,
@@ -295,6 +321,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         }
         let exclusive = (!metadata.concurrency_safe).then(Arc::default);
         let entry = Entry {
+            name: Arc::from(name),
             tool,
             metadata,
             input_check,
@@ -309,7 +336,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             }
             None => {
                 self.index
-                    .insert(definition.name.clone(), self.entries.len());
+                    .insert(definition.name.as_str().into(), self.entries.len());
                 self.entries.push(entry);
                 self.definitions.push(definition);
                 Ok(Inserted::Added)

@@ -1,5 +1,6 @@
 //! What a call gives back to the model.
 
+use std::any::Any;
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -41,8 +42,9 @@ pub enum ToolOutput {
 pub struct ToolResult {
     output: ToolOutput,
     is_error: bool,
-    error: Option<ToolError>,
-    structured: Option<Value>,
+    // Boxed: rare, and a result is moved through every step of a call.
+    error: Option<Box<ToolError>>,
+    structured: Option<Box<Value>>,
     state: State,
 }
 
@@ -51,7 +53,7 @@ pub struct ToolResult {
 enum State {
     Done,
     /// Running in the background; the result comes later under this id.
-    Pending(String),
+    Pending(Box<str>),
     /// The tool hands the result to someone else (the client) to deliver.
     Deferred,
 }
@@ -103,7 +105,7 @@ impl ToolResult {
     /// its result.
     pub(crate) fn pending(tool: &str, call_id: &str) -> Self {
         Self {
-            state: State::Pending(call_id.to_owned()),
+            state: State::Pending(call_id.into()),
             ..Self::text(format!(
                 "tool `{tool}` is running in the background (call `{call_id}`); its result will follow. Do not call it again while this call is pending."
             ))
@@ -114,14 +116,14 @@ impl ToolResult {
     /// beside the text, for a tool that declares an output schema.
     #[must_use]
     pub fn with_structured_content(mut self, value: Value) -> Self {
-        self.structured = Some(value);
+        self.structured = Some(Box::new(value));
         self
     }
 
     /// The structured content, if the tool declared an output schema and
     /// returned JSON that matches it.
     pub fn structured_content(&self) -> Option<&Value> {
-        self.structured.as_ref()
+        self.structured.as_deref()
     }
 
     /// The id of the background call this result stands for, when the tool
@@ -157,7 +159,7 @@ impl ToolResult {
     /// from a tool's `Err`; `None` on success and for results made with
     /// [`ToolResult::error`].
     pub fn error_kind(&self) -> Option<&ToolError> {
-        self.error.as_ref()
+        self.error.as_deref()
     }
 
     /// The text a model receives: text as is, JSON compact.
@@ -189,8 +191,10 @@ impl From<ToolError> for ToolResult {
     fn from(error: ToolError) -> Self {
         Self {
             is_error: true,
-            error: Some(error.clone()),
-            ..Self::text(error.to_string())
+            output: ToolOutput::Text(error.to_string()),
+            error: Some(Box::new(error)),
+            structured: None,
+            state: State::Done,
         }
     }
 }
@@ -212,9 +216,17 @@ pub trait IntoToolOutput {
     fn into_tool_result(self, tool: &str) -> ToolResult;
 }
 
-impl<T: Serialize> IntoToolOutput for T {
+impl<T: Serialize + 'static> IntoToolOutput for T {
     fn into_tool_result(self, tool: &str) -> ToolResult {
-        match serde_json::to_value(&self) {
+        // A `String` is the text as it is: no copy through a JSON value.
+        let mut slot = Some(self);
+        if let Some(text) = (&mut slot as &mut dyn Any).downcast_mut::<Option<String>>() {
+            return ToolResult::text(text.take().unwrap_or_default());
+        }
+        let Some(value) = slot else {
+            return ToolResult::text("");
+        };
+        match serde_json::to_value(&value) {
             Ok(Value::String(text)) => ToolResult::text(text),
             Ok(value) => ToolResult::json(value),
             Err(error) => ToolError::Execution {
