@@ -17,56 +17,20 @@
 //!
 //! Run with `cargo bench --bench dispatch`; see BENCHMARKS.md for figures.
 
+mod support;
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use serde::Deserialize;
 use serde_json::{Value, json};
+use support::{AddNote, AddNoteLocked, EXPECTED, arguments, direct};
 use tokio::runtime::Runtime;
 use tool_core::{
     CallFinished, CallObserver, CallStarted, ToolCall, ToolContext, ToolRegistry, ToolResult, tool,
 };
-
-/// Add a note to the user's notebook.
-#[tool(tier = Observe, concurrency_safe)]
-fn add_note(
-    /// The note's title.
-    title: String,
-    /// The note's text.
-    body: String,
-    /// 1 (highest) to 5.
-    priority: u8,
-) -> String {
-    format!("added note `{title}` (priority {priority}): {body}")
-}
-
-/// Add a note to the user's notebook (not `concurrency_safe`: the registry
-/// runs one call at a time).
-#[tool(tier = Observe)]
-fn add_note_locked(
-    /// The note's title.
-    title: String,
-    /// The note's text.
-    body: String,
-    /// 1 (highest) to 5.
-    priority: u8,
-) -> String {
-    format!("added note `{title}` (priority {priority}): {body}")
-}
-
-/// The same arguments as a plain struct, for the baseline.
-#[derive(Deserialize)]
-struct Args {
-    title: String,
-    body: String,
-    priority: u8,
-}
-
-/// What every variant of `pipeline` returns.
-const EXPECTED: &str = "added note `groceries` (priority 2): milk, eggs";
 
 /// An observer that counts both events.
 struct Counting(Arc<AtomicU64>);
@@ -108,21 +72,13 @@ fn assert_success(
 fn pipeline(c: &mut Criterion) {
     let rt = runtime();
     let ctx = ToolContext::new(());
-    let args = json!({"title": "groceries", "body": "milk, eggs", "priority": 2});
+    let args = arguments();
 
     let no_validation = pipeline_registry().with_validation(false);
     let validation = pipeline_registry();
     let events = Arc::new(AtomicU64::new(0));
     let observed = pipeline_registry().with_observer(Counting(Arc::clone(&events)));
 
-    let direct = |args: Value| {
-        let Args {
-            title,
-            body,
-            priority,
-        } = serde_json::from_value::<Args>(args).expect("valid arguments");
-        add_note(title, body, priority)
-    };
     assert_eq!(direct(args.clone()), EXPECTED);
     assert_success(&rt, &no_validation, &ctx, "add_note", &args);
     assert_success(&rt, &validation, &ctx, "add_note", &args);

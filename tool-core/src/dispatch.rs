@@ -231,12 +231,14 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 .into();
             }
         }
-        let call_ctx = ctx.for_call(Arc::clone(call));
-        let run = match Arc::clone(&entry.tool).prepare(call_ctx.clone(), call.arguments()) {
+        let run = match Arc::clone(&entry.tool)
+            .prepare(ctx.for_call(Arc::clone(call)), call.arguments())
+        {
             Ok(run) => run,
             Err(error) => return error.into(),
         };
-        if let Err(error) = self.check_policy(entry, &call_ctx, call).await {
+        // The caller's context: policy is about who calls.
+        if let Err(error) = self.check_policy(entry, ctx, call).await {
             return error.into();
         }
         let timeout = entry
@@ -244,7 +246,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             .timeout
             .unwrap_or(self.settings.default_timeout);
         if entry.metadata.long_running {
-            return self.run_in_background(entry, call_ctx, call, run, timeout);
+            return self.run_in_background(entry, call, run, timeout);
         }
         let result = execute(name, run, call, timeout, entry.exclusive.as_deref()).await;
         if result.is_deferred() {
@@ -315,7 +317,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     fn run_in_background(
         &self,
         entry: &Entry<Ctx>,
-        ctx: ToolContext<Ctx>,
         call: &Arc<Call>,
         run: BoxFuture<'static, ToolResult>,
         timeout: Duration,
@@ -363,7 +364,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             }
             // Kept for waiters to come, if none waits yet.
             opened.finish.send_replace(Some(result));
-            drop(ctx);
         };
         tokio::spawn(task.instrument(span));
         pending

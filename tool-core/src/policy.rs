@@ -40,7 +40,7 @@ pub struct ApprovalRequest<'a, Ctx> {
     pub arguments: &'a Value,
     /// The tool's metadata (read-only, destructive, scopes, ...).
     pub metadata: &'a ToolMetadata,
-    /// The call's context.
+    /// The caller's context (the state, scopes and token the call was made with).
     pub context: &'a ToolContext<Ctx>,
 }
 
