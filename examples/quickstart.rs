@@ -10,7 +10,7 @@ use tool_core::{
 };
 
 /// The application's state, shared by every call.
-struct App {
+pub(crate) struct App {
     home_city: String,
 }
 
@@ -112,21 +112,31 @@ impl ApprovalHook<App> for SmallAmountsOnly {
     }
 }
 
-#[tokio::main]
-async fn main() {
-    let registry = ToolRegistry::<App>::new()
+/// The three tools, and the application's say on the one that needs it.
+pub(crate) fn registry() -> ToolRegistry<App> {
+    ToolRegistry::<App>::new()
         .with(GetWeather)
         .with(WebSearch::tool())
         .with(ConvertCurrency)
-        .with_approval(SmallAmountsOnly);
+        .with_approval(SmallAmountsOnly)
+}
+
+/// The context every call of this application runs in.
+pub(crate) fn context() -> ToolContext<App> {
+    ToolContext::new(App {
+        home_city: "Lyon".into(),
+    })
+}
+
+#[tokio::main]
+async fn main() {
+    let registry = registry();
 
     println!("== The tool definitions a model is given ==");
     let definitions = serde_json::to_string_pretty(registry.definitions()).expect("JSON");
     println!("{definitions}\n");
 
-    let ctx = ToolContext::new(App {
-        home_city: "Lyon".into(),
-    });
+    let ctx = context();
     let calls: [(&str, Value); 7] = [
         (
             "get_weather",

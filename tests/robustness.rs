@@ -7,130 +7,26 @@
 //! and, against an oracle written from the tools' definitions, a success
 //! exactly when the arguments are valid.
 //!
-//! The quickstart's items are private to its module, so
-//! `#[path = "../examples/quickstart.rs"] mod quickstart;` cannot reach them
-//! from here: its three tools, its state and its approval hook are copied
-//! below unchanged.
+//! The tools are the quickstart example's own, included with `#[path]`, so
+//! what is tested is what a newcomer runs.
 
 use std::cell::RefCell;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
 use tokio::runtime::Runtime;
-use tool_core::{
-    Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolError, ToolRegistry, ToolResult, tool,
-};
+use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
-// ---- Copied from examples/quickstart.rs ------------------------------------
+/// The quickstart example itself: its tools, its approval hook, its
+/// registry; its `main` goes unused here.
+#[path = "../examples/quickstart.rs"]
+#[allow(dead_code)]
+mod quickstart;
 
-/// The application's state, shared by every call.
-struct App {
-    home_city: String,
-}
+use quickstart::{App, context, registry};
 
-/// Temperature units.
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Units {
-    Celsius,
-    Fahrenheit,
-}
-
-#[derive(Serialize)]
-struct Weather {
-    city: String,
-    temperature: f64,
-    summary: &'static str,
-}
-
-/// Get the current weather for a city.
-///
-/// Returns the temperature and a one-line summary.
-#[tool(read_only, tier = Observe, timeout = "10s")]
-async fn get_weather(
-    ctx: &ToolContext<App>,
-    /// City name, e.g. "Paris"; the user's home city when omitted.
-    city: Option<String>,
-    /// Temperature units; Celsius when omitted.
-    units: Option<Units>,
-) -> Result<Weather, String> {
-    let city = city.unwrap_or_else(|| ctx.state().home_city.clone());
-    if city.trim().is_empty() {
-        return Err("the city name is empty".into());
-    }
-    let temperature = match units {
-        Some(Units::Fahrenheit) => 70.7,
-        _ => 21.5,
-    };
-    Ok(Weather {
-        city,
-        temperature,
-        summary: "sunny with a light breeze",
-    })
-}
-
-fn five() -> u8 {
-    5
-}
-
-/// Search the web for current information.
-#[tool(name = "web_search", read_only, tier = Observe, timeout = "10s")]
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct WebSearch {
-    /// The search query.
-    query: String,
-    /// Maximum results to return.
-    #[schemars(range(min = 1, max = 20))]
-    #[serde(default = "five")]
-    max_results: u8,
-}
-
-impl WebSearch {
-    async fn run(self) -> Vec<String> {
-        (1..=self.max_results.min(3))
-            .map(|rank| format!("result {rank} for {:?}", self.query))
-            .collect()
-    }
-}
-
-/// Convert an amount between currencies at today's rate.
-///
-/// Its tier is the default, `Confirm`: every call goes to the approval hook.
-#[tool(schema = json!({
-    "type": "object",
-    "properties": {
-        "amount": {"type": "number", "exclusiveMinimum": 0},
-        "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
-        "to": {"type": "string", "pattern": "^[A-Z]{3}$"}
-    },
-    "required": ["amount", "from", "to"],
-    "additionalProperties": false
-}))]
-fn convert_currency(amount: f64, from: String, to: String) -> ToolResult {
-    match (from.as_str(), to.as_str()) {
-        ("EUR", "USD") => ToolResult::text(format!("{amount} EUR = {:.2} USD", amount * 1.08)),
-        _ => ToolResult::error(format!("no rate for {from} -> {to}; try EUR -> USD")),
-    }
-}
-
-/// The application's say on calls of `Confirm` tools: here a rule, in a
-/// real agent perhaps a question to the user.
-struct SmallAmountsOnly;
-
-impl ApprovalHook<App> for SmallAmountsOnly {
-    async fn approve(&self, request: &ApprovalRequest<'_, App>) -> Approval {
-        match request.arguments["amount"].as_f64() {
-            Some(amount) if amount <= 1000.0 => Approval::Approve,
-            _ => Approval::deny("amounts over 1000 need a person to approve them"),
-        }
-    }
-}
-
-// ---- End of the copy ---------------------------------------------------------
-
+/// The home city of the quickstart's context.
 const HOME_CITY: &str = "Lyon";
 const TOOLS: [&str; 3] = ["get_weather", "web_search", "convert_currency"];
 const ARGUMENT_NAMES: [&str; 7] = [
@@ -142,21 +38,6 @@ const ARGUMENT_NAMES: [&str; 7] = [
     "from",
     "to",
 ];
-
-/// The registry quickstart's `main` builds.
-fn registry() -> ToolRegistry<App> {
-    ToolRegistry::<App>::new()
-        .with(GetWeather)
-        .with(WebSearch::tool())
-        .with(ConvertCurrency)
-        .with_approval(SmallAmountsOnly)
-}
-
-fn context() -> ToolContext<App> {
-    ToolContext::new(App {
-        home_city: HOME_CITY.into(),
-    })
-}
 
 fn config() -> Config {
     Config {
