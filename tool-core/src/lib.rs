@@ -41,8 +41,16 @@
 //! - [`TypedTool`]: a tool with a typed input, what `#[tool]` generates;
 //! - [`Tool`]: the untyped form (JSON in), usable as a trait object;
 //! - [`TypedToolAdapter`]: a typed tool seen as an untyped one;
-//! - [`ToolRegistry`]: the tools by name, their definitions, and `call`;
-//! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`].
+//! - [`ToolRegistry`]: the tools by name, their definitions, and
+//!   [`call`](ToolRegistry::call), the pipeline every call goes through
+//!   (arguments checked, validated and deserialized, policy, timeout, panics
+//!   caught), [`call_all`](ToolRegistry::call_all) for batches, and
+//!   [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) for
+//!   `long_running` tools;
+//! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
+//!   [`CallObserver`]: start and finish events;
+//! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`],
+//!   [`call_id()`].
 //!
 //! Features: `schemars` (on by default) derives input schemas from Rust types;
 //! without it every tool writes its schema with `#[tool(schema = ...)]`.
