@@ -112,6 +112,10 @@ where
     T: TypedTool<Ctx>,
     Ctx: Send + Sync + 'static,
 {
+    fn uses_context(&self) -> bool {
+        self.tool.uses_context()
+    }
+
     fn prepare(
         self: Arc<Self>,
         ctx: ToolContext<Ctx>,

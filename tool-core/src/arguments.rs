@@ -88,13 +88,19 @@ fn upper_bound(value: &Value) -> usize {
         Value::Null | Value::Bool(_) => 5,
         Value::Number(_) => 24,
         Value::String(text) => 2 + 6 * text.len(),
-        Value::Array(items) => 2 + items.len() + items.iter().map(upper_bound).sum::<usize>(),
+        Value::Array(items) => {
+            let mut size = 2 + items.len();
+            for item in items {
+                size += upper_bound(item);
+            }
+            size
+        }
         Value::Object(map) => {
-            2 + map.len() * 2
-                + map
-                    .iter()
-                    .map(|(key, item)| 2 + 6 * key.len() + upper_bound(item))
-                    .sum::<usize>()
+            let mut size = 2 + 4 * map.len();
+            for (key, item) in map {
+                size += 6 * key.len() + upper_bound(item);
+            }
+            size
         }
     }
 }

@@ -31,6 +31,11 @@ use crate::{
 /// after the policy check, as a future that owns what it needs so that a
 /// `long_running` call can go on in the background.
 pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
+    /// Whether the tool reads its context.
+    fn uses_context(&self) -> bool {
+        true
+    }
+
     /// Deserializes `args`; the returned future has not started.
     fn prepare(
         self: Arc<Self>,
@@ -74,6 +79,42 @@ impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
     ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
         let args = args.clone();
         Ok(Box::pin(async move { self.0.call(&ctx, args).await }))
+    }
+}
+
+/// A call's data: on the stack for a tool that never sees it, shared with
+/// the tool's context otherwise.
+enum Held {
+    Local(Call),
+    Shared(Arc<Call>),
+}
+
+impl std::ops::Deref for Held {
+    type Target = Call;
+
+    fn deref(&self) -> &Call {
+        match self {
+            Held::Local(call) => call,
+            Held::Shared(call) => call,
+        }
+    }
+}
+
+impl Held {
+    /// The context the tool runs in.
+    fn context_for<Ctx>(&self, ctx: &ToolContext<Ctx>) -> ToolContext<Ctx> {
+        match self {
+            Held::Local(_) => ctx.clone(),
+            Held::Shared(call) => ctx.for_call(Arc::clone(call)),
+        }
+    }
+
+    /// The call, shared: made so for `long_running` tools from the start.
+    fn shared(&self) -> Arc<Call> {
+        match self {
+            Held::Shared(call) => Arc::clone(call),
+            Held::Local(call) => Arc::new(call.clone()),
+        }
     }
 }
 
@@ -140,7 +181,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             return result;
         };
         let call = match normalize(name, args, self.settings.max_argument_bytes) {
-            Ok(args) => Arc::new(Call::new(Arc::clone(&entry.name), args)),
+            Ok(args) => {
+                let call = Call::new(Arc::clone(&entry.name), args);
+                // Shared only with a tool that can see it in its context, or
+                // that runs on in the background.
+                if entry.uses_context || entry.metadata.long_running {
+                    Held::Shared(Arc::new(call))
+                } else {
+                    Held::Local(call)
+                }
+            }
             Err(error) => {
                 let result = ToolResult::from(error);
                 if watched {
@@ -214,12 +264,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Steps 3 to 7 for a known tool and well-formed arguments.
-    async fn run(
-        &self,
-        entry: &Entry<Ctx>,
-        ctx: &ToolContext<Ctx>,
-        call: &Arc<Call>,
-    ) -> ToolResult {
+    async fn run(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &Held) -> ToolResult {
         let name = &*entry.name;
         if self.settings.validate {
             let violations = entry.input_check.check(call.arguments());
@@ -231,9 +276,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 .into();
             }
         }
-        let run = match Arc::clone(&entry.tool)
-            .prepare(ctx.for_call(Arc::clone(call)), call.arguments())
-        {
+        let run = match Arc::clone(&entry.tool).prepare(call.context_for(ctx), call.arguments()) {
             Ok(run) => run,
             Err(error) => return error.into(),
         };
@@ -317,7 +360,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     fn run_in_background(
         &self,
         entry: &Entry<Ctx>,
-        call: &Arc<Call>,
+        call: &Held,
         run: BoxFuture<'static, ToolResult>,
         timeout: Duration,
     ) -> ToolResult {
@@ -331,7 +374,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let exclusive = entry.exclusive.clone();
         let observer = self.observer.clone();
         let pending_timeout = self.settings.pending_timeout;
-        let call = Arc::clone(call);
+        let call = call.shared();
         let span = tracing::info_span!("tool_call_background", tool = %name, call_id = id);
         let start = Instant::now();
         let task = async move {

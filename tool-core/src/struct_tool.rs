@@ -23,6 +23,7 @@ pub trait ToolStruct<Ctx>: DeserializeOwned + Serialize + Send + Sized + 'static
     fn input_schema() -> Value;
     fn output_schema() -> Option<Value>;
     fn metadata() -> ToolMetadata;
+    const USES_CONTEXT: bool;
     fn execute(self, ctx: &ToolContext<Ctx>) -> impl Future<Output = ToolResult> + Send;
 }
 
@@ -99,6 +100,10 @@ where
 
     fn metadata(&self) -> ToolMetadata {
         T::metadata()
+    }
+
+    fn uses_context(&self) -> bool {
+        T::USES_CONTEXT
     }
 
     fn execute(&self, ctx: &ToolContext<Ctx>, input: T) -> impl Future<Output = ToolResult> + Send {

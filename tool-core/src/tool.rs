@@ -79,6 +79,15 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         Ok(())
     }
 
+    /// Whether [`execute`](TypedTool::execute) reads its context (state,
+    /// call id, cancellation). A registry gives a tool that does not a plain
+    /// copy of the caller's context and skips making the call's own.
+    /// `#[tool]` says `false` for a function without a `&ToolContext`
+    /// parameter and a struct without `context`. Default: `true`.
+    fn uses_context(&self) -> bool {
+        true
+    }
+
     /// Runs the tool on arguments that have been deserialized.
     fn execute(
         &self,

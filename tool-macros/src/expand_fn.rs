@@ -117,6 +117,7 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     let input_schema = input_schema(args, &krate, &quote!(#input<__C>), span);
     let output_schema = output_schema(args, &krate);
     let metadata = metadata(args, &krate);
+    let uses_context = tool.context.is_some();
     let doc = format!(
         "The tool `{name}`: [`{fn_ident}`] as a `TypedTool`, to register in a `ToolRegistry`."
     );
@@ -163,6 +164,10 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
 
                 fn metadata(&self) -> #p::ToolMetadata {
                     #metadata
+                }
+
+                fn uses_context(&self) -> bool {
+                    #uses_context
                 }
 
                 async fn execute(&self, #ctx: &#p::ToolContext<__C>, #input_value: #input<__C>) -> #p::ToolResult {

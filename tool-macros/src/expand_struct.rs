@@ -75,6 +75,7 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
     };
     let output_schema = output_schema(args, &krate);
     let metadata = metadata(args, &krate);
+    let uses_context = args.context.is_some();
     let convert = convert_output(&krate, name, &output, span);
     let doc =
         format!("The tool `{name}`, whose input is this struct; register it in a `ToolRegistry`.");
@@ -108,6 +109,8 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
                 fn metadata() -> #p::ToolMetadata {
                     #metadata
                 }
+
+                const USES_CONTEXT: bool = #uses_context;
 
                 async fn execute(self, #ctx: &#p::ToolContext<#ctx_type>) -> #p::ToolResult {
                     #[allow(unused_imports)]
