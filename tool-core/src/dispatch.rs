@@ -281,7 +281,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             Err(error) => return error.into(),
         };
         // The caller's context: policy is about who calls.
-        if let Err(error) = self.check_policy(entry, ctx, call).await {
+        if let Err(error) = check_access(entry, ctx) {
+            return error.into();
+        }
+        if entry.metadata.tier == ToolTier::Confirm
+            && let Err(error) = self.approve(entry, ctx, call).await
+        {
             return error.into();
         }
         let timeout = entry
@@ -304,35 +309,15 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         shape_output(entry, result)
     }
 
-    /// Step 5: availability, scopes, approval.
-    async fn check_policy(
+    /// Step 5 for a `Confirm` tool: the approval hook's decision, or a
+    /// denial without one.
+    async fn approve(
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         call: &Call,
     ) -> Result<(), ToolError> {
         let tool = &*entry.name;
-        entry
-            .tool
-            .check_available(ctx)
-            .map_err(|reason| ToolError::Unavailable {
-                tool: tool.to_owned(),
-                reason,
-            })?;
-        if let Some(scope) = entry
-            .metadata
-            .scopes
-            .iter()
-            .find(|scope| !ctx.has_scope(scope))
-        {
-            return Err(ToolError::MissingScope {
-                tool: tool.to_owned(),
-                scope: scope.to_string(),
-            });
-        }
-        if entry.metadata.tier == ToolTier::Observe {
-            return Ok(());
-        }
         let Some(hook) = &self.approval else {
             return Err(ToolError::Denied {
                 tool: tool.to_owned(),
@@ -460,6 +445,33 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             };
             quietly(|| observer.call_finished(&event));
         }
+    }
+}
+
+/// Step 5, the part that needs no one's answer: availability and scopes.
+fn check_access<Ctx: Send + Sync + 'static>(
+    entry: &Entry<Ctx>,
+    ctx: &ToolContext<Ctx>,
+) -> Result<(), ToolError> {
+    let tool = &*entry.name;
+    entry
+        .tool
+        .check_available(ctx)
+        .map_err(|reason| ToolError::Unavailable {
+            tool: tool.to_owned(),
+            reason,
+        })?;
+    match entry
+        .metadata
+        .scopes
+        .iter()
+        .find(|scope| !ctx.has_scope(scope))
+    {
+        Some(scope) => Err(ToolError::MissingScope {
+            tool: tool.to_owned(),
+            scope: scope.to_string(),
+        }),
+        None => Ok(()),
     }
 }
 
