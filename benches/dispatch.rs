@@ -12,6 +12,10 @@
 //!   `concurrency_safe` (each call takes its per-tool lock);
 //! - `registry_with_observer`: validation on, plus an observer that counts.
 //!
+//! Group `ratio`: the same registry variants, each measured interleaved
+//! with the baseline (blocks of 64 calls alternating), reported as 1 µs
+//! times the ratio: the figure to read on a machine whose speed drifts.
+//!
 //! Group `batch`: eight tools that each sleep 50 ms, run with
 //! [`ToolRegistry::call_all`], against a single 50 ms sleep.
 //!
@@ -22,7 +26,7 @@ mod support;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use serde_json::{Value, json};
@@ -117,6 +121,59 @@ fn pipeline(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // The same comparisons, interleaved: blocks of baseline calls and of
+    // registry calls alternate within every sample, so that both see the
+    // same machine. On a shared machine whose speed changes for seconds at
+    // a time, this is the ratio to read. What criterion reports as the time
+    // of one iteration here is 1 µs times the ratio.
+    let mut group = c.benchmark_group("ratio");
+    group
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for (id, registry, tool) in variants {
+        group.bench_function(id, |b| {
+            b.iter_custom(|iters| {
+                rt.block_on(interleaved_ratio(iters, registry, &ctx, tool, &args))
+            });
+        });
+    }
+    group.finish();
+}
+
+/// `iters` baseline calls and `iters` registry calls in alternating blocks;
+/// 1 µs times (registry time / baseline time), for each of `iters`.
+async fn interleaved_ratio(
+    iters: u64,
+    registry: &ToolRegistry,
+    ctx: &ToolContext,
+    tool: &str,
+    args: &Value,
+) -> Duration {
+    const BLOCK: u64 = 64;
+    let mut baseline = Duration::ZERO;
+    let mut measured = Duration::ZERO;
+    let mut done = 0;
+    while done < iters {
+        let n = BLOCK.min(iters - done);
+        let start = Instant::now();
+        for _ in 0..n {
+            black_box(direct(black_box(args).clone()));
+        }
+        baseline += start.elapsed();
+        let start = Instant::now();
+        for _ in 0..n {
+            black_box(
+                registry
+                    .call(ctx, black_box(tool), black_box(args).clone())
+                    .await,
+            );
+        }
+        measured += start.elapsed();
+        done += n;
+    }
+    let ratio = measured.as_secs_f64() / baseline.as_secs_f64().max(f64::MIN_POSITIVE);
+    Duration::from_secs_f64(ratio * 1e-6 * iters as f64)
 }
 
 /// Eight tools that each wait 50 ms: `wait_1` .. `wait_8`.
