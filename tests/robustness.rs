@@ -358,15 +358,25 @@ fn arbitrary_bytes_as_arguments_give_a_final_result() {
         prop::collection::vec(any::<u8>(), 0..2048),
         |runtime, bytes| {
             let args = Value::String(String::from_utf8_lossy(&bytes).into_owned());
-            let mut problems = Vec::new();
-            runtime.block_on(call_every_tool(&registry, &ctx, &args, &mut problems));
-            if problems.is_empty() {
-                Ok(())
-            } else {
-                Err(problems.join("\n"))
-            }
+            every_tool_gives_a_final_result(runtime, &registry, &ctx, &args)
         },
     );
+}
+
+/// `args` to every tool; what went wrong, if anything.
+fn every_tool_gives_a_final_result(
+    runtime: &Runtime,
+    registry: &ToolRegistry<App>,
+    ctx: &ToolContext<App>,
+    args: &Value,
+) -> Result<(), String> {
+    let mut problems = Vec::new();
+    runtime.block_on(call_every_tool(registry, ctx, args, &mut problems));
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
 }
 
 #[test]
@@ -374,13 +384,7 @@ fn arbitrary_json_as_arguments_gives_a_final_result() {
     let registry = registry();
     let ctx = context();
     check("arbitrary JSON", json_value(), |runtime, args| {
-        let mut problems = Vec::new();
-        runtime.block_on(call_every_tool(&registry, &ctx, &args, &mut problems));
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems.join("\n"))
-        }
+        every_tool_gives_a_final_result(runtime, &registry, &ctx, &args)
     });
 }
 
