@@ -1,5 +1,6 @@
 //! The bridge from a [`TypedTool`] to a [`Tool`]: deserialize, then execute.
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -7,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::Segment;
 
-use crate::dispatch::Prepare;
+use crate::dispatch::{Prepare, Started};
 use crate::validation::from_serde;
 use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool};
 
@@ -114,6 +115,25 @@ where
 {
     fn uses_context(&self) -> bool {
         self.tool.uses_context()
+    }
+
+    fn start(
+        self: Arc<Self>,
+        ctx: Cow<'_, ToolContext<Ctx>>,
+        args: &Value,
+        gate: &dyn Fn() -> Result<(), ToolError>,
+    ) -> Result<Started, ToolError> {
+        let input = deserialize_arguments::<T::Input>(self.tool.name(), args)?;
+        gate()?;
+        match self.tool.execute_now(&ctx, input) {
+            Ok(result) => Ok(Started::Done(result)),
+            Err(input) => {
+                let ctx = ctx.into_owned();
+                Ok(Started::Later(Box::pin(async move {
+                    self.tool.execute(&ctx, input).await
+                })))
+            }
+        }
     }
 
     fn prepare(

@@ -3,6 +3,7 @@
 //! policy, execute under a timeout with panics caught, and shape the output.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -31,6 +32,20 @@ use crate::{
 /// after the policy check, as a future that owns what it needs so that a
 /// `long_running` call can go on in the background.
 pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
+    /// Deserializes `args`, passes `gate` (the checks that need no one's
+    /// answer), and runs the tool at once if it can; the future to await if
+    /// it cannot.
+    fn start(
+        self: Arc<Self>,
+        ctx: Cow<'_, ToolContext<Ctx>>,
+        args: &Value,
+        gate: &dyn Fn() -> Result<(), ToolError>,
+    ) -> Result<Started, ToolError> {
+        let run = Arc::clone(&self).prepare(ctx.into_owned(), args)?;
+        gate()?;
+        Ok(Started::Later(run))
+    }
+
     /// Whether the tool reads its context.
     fn uses_context(&self) -> bool {
         true
@@ -42,6 +57,14 @@ pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
         ctx: ToolContext<Ctx>,
         args: &Value,
     ) -> Result<BoxFuture<'static, ToolResult>, ToolError>;
+}
+
+/// A tool started by [`Prepare::start`].
+pub(crate) enum Started {
+    /// It ran at once.
+    Done(ToolResult),
+    /// It runs when this is awaited.
+    Later(BoxFuture<'static, ToolResult>),
 }
 
 /// An untyped tool: its arguments are its own business.
@@ -101,11 +124,12 @@ impl std::ops::Deref for Held {
 }
 
 impl Held {
-    /// The context the tool runs in.
-    fn context_for<Ctx>(&self, ctx: &ToolContext<Ctx>) -> ToolContext<Ctx> {
+    /// The context the tool runs in: the caller's for a tool that never
+    /// sees the call.
+    fn context_for<'a, Ctx>(&self, ctx: &'a ToolContext<Ctx>) -> Cow<'a, ToolContext<Ctx>> {
         match self {
-            Held::Local(_) => ctx.clone(),
-            Held::Shared(call) => ctx.for_call(Arc::clone(call)),
+            Held::Local(_) => Cow::Borrowed(ctx),
+            Held::Shared(call) => Cow::Owned(ctx.for_call(Arc::clone(call))),
         }
     }
 
@@ -276,12 +300,35 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 .into();
             }
         }
-        let run = match Arc::clone(&entry.tool).prepare(call.context_for(ctx), call.arguments()) {
+        let timeout = entry
+            .metadata
+            .timeout
+            .unwrap_or(self.settings.default_timeout);
+        // The caller's context for the policy checks: policy is about who
+        // calls.
+        let gate = || check_access(entry, ctx);
+        let plain = entry.metadata.tier == ToolTier::Observe
+            && !entry.metadata.long_running
+            && entry.exclusive.is_none();
+        if plain {
+            // Nothing to ask and nothing to wait for first: the tool may run
+            // at once, with no future and no timer.
+            let result =
+                match Arc::clone(&entry.tool).start(call.context_for(ctx), call.arguments(), &gate)
+                {
+                    Ok(Started::Done(result)) => result,
+                    Ok(Started::Later(run)) => execute(name, run, call, timeout, None).await,
+                    Err(error) => return error.into(),
+                };
+            return finish(entry, result);
+        }
+        let run = match Arc::clone(&entry.tool)
+            .prepare(call.context_for(ctx).into_owned(), call.arguments())
+        {
             Ok(run) => run,
             Err(error) => return error.into(),
         };
-        // The caller's context: policy is about who calls.
-        if let Err(error) = check_access(entry, ctx) {
+        if let Err(error) = gate() {
             return error.into();
         }
         if entry.metadata.tier == ToolTier::Confirm
@@ -289,24 +336,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         {
             return error.into();
         }
-        let timeout = entry
-            .metadata
-            .timeout
-            .unwrap_or(self.settings.default_timeout);
         if entry.metadata.long_running {
             return self.run_in_background(entry, call, run, timeout);
         }
         let result = execute(name, run, call, timeout, entry.exclusive.as_deref()).await;
-        if result.is_deferred() {
-            return ToolError::Execution {
-                tool: name.to_owned(),
-                message: format!(
-                    "tool `{name}` left its result to be delivered, but it is not `long_running`"
-                ),
-            }
-            .into();
-        }
-        shape_output(entry, result)
+        finish(entry, result)
     }
 
     /// Step 5 for a `Confirm` tool: the approval hook's decision, or a
@@ -562,6 +596,22 @@ fn panic_message(panic: &(dyn Any + Send)) -> String {
     } else {
         "a panic without a message".to_owned()
     }
+}
+
+/// The end of a call that ran: a deferred result from a tool that cannot
+/// defer is an error; otherwise step 7.
+fn finish<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
+    if result.is_deferred() {
+        let name = &*entry.name;
+        return ToolError::Execution {
+            tool: name.to_owned(),
+            message: format!(
+                "tool `{name}` left its result to be delivered, but it is not `long_running`"
+            ),
+        }
+        .into();
+    }
+    shape_output(entry, result)
 }
 
 /// Step 7: structured content for a tool with an output schema, checked

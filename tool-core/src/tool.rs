@@ -94,6 +94,21 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         ctx: &ToolContext<Ctx>,
         input: Self::Input,
     ) -> impl Future<Output = ToolResult> + Send;
+
+    /// Runs the tool at once, for a tool whose work never waits: the
+    /// result, or the input back for [`execute`](TypedTool::execute). A
+    /// registry tries it first and is spared a future and a timer for tools
+    /// that answer at once (such a call cannot be interrupted by its
+    /// timeout). `#[tool]` implements it for a plain, not `async`, function.
+    /// Default: the input back.
+    fn execute_now(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        input: Self::Input,
+    ) -> Result<ToolResult, Self::Input> {
+        let _ = ctx;
+        Err(input)
+    }
 }
 
 /// A tool that takes its arguments as raw JSON: the form every tool has inside

@@ -114,6 +114,22 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
         ReturnType::Default => span,
     };
     let convert = convert_output(&krate, name, &output, return_span);
+    // A plain function answers at once: the registry need not make a future.
+    let execute_now = if item.sig.asyncness.is_none() {
+        quote! {
+            fn execute_now(
+                &self,
+                #ctx: &#p::ToolContext<__C>,
+                #input_value: #input<__C>,
+            ) -> #p::Result<#p::ToolResult, #input<__C>> {
+                let #input { #(#fields,)* .. } = #input_value;
+                let #output = #call;
+                #p::Result::Ok(#convert)
+            }
+        }
+    } else {
+        quote!()
+    };
     let input_schema = input_schema(args, &krate, &quote!(#input<__C>), span);
     let output_schema = output_schema(args, &krate);
     let metadata = metadata(args, &krate);
@@ -175,6 +191,8 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
                     let #output = #call;
                     #convert
                 }
+
+                #execute_now
             }
         };
     }
