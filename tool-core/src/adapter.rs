@@ -44,7 +44,8 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 /// # });
 /// ```
 pub struct TypedToolAdapter<T, Ctx = ()> {
-    tool: T,
+    // Shared with the futures of calls that wait.
+    tool: Arc<T>,
     input_schema: Value,
     output_schema: Option<Value>,
     context: PhantomData<fn(&Ctx)>,
@@ -56,7 +57,7 @@ impl<T: TypedTool<Ctx>, Ctx> TypedToolAdapter<T, Ctx> {
         let input_schema = tool.input_schema();
         let output_schema = tool.output_schema();
         Self {
-            tool,
+            tool: Arc::new(tool),
             input_schema,
             output_schema,
             context: PhantomData,
@@ -118,7 +119,7 @@ where
     }
 
     fn start(
-        self: Arc<Self>,
+        &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: &Value,
         gate: &dyn Fn() -> Result<(), ToolError>,
@@ -128,9 +129,10 @@ where
         match self.tool.execute_now(&ctx, input) {
             Ok(result) => Ok(Started::Done(result)),
             Err(input) => {
+                let tool = Arc::clone(&self.tool);
                 let ctx = ctx.into_owned();
                 Ok(Started::Later(Box::pin(async move {
-                    self.tool.execute(&ctx, input).await
+                    tool.execute(&ctx, input).await
                 })))
             }
         }

@@ -66,18 +66,6 @@ pub(crate) struct Call {
     cancelled: AtomicBool,
 }
 
-impl Clone for Call {
-    fn clone(&self) -> Self {
-        Self {
-            tool: Arc::clone(&self.tool),
-            arguments: self.arguments.clone(),
-            id: self.id.clone(),
-            token: self.token.clone(),
-            cancelled: AtomicBool::new(self.cancelled.load(Ordering::SeqCst)),
-        }
-    }
-}
-
 impl Call {
     pub(crate) fn new(tool: Arc<str>, arguments: Value) -> Self {
         Self {

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -36,15 +36,11 @@ pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
     /// answer), and runs the tool at once if it can; the future to await if
     /// it cannot.
     fn start(
-        self: Arc<Self>,
+        &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: &Value,
         gate: &dyn Fn() -> Result<(), ToolError>,
-    ) -> Result<Started, ToolError> {
-        let run = Arc::clone(&self).prepare(ctx.into_owned(), args)?;
-        gate()?;
-        Ok(Started::Later(run))
-    }
+    ) -> Result<Started, ToolError>;
 
     /// Whether the tool reads its context.
     fn uses_context(&self) -> bool {
@@ -95,6 +91,20 @@ impl<Ctx: Send + Sync + 'static> Tool<Ctx> for Untyped<Ctx> {
 }
 
 impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
+    fn start(
+        &self,
+        ctx: Cow<'_, ToolContext<Ctx>>,
+        args: &Value,
+        gate: &dyn Fn() -> Result<(), ToolError>,
+    ) -> Result<Started, ToolError> {
+        gate()?;
+        let tool = Arc::clone(&self.0);
+        let (ctx, args) = (ctx.into_owned(), args.clone());
+        Ok(Started::Later(Box::pin(async move {
+            tool.call(&ctx, args).await
+        })))
+    }
+
     fn prepare(
         self: Arc<Self>,
         ctx: ToolContext<Ctx>,
@@ -107,28 +117,48 @@ impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
 
 /// A call's data: on the stack for a tool that never sees it, shared with
 /// the tool's context otherwise.
-enum Held {
-    Local(Call),
+enum Held<'a> {
+    /// The arguments, and the id made from them when asked for.
+    Local {
+        tool: &'a str,
+        arguments: Value,
+        id: OnceLock<String>,
+    },
     Shared(Arc<Call>),
 }
 
-impl std::ops::Deref for Held {
-    type Target = Call;
-
-    fn deref(&self) -> &Call {
+impl Held<'_> {
+    fn arguments(&self) -> &Value {
         match self {
-            Held::Local(call) => call,
-            Held::Shared(call) => call,
+            Held::Local { arguments, .. } => arguments,
+            Held::Shared(call) => call.arguments(),
         }
     }
-}
 
-impl Held {
+    fn id(&self) -> &str {
+        match self {
+            Held::Local {
+                tool,
+                arguments,
+                id,
+            } => id.get_or_init(|| call_id(tool, arguments)),
+            Held::Shared(call) => call.id(),
+        }
+    }
+
+    /// The call a tool's context can see, whose token a timeout cancels.
+    fn call(&self) -> Option<&Call> {
+        match self {
+            Held::Local { .. } => None,
+            Held::Shared(call) => Some(call),
+        }
+    }
+
     /// The context the tool runs in: the caller's for a tool that never
     /// sees the call.
-    fn context_for<'a, Ctx>(&self, ctx: &'a ToolContext<Ctx>) -> Cow<'a, ToolContext<Ctx>> {
+    fn context_for<'c, Ctx>(&self, ctx: &'c ToolContext<Ctx>) -> Cow<'c, ToolContext<Ctx>> {
         match self {
-            Held::Local(_) => Cow::Borrowed(ctx),
+            Held::Local { .. } => Cow::Borrowed(ctx),
             Held::Shared(call) => Cow::Owned(ctx.for_call(Arc::clone(call))),
         }
     }
@@ -137,7 +167,9 @@ impl Held {
     fn shared(&self) -> Arc<Call> {
         match self {
             Held::Shared(call) => Arc::clone(call),
-            Held::Local(call) => Arc::new(call.clone()),
+            Held::Local {
+                tool, arguments, ..
+            } => Arc::new(Call::new(Arc::from(*tool), arguments.clone())),
         }
     }
 }
@@ -205,16 +237,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             return result;
         };
         let call = match normalize(name, args, self.settings.max_argument_bytes) {
-            Ok(args) => {
-                let call = Call::new(Arc::clone(&entry.name), args);
-                // Shared only with a tool that can see it in its context, or
-                // that runs on in the background.
-                if entry.uses_context || entry.metadata.long_running {
-                    Held::Shared(Arc::new(call))
-                } else {
-                    Held::Local(call)
-                }
+            // Shared only with a tool that can see it in its context, or
+            // that runs on in the background.
+            Ok(args) if entry.uses_context || entry.metadata.long_running => {
+                Held::Shared(Arc::new(Call::new(Arc::clone(&entry.name), args)))
             }
+            Ok(arguments) => Held::Local {
+                tool: &entry.name,
+                arguments,
+                id: OnceLock::new(),
+            },
             Err(error) => {
                 let result = ToolResult::from(error);
                 if watched {
@@ -288,7 +320,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Steps 3 to 7 for a known tool and well-formed arguments.
-    async fn run(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &Held) -> ToolResult {
+    async fn run(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &Held<'_>) -> ToolResult {
         let name = &*entry.name;
         if self.settings.validate {
             let violations = entry.input_check.check(call.arguments());
@@ -313,13 +345,14 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if plain {
             // Nothing to ask and nothing to wait for first: the tool may run
             // at once, with no future and no timer.
-            let result =
-                match Arc::clone(&entry.tool).start(call.context_for(ctx), call.arguments(), &gate)
-                {
-                    Ok(Started::Done(result)) => result,
-                    Ok(Started::Later(run)) => execute(name, run, call, timeout, None).await,
-                    Err(error) => return error.into(),
-                };
+            let result = match entry
+                .tool
+                .start(call.context_for(ctx), call.arguments(), &gate)
+            {
+                Ok(Started::Done(result)) => result,
+                Ok(Started::Later(run)) => execute(name, run, call.call(), timeout, None).await,
+                Err(error) => return error.into(),
+            };
             return finish(entry, result);
         }
         let run = match Arc::clone(&entry.tool)
@@ -339,7 +372,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if entry.metadata.long_running {
             return self.run_in_background(entry, call, run, timeout);
         }
-        let result = execute(name, run, call, timeout, entry.exclusive.as_deref()).await;
+        let result = execute(name, run, call.call(), timeout, entry.exclusive.as_deref()).await;
         finish(entry, result)
     }
 
@@ -349,7 +382,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        call: &Call,
+        call: &Held<'_>,
     ) -> Result<(), ToolError> {
         let tool = &*entry.name;
         let Some(hook) = &self.approval else {
@@ -379,7 +412,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     fn run_in_background(
         &self,
         entry: &Entry<Ctx>,
-        call: &Held,
+        call: &Held<'_>,
         run: BoxFuture<'static, ToolResult>,
         timeout: Duration,
     ) -> ToolResult {
@@ -398,7 +431,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let start = Instant::now();
         let task = async move {
             let id = call.id();
-            let result = execute(&name, run, &call, timeout, exclusive.as_deref()).await;
+            let result = execute(&name, run, Some(&call), timeout, exclusive.as_deref()).await;
             let result = if result.is_deferred() {
                 match tokio::time::timeout(pending_timeout, opened.delivered).await {
                     Ok(Ok(delivered)) => delivered,
@@ -524,7 +557,7 @@ fn outcome(result: &ToolResult) -> &'static str {
 async fn execute(
     tool: &str,
     run: BoxFuture<'static, ToolResult>,
-    call: &Call,
+    call: Option<&Call>,
     timeout: Duration,
     exclusive: Option<&tokio::sync::Mutex<()>>,
 ) -> ToolResult {
@@ -547,7 +580,9 @@ async fn execute(
         }
         .into(),
         None => {
-            call.cancel();
+            if let Some(call) = call {
+                call.cancel();
+            }
             ToolError::Timeout {
                 tool: tool.to_owned(),
                 after: timeout,
