@@ -213,7 +213,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///    a [`Confirm`](ToolTier::Confirm) tool the approval hook's decision;
     /// 6. execution under the tool's timeout (the registry's when it has
     ///    none), cancelling the call's token when it runs out; a panic is
-    ///    an error result. A tool that is not `concurrency_safe` runs one
+    ///    an error result. A plain (not `async`) function runs to its end
+    ///    on the calling task: no timeout can stop work that never waits,
+    ///    so give slow work an `async` tool (or `spawn_blocking`). A tool that is not `concurrency_safe` runs one
     ///    call at a time. A `long_running` tool returns a pending result at
     ///    once and runs on; see [`ToolRegistry::wait`];
     /// 7. the output: text or JSON, plus structured content when the tool
