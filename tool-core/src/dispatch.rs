@@ -215,9 +215,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///    none), cancelling the call's token when it runs out; a panic is
     ///    an error result. A plain (not `async`) function runs to its end
     ///    on the calling task: no timeout can stop work that never waits,
-    ///    so give slow work an `async` tool (or `spawn_blocking`). A tool that is not `concurrency_safe` runs one
-    ///    call at a time. A `long_running` tool returns a pending result at
-    ///    once and runs on; see [`ToolRegistry::wait`];
+    ///    so give slow work an `async` tool (or `spawn_blocking`). A tool
+    ///    that is not `concurrency_safe` runs one call at a time. A
+    ///    `long_running` tool returns a pending result at once and runs on;
+    ///    see [`ToolRegistry::wait`];
     /// 7. the output: text or JSON, plus structured content when the tool
     ///    declares an output schema (checked against it).
     ///
