@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::Segment;
 
-use crate::dispatch::{Prepare, Started};
+use crate::dispatch::{Args, Prepare, Started};
 use crate::validation::from_serde;
 use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool};
 
@@ -121,10 +121,21 @@ where
     fn start(
         &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
-        args: &Value,
+        args: Args<'_>,
         gate: &dyn Fn() -> Result<(), ToolError>,
     ) -> Result<Started, ToolError> {
-        let input = deserialize_arguments::<T::Input>(self.tool.name(), args)?;
+        let input = match args {
+            Args::Kept(args) => deserialize_arguments::<T::Input>(self.tool.name(), args)?,
+            // Strings move into the input instead of being copied.
+            Args::Taken(args) => {
+                crate::drain::take::<T::Input>(args).map_err(|(pointer, error)| {
+                    ToolError::InvalidArguments {
+                        tool: self.tool.name().to_owned(),
+                        violations: vec![from_serde(pointer, error.to_string())],
+                    }
+                })?
+            }
+        };
         gate()?;
         match self.tool.execute_now(&ctx, input) {
             Ok(result) => Ok(Started::Done(result)),
@@ -185,6 +196,12 @@ pub fn deserialize_arguments<I: DeserializeOwned>(
             violations: vec![from_serde(pointer, error.into_inner().to_string())],
         }
     })
+}
+
+/// The RFC 6901 pointer of a deserializer's path, for tests elsewhere.
+#[cfg(test)]
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    json_pointer(path)
 }
 
 /// The RFC 6901 pointer of a deserializer's path: `/location/city`, `/tags/2`.

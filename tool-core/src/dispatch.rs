@@ -38,7 +38,7 @@ pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
     fn start(
         &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
-        args: &Value,
+        args: Args<'_>,
         gate: &dyn Fn() -> Result<(), ToolError>,
     ) -> Result<Started, ToolError>;
 
@@ -53,6 +53,14 @@ pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
         ctx: ToolContext<Ctx>,
         args: &Value,
     ) -> Result<BoxFuture<'static, ToolResult>, ToolError>;
+}
+
+/// The arguments a tool is started with.
+pub(crate) enum Args<'a> {
+    /// Read them: someone needs them after (the call's id, the hook).
+    Kept(&'a Value),
+    /// Take them: nobody will read them again.
+    Taken(&'a mut Value),
 }
 
 /// A tool started by [`Prepare::start`].
@@ -94,12 +102,16 @@ impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
     fn start(
         &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
-        args: &Value,
+        args: Args<'_>,
         gate: &dyn Fn() -> Result<(), ToolError>,
     ) -> Result<Started, ToolError> {
         gate()?;
         let tool = Arc::clone(&self.0);
-        let (ctx, args) = (ctx.into_owned(), args.clone());
+        let args = match args {
+            Args::Kept(value) => value.clone(),
+            Args::Taken(value) => std::mem::take(value),
+        };
+        let ctx = ctx.into_owned();
         Ok(Started::Later(Box::pin(async move {
             tool.call(&ctx, args).await
         })))
@@ -143,6 +155,15 @@ impl Held<'_> {
                 id,
             } => id.get_or_init(|| call_id(tool, arguments)),
             Held::Shared(call) => call.id(),
+        }
+    }
+
+    /// The arguments to start the tool with: a call no one else can see
+    /// gives them away.
+    fn args_for_start(&mut self) -> Args<'_> {
+        match self {
+            Held::Local { arguments, .. } => Args::Taken(arguments),
+            Held::Shared(call) => Args::Kept(call.arguments()),
         }
     }
 
@@ -239,7 +260,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             }
             return result;
         };
-        let call = match normalize(name, args, self.settings.max_argument_bytes) {
+        let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
             // Shared only with a tool that can see it in its context, or
             // that runs on in the background.
             Ok(args) if entry.uses_context || entry.metadata.long_running => {
@@ -265,7 +286,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         // A panic outside the tool's own run (in a `Deserialize` impl, an
         // availability check, the approval hook) ends the call like one
         // inside it.
-        let run = AssertUnwindSafe(self.run(entry, ctx, &call)).catch_unwind();
+        let run = AssertUnwindSafe(self.run(entry, ctx, &mut call)).catch_unwind();
         let result = run.instrument(span.clone()).await.unwrap_or_else(|panic| {
             ToolError::Panicked {
                 tool: name.to_owned(),
@@ -323,7 +344,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Steps 3 to 7 for a known tool and well-formed arguments.
-    async fn run(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &Held<'_>) -> ToolResult {
+    async fn run(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        call: &mut Held<'_>,
+    ) -> ToolResult {
         let name = &*entry.name;
         if self.settings.validate {
             let violations = entry.input_check.check(call.arguments());
@@ -348,10 +374,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if plain {
             // Nothing to ask and nothing to wait for first: the tool may run
             // at once, with no future and no timer.
-            let result = match entry
-                .tool
-                .start(call.context_for(ctx), call.arguments(), &gate)
-            {
+            let tool_ctx = call.context_for(ctx);
+            let started = entry.tool.start(tool_ctx, call.args_for_start(), &gate);
+            let result = match started {
                 Ok(Started::Done(result)) => result,
                 Ok(Started::Later(run)) => execute(name, run, call.call(), timeout, None).await,
                 Err(error) => return error.into(),

@@ -60,6 +60,7 @@ mod arguments;
 mod call_id;
 mod context;
 mod dispatch;
+mod drain;
 mod error;
 mod metadata;
 mod name;
