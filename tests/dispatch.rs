@@ -984,3 +984,53 @@ async fn a_panic_anywhere_in_a_call_is_an_error_result() {
         "8"
     );
 }
+
+#[tokio::test]
+async fn a_tool_without_context_reports_bad_arguments_the_same_way() {
+    #[derive(Deserialize, Serialize, JsonSchema)]
+    struct Point {
+        x: i32,
+        y: i32,
+    }
+    /// Measure a path.
+    #[tool(tier = Observe, concurrency_safe)]
+    fn measure(name: String, points: Vec<Point>, units: Option<Units>) -> String {
+        let _ = units;
+        format!("{name}: {}", points.len())
+    }
+    // Validation off: the input type alone judges the arguments.
+    let registry: ToolRegistry = ToolRegistry::new().with(Measure).with_validation(false);
+    let ctx = ToolContext::new(());
+    let ok = registry
+        .call(
+            &ctx,
+            "measure",
+            json!({"name": "walk", "points": [{"x": 1, "y": 2}], "units": "celsius"}),
+        )
+        .await;
+    assert_eq!(ok.model_text(), "walk: 1");
+    let cases = [
+        (
+            json!({"name": "walk", "points": [{"x": 1, "y": 2}, {"x": 1, "y": "2"}]}),
+            "argument `points` at `/points/1/y`: invalid type: string \"2\", expected i32",
+        ),
+        (
+            json!({"name": "walk", "points": [], "units": "kelvin"}),
+            "argument `units` at `/units`: unknown variant `kelvin`, expected `celsius` or `fahrenheit`",
+        ),
+        (json!({"points": []}), "missing argument `name`"),
+        (
+            json!({"name": "walk", "points": [], "speed": 3}),
+            "unknown argument `speed`, expected one of `name`, `points`, `units`",
+        ),
+    ];
+    for (args, expected) in cases {
+        let result = registry.call(&ctx, "measure", args).await;
+        assert_eq!(
+            result.model_text(),
+            format!(
+                "invalid arguments for tool `measure`: {expected}. Correct the arguments and call the tool again."
+            )
+        );
+    }
+}
