@@ -123,21 +123,22 @@ where
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: Args<'_>,
         gate: &dyn Fn() -> Result<(), ToolError>,
+        run_now: bool,
     ) -> Result<Started, ToolError> {
+        let name = self.tool.name();
         let input = match args {
-            Args::Kept(args) => deserialize_arguments::<T::Input>(self.tool.name(), args)?,
+            Args::Kept(args) => deserialize_arguments::<T::Input>(name, args)?,
             // Strings move into the input instead of being copied.
-            Args::Taken(args) => {
-                crate::drain::take::<T::Input>(args).map_err(|(pointer, error)| {
-                    ToolError::InvalidArguments {
-                        tool: self.tool.name().to_owned(),
-                        violations: vec![from_serde(pointer, error.to_string())],
-                    }
-                })?
-            }
+            Args::Taken(args) => crate::drain::take::<T::Input>(args)
+                .map_err(|(pointer, error)| invalid_arguments(name, pointer, &error))?,
         };
         gate()?;
-        match self.tool.execute_now(&ctx, input) {
+        let now = if run_now {
+            self.tool.execute_now(&ctx, input)
+        } else {
+            Err(input)
+        };
+        match now {
             Ok(result) => Ok(Started::Done(result)),
             Err(input) => {
                 let tool = Arc::clone(&self.tool);
@@ -147,17 +148,6 @@ where
                 })))
             }
         }
-    }
-
-    fn prepare(
-        self: Arc<Self>,
-        ctx: ToolContext<Ctx>,
-        args: &Value,
-    ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
-        let input = deserialize_arguments::<T::Input>(self.tool.name(), args)?;
-        Ok(Box::pin(
-            async move { self.tool.execute(&ctx, input).await },
-        ))
     }
 }
 
@@ -189,13 +179,22 @@ pub fn deserialize_arguments<I: DeserializeOwned>(
     if let Ok(input) = I::deserialize(args) {
         return Ok(input);
     }
-    serde_path_to_error::deserialize::<_, I>(args).map_err(|error| {
-        let pointer = json_pointer(error.path());
-        ToolError::InvalidArguments {
-            tool: tool.to_owned(),
-            violations: vec![from_serde(pointer, error.into_inner().to_string())],
-        }
-    })
+    serde_path_to_error::deserialize::<_, I>(args)
+        .map_err(|error| invalid_arguments(tool, json_pointer(error.path()), error.inner()))
+}
+
+/// What a deserializer's complaint at `pointer` tells the model.
+fn invalid_arguments(tool: &str, pointer: String, error: &serde_json::Error) -> ToolError {
+    ToolError::InvalidArguments {
+        tool: tool.to_owned(),
+        violations: vec![from_serde(pointer, error.to_string())],
+    }
+}
+
+/// Appends `/key` to a JSON Pointer, escaped as RFC 6901 says.
+pub(crate) fn push_key(pointer: &mut String, key: &str) {
+    pointer.push('/');
+    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
 }
 
 /// The RFC 6901 pointer of a deserializer's path, for tests elsewhere.
@@ -213,10 +212,7 @@ fn json_pointer(path: &serde_path_to_error::Path) -> String {
                 pointer.push('/');
                 pointer.push_str(&index.to_string());
             }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            }
+            Segment::Map { key } | Segment::Enum { variant: key } => push_key(&mut pointer, key),
             Segment::Unknown => pointer.push_str("/?"),
         }
     }

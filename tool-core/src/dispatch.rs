@@ -28,31 +28,26 @@ use crate::{
     ToolOutput, ToolRegistry, ToolResult, ToolTier,
 };
 
-/// A tool as the registry runs it: arguments deserialized first, the run
-/// after the policy check, as a future that owns what it needs so that a
-/// `long_running` call can go on in the background.
+/// A tool as the registry runs it: arguments deserialized first, then the
+/// policy checks, then the run: at once when it can and may, or as a future
+/// that owns what it needs (so that a `long_running` call can go on in the
+/// background).
 pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
     /// Deserializes `args`, passes `gate` (the checks that need no one's
-    /// answer), and runs the tool at once if it can; the future to await if
-    /// it cannot.
+    /// answer), and, if `run_now`, runs the tool at once if it can; the
+    /// future to await otherwise.
     fn start(
         &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: Args<'_>,
         gate: &dyn Fn() -> Result<(), ToolError>,
+        run_now: bool,
     ) -> Result<Started, ToolError>;
 
     /// Whether the tool reads its context.
     fn uses_context(&self) -> bool {
         true
     }
-
-    /// Deserializes `args`; the returned future has not started.
-    fn prepare(
-        self: Arc<Self>,
-        ctx: ToolContext<Ctx>,
-        args: &Value,
-    ) -> Result<BoxFuture<'static, ToolResult>, ToolError>;
 }
 
 /// The arguments a tool is started with.
@@ -104,6 +99,7 @@ impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: Args<'_>,
         gate: &dyn Fn() -> Result<(), ToolError>,
+        _run_now: bool,
     ) -> Result<Started, ToolError> {
         gate()?;
         let tool = Arc::clone(&self.0);
@@ -115,15 +111,6 @@ impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
         Ok(Started::Later(Box::pin(async move {
             tool.call(&ctx, args).await
         })))
-    }
-
-    fn prepare(
-        self: Arc<Self>,
-        ctx: ToolContext<Ctx>,
-        args: &Value,
-    ) -> Result<BoxFuture<'static, ToolResult>, ToolError> {
-        let args = args.clone();
-        Ok(Box::pin(async move { self.0.call(&ctx, args).await }))
     }
 }
 
@@ -375,7 +362,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             // Nothing to ask and nothing to wait for first: the tool may run
             // at once, with no future and no timer.
             let tool_ctx = call.context_for(ctx);
-            let started = entry.tool.start(tool_ctx, call.args_for_start(), &gate);
+            let started = entry
+                .tool
+                .start(tool_ctx, call.args_for_start(), &gate, true);
             let result = match started {
                 Ok(Started::Done(result)) => result,
                 Ok(Started::Later(run)) => execute(name, run, call.call(), timeout, None).await,
@@ -383,15 +372,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             };
             return finish(entry, result);
         }
-        let run = match Arc::clone(&entry.tool)
-            .prepare(call.context_for(ctx).into_owned(), call.arguments())
-        {
-            Ok(run) => run,
+        let args = Args::Kept(call.arguments());
+        let run = match entry.tool.start(call.context_for(ctx), args, &gate, false) {
+            Ok(Started::Later(run)) => run,
+            Ok(Started::Done(result)) => return finish(entry, result),
             Err(error) => return error.into(),
         };
-        if let Err(error) = gate() {
-            return error.into();
-        }
         if entry.metadata.tier == ToolTier::Confirm
             && let Err(error) = self.approve(entry, ctx, call).await
         {

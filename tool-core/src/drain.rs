@@ -30,10 +30,12 @@ pub(crate) fn take<T: DeserializeOwned>(value: &mut Value) -> Result<T, (String,
 fn pointer(path: &[Step<'_>]) -> String {
     let mut out = String::new();
     for step in path {
-        out.push('/');
         match step {
-            Step::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
-            Step::Index(index) => out.push_str(&index.to_string()),
+            Step::Key(key) => crate::adapter::push_key(&mut out, key),
+            Step::Index(index) => {
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
         }
     }
     out
