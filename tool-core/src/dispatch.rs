@@ -66,6 +66,14 @@ pub(crate) enum Started {
     Later(BoxFuture<'static, ToolResult>),
 }
 
+/// How far [`ToolRegistry::begin`] took a call.
+enum Begun {
+    /// To its result.
+    Done(ToolResult),
+    /// To a started tool that has yet to be approved, awaited or both.
+    Waits(BoxFuture<'static, ToolResult>),
+}
+
 /// An untyped tool: its arguments are its own business.
 pub(crate) struct Untyped<Ctx>(pub(crate) Arc<dyn Tool<Ctx>>);
 
@@ -272,15 +280,21 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         }
         // A panic outside the tool's own run (in a `Deserialize` impl, an
         // availability check, the approval hook) ends the call like one
-        // inside it.
-        let run = AssertUnwindSafe(self.run(entry, ctx, &mut call)).catch_unwind();
-        let result = run.instrument(span.clone()).await.unwrap_or_else(|panic| {
-            ToolError::Panicked {
-                tool: name.to_owned(),
-                message: panic_message(panic.as_ref()),
-            }
-            .into()
-        });
+        // inside it. The steps that need no waiting run without a future:
+        // most calls end there.
+        let begun = {
+            let _entered = span.enter();
+            std::panic::catch_unwind(AssertUnwindSafe(|| self.begin(entry, ctx, &mut call)))
+        };
+        let result = match begun {
+            Ok(Begun::Done(result)) => result,
+            Ok(Begun::Waits(run)) => AssertUnwindSafe(self.go_on(entry, ctx, &call, run))
+                .catch_unwind()
+                .instrument(span.clone())
+                .await
+                .unwrap_or_else(|panic| panicked(name, panic.as_ref())),
+            Err(panic) => panicked(name, panic.as_ref()),
+        };
         if let Some(start) = start {
             self.finished(name, call.id(), start, &result);
         }
@@ -330,54 +344,58 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.pending.ids()
     }
 
-    /// Steps 3 to 7 for a known tool and well-formed arguments.
-    async fn run(
-        &self,
-        entry: &Entry<Ctx>,
-        ctx: &ToolContext<Ctx>,
-        call: &mut Held<'_>,
-    ) -> ToolResult {
-        let name = &*entry.name;
+    /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
+    /// they go without waiting: all of them for a tool that may run at once.
+    fn begin(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &mut Held<'_>) -> Begun {
         if self.settings.validate {
             let violations = entry.input_check.check(call.arguments());
             if !violations.is_empty() {
-                return ToolError::InvalidArguments {
-                    tool: name.to_owned(),
-                    violations,
-                }
-                .into();
+                return Begun::Done(
+                    ToolError::InvalidArguments {
+                        tool: entry.name.to_string(),
+                        violations,
+                    }
+                    .into(),
+                );
             }
         }
-        let timeout = entry
-            .metadata
-            .timeout
-            .unwrap_or(self.settings.default_timeout);
         // The caller's context for the policy checks: policy is about who
         // calls.
         let gate = || check_access(entry, ctx);
         let plain = entry.metadata.tier == ToolTier::Observe
             && !entry.metadata.long_running
             && entry.exclusive.is_none();
-        if plain {
-            // Nothing to ask and nothing to wait for first: the tool may run
-            // at once, with no future and no timer.
+        // Nothing to ask and nothing to wait for first: the tool may run at
+        // once, with no future and no timer.
+        let started = if plain {
             let tool_ctx = call.context_for(ctx);
-            let started = entry
+            entry
                 .tool
-                .start(tool_ctx, call.args_for_start(), &gate, true);
-            let result = match started {
-                Ok(Started::Done(result)) => result,
-                Ok(Started::Later(run)) => execute(name, run, call.call(), timeout, None).await,
-                Err(error) => return error.into(),
-            };
-            return finish(entry, result);
-        }
-        let args = Args::Kept(call.arguments());
-        let run = match entry.tool.start(call.context_for(ctx), args, &gate, false) {
-            Ok(Started::Later(run)) => run,
-            Ok(Started::Done(result)) => return finish(entry, result),
-            Err(error) => return error.into(),
+                .start(tool_ctx, call.args_for_start(), &gate, true)
+        } else {
+            let args = Args::Kept(call.arguments());
+            entry.tool.start(call.context_for(ctx), args, &gate, false)
         };
+        match started {
+            Ok(Started::Done(result)) => Begun::Done(finish(entry, result)),
+            Ok(Started::Later(run)) => Begun::Waits(run),
+            Err(error) => Begun::Done(error.into()),
+        }
+    }
+
+    /// The rest of steps 5 to 7 for a tool that [`begin`](Self::begin)
+    /// started: the approval, then the run under its time limit.
+    async fn go_on(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        call: &Held<'_>,
+        run: BoxFuture<'static, ToolResult>,
+    ) -> ToolResult {
+        let timeout = entry
+            .metadata
+            .timeout
+            .unwrap_or(self.settings.default_timeout);
         if entry.metadata.tier == ToolTier::Confirm
             && let Err(error) = self.approve(entry, ctx, call).await
         {
@@ -386,7 +404,14 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if entry.metadata.long_running {
             return self.run_in_background(entry, call, run, timeout);
         }
-        let result = execute(name, run, call.call(), timeout, entry.exclusive.as_deref()).await;
+        let result = execute(
+            &entry.name,
+            run,
+            call.call(),
+            timeout,
+            entry.exclusive.as_deref(),
+        )
+        .await;
         finish(entry, result)
     }
 
@@ -588,11 +613,7 @@ async fn execute(
     .await
     {
         Some(Ok(result)) => result,
-        Some(Err(panic)) => ToolError::Panicked {
-            tool: tool.to_owned(),
-            message: panic_message(panic.as_ref()),
-        }
-        .into(),
+        Some(Err(panic)) => panicked(tool, panic.as_ref()),
         None => {
             if let Some(call) = call {
                 call.cancel();
@@ -635,6 +656,15 @@ impl<F: Future + Unpin> Future for LazyTimeout<F> {
 /// call.
 fn quietly(callback: impl FnOnce()) {
     let _ = std::panic::catch_unwind(AssertUnwindSafe(callback));
+}
+
+/// The result of a call that panicked.
+fn panicked(tool: &str, panic: &(dyn Any + Send)) -> ToolResult {
+    ToolError::Panicked {
+        tool: tool.to_owned(),
+        message: panic_message(panic),
+    }
+    .into()
 }
 
 fn panic_message(panic: &(dyn Any + Send)) -> String {
