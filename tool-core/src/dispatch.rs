@@ -256,16 +256,22 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             return result;
         };
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
-            // Shared only with a tool that can see it in its context, or
-            // that runs on in the background.
-            Ok(args) if entry.uses_context || entry.metadata.long_running => {
-                Held::Shared(Arc::new(Call::new(Arc::clone(&entry.name), args)))
+            Ok(mut arguments) => {
+                if let Some(absent) = &entry.absent_nulls {
+                    absent.strip(&mut arguments);
+                }
+                // Shared only with a tool that can see it in its context, or
+                // that runs on in the background.
+                if entry.uses_context || entry.metadata.long_running {
+                    Held::Shared(Arc::new(Call::new(Arc::clone(&entry.name), arguments)))
+                } else {
+                    Held::Local {
+                        tool: &entry.name,
+                        arguments,
+                        id: OnceLock::new(),
+                    }
+                }
             }
-            Ok(arguments) => Held::Local {
-                tool: &entry.name,
-                arguments,
-                id: OnceLock::new(),
-            },
             Err(error) => {
                 let result = ToolResult::from(error);
                 if watched {

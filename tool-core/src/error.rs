@@ -259,6 +259,26 @@ pub enum RegistryError {
         /// What the validator said.
         message: String,
     },
+    /// A provider the registry serves rejects the tool's name.
+    #[error("tool name `{name}` is rejected by {}: {reason}", provider.api())]
+    NameRejected {
+        /// The rejected name.
+        name: String,
+        /// The provider that rejects it.
+        provider: crate::Provider,
+        /// Its rule.
+        reason: &'static str,
+    },
+    /// The tool's input schema cannot be written in a provider's dialect.
+    #[error("the input schema of tool `{name}` cannot be written for {}: {reason}", provider.api())]
+    SchemaRejected {
+        /// The tool's name.
+        name: String,
+        /// The provider whose dialect cannot say it.
+        provider: crate::Provider,
+        /// What stands in the way, and where.
+        reason: String,
+    },
 }
 
 #[cfg(test)]

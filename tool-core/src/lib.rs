@@ -59,14 +59,17 @@ mod adapter;
 mod arguments;
 mod call_id;
 mod context;
+mod dialect;
 mod dispatch;
 mod drain;
 mod error;
 mod metadata;
 mod name;
+mod nulls;
 mod observe;
 mod pending;
 mod policy;
+mod provider;
 mod registry;
 mod result;
 mod schema;
@@ -88,6 +91,9 @@ pub use metadata::{ToolMetadata, ToolTier};
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;
 pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+pub use provider::{
+    Definitions, NotStrict, ParseError, Provider, ProviderCall, Turn, UnknownProvider,
+};
 pub use registry::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, OnDuplicate, ToolRegistry};
 pub use result::{IntoToolOutput, ToolOutput, ToolResult};
 #[cfg(feature = "schemars")]

@@ -9,9 +9,13 @@ use std::time::Duration;
 use crate::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use crate::dispatch::{Prepare, Untyped};
 use crate::name::check_tool_name;
+use crate::nulls::AbsentNulls;
 use crate::observe::CallObserver;
 use crate::pending::PendingCalls;
 use crate::policy::DynApprovalHook;
+use crate::provider::{
+    DefinitionCache, Definitions, Provider, ToolInfo, build_definitions, definition_of,
+};
 use crate::validation::SchemaCheck;
 use crate::{
     ApprovalHook, RegistryError, Tool, ToolDefinition, ToolMetadata, TypedTool, TypedToolAdapter,
@@ -84,6 +88,9 @@ pub struct ToolRegistry<Ctx = ()> {
     pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
     pub(crate) observer: Option<Arc<dyn CallObserver>>,
     pub(crate) pending: Arc<PendingCalls>,
+    /// The providers every tool is checked against when it is added.
+    providers: Vec<Provider>,
+    provider_definitions: DefinitionCache,
 }
 
 /// A registered tool with what the pipeline needs of it, made once.
@@ -95,6 +102,8 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) metadata: ToolMetadata,
     pub(crate) input_check: SchemaCheck,
     pub(crate) output_check: Option<SchemaCheck>,
+    /// Where a `null` means the argument was left out.
+    pub(crate) absent_nulls: Option<AbsentNulls>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
     pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
 }
@@ -159,6 +168,8 @@ impl<Ctx> ToolRegistry<Ctx> {
             approval: None,
             observer: None,
             pending: Arc::default(),
+            providers: Vec::new(),
+            provider_definitions: DefinitionCache::default(),
         }
     }
 }
@@ -243,6 +254,41 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
+    /// The providers the registry serves: every tool, those registered and
+    /// those to come, is checked against each of them (its name, its schema
+    /// in the provider's dialect), so that a tool a provider would reject is
+    /// refused at registration rather than found out at request time.
+    ///
+    /// # Panics
+    ///
+    /// When a tool already registered is one a provider rejects, as
+    /// [`ToolRegistry::with`] panics; later registrations return the error.
+    ///
+    /// ```
+    /// use tool_core::{tool, Provider, RegistryError, ToolRegistry};
+    ///
+    /// /// Look up the first hit.
+    /// #[tool(name = "1st_hit")]
+    /// fn first_hit(query: String) -> String { query }
+    ///
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with_providers([Provider::Gemini { openapi: false }]);
+    /// assert_eq!(
+    ///     registry.register(FirstHit).unwrap_err().to_string(),
+    ///     "tool name `1st_hit` is rejected by Gemini: Gemini wants it to start with a letter or `_`"
+    /// );
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn with_providers(mut self, providers: impl IntoIterator<Item = Provider>) -> Self {
+        for provider in providers {
+            if let Err(error) = self.definitions_for(provider) {
+                panic!("{error}");
+            }
+            self.providers.push(provider);
+        }
+        self
+    }
+
     /// Adds a typed tool; a taken name is an error.
     pub fn register<T: TypedTool<Ctx>>(&mut self, tool: T) -> Result<(), RegistryError> {
         let tool: Arc<dyn Prepare<Ctx>> = Arc::new(TypedToolAdapter::new(tool));
@@ -321,7 +367,19 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if metadata.long_running {
             definition.description = format!("{}\n\n{LONG_RUNNING_NOTE}", definition.description);
         }
+        for &provider in &self.providers {
+            let info = ToolInfo {
+                name,
+                description: &definition.description,
+                input_schema: &definition.input_schema,
+                output_schema: tool.output_schema(),
+                metadata: &metadata,
+            };
+            definition_of(provider, &info, &mut Default::default())?;
+        }
         let exclusive = (!metadata.concurrency_safe).then(Arc::default);
+        let absent_nulls = AbsentNulls::compile(tool.input_schema());
+        self.provider_definitions.clear();
         let entry = Entry {
             name: Arc::from(name),
             uses_context: tool.uses_context(),
@@ -329,6 +387,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             metadata,
             input_check,
             output_check,
+            absent_nulls,
             exclusive,
         };
         match existing {
@@ -389,6 +448,78 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// The definition of the tool of that name.
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
         self.index.get(name).map(|&at| &self.definitions[at])
+    }
+
+    /// Every tool's definition in `provider`'s request shape, its schema in
+    /// the provider's dialect: the value of the request's `tools` field.
+    /// Made on first use and cached until a tool is added.
+    ///
+    /// An error when a tool's name or schema is one the provider rejects
+    /// (a name starting with a digit for Gemini, a recursive type for
+    /// Gemini's OpenAPI form, arguments that are not an object); name the
+    /// providers up front with [`ToolRegistry::with_providers`] to have
+    /// that at registration instead. A tool that cannot be strict is not an
+    /// error: see [`Definitions::not_strict`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::{tool, Provider, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// fn get_weather(
+    ///     /// The city.
+    ///     city: String,
+    ///     /// Days ahead, today when left out.
+    ///     days: Option<u8>,
+    /// ) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
+    /// let definitions = registry.definitions_for(Provider::OpenAiChat { strict: true }).unwrap();
+    /// assert_eq!(
+    ///     definitions.tools(),
+    ///     &json!([{
+    ///         "type": "function",
+    ///         "function": {
+    ///             "name": "get_weather",
+    ///             "description": "Get the weather for a city.",
+    ///             "parameters": {
+    ///                 "type": "object",
+    ///                 "properties": {
+    ///                     "city": {"description": "The city.", "type": "string"},
+    ///                     "days": {
+    ///                         "description": "Days ahead, today when left out.",
+    ///                         "type": ["integer", "null"],
+    ///                         "minimum": 0,
+    ///                         "maximum": 255
+    ///                     }
+    ///                 },
+    ///                 "required": ["city", "days"],
+    ///                 "additionalProperties": false
+    ///             },
+    ///             "strict": true
+    ///         }
+    ///     }])
+    /// );
+    /// ```
+    pub fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError> {
+        self.provider_definitions.get_or_build(provider, || {
+            build_definitions(
+                provider,
+                self.entries
+                    .iter()
+                    .zip(&self.definitions)
+                    .map(|(entry, definition)| ToolInfo {
+                        name: &definition.name,
+                        description: &definition.description,
+                        input_schema: &definition.input_schema,
+                        output_schema: entry.tool.output_schema(),
+                        metadata: &entry.metadata,
+                    }),
+            )
+        })
     }
 }
 

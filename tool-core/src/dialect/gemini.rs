@@ -1,0 +1,297 @@
+//! Gemini's two schema forms: `parametersJsonSchema` (JSON Schema, the
+//! default) and the legacy `parameters` (a subset of OpenAPI 3.0's Schema).
+
+use serde_json::{Map, Value};
+
+use super::openai::{ANNOTATIONS, said_aloud};
+use super::refs::{Inline, inline};
+use super::walk::children;
+use super::{Unfit, describe, one_of_as_any_of, plain, take_keywords};
+
+/// Keywords `parametersJsonSchema` takes.
+const JSON_SCHEMA_KEPT: [&str; 17] = [
+    "type",
+    "format",
+    "description",
+    "enum",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "properties",
+    "additionalProperties",
+    "required",
+    "propertyOrdering",
+    "$ref",
+    "$defs",
+];
+
+/// Fields of the OpenAPI `Schema` the legacy `parameters` takes.
+const OPENAPI_KEPT: [&str; 20] = [
+    "type",
+    "format",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyOrdering",
+    "anyOf",
+    "default",
+];
+
+/// The schema for `parametersJsonSchema`: references inlined (the inner
+/// level of a recursive type described, not repeated), no `$schema`
+/// and no `title` anywhere, `const` as a one-value `enum`, `oneOf` as
+/// `anyOf`, and only the keywords Gemini takes; what the others said is kept
+/// in the description.
+pub(crate) fn gemini(schema: &Value) -> Result<Value, Unfit> {
+    let mut schema = inline(plain(schema), Inline::CutRecursion)?;
+    pass(&mut schema, "", Form::JsonSchema)?;
+    Ok(schema)
+}
+
+/// The schema for the legacy `parameters` (what the Live API takes): every
+/// reference inlined as for [`gemini`], upper-case
+/// types, `nullable` instead of `null` in a type or a choice, string enums
+/// only, no `additionalProperties`, tuples as arrays of a choice, and
+/// property names Gemini accepts, and each object's `propertyOrdering`
+/// (the OpenAPI form has no key order of its own).
+pub(crate) fn gemini_openapi(schema: &Value) -> Result<Value, Unfit> {
+    let mut schema = inline(plain(schema), Inline::CutRecursion)?;
+    pass(&mut schema, "", Form::OpenApi)?;
+    Ok(schema)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    JsonSchema,
+    OpenApi,
+}
+
+fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
+    let Value::Object(map) = node else {
+        return Ok(());
+    };
+    one_of_as_any_of(map);
+    merge_all_of(map);
+    if let Some(value) = map.remove("const") {
+        if !map.contains_key("type")
+            && let Some(t) = type_of(&value)
+        {
+            map.insert("type".into(), t.into());
+        }
+        map.insert("enum".into(), Value::Array(vec![value]));
+    }
+    if let Some(Value::String(format)) = map.get("format") {
+        let numeric = matches!(format.as_str(), "int32" | "int64" | "float" | "double");
+        let kept = numeric || format == "date-time" || (form == Form::OpenApi && format == "enum");
+        if !kept {
+            let format = format.clone();
+            map.remove("format");
+            if !is_numeric(map) {
+                describe(map, &[("format".to_owned(), Value::String(format))]);
+            }
+        }
+    }
+    if form == Form::OpenApi {
+        openapi_node(map, at)?;
+    }
+    let kept: &[&str] = match form {
+        Form::JsonSchema => &JSON_SCHEMA_KEPT,
+        Form::OpenApi => &OPENAPI_KEPT,
+    };
+    let removed = take_keywords(map, |keyword, _| !kept.contains(&keyword));
+    let said: Vec<(String, Value)> = removed
+        .into_iter()
+        .filter(|(keyword, value)| {
+            !ANNOTATIONS.contains(&keyword.as_str()) && said_aloud(keyword, value, map)
+        })
+        .collect();
+    describe(map, &said);
+    let names: Vec<String> = match map.get("properties") {
+        Some(Value::Object(properties)) => properties.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    if let Some(Value::Array(required)) = map.get_mut("required") {
+        required.retain(|name| name.as_str().is_some_and(|n| names.iter().any(|p| p == n)));
+    }
+    if form == Form::OpenApi && names.len() > 1 {
+        map.insert("propertyOrdering".into(), names.into());
+    }
+    let mut failed = None;
+    children(map, at, &mut |child, pointer| {
+        if failed.is_none()
+            && let Err(error) = pass(child, pointer, form)
+        {
+            failed = Some(error);
+        }
+    });
+    if form == Form::OpenApi {
+        any_of_alone(map);
+    }
+    failed.map_or(Ok(()), Err)
+}
+
+/// What the OpenAPI form changes on one node before its keywords are sorted.
+fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
+    // `null` in a type, an enum or a choice becomes `nullable`.
+    let mut nullable = false;
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        let before = types.len();
+        types.retain(|t| t != "null");
+        nullable |= types.len() < before;
+        if types.len() == 1 {
+            let only = types.remove(0);
+            map.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        let before = values.len();
+        values.retain(|v| !v.is_null());
+        nullable |= values.len() < before;
+    }
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+        nullable |= branches.len() < before;
+        if branches.len() == 1
+            && let Some(Value::Object(only)) = branches.pop()
+        {
+            map.remove("anyOf");
+            for (keyword, value) in only {
+                map.entry(keyword).or_insert(value);
+            }
+        }
+    }
+    if nullable {
+        map.insert("nullable".into(), Value::Bool(true));
+    }
+    if let Some(Value::Array(values)) = map.get("enum")
+        && !values.iter().all(Value::is_string)
+    {
+        let values = Value::Array(values.clone());
+        map.remove("enum");
+        describe(map, &[("enum".to_owned(), values)]);
+    }
+    if let Some(Value::Array(items)) = map.remove("prefixItems") {
+        map.insert("items".into(), serde_json::json!({ "anyOf": items }));
+    }
+    if let Some(Value::Object(properties)) = map.get("properties")
+        && let Some(name) = properties.keys().find(|name| !is_openapi_property_name(name))
+    {
+        return Err(Unfit::new(
+            at,
+            format!(
+                "property `{name}`: Gemini's `parameters` take names of letters, digits and `_`, starting with a letter or `_`, at most 64"
+            ),
+        ));
+    }
+    match map.get_mut("type") {
+        Some(Value::String(t)) => *t = t.to_uppercase(),
+        Some(Value::Array(types)) => {
+            // Several types have no OpenAPI spelling but a choice.
+            let branches: Vec<Value> = types
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|t| serde_json::json!({ "type": t.to_uppercase() }))
+                .collect();
+            map.remove("type");
+            map.insert("anyOf".into(), Value::Array(branches));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Vertex AI takes `anyOf` only as the sole field of its node: the node's
+/// description and nullability move into each choice.
+fn any_of_alone(map: &mut Map<String, Value>) {
+    let Some(Value::Array(mut branches)) = map.remove("anyOf") else {
+        return;
+    };
+    let shared: Map<String, Value> = std::mem::take(map);
+    for branch in &mut branches {
+        if let Value::Object(branch) = branch {
+            for (keyword, value) in &shared {
+                branch.entry(keyword.clone()).or_insert_with(|| value.clone());
+            }
+        }
+    }
+    map.insert("anyOf".into(), Value::Array(branches));
+}
+
+/// `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
+fn is_openapi_property_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == b'_')
+        && name.len() <= 64
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `allOf` merged into its node: Gemini has no intersection. The branches'
+/// properties and required names add up; other keywords of the node win.
+fn merge_all_of(map: &mut Map<String, Value>) {
+    let Some(Value::Array(all_of)) = map.remove("allOf") else {
+        return;
+    };
+    for branch in all_of {
+        let Value::Object(branch) = branch else {
+            continue;
+        };
+        for (keyword, value) in branch {
+            match (keyword.as_str(), map.get_mut(&keyword), value) {
+                ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
+                    for (name, schema) in theirs {
+                        mine.entry(name).or_insert(schema);
+                    }
+                }
+                ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                    for name in theirs {
+                        if !mine.contains(&name) {
+                            mine.push(name);
+                        }
+                    }
+                }
+                (_, Some(_), _) => {}
+                (_, None, value) => {
+                    map.insert(keyword, value);
+                }
+            }
+        }
+    }
+}
+
+/// The JSON type of a `const` value.
+fn type_of(value: &Value) -> Option<&'static str> {
+    Some(match value {
+        Value::String(_) => "string",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+        Value::Null => return None,
+    })
+}
+
+fn is_numeric(map: &Map<String, Value>) -> bool {
+    let is_number = |t: &Value| t == "integer" || t == "number";
+    map.get("type")
+        .is_some_and(|t| is_number(t) || t.as_array().is_some_and(|ts| ts.iter().any(is_number)))
+}

@@ -1,0 +1,223 @@
+//! Input schemas rewritten into each provider's dialect of JSON Schema.
+//!
+//! Every pass works on the schema's tree (never on its text): it walks the
+//! subschemas by keyword, so a property that happens to be called `title` or
+//! `format` is a property, not a keyword.
+
+mod anthropic;
+mod gemini;
+mod mcp;
+mod openai;
+mod refs;
+mod walk;
+
+pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
+pub(crate) use gemini::{gemini, gemini_openapi};
+pub(crate) use mcp::mcp;
+pub(crate) use openai::openai_strict;
+
+use serde_json::{Map, Value};
+
+/// Why a schema cannot take a dialect's strict form: where, and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unfit {
+    /// The JSON Pointer of the subschema, in the tool's input schema.
+    pub(crate) at: String,
+    pub(crate) reason: String,
+}
+
+impl Unfit {
+    fn new(at: &str, reason: impl Into<String>) -> Self {
+        Self {
+            at: at.to_owned(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Unfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.at.is_empty() {
+            write!(f, "{}", self.reason)
+        } else {
+            write!(f, "at `{}`: {}", self.at, self.reason)
+        }
+    }
+}
+
+/// The cleanup every provider gets (providers.md 7.0): no `$schema`, no root
+/// `title` (the tool's name says it), a root that is an object schema, and
+/// `true` subschemas (a `serde_json::Value` field) spelled `{}`.
+pub(crate) fn plain(schema: &Value) -> Value {
+    let mut schema = match schema {
+        Value::Object(_) => schema.clone(),
+        // `true`, `{}`: no arguments are described, any are accepted.
+        _ => Value::Object(Map::new()),
+    };
+    if let Some(root) = schema.as_object_mut() {
+        root.remove("$schema");
+        root.remove("title");
+        if !root.contains_key("type") && !walk::is_composite(root) {
+            root.insert("type".into(), "object".into());
+        }
+        if root.get("type").and_then(Value::as_str) == Some("object")
+            && !root.contains_key("properties")
+        {
+            root.insert("properties".into(), Value::Object(Map::new()));
+        }
+    }
+    walk::each_subschema(&mut schema, "", &mut |node, _| {
+        if *node == Value::Bool(true) {
+            *node = Value::Object(Map::new());
+        }
+    });
+    schema
+}
+
+/// Appends what a removed keyword said to the schema's description, so the
+/// model still reads the constraint: `The title. (maxLength: 80)`.
+fn describe(node: &mut Map<String, Value>, removed: &[(String, Value)]) {
+    if removed.is_empty() {
+        return;
+    }
+    let said = removed
+        .iter()
+        .map(|(keyword, value)| format!("{keyword}: {value}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let description = match node.get("description").and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => format!("{text} ({said})"),
+        _ => said,
+    };
+    node.insert("description".into(), Value::String(description));
+}
+
+/// Takes the keywords `drop` picks out of `node`, in the node's order.
+fn take_keywords(
+    node: &mut Map<String, Value>,
+    mut drop: impl FnMut(&str, &Value) -> bool,
+) -> Vec<(String, Value)> {
+    let picked: Vec<String> = node
+        .iter()
+        .filter(|(keyword, value)| drop(keyword, value))
+        .map(|(keyword, _)| keyword.clone())
+        .collect();
+    picked
+        .into_iter()
+        .filter_map(|keyword| node.remove(&keyword).map(|value| (keyword, value)))
+        .collect()
+}
+
+/// `oneOf` as `anyOf`: the providers that take one take the other, and for
+/// arguments a model produces the two mean the same (schemars' variants do
+/// not overlap).
+fn one_of_as_any_of(node: &mut Map<String, Value>) {
+    if let Some(Value::Array(one_of)) = node.remove("oneOf") {
+        match node.get_mut("anyOf") {
+            Some(Value::Array(any_of)) => any_of.extend(one_of),
+            _ => {
+                node.insert("anyOf".into(), Value::Array(one_of));
+            }
+        }
+    }
+}
+
+/// Whether a schema already accepts `null`.
+pub(crate) fn accepts_null(node: &Map<String, Value>) -> bool {
+    let null_type = |t: &Value| t.as_str() == Some("null");
+    match node.get("type") {
+        Some(Value::String(t)) if t == "null" => return true,
+        Some(Value::Array(types)) if types.iter().any(null_type) => return true,
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = node.get("enum") {
+        return values.contains(&Value::Null);
+    }
+    if let Some(value) = node.get("const") {
+        return value.is_null();
+    }
+    ["anyOf", "oneOf"].iter().any(|keyword| {
+        node.get(*keyword)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| {
+                branches
+                    .iter()
+                    .any(|b| b.as_object().is_some_and(accepts_null))
+            })
+    })
+}
+
+/// Makes a schema accept `null` as well: `type: [T, "null"]` where it has
+/// one type (and `null` in its `enum`), `anyOf: [.., {"type": "null"}]`
+/// otherwise.
+fn make_nullable(node: &mut Map<String, Value>) {
+    if accepts_null(node) {
+        return;
+    }
+    if let Some(value) = node.remove("const") {
+        node.insert("enum".into(), Value::Array(vec![value]));
+    }
+    let typed = match node.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            node.insert("type".into(), serde_json::json!([t, "null"]));
+            true
+        }
+        Some(Value::Array(types)) => {
+            types.push("null".into());
+            true
+        }
+        _ => false,
+    };
+    if typed {
+        if let Some(Value::Array(values)) = node.get_mut("enum") {
+            values.push(Value::Null);
+        }
+        return;
+    }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        branches.push(serde_json::json!({"type": "null"}));
+        return;
+    }
+    // A `$ref`, an `enum` without a type, or anything else: the schema as it
+    // is becomes the first branch; annotations stay outside.
+    let annotations = ["description", "title", "default", "examples", "deprecated"];
+    let mut inner = Map::new();
+    for (keyword, value) in std::mem::take(node) {
+        if annotations.contains(&keyword.as_str()) {
+            node.insert(keyword, value);
+        } else {
+            inner.insert(keyword, value);
+        }
+    }
+    node.insert(
+        "anyOf".into(),
+        serde_json::json!([Value::Object(inner), {"type": "null"}]),
+    );
+}
+
+/// The names in an object schema's `required`.
+fn required_names(node: &Map<String, Value>) -> Vec<String> {
+    node.get("required")
+        .and_then(Value::as_array)
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether a schema node describes an object with named properties.
+fn is_object(node: &Map<String, Value>) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => node.contains_key("properties"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

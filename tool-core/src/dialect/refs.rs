@@ -1,0 +1,218 @@
+//! `$ref`s replaced by the schemas they point to.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::Unfit;
+use super::walk::children;
+
+/// Which `$ref`s [`inline`] replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Inline {
+    /// Every one. Where a type refers back to itself, the inner reference
+    /// becomes a schema of any value that says it has the same shape as
+    /// the enclosing one (Google's own SDK cuts recursion the same way):
+    /// the model sees one level, and the registry still validates every
+    /// level against the tool's own schema.
+    CutRecursion,
+    /// Only those with sibling keywords (a field's description beside the
+    /// `$ref` of its type); a recursive one is wrapped as `anyOf: [{$ref}]`
+    /// so that its siblings stay valid.
+    WithSiblings,
+    /// Every one; a recursive type is an error.
+    All,
+}
+
+/// Rewrites the `$ref`s of `schema` as `mode` says. The `$defs` that are
+/// still referenced afterwards are kept (rewritten the same way); the others
+/// go.
+pub(super) fn inline(mut schema: Value, mode: Inline) -> Result<Value, Unfit> {
+    let Some(root) = schema.as_object_mut() else {
+        return Ok(schema);
+    };
+    let mut table = BTreeMap::new();
+    for container in ["$defs", "definitions"] {
+        if let Some(Value::Object(defs)) = root.remove(container) {
+            for (name, def) in defs {
+                table.insert(format!("#/{container}/{name}"), (container, name, def));
+            }
+        }
+    }
+    let recursive = recursive_refs(&table);
+    let mut inliner = Inliner {
+        table: &table,
+        recursive,
+        mode,
+        kept: BTreeSet::new(),
+    };
+    inliner.node(&mut schema, "", &mut Vec::new())?;
+
+    let mut done = BTreeSet::new();
+    let mut kept_defs: BTreeMap<&str, Map<String, Value>> = BTreeMap::new();
+    while let Some(reference) = inliner
+        .kept
+        .iter()
+        .find(|r| !done.contains(*r) && table.contains_key(*r))
+        .cloned()
+    {
+        done.insert(reference.clone());
+        let Some((container, name, def)) = table.get(&reference) else {
+            continue;
+        };
+        let mut def = def.clone();
+        let at = format!("/{container}/{name}");
+        inliner.node(&mut def, &at, &mut vec![reference.clone()])?;
+        kept_defs
+            .entry(container)
+            .or_default()
+            .insert(name.clone(), def);
+    }
+    if let Some(root) = schema.as_object_mut() {
+        for (container, defs) in kept_defs {
+            root.insert(container.to_owned(), Value::Object(defs));
+        }
+    }
+    Ok(schema)
+}
+
+type Table = BTreeMap<String, (&'static str, String, Value)>;
+
+struct Inliner<'t> {
+    table: &'t Table,
+    /// The definitions that reach themselves.
+    recursive: BTreeSet<String>,
+    mode: Inline,
+    /// The references left in place.
+    kept: BTreeSet<String>,
+}
+
+impl Inliner<'_> {
+    fn node(&mut self, node: &mut Value, at: &str, stack: &mut Vec<String>) -> Result<(), Unfit> {
+        let Value::Object(map) = node else {
+            return Ok(());
+        };
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            let reference = reference.clone();
+            let siblings = map.len() > 1;
+            let Some((_, name, target)) = self.table.get(&reference) else {
+                if reference == "#" {
+                    return self.recursion(map, at, &reference, "input");
+                }
+                return Err(Unfit::new(
+                    at,
+                    format!("`$ref` to `{reference}`, which is not a definition of this schema"),
+                ));
+            };
+            if self.mode == Inline::WithSiblings && !siblings {
+                self.kept.insert(reference);
+                return Ok(());
+            }
+            let recursive = match self.mode {
+                Inline::CutRecursion => stack.contains(&reference),
+                _ => self.recursive.contains(&reference) || stack.contains(&reference),
+            };
+            if recursive {
+                let name = name.clone();
+                return self.recursion(map, at, &reference, &name);
+            }
+            // The field's own words (its description) win over the type's.
+            map.remove("$ref");
+            if let Value::Object(target) = target {
+                for (keyword, value) in target {
+                    if !map.contains_key(keyword) {
+                        map.insert(keyword.clone(), value.clone());
+                    }
+                }
+            }
+            stack.push(reference);
+            let result = self.node(node, at, stack);
+            stack.pop();
+            return result;
+        }
+        let mut failed = None;
+        children(map, at, &mut |child, pointer| {
+            if failed.is_none()
+                && let Err(error) = self.node(child, pointer, stack)
+            {
+                failed = Some(error);
+            }
+        });
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// A reference into a recursive type, as the mode says.
+    fn recursion(
+        &mut self,
+        map: &mut Map<String, Value>,
+        at: &str,
+        reference: &str,
+        name: &str,
+    ) -> Result<(), Unfit> {
+        match self.mode {
+            Inline::All => Err(Unfit::new(
+                at,
+                format!("`{name}` is a recursive type, which this dialect cannot express"),
+            )),
+            Inline::CutRecursion => {
+                map.remove("$ref");
+                let note = format!("a value of the same shape as the enclosing `{name}`");
+                let description = match map.get("description").and_then(Value::as_str) {
+                    Some(text) if !text.is_empty() => format!("{text} ({note})"),
+                    _ => note,
+                };
+                map.retain(|keyword, _| keyword == "default");
+                map.insert("description".into(), Value::String(description));
+                Ok(())
+            }
+            Inline::WithSiblings => {
+                if map.len() > 1 {
+                    map.remove("$ref");
+                    map.insert("anyOf".into(), serde_json::json!([{"$ref": reference}]));
+                }
+                self.kept.insert(reference.to_owned());
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The definitions from which a chain of references leads back to them.
+fn recursive_refs(table: &Table) -> BTreeSet<String> {
+    let edges: BTreeMap<&str, Vec<String>> = table
+        .iter()
+        .map(|(reference, (_, _, def))| (reference.as_str(), refs_in(def)))
+        .collect();
+    let mut recursive = BTreeSet::new();
+    for start in edges.keys() {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&str> = edges[start].iter().map(String::as_str).collect();
+        while let Some(next) = todo.pop() {
+            if next == *start {
+                recursive.insert((*start).to_owned());
+                break;
+            }
+            if seen.insert(next)
+                && let Some(more) = edges.get(next)
+            {
+                todo.extend(more.iter().map(String::as_str));
+            }
+        }
+    }
+    recursive
+}
+
+/// Every `$ref` in a schema.
+pub(super) fn refs_in(schema: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut schema = schema.clone();
+    if let Some(Value::String(reference)) = schema.get("$ref") {
+        found.push(reference.clone());
+    }
+    super::walk::each_subschema(&mut schema, "", &mut |node, _| {
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            found.push(reference.clone());
+        }
+    });
+    found
+}

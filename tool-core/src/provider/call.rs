@@ -1,0 +1,112 @@
+//! A tool call as a provider sends it.
+
+use serde_json::Value;
+
+use crate::{Provider, ToolCall};
+
+/// One tool call read from a provider's response: the provider's id for it,
+/// the tool's name, the arguments as the model sent them, and what the reply
+/// must carry back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProviderCall {
+    pub(crate) id: Option<String>,
+    pub(crate) name: String,
+    pub(crate) arguments: Value,
+    pub(crate) thought_signature: Option<String>,
+    /// MCP: the JSON-RPC request's id, a number or a string.
+    pub(crate) request_id: Option<Value>,
+}
+
+impl ProviderCall {
+    /// A call of `name` with `arguments` and the provider's `id` for it.
+    pub fn new(id: Option<String>, name: impl Into<String>, arguments: Value) -> Self {
+        Self {
+            id,
+            name: name.into(),
+            arguments,
+            thought_signature: None,
+            request_id: None,
+        }
+    }
+
+    /// The provider's id for the call, which its result must name:
+    /// OpenAI's `tool_call.id` (Chat) or `call_id` (Responses), Anthropic's
+    /// `tool_use` id, Gemini's `functionCall.id` (often absent), MCP's
+    /// JSON-RPC id as text.
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The arguments as the model sent them: an object, or OpenAI's JSON
+    /// string.
+    pub fn arguments(&self) -> &Value {
+        &self.arguments
+    }
+
+    /// Gemini's `thoughtSignature` on the part that held the call, which
+    /// Gemini 3 wants back, verbatim, when the conversation is replayed.
+    pub fn thought_signature(&self) -> Option<&str> {
+        self.thought_signature.as_deref()
+    }
+
+    /// The call as [`ToolRegistry::call_all`](crate::ToolRegistry::call_all)
+    /// takes it.
+    pub fn to_tool_call(&self) -> ToolCall {
+        ToolCall::new(self.name.clone(), self.arguments.clone())
+    }
+}
+
+/// A response that is not the provider's shape: the tool calls in it cannot
+/// be told.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a {} response with tool calls: {message}", provider.api())]
+pub struct ParseError {
+    /// The provider the response was read as.
+    pub provider: Provider,
+    /// What was missing or of the wrong type.
+    pub message: String,
+}
+
+/// `value[key]` as a string, or a message saying what is wrong.
+pub(super) fn string_at<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v str, String> {
+    match value.get(key) {
+        Some(Value::String(text)) => Ok(text),
+        Some(other) => Err(format!("{what} has a `{key}` that is not a string: {other}")),
+        None => Err(format!("{what} has no `{key}`")),
+    }
+}
+
+/// `value[key]` as an optional string.
+pub(super) fn optional_string(value: &Value, key: &str) -> Option<String> {
+    value.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The array at `key` of `value`, or `value` itself when it is the array.
+pub(super) fn list<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v [Value], String> {
+    match value {
+        Value::Array(items) => Ok(items),
+        Value::Object(object) => match object.get(key) {
+            Some(Value::Array(items)) => Ok(items),
+            None | Some(Value::Null) => Ok(&[]),
+            Some(other) => Err(format!("`{key}` is not an array but {}", kind(other))),
+        },
+        other => Err(format!("expected {what}, got {}", kind(other))),
+    }
+}
+
+/// A JSON value's kind, for messages.
+pub(super) fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,269 @@
+//! Tool definitions in each provider's request shape.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::dialect::{self, AnthropicBudget, Unfit};
+use crate::{Provider, RegistryError, ToolMetadata};
+
+/// The tool list of a registry for one provider: the value of the request's
+/// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
+/// and cached by the registry until a tool is added.
+///
+/// Serializes as [`Definitions::tools`], so it can go into a request body
+/// as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definitions {
+    provider: Provider,
+    tools: Value,
+    not_strict: Vec<NotStrict>,
+}
+
+impl Definitions {
+    /// The provider these are for.
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// The tool list, in the provider's exact shape, in registration order.
+    pub fn tools(&self) -> &Value {
+        &self.tools
+    }
+
+    /// The tools that strict mode was asked for but that go without it, and
+    /// why (a map with free keys, a tuple, a recursive type, a provider's
+    /// limit...). Empty when every tool is strict, or strict mode was not
+    /// asked for. Each is also logged once, as a `tracing` warning.
+    pub fn not_strict(&self) -> &[NotStrict] {
+        &self.not_strict
+    }
+}
+
+impl Serialize for Definitions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.tools.serialize(serializer)
+    }
+}
+
+/// A tool sent with `"strict": false` although strict mode was asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotStrict {
+    /// The tool's name.
+    pub tool: String,
+    /// Why its schema cannot be strict, with the JSON Pointer of the part
+    /// that stands in the way.
+    pub reason: String,
+}
+
+impl fmt::Display for NotStrict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "tool `{}` is sent with `strict: false`: its input schema cannot be made strict ({})",
+            self.tool, self.reason
+        )
+    }
+}
+
+/// What a definition is made from.
+pub(crate) struct ToolInfo<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) description: &'a str,
+    pub(crate) input_schema: &'a Value,
+    pub(crate) output_schema: Option<&'a Value>,
+    pub(crate) metadata: &'a ToolMetadata,
+}
+
+/// Builds a provider's definitions for the tools, in order.
+pub(crate) fn build_definitions<'a>(
+    provider: Provider,
+    tools: impl IntoIterator<Item = ToolInfo<'a>>,
+) -> Result<Definitions, RegistryError> {
+    let mut budget = AnthropicBudget::default();
+    let mut list = Vec::new();
+    let mut not_strict = Vec::new();
+    for tool in tools {
+        let (definition, fallback) = definition_of(provider, &tool, &mut budget)?;
+        if let Some(fallback) = fallback {
+            tracing::warn!(provider = %provider, "{fallback}");
+            not_strict.push(fallback);
+        }
+        list.push(definition);
+    }
+    let tools = match provider {
+        Provider::Gemini { .. } => json!([{ "functionDeclarations": list }]),
+        _ => Value::Array(list),
+    };
+    Ok(Definitions {
+        provider,
+        tools,
+        not_strict,
+    })
+}
+
+/// One tool's definition for a provider, and why it is not strict when
+/// strict mode was asked for and cannot be had.
+pub(crate) fn definition_of(
+    provider: Provider,
+    tool: &ToolInfo<'_>,
+    budget: &mut AnthropicBudget,
+) -> Result<(Value, Option<NotStrict>), RegistryError> {
+    provider
+        .check_name(tool.name)
+        .map_err(|reason| RegistryError::NameRejected {
+            name: tool.name.to_owned(),
+            provider,
+            reason,
+        })?;
+    let rejected = |unfit: Unfit| RegistryError::SchemaRejected {
+        name: tool.name.to_owned(),
+        provider,
+        reason: unfit.to_string(),
+    };
+    let fallback = |unfit: Unfit| NotStrict {
+        tool: tool.name.to_owned(),
+        reason: unfit.to_string(),
+    };
+    let schema = tool.input_schema;
+    let (parameters, strict, not_strict) = match provider {
+        Provider::OpenAiChat { strict } | Provider::OpenAiResponses { strict } => {
+            let made = strict.then(|| dialect::openai_strict(schema));
+            strictly(made, || dialect::plain(schema), fallback)
+        }
+        Provider::Anthropic { strict } => {
+            let made = strict.then(|| dialect::anthropic_strict(schema, budget));
+            strictly(made, || dialect::plain(schema), fallback)
+        }
+        Provider::Gemini { openapi: false } => {
+            (dialect::gemini(schema).map_err(rejected)?, false, None)
+        }
+        Provider::Gemini { openapi: true } => {
+            (dialect::gemini_openapi(schema).map_err(rejected)?, false, None)
+        }
+        Provider::Mcp => (dialect::mcp(schema), false, None),
+    };
+    let root_type = parameters.get("type").and_then(Value::as_str);
+    if !matches!(root_type, Some("object" | "OBJECT")) {
+        return Err(rejected(Unfit {
+            at: String::new(),
+            reason: "the arguments are not an object (every provider wants `\"type\": \"object\"` at the root)"
+                .into(),
+        }));
+    }
+    let (name, description) = (tool.name, tool.description);
+    let definition = match provider {
+        Provider::OpenAiChat { .. } => json!({
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": description,
+                "parameters": parameters,
+                "strict": strict,
+            }
+        }),
+        Provider::OpenAiResponses { .. } => json!({
+            "type": "function",
+            "name": name,
+            "description": description,
+            "parameters": parameters,
+            "strict": strict,
+        }),
+        Provider::Anthropic { strict: asked } => {
+            let mut definition = json!({
+                "name": name,
+                "description": description,
+                "input_schema": parameters,
+            });
+            if asked {
+                definition["strict"] = Value::Bool(strict);
+            }
+            definition
+        }
+        Provider::Gemini { openapi } => {
+            let field = if openapi {
+                "parameters"
+            } else {
+                "parametersJsonSchema"
+            };
+            json!({ "name": name, "description": description, field: parameters })
+        }
+        Provider::Mcp => mcp_tool(tool, parameters),
+    };
+    Ok((definition, not_strict))
+}
+
+/// The strict schema when it was asked for and can be had; the plain one,
+/// and why, otherwise.
+fn strictly(
+    made: Option<Result<Value, Unfit>>,
+    plain: impl FnOnce() -> Value,
+    fallback: impl FnOnce(Unfit) -> NotStrict,
+) -> (Value, bool, Option<NotStrict>) {
+    match made {
+        Some(Ok(schema)) => (schema, true, None),
+        Some(Err(unfit)) => (plain(), false, Some(fallback(unfit))),
+        None => (plain(), false, None),
+    }
+}
+
+/// An MCP `Tool`: name, title, description, the schemas, the annotations.
+fn mcp_tool(tool: &ToolInfo<'_>, input_schema: Value) -> Value {
+    let metadata = tool.metadata;
+    let mut definition = Map::new();
+    definition.insert("name".into(), tool.name.into());
+    if let Some(title) = &metadata.title {
+        definition.insert("title".into(), title.as_ref().into());
+    }
+    definition.insert("description".into(), tool.description.into());
+    definition.insert("inputSchema".into(), input_schema);
+    // MCP takes only object output schemas; a tool returning something else
+    // is described by its text.
+    if let Some(output) = tool.output_schema.map(dialect::mcp)
+        && output.get("type").and_then(Value::as_str) == Some("object")
+    {
+        definition.insert("outputSchema".into(), output);
+    }
+    let mut annotations = Map::new();
+    if let Some(title) = &metadata.title {
+        annotations.insert("title".into(), title.as_ref().into());
+    }
+    annotations.insert("readOnlyHint".into(), metadata.read_only.into());
+    annotations.insert("destructiveHint".into(), metadata.destructive.into());
+    annotations.insert("idempotentHint".into(), metadata.idempotent.into());
+    annotations.insert("openWorldHint".into(), metadata.open_world.into());
+    definition.insert("annotations".into(), Value::Object(annotations));
+    Value::Object(definition)
+}
+
+/// A registry's definitions per provider, made on first use.
+#[derive(Default)]
+pub(crate) struct DefinitionCache(Mutex<HashMap<Provider, Arc<Definitions>>>);
+
+impl DefinitionCache {
+    /// The cached definitions for `provider`, or those `build` makes.
+    pub(crate) fn get_or_build(
+        &self,
+        provider: Provider,
+        build: impl FnOnce() -> Result<Definitions, RegistryError>,
+    ) -> Result<Arc<Definitions>, RegistryError> {
+        let mut cache = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(definitions) = cache.get(&provider) {
+            return Ok(Arc::clone(definitions));
+        }
+        let definitions = Arc::new(build()?);
+        cache.insert(provider, Arc::clone(&definitions));
+        Ok(definitions)
+    }
+
+    /// Forgets every provider's definitions: a tool was added or replaced.
+    pub(crate) fn clear(&mut self) {
+        self.0
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+}

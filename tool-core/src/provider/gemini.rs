@@ -1,0 +1,77 @@
+//! Google Gemini (`generateContent`).
+
+use serde_json::{Map, Value, json};
+
+use super::call::{kind, optional_string, string_at};
+use crate::{ProviderCall, ToolOutput, ToolResult};
+
+/// The model's content: `candidates[0].content` of a response, or the
+/// content itself.
+fn content(response: &Value) -> Result<&Value, String> {
+    if response.get("candidates").is_some() {
+        return response
+            .pointer("/candidates/0/content")
+            .ok_or_else(|| "`candidates[0]` has no `content`".to_owned());
+    }
+    if response.get("parts").is_some() {
+        return Ok(response);
+    }
+    Err(format!(
+        "expected a response (with `candidates`) or a content (with `parts`), got {}",
+        kind(response)
+    ))
+}
+
+pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
+    let Some(parts) = content(response)?.get("parts").and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
+    parts
+        .iter()
+        .enumerate()
+        .filter_map(|(at, part)| part.get("functionCall").map(|call| (at, part, call)))
+        .map(|(at, part, call)| {
+            let name = string_at(call, "name", &format!("`parts[{at}].functionCall`"))?;
+            // A call without arguments may leave `args` out.
+            let arguments = call.get("args").cloned().unwrap_or_else(|| json!({}));
+            let mut parsed = ProviderCall::new(optional_string(call, "id"), name, arguments);
+            parsed.thought_signature = optional_string(part, "thoughtSignature");
+            Ok(parsed)
+        })
+        .collect()
+}
+
+pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
+    Ok(vec![content(response)?.clone()])
+}
+
+/// One user content holding a `functionResponse` part per call, in order.
+/// `response` must be an object: the output under `output`, a failure's
+/// text under `error`, as Gemini's documentation asks.
+pub(super) fn format<'a>(
+    pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    let parts: Vec<Value> = pairs
+        .map(|(call, result)| {
+            let response = if result.is_error() {
+                json!({ "error": result.model_text() })
+            } else {
+                match result.output() {
+                    ToolOutput::Json(value) => json!({ "output": value }),
+                    ToolOutput::Text(text) => json!({ "output": text }),
+                }
+            };
+            let mut function_response = Map::new();
+            function_response.insert("name".into(), call.name().into());
+            if let Some(id) = call.id() {
+                function_response.insert("id".into(), id.into());
+            }
+            function_response.insert("response".into(), response);
+            json!({ "functionResponse": function_response })
+        })
+        .collect();
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    vec![json!({"role": "user", "parts": parts})]
+}

@@ -1,0 +1,78 @@
+//! MCP: `tools/call` requests in, JSON-RPC responses out.
+
+use serde_json::{Map, Value, json};
+
+use super::call::{kind, string_at};
+use crate::{ProviderCall, ToolError, ToolResult};
+
+/// JSON-RPC's "invalid params", which MCP answers an unknown tool with.
+const INVALID_PARAMS: i64 = -32602;
+
+pub(super) fn parse(request: &Value) -> Result<Vec<ProviderCall>, String> {
+    match request {
+        Value::Array(batch) => batch.iter().map(parse_one).collect(),
+        _ => parse_one(request).map(|call| vec![call]),
+    }
+}
+
+fn parse_one(request: &Value) -> Result<ProviderCall, String> {
+    if !request.is_object() {
+        return Err(format!("expected a `tools/call` request, got {}", kind(request)));
+    }
+    let method = string_at(request, "method", "the request")?;
+    if method != "tools/call" {
+        return Err(format!("expected a `tools/call` request, got `{method}`"));
+    }
+    let params = request
+        .get("params")
+        .ok_or_else(|| "the request has no `params`".to_owned())?;
+    let name = string_at(params, "name", "`params`")?;
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(arguments) => arguments.clone(),
+    };
+    let request_id = request.get("id").cloned();
+    let id = request_id.as_ref().map(|id| match id {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    });
+    let mut call = ProviderCall::new(id, name, arguments);
+    call.request_id = request_id;
+    Ok(call)
+}
+
+/// One JSON-RPC response per request: a `CallToolResult` (a failure of the
+/// tool or of its arguments is `isError: true`, so that the model reads it),
+/// or a protocol error for a tool that does not exist.
+pub(super) fn format<'a>(
+    pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    pairs
+        .map(|(call, result)| {
+            let id = call.request_id.clone().unwrap_or(Value::Null);
+            if let Some(ToolError::UnknownTool { .. }) = result.error_kind() {
+                return json!({
+                    "jsonrpc": "2.0",
+                    "id": id,
+                    "error": {"code": INVALID_PARAMS, "message": result.model_text()},
+                });
+            }
+            json!({"jsonrpc": "2.0", "id": id, "result": call_tool_result(result)})
+        })
+        .collect()
+}
+
+/// The `CallToolResult` of a result: its text, the structured content
+/// beside it when there is some, and `isError`.
+pub(crate) fn call_tool_result(result: &ToolResult) -> Value {
+    let mut body = Map::new();
+    body.insert(
+        "content".into(),
+        json!([{"type": "text", "text": result.model_text()}]),
+    );
+    if let Some(structured) = result.structured_content().filter(|v| v.is_object()) {
+        body.insert("structuredContent".into(), structured.clone());
+    }
+    body.insert("isError".into(), result.is_error().into());
+    Value::Object(body)
+}

@@ -1,0 +1,269 @@
+//! The providers a registry speaks to: their tool definitions, the tool
+//! calls in their responses, and the shape of the results they take back.
+
+mod anthropic;
+mod call;
+mod definitions;
+mod gemini;
+mod mcp;
+mod openai;
+mod turn;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::ToolResult;
+
+pub use call::{ParseError, ProviderCall};
+pub use definitions::{Definitions, NotStrict};
+pub(crate) use definitions::{DefinitionCache, ToolInfo, build_definitions, definition_of};
+pub use turn::Turn;
+
+/// An API that calls tools, and the form of it a registry speaks.
+///
+/// Each has its tool definitions ([`ToolRegistry::definitions_for`]), its
+/// dialect of JSON Schema, its way of sending tool calls
+/// ([`Provider::parse_calls`]) and of taking results back
+/// ([`Provider::format_results`]); [`ToolRegistry::respond`] does the three
+/// for one turn of a conversation.
+///
+/// `strict` asks the provider to hold the model to the schema. A tool whose
+/// schema cannot be made strict is sent with `"strict": false` (said
+/// explicitly: OpenAI's Responses API would otherwise make it strict its own
+/// way), and [`Definitions::not_strict`] says which and why.
+///
+/// The names, for [`FromStr`] and [`Display`](fmt::Display): `openai`,
+/// `openai-strict`, `openai-responses` (strict), `openai-responses-loose`,
+/// `anthropic`, `anthropic-strict`, `gemini`, `gemini-openapi`, `mcp`.
+///
+/// [`ToolRegistry::definitions_for`]: crate::ToolRegistry::definitions_for
+/// [`ToolRegistry::respond`]: crate::ToolRegistry::respond
+///
+/// ```
+/// use tool_core::Provider;
+///
+/// let provider: Provider = "openai-strict".parse().unwrap();
+/// assert_eq!(provider, Provider::OpenAiChat { strict: true });
+/// assert_eq!(provider.to_string(), "openai-strict");
+/// assert!("openai-turbo".parse::<Provider>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Provider {
+    /// OpenAI Chat Completions: `tools: [{"type": "function", "function":
+    /// {..}}]`, arguments as a JSON string, one `tool` message per result.
+    OpenAiChat {
+        /// Strict mode: every object closed, every property required, the
+        /// optional ones nullable.
+        strict: bool,
+    },
+    /// OpenAI Responses: flat function tools, `function_call` items in,
+    /// `function_call_output` items out.
+    OpenAiResponses {
+        /// Strict mode, as for Chat Completions.
+        strict: bool,
+    },
+    /// Anthropic Messages: `input_schema`, `tool_use` blocks in, one user
+    /// message of `tool_result` blocks out (with `is_error`).
+    Anthropic {
+        /// Strict tool use: every object closed; optional properties stay
+        /// optional.
+        strict: bool,
+    },
+    /// Google Gemini: `functionDeclarations`, `functionCall` parts in,
+    /// `functionResponse` parts out.
+    Gemini {
+        /// The legacy `parameters` (a subset of OpenAPI 3.0, what the Live
+        /// API takes) instead of `parametersJsonSchema`.
+        openapi: bool,
+    },
+    /// The Model Context Protocol: `tools/list` entries, `tools/call`
+    /// requests in, JSON-RPC responses out.
+    Mcp,
+}
+
+impl Provider {
+    /// Every provider, in the order of their names above.
+    pub const ALL: [Provider; 9] = [
+        Provider::OpenAiChat { strict: false },
+        Provider::OpenAiChat { strict: true },
+        Provider::OpenAiResponses { strict: true },
+        Provider::OpenAiResponses { strict: false },
+        Provider::Anthropic { strict: false },
+        Provider::Anthropic { strict: true },
+        Provider::Gemini { openapi: false },
+        Provider::Gemini { openapi: true },
+        Provider::Mcp,
+    ];
+
+    /// The provider's name, as [`FromStr`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat { strict: false } => "openai",
+            Provider::OpenAiChat { strict: true } => "openai-strict",
+            Provider::OpenAiResponses { strict: true } => "openai-responses",
+            Provider::OpenAiResponses { strict: false } => "openai-responses-loose",
+            Provider::Anthropic { strict: false } => "anthropic",
+            Provider::Anthropic { strict: true } => "anthropic-strict",
+            Provider::Gemini { openapi: false } => "gemini",
+            Provider::Gemini { openapi: true } => "gemini-openapi",
+            Provider::Mcp => "mcp",
+        }
+    }
+
+    /// The API, for messages: `OpenAI Chat Completions`, `Gemini`, ...
+    pub fn api(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat { .. } => "OpenAI Chat Completions",
+            Provider::OpenAiResponses { .. } => "OpenAI Responses",
+            Provider::Anthropic { .. } => "Anthropic Messages",
+            Provider::Gemini { .. } => "Gemini",
+            Provider::Mcp => "MCP",
+        }
+    }
+
+    /// Whether the provider has a strict mode and it was asked for.
+    pub fn is_strict(self) -> bool {
+        match self {
+            Provider::OpenAiChat { strict }
+            | Provider::OpenAiResponses { strict }
+            | Provider::Anthropic { strict } => strict,
+            Provider::Gemini { .. } | Provider::Mcp => false,
+        }
+    }
+
+    /// Checks a tool name against the provider's rule; what is wrong with it
+    /// otherwise. Every name a registry takes (`^[a-zA-Z0-9_-]{1,64}$`)
+    /// passes OpenAI's, Anthropic's and MCP's rules; Gemini also wants the
+    /// first character to be a letter or `_`.
+    pub fn check_name(self, name: &str) -> Result<(), &'static str> {
+        crate::name::check_tool_name(name)?;
+        match self {
+            Provider::Gemini { .. }
+                if !name
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_') =>
+            {
+                Err("Gemini wants it to start with a letter or `_`")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The tool calls a response holds, in its order.
+    ///
+    /// Takes a whole response or the part that holds the calls: for OpenAI
+    /// Chat a completion or its `message`; for Responses a response or its
+    /// `output`; for Anthropic a message or its `content`; for Gemini a
+    /// response or its `content`; for MCP a `tools/call` request (or a
+    /// batch of them). A response without calls gives none.
+    ///
+    /// The arguments are kept as the model sent them (OpenAI's JSON string
+    /// included): [`ToolRegistry::call`](crate::ToolRegistry::call) reads
+    /// them, and malformed ones become an error result the model can act on.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::Provider;
+    ///
+    /// let response = json!({"role": "assistant", "content": [
+    ///     {"type": "text", "text": "Let me look."},
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    /// ]});
+    /// let calls = Provider::Anthropic { strict: false }.parse_calls(&response).unwrap();
+    /// assert_eq!(calls.len(), 1);
+    /// assert_eq!(calls[0].id(), Some("toolu_1"));
+    /// assert_eq!(calls[0].name(), "get_weather");
+    /// assert_eq!(calls[0].arguments(), &json!({"city": "Paris"}));
+    /// ```
+    pub fn parse_calls(self, response: &Value) -> Result<Vec<ProviderCall>, ParseError> {
+        match self {
+            Provider::OpenAiChat { .. } => openai::parse_chat(response),
+            Provider::OpenAiResponses { .. } => openai::parse_responses(response),
+            Provider::Anthropic { .. } => anthropic::parse(response),
+            Provider::Gemini { .. } => gemini::parse(response),
+            Provider::Mcp => mcp::parse(response),
+        }
+        .map_err(|message| ParseError {
+            provider: self,
+            message,
+        })
+    }
+
+    /// The model's own turn, as the conversation must carry it before the
+    /// results: the assistant message (OpenAI Chat, Anthropic), every
+    /// output item (Responses: reasoning items included, as reasoning
+    /// models need them back), the model's content (Gemini: with its
+    /// `thoughtSignature`s as they came). Nothing for MCP, whose client
+    /// keeps its own conversation.
+    pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ParseError> {
+        match self {
+            Provider::OpenAiChat { .. } => openai::chat_turn(response),
+            Provider::OpenAiResponses { .. } => openai::responses_turn(response),
+            Provider::Anthropic { .. } => anthropic::turn(response),
+            Provider::Gemini { .. } => gemini::turn(response),
+            Provider::Mcp => Ok(Vec::new()),
+        }
+        .map_err(|message| ParseError {
+            provider: self,
+            message,
+        })
+    }
+
+    /// The results of `calls`, in the shape and grouping the provider takes
+    /// them back, ready to append to the conversation after
+    /// [`Provider::model_turn`]:
+    ///
+    /// - OpenAI Chat: one `{"role": "tool", "tool_call_id", "content"}`
+    ///   message per call, in order (an error is text: Chat has no flag);
+    /// - OpenAI Responses: one `function_call_output` item per call;
+    /// - Anthropic: one user message whose `tool_result` blocks come in the
+    ///   calls' order, `is_error: true` on failures;
+    /// - Gemini: one user content with a `functionResponse` part per call,
+    ///   `{"output": ..}` or `{"error": ..}`, the call's `id` echoed;
+    /// - MCP: one JSON-RPC response per request: the `CallToolResult`
+    ///   (`isError`, and `structuredContent` when the tool declares an
+    ///   output schema), or error -32602 for an unknown tool.
+    ///
+    /// `results[i]` is the result of `calls[i]`; a call without a result
+    /// (a shorter `results`) is answered as an error, since every provider
+    /// wants an answer to each call.
+    pub fn format_results(self, calls: &[ProviderCall], results: &[ToolResult]) -> Vec<Value> {
+        let missing = ToolResult::error("no result was produced for this call");
+        let pairs = calls
+            .iter()
+            .enumerate()
+            .map(|(at, call)| (call, results.get(at).unwrap_or(&missing)));
+        match self {
+            Provider::OpenAiChat { .. } => openai::format_chat(pairs),
+            Provider::OpenAiResponses { .. } => openai::format_responses(pairs),
+            Provider::Anthropic { .. } => anthropic::format(pairs),
+            Provider::Gemini { .. } => gemini::format(pairs),
+            Provider::Mcp => mcp::format(pairs),
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A provider name that is none of [`Provider`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown provider `{0}`; the providers are {names}", names = Provider::ALL.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "))]
+pub struct UnknownProvider(pub String);
+
+impl FromStr for Provider {
+    type Err = UnknownProvider;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Provider::ALL
+            .into_iter()
+            .find(|provider| provider.name() == name)
+            .ok_or_else(|| UnknownProvider(name.to_owned()))
+    }
+}

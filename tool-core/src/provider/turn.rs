@@ -1,0 +1,110 @@
+//! One turn of an agent loop: the tool calls of a response run, their
+//! results in the provider's shape.
+
+use serde_json::Value;
+
+use crate::{ParseError, Provider, ProviderCall, ToolContext, ToolRegistry, ToolResult};
+
+/// A provider's response with its tool calls run: what
+/// [`ToolRegistry::respond`] returns.
+#[derive(Debug)]
+pub struct Turn {
+    calls: Vec<ProviderCall>,
+    results: Vec<ToolResult>,
+    model_turn: Vec<Value>,
+    reply: Vec<Value>,
+}
+
+impl Turn {
+    /// Whether the model called no tool: its answer is final.
+    pub fn is_done(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// The calls, in the response's order.
+    pub fn calls(&self) -> &[ProviderCall] {
+        &self.calls
+    }
+
+    /// Their results, in the same order, with the typed errors.
+    pub fn results(&self) -> &[ToolResult] {
+        &self.results
+    }
+
+    /// The model's own turn, to append before the results (see
+    /// [`Provider::model_turn`]).
+    pub fn model_turn(&self) -> &[Value] {
+        &self.model_turn
+    }
+
+    /// The results in the provider's shape, to append after the model's
+    /// turn (see [`Provider::format_results`]).
+    pub fn reply(&self) -> &[Value] {
+        &self.reply
+    }
+
+    /// Appends the model's turn, then the results, to a conversation (the
+    /// request's `messages`, `input` or `contents`).
+    pub fn append_to(self, conversation: &mut Vec<Value>) {
+        conversation.extend(self.model_turn);
+        conversation.extend(self.reply);
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// Runs every tool call in a provider's response and returns the results
+    /// in the provider's shape: one turn of an agent loop.
+    ///
+    /// The calls run concurrently, as [`ToolRegistry::call_all`] runs them,
+    /// each through the whole pipeline of [`ToolRegistry::call`]: a bad
+    /// argument, an unknown tool or a failing tool is an error result the
+    /// model reads in the reply. Only a response that is not the provider's
+    /// shape is an `Err`.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::{tool, Provider, ToolContext, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool(tier = Observe)]
+    /// async fn get_weather(city: String) -> String {
+    ///     format!("15 degrees in {city}")
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(GetWeather);
+    /// let response = json!({"role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    /// ]});
+    /// let turn = registry
+    ///     .respond(&ToolContext::new(()), Provider::Anthropic { strict: false }, &response)
+    ///     .await
+    ///     .unwrap();
+    /// assert_eq!(
+    ///     turn.reply(),
+    ///     [json!({"role": "user", "content": [
+    ///         {"type": "tool_result", "tool_use_id": "toolu_1", "content": "15 degrees in Paris"}
+    ///     ]})]
+    /// );
+    /// # });
+    /// ```
+    pub async fn respond(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        provider: Provider,
+        response: &Value,
+    ) -> Result<Turn, ParseError> {
+        let calls = provider.parse_calls(response)?;
+        let model_turn = provider.model_turn(response)?;
+        let results = self
+            .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
+            .await;
+        let reply = provider.format_results(&calls, &results);
+        Ok(Turn {
+            calls,
+            results,
+            model_turn,
+            reply,
+        })
+    }
+}
