@@ -58,9 +58,11 @@ fn compile(schema: &Value, root: &Value, depth: usize) -> Option<Node> {
         if let Some(Value::Array(branches)) = node.get(keyword) {
             // `Option<T>` is `anyOf: [T, null]`: look into `T`. A real
             // choice cannot say which branch an object belongs to.
-            let mut others = branches
-                .iter()
-                .filter(|b| resolve(b, root).and_then(Value::as_object).is_none_or(|b| !is_null_only(b)));
+            let mut others = branches.iter().filter(|b| {
+                resolve(b, root)
+                    .and_then(Value::as_object)
+                    .is_none_or(|b| !is_null_only(b))
+            });
             let only = others.next()?;
             return if others.next().is_none() {
                 compile(only, root, depth + 1)
@@ -210,7 +212,10 @@ mod tests {
             "$defs": {"Filter": {"type": "object", "properties": {"max": {"type": "integer", "default": 5}}}}
         });
         assert_eq!(
-            stripped(schema, json!({"filter": {"max": null}, "tree": {"tree": {"filter": null}}})),
+            stripped(
+                schema,
+                json!({"filter": {"max": null}, "tree": {"tree": {"filter": null}}})
+            ),
             json!({"filter": {}, "tree": {"tree": {"filter": null}}})
         );
     }

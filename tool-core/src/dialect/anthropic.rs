@@ -9,7 +9,16 @@ use super::{Unfit, describe, is_object, one_of_as_any_of, plain, required_names,
 
 /// The string formats strict tool use knows.
 const FORMATS: [&str; 10] = [
-    "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
 ];
 
 /// Keywords strict tool use keeps (`format` and `minItems` checked apart).
@@ -50,23 +59,33 @@ pub(crate) struct AnthropicBudget {
 /// refused), `oneOf` as `anyOf`, and the keywords strict mode refuses
 /// (numeric ranges, lengths, `maxItems`, ...) removed with what they said
 /// kept in the description. `budget` is shared by the tools of one request.
-pub(crate) fn anthropic_strict(schema: &Value, budget: &mut AnthropicBudget) -> Result<Value, Unfit> {
+pub(crate) fn anthropic_strict(
+    schema: &Value,
+    budget: &mut AnthropicBudget,
+) -> Result<Value, Unfit> {
     let mut schema = inline(plain(schema), Inline::All)?;
     let mut pass = Pass::default();
     pass.node(&mut schema, "")?;
     if budget.tools + 1 > MAX_STRICT_TOOLS {
-        return Err(Unfit::new("", format!("a request may have at most {MAX_STRICT_TOOLS} strict tools")));
+        return Err(Unfit::new(
+            "",
+            format!("a request may have at most {MAX_STRICT_TOOLS} strict tools"),
+        ));
     }
     if budget.optional + pass.optional > MAX_OPTIONAL {
         return Err(Unfit::new(
             "",
-            format!("the strict tools of a request may have at most {MAX_OPTIONAL} optional parameters in all"),
+            format!(
+                "the strict tools of a request may have at most {MAX_OPTIONAL} optional parameters in all"
+            ),
         ));
     }
     if budget.unions + pass.unions > MAX_UNIONS {
         return Err(Unfit::new(
             "",
-            format!("the strict tools of a request may have at most {MAX_UNIONS} parameters with `anyOf` or several types in all"),
+            format!(
+                "the strict tools of a request may have at most {MAX_UNIONS} parameters with `anyOf` or several types in all"
+            ),
         ));
     }
     budget.tools += 1;
@@ -90,20 +109,34 @@ impl Pass {
         one_of_as_any_of(map);
         merge_single_all_of(map, at)?;
         if map.contains_key("prefixItems") {
-            return Err(Unfit::new(at, "a tuple (`prefixItems`) is outside strict tool use's subset"));
+            return Err(Unfit::new(
+                at,
+                "a tuple (`prefixItems`) is outside strict tool use's subset",
+            ));
         }
         if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
-            return Err(Unfit::new(at, "a map whose keys follow a pattern: strict tool use closes every object"));
+            return Err(Unfit::new(
+                at,
+                "a map whose keys follow a pattern: strict tool use closes every object",
+            ));
         }
         if let Some(Value::Array(values)) = map.get("enum")
             && values.iter().any(|v| v.is_object() || v.is_array())
         {
-            return Err(Unfit::new(at, "an `enum` of objects or arrays (strict tool use takes only plain values)"));
+            return Err(Unfit::new(
+                at,
+                "an `enum` of objects or arrays (strict tool use takes only plain values)",
+            ));
         }
         if let Some(Value::String(pattern)) = map.get("pattern")
-            && ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\1"].iter().any(|p| pattern.contains(p))
+            && ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\1"]
+                .iter()
+                .any(|p| pattern.contains(p))
         {
-            return Err(Unfit::new(at, "a `pattern` with a look-around or back-reference, which strict tool use refuses"));
+            return Err(Unfit::new(
+                at,
+                "a `pattern` with a look-around or back-reference, which strict tool use refuses",
+            ));
         }
         if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
             map.remove("unevaluatedProperties");

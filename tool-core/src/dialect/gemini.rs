@@ -96,17 +96,6 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
         }
         map.insert("enum".into(), Value::Array(vec![value]));
     }
-    if let Some(Value::String(format)) = map.get("format") {
-        let numeric = matches!(format.as_str(), "int32" | "int64" | "float" | "double");
-        let kept = numeric || format == "date-time" || (form == Form::OpenApi && format == "enum");
-        if !kept {
-            let format = format.clone();
-            map.remove("format");
-            if !is_numeric(map) {
-                describe(map, &[("format".to_owned(), Value::String(format))]);
-            }
-        }
-    }
     if form == Form::OpenApi {
         openapi_node(map, at)?;
     }
@@ -114,7 +103,9 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
         Form::JsonSchema => &JSON_SCHEMA_KEPT,
         Form::OpenApi => &OPENAPI_KEPT,
     };
-    let removed = take_keywords(map, |keyword, _| !kept.contains(&keyword));
+    let removed = take_keywords(map, |keyword, value| {
+        !kept.contains(&keyword) || (keyword == "format" && !known_format(value, form))
+    });
     let said: Vec<(String, Value)> = removed
         .into_iter()
         .filter(|(keyword, value)| {
@@ -191,7 +182,9 @@ fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
         map.insert("items".into(), serde_json::json!({ "anyOf": items }));
     }
     if let Some(Value::Object(properties)) = map.get("properties")
-        && let Some(name) = properties.keys().find(|name| !is_openapi_property_name(name))
+        && let Some(name) = properties
+            .keys()
+            .find(|name| !is_openapi_property_name(name))
     {
         return Err(Unfit::new(
             at,
@@ -227,7 +220,9 @@ fn any_of_alone(map: &mut Map<String, Value>) {
     for branch in &mut branches {
         if let Value::Object(branch) = branch {
             for (keyword, value) in &shared {
-                branch.entry(keyword.clone()).or_insert_with(|| value.clone());
+                branch
+                    .entry(keyword.clone())
+                    .or_insert_with(|| value.clone());
             }
         }
     }
@@ -290,8 +285,15 @@ fn type_of(value: &Value) -> Option<&'static str> {
     })
 }
 
-fn is_numeric(map: &Map<String, Value>) -> bool {
-    let is_number = |t: &Value| t == "integer" || t == "number";
-    map.get("type")
-        .is_some_and(|t| is_number(t) || t.as_array().is_some_and(|ts| ts.iter().any(is_number)))
+/// Whether Gemini knows a `format`: `int32`/`int64` for integers,
+/// `float`/`double` for numbers, `date-time` (and, in the OpenAPI form,
+/// `enum`) for strings. schemars' other number formats (`uint8`, ...) only
+/// restate the Rust type and go silently; other string formats go into the
+/// description.
+fn known_format(format: &Value, form: Form) -> bool {
+    match format.as_str() {
+        Some("int32" | "int64" | "float" | "double" | "date-time") => true,
+        Some("enum") => form == Form::OpenApi,
+        _ => false,
+    }
 }

@@ -124,6 +124,11 @@ fn one_of_as_any_of(node: &mut Map<String, Value>) {
 
 /// Whether a schema already accepts `null`.
 pub(crate) fn accepts_null(node: &Map<String, Value>) -> bool {
+    // A schema that constrains nothing (a `serde_json::Value`) takes `null`
+    // like anything else.
+    if !node.contains_key("type") && !walk::is_composite(node) {
+        return true;
+    }
     let null_type = |t: &Value| t.as_str() == Some("null");
     match node.get("type") {
         Some(Value::String(t)) if t == "null" => return true,

@@ -11,7 +11,15 @@ use super::{
 
 /// The string formats strict mode knows.
 const FORMATS: [&str; 9] = [
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
 ];
 
 /// Keywords strict mode keeps (with `format` checked against [`FORMATS`]).
@@ -65,7 +73,9 @@ const MAX_NAME_CHARS: usize = 120_000;
 /// kept in the description.
 pub(crate) fn openai_strict(schema: &Value) -> Result<Value, Unfit> {
     let mut schema = inline(plain(schema), Inline::WithSiblings)?;
-    let root = schema.as_object().ok_or_else(|| Unfit::new("", "not an object schema"))?;
+    let root = schema
+        .as_object()
+        .ok_or_else(|| Unfit::new("", "not an object schema"))?;
     if !is_object(root) || root.contains_key("anyOf") || root.contains_key("oneOf") {
         return Err(Unfit::new(
             "",
@@ -99,13 +109,26 @@ impl Strict {
         if let Some(Value::Bool(true)) = map.remove("nullable") {
             make_nullable(map);
         }
-        for keyword in ["not", "if", "then", "else", "dependentRequired", "dependentSchemas"] {
+        for keyword in [
+            "not",
+            "if",
+            "then",
+            "else",
+            "dependentRequired",
+            "dependentSchemas",
+        ] {
             if map.contains_key(keyword) {
-                return Err(Unfit::new(at, format!("`{keyword}` is outside strict mode's subset")));
+                return Err(Unfit::new(
+                    at,
+                    format!("`{keyword}` is outside strict mode's subset"),
+                ));
             }
         }
         if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
-            return Err(Unfit::new(at, "a map whose keys follow a pattern: strict mode closes every object"));
+            return Err(Unfit::new(
+                at,
+                "a map whose keys follow a pattern: strict mode closes every object",
+            ));
         }
         if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
             map.remove("unevaluatedProperties");
@@ -114,33 +137,52 @@ impl Strict {
             self.object(map, at, depth)?;
         }
         if map.contains_key("prefixItems") {
-            return Err(Unfit::new(at, "a tuple (`prefixItems`) is outside strict mode's subset"));
+            return Err(Unfit::new(
+                at,
+                "a tuple (`prefixItems`) is outside strict mode's subset",
+            ));
         }
         let is_array = map.get("type").is_some_and(|t| {
-            t == "array" || t.as_array().is_some_and(|ts| ts.iter().any(|t| t == "array"))
+            t == "array"
+                || t.as_array()
+                    .is_some_and(|ts| ts.iter().any(|t| t == "array"))
         });
         if is_array && !map.get("items").is_some_and(has_type) {
-            return Err(Unfit::new(at, "an array of any JSON values: strict mode needs its items' type"));
+            return Err(Unfit::new(
+                at,
+                "an array of any JSON values: strict mode needs its items' type",
+            ));
         }
         if !has_type(&Value::Object(map.clone())) {
-            return Err(Unfit::new(at, "any JSON value (no `type`): strict mode needs one"));
+            return Err(Unfit::new(
+                at,
+                "any JSON value (no `type`): strict mode needs one",
+            ));
         }
         if let Some(Value::String(pattern)) = map.get("pattern")
-            && ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|look| pattern.contains(look))
+            && ["(?=", "(?!", "(?<=", "(?<!"]
+                .iter()
+                .any(|look| pattern.contains(look))
         {
-            return Err(Unfit::new(at, "a `pattern` with a look-around, which strict mode refuses"));
+            return Err(Unfit::new(
+                at,
+                "a `pattern` with a look-around, which strict mode refuses",
+            ));
         }
         if let Some(Value::Array(values)) = map.get("enum") {
             self.enum_values += values.len();
-            self.name_chars += values.iter().filter_map(Value::as_str).map(str::len).sum::<usize>();
+            self.name_chars += values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::len)
+                .sum::<usize>();
         }
         if let Some(Value::String(value)) = map.get("const") {
             self.name_chars += value.len();
         }
         let removed = take_keywords(map, |keyword, value| {
             !KEPT.contains(&keyword)
-                || (keyword == "format"
-                    && !FORMATS.contains(&value.as_str().unwrap_or_default()))
+                || (keyword == "format" && !FORMATS.contains(&value.as_str().unwrap_or_default()))
         });
         let said: Vec<(String, Value)> = removed
             .into_iter()
@@ -161,11 +203,20 @@ impl Strict {
 
     /// Closes an object and requires all of it, the optional properties
     /// made nullable.
-    fn object(&mut self, map: &mut Map<String, Value>, at: &str, depth: usize) -> Result<(), Unfit> {
+    fn object(
+        &mut self,
+        map: &mut Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<(), Unfit> {
         if depth >= MAX_NESTING {
-            return Err(Unfit::new(at, format!("objects nested more than {MAX_NESTING} deep")));
+            return Err(Unfit::new(
+                at,
+                format!("objects nested more than {MAX_NESTING} deep"),
+            ));
         }
-        if ["anyOf", "allOf"].iter().any(|k| map.contains_key(*k)) && map.contains_key("properties") {
+        if ["anyOf", "allOf"].iter().any(|k| map.contains_key(*k)) && map.contains_key("properties")
+        {
             return Err(Unfit::new(
                 at,
                 "an object with properties of its own and of a choice (a flattened enum?): strict mode closes every object",
@@ -204,10 +255,16 @@ impl Strict {
 
     fn limits(&self) -> Result<(), Unfit> {
         if self.properties > MAX_PROPERTIES {
-            return Err(Unfit::new("", format!("more than {MAX_PROPERTIES} properties in all")));
+            return Err(Unfit::new(
+                "",
+                format!("more than {MAX_PROPERTIES} properties in all"),
+            ));
         }
         if self.enum_values > MAX_ENUM_VALUES {
-            return Err(Unfit::new("", format!("more than {MAX_ENUM_VALUES} enum values in all")));
+            return Err(Unfit::new(
+                "",
+                format!("more than {MAX_ENUM_VALUES} enum values in all"),
+            ));
         }
         if self.name_chars > MAX_NAME_CHARS {
             return Err(Unfit::new(
@@ -232,7 +289,10 @@ pub(super) fn merge_single_all_of(map: &mut Map<String, Value>, at: &str) -> Res
             }
             Ok(())
         }
-        Some(_) => Err(Unfit::new(at, "`allOf` of several schemas is outside strict mode's subset")),
+        Some(_) => Err(Unfit::new(
+            at,
+            "`allOf` of several schemas is outside strict mode's subset",
+        )),
     }
 }
 
@@ -258,7 +318,12 @@ pub(super) fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>
     }
     if keyword == "format" {
         let numeric = node.get("type").is_some_and(|t| {
-            let is_number = |t: &Value| t == "integer" || t == "number";
+            let is_number = |t: &Value| {
+                matches!(
+                    t.as_str(),
+                    Some("integer" | "number" | "INTEGER" | "NUMBER")
+                )
+            };
             is_number(t) || t.as_array().is_some_and(|ts| ts.iter().any(is_number))
         });
         return !numeric && value.is_string();

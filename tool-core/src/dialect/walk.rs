@@ -32,7 +32,11 @@ const LISTED: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /// Calls `f` on each direct subschema of `node` with its JSON Pointer
 /// (`at` is the node's own).
-pub(super) fn children(node: &mut Map<String, Value>, at: &str, f: &mut dyn FnMut(&mut Value, &str)) {
+pub(super) fn children(
+    node: &mut Map<String, Value>,
+    at: &str,
+    f: &mut dyn FnMut(&mut Value, &str),
+) {
     for (keyword, value) in node.iter_mut() {
         let keyword = keyword.as_str();
         if ONE.contains(&keyword) {
@@ -74,9 +78,11 @@ pub(super) fn each_subschema(node: &mut Value, at: &str, f: &mut dyn FnMut(&mut 
 /// Whether a node's meaning comes from other schemas or fixed values rather
 /// than a `type` of its own.
 pub(super) fn is_composite(node: &Map<String, Value>) -> bool {
-    ["$ref", "anyOf", "oneOf", "allOf", "not", "if", "enum", "const"]
-        .iter()
-        .any(|keyword| node.contains_key(*keyword))
+    [
+        "$ref", "anyOf", "oneOf", "allOf", "not", "if", "enum", "const",
+    ]
+    .iter()
+    .any(|keyword| node.contains_key(*keyword))
 }
 
 /// A property name as a JSON Pointer segment (RFC 6901).

@@ -7,7 +7,11 @@ use crate::{ProviderCall, ToolResult};
 
 /// The content blocks of a message, or the blocks themselves.
 fn blocks(response: &Value) -> Result<&[Value], String> {
-    list(response, "content", "a message (with `content`) or its content blocks")
+    list(
+        response,
+        "content",
+        "a message (with `content`) or its content blocks",
+    )
 }
 
 pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
@@ -29,7 +33,9 @@ pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
 }
 
 pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
-    Ok(vec![json!({"role": "assistant", "content": blocks(response)?})])
+    Ok(vec![
+        json!({"role": "assistant", "content": blocks(response)?}),
+    ])
 }
 
 /// One user message whose `tool_result` blocks come first, one per

@@ -76,7 +76,9 @@ pub struct ParseError {
 pub(super) fn string_at<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v str, String> {
     match value.get(key) {
         Some(Value::String(text)) => Ok(text),
-        Some(other) => Err(format!("{what} has a `{key}` that is not a string: {other}")),
+        Some(other) => Err(format!(
+            "{what} has a `{key}` that is not a string: {other}"
+        )),
         None => Err(format!("{what} has no `{key}`")),
     }
 }

@@ -141,9 +141,11 @@ pub(crate) fn definition_of(
         Provider::Gemini { openapi: false } => {
             (dialect::gemini(schema).map_err(rejected)?, false, None)
         }
-        Provider::Gemini { openapi: true } => {
-            (dialect::gemini_openapi(schema).map_err(rejected)?, false, None)
-        }
+        Provider::Gemini { openapi: true } => (
+            dialect::gemini_openapi(schema).map_err(rejected)?,
+            false,
+            None,
+        ),
         Provider::Mcp => (dialect::mcp(schema), false, None),
     };
     let root_type = parameters.get("type").and_then(Value::as_str);

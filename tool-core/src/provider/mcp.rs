@@ -17,7 +17,10 @@ pub(super) fn parse(request: &Value) -> Result<Vec<ProviderCall>, String> {
 
 fn parse_one(request: &Value) -> Result<ProviderCall, String> {
     if !request.is_object() {
-        return Err(format!("expected a `tools/call` request, got {}", kind(request)));
+        return Err(format!(
+            "expected a `tools/call` request, got {}",
+            kind(request)
+        ));
     }
     let method = string_at(request, "method", "the request")?;
     if method != "tools/call" {

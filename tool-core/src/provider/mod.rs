@@ -17,8 +17,8 @@ use serde_json::Value;
 use crate::ToolResult;
 
 pub use call::{ParseError, ProviderCall};
-pub use definitions::{Definitions, NotStrict};
 pub(crate) use definitions::{DefinitionCache, ToolInfo, build_definitions, definition_of};
+pub use definitions::{Definitions, NotStrict};
 pub use turn::Turn;
 
 /// An API that calls tools, and the form of it a registry speaks.

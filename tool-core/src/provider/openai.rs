@@ -68,7 +68,11 @@ pub(super) fn format_chat<'a>(
 
 /// The output items of a response, or the items themselves.
 fn output_items(response: &Value) -> Result<&[Value], String> {
-    list(response, "output", "a response (with `output`) or its output items")
+    list(
+        response,
+        "output",
+        "a response (with `output`) or its output items",
+    )
 }
 
 pub(super) fn parse_responses(response: &Value) -> Result<Vec<ProviderCall>, String> {
