@@ -47,6 +47,12 @@
 //!   caught), [`call_all`](ToolRegistry::call_all) for batches, and
 //!   [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) for
 //!   `long_running` tools;
+//! - [`Provider`]: OpenAI (Chat Completions, Responses), Anthropic, Gemini
+//!   and MCP: [`ToolRegistry::definitions_for`] gives the tool list in the
+//!   provider's request shape and schema dialect,
+//!   [`Provider::parse_calls`] reads the calls of a response,
+//!   [`Provider::format_results`] writes the results back, and
+//!   [`ToolRegistry::respond`] does the three for one turn of a loop;
 //! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
 //!   [`CallObserver`]: start and finish events;
 //! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`],
