@@ -219,7 +219,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// 1. an unknown name: the tools that exist and the closest match;
     /// 2. the raw arguments: an object, or a string holding one (OpenAI);
     ///    `null` or `""` for none; over the size limit, not JSON or not an
-    ///    object is an error;
+    ///    object is an error. A `null` for an optional argument whose schema
+    ///    does not take `null` is read as the argument left out (OpenAI's
+    ///    strict mode makes models send them), also for a field with
+    ///    `#[serde(default)]`;
     /// 3. validation against the tool's input schema, every violation with
     ///    its JSON path (unless turned off with
     ///    [`ToolRegistry::with_validation`]);
