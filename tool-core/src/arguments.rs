@@ -47,7 +47,8 @@ pub(crate) fn normalize(tool: &str, args: Value, limit: usize) -> Result<Value, 
     }
 }
 
-fn kind(value: &Value) -> &'static str {
+/// A JSON value's kind, for messages: `a string`, `an object`, `null`.
+pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -2,10 +2,13 @@
 
 use serde_json::Value;
 
-use super::openai::{merge_single_all_of, said_aloud};
 use super::refs::{Inline, inline};
-use super::walk::children;
-use super::{Unfit, describe, is_object, one_of_as_any_of, plain, required_names, take_keywords};
+use super::strict::{close, shared_rules};
+use super::walk::try_children;
+use super::{Unfit, is_object, keep_only, plain, required_names};
+
+/// The mode, as messages name it.
+const MODE: &str = "strict tool use";
 
 /// The string formats strict tool use knows.
 const FORMATS: [&str; 10] = [
@@ -106,52 +109,18 @@ impl Pass {
         let Value::Object(map) = node else {
             return Ok(());
         };
-        one_of_as_any_of(map);
-        merge_single_all_of(map, at)?;
-        if map.contains_key("prefixItems") {
-            return Err(Unfit::new(
-                at,
-                "a tuple (`prefixItems`) is outside strict tool use's subset",
-            ));
-        }
-        if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
-            return Err(Unfit::new(
-                at,
-                "a map whose keys follow a pattern: strict tool use closes every object",
-            ));
-        }
+        let refused_in_patterns = ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\1"];
+        shared_rules(map, at, MODE, &refused_in_patterns)?;
         if let Some(Value::Array(values)) = map.get("enum")
             && values.iter().any(|v| v.is_object() || v.is_array())
         {
             return Err(Unfit::new(
                 at,
-                "an `enum` of objects or arrays (strict tool use takes only plain values)",
+                format!("an `enum` of objects or arrays ({MODE} takes only plain values)"),
             ));
-        }
-        if let Some(Value::String(pattern)) = map.get("pattern")
-            && ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\1"]
-                .iter()
-                .any(|p| pattern.contains(p))
-        {
-            return Err(Unfit::new(
-                at,
-                "a `pattern` with a look-around or back-reference, which strict tool use refuses",
-            ));
-        }
-        if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
-            map.remove("unevaluatedProperties");
         }
         if is_object(map) {
-            match map.get("additionalProperties") {
-                None | Some(Value::Bool(false)) => {}
-                Some(_) => {
-                    return Err(Unfit::new(
-                        at,
-                        "a map (`additionalProperties` is a schema): strict tool use closes every object",
-                    ));
-                }
-            }
-            map.insert("additionalProperties".into(), Value::Bool(false));
+            close(map, at, MODE)?;
             let required = required_names(map);
             if let Some(Value::Object(properties)) = map.get("properties") {
                 for (name, property) in properties {
@@ -162,24 +131,11 @@ impl Pass {
                 }
             }
         }
-        let removed = take_keywords(map, |keyword, value| {
-            !KEPT.contains(&keyword)
-                || (keyword == "format" && !FORMATS.contains(&value.as_str().unwrap_or_default()))
-                || (keyword == "minItems" && !matches!(value.as_u64(), Some(0 | 1)))
+        keep_only(map, |keyword, value| {
+            KEPT.contains(&keyword)
+                && (keyword != "format" || FORMATS.contains(&value.as_str().unwrap_or_default()))
+                && (keyword != "minItems" || matches!(value.as_u64(), Some(0 | 1)))
         });
-        let said: Vec<(String, Value)> = removed
-            .into_iter()
-            .filter(|(keyword, value)| said_aloud(keyword, value, map))
-            .collect();
-        describe(map, &said);
-        let mut failed = None;
-        children(map, at, &mut |child, pointer| {
-            if failed.is_none()
-                && let Err(error) = self.node(child, pointer)
-            {
-                failed = Some(error);
-            }
-        });
-        failed.map_or(Ok(()), Err)
+        try_children(map, at, &mut |child, pointer| self.node(child, pointer))
     }
 }

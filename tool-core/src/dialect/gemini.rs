@@ -3,10 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::openai::{ANNOTATIONS, said_aloud};
 use super::refs::{Inline, inline};
-use super::walk::children;
-use super::{Unfit, describe, one_of_as_any_of, plain, take_keywords};
+use super::walk::try_children;
+use super::{Unfit, describe, keep_only, one_of_as_any_of, plain};
 
 /// Keywords `parametersJsonSchema` takes.
 const JSON_SCHEMA_KEPT: [&str; 17] = [
@@ -103,16 +102,9 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
         Form::JsonSchema => &JSON_SCHEMA_KEPT,
         Form::OpenApi => &OPENAPI_KEPT,
     };
-    let removed = take_keywords(map, |keyword, value| {
-        !kept.contains(&keyword) || (keyword == "format" && !known_format(value, form))
+    keep_only(map, |keyword, value| {
+        kept.contains(&keyword) && (keyword != "format" || known_format(value, form))
     });
-    let said: Vec<(String, Value)> = removed
-        .into_iter()
-        .filter(|(keyword, value)| {
-            !ANNOTATIONS.contains(&keyword.as_str()) && said_aloud(keyword, value, map)
-        })
-        .collect();
-    describe(map, &said);
     let names: Vec<String> = match map.get("properties") {
         Some(Value::Object(properties)) => properties.keys().cloned().collect(),
         _ => Vec::new(),
@@ -123,18 +115,11 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
     if form == Form::OpenApi && names.len() > 1 {
         map.insert("propertyOrdering".into(), names.into());
     }
-    let mut failed = None;
-    children(map, at, &mut |child, pointer| {
-        if failed.is_none()
-            && let Err(error) = pass(child, pointer, form)
-        {
-            failed = Some(error);
-        }
-    });
+    try_children(map, at, &mut |child, pointer| pass(child, pointer, form))?;
     if form == Form::OpenApi {
         any_of_alone(map);
     }
-    failed.map_or(Ok(()), Err)
+    Ok(())
 }
 
 /// What the OpenAPI form changes on one node before its keywords are sorted.

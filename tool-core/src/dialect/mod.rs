@@ -9,6 +9,7 @@ mod gemini;
 mod mcp;
 mod openai;
 mod refs;
+mod strict;
 mod walk;
 
 pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
@@ -92,20 +93,62 @@ fn describe(node: &mut Map<String, Value>, removed: &[(String, Value)]) {
     node.insert("description".into(), Value::String(description));
 }
 
-/// Takes the keywords `drop` picks out of `node`, in the node's order.
-fn take_keywords(
-    node: &mut Map<String, Value>,
-    mut drop: impl FnMut(&str, &Value) -> bool,
-) -> Vec<(String, Value)> {
-    let picked: Vec<String> = node
+/// Keeps the keywords `keep` accepts and removes the others, keeping what
+/// the removed ones said in the description (see [`said_aloud`]).
+fn keep_only(node: &mut Map<String, Value>, mut keep: impl FnMut(&str, &Value) -> bool) {
+    let dropped: Vec<String> = node
         .iter()
-        .filter(|(keyword, value)| drop(keyword, value))
+        .filter(|(keyword, value)| !keep(keyword, value))
         .map(|(keyword, _)| keyword.clone())
         .collect();
-    picked
+    let removed: Vec<(String, Value)> = dropped
         .into_iter()
         .filter_map(|keyword| node.remove(&keyword).map(|value| (keyword, value)))
-        .collect()
+        .collect();
+    let said: Vec<(String, Value)> = removed
+        .into_iter()
+        .filter(|(keyword, value)| said_aloud(keyword, value, node))
+        .collect();
+    describe(node, &said);
+}
+
+/// Keywords that only annotate: dropped without a word.
+const ANNOTATIONS: [&str; 9] = [
+    "$comment",
+    "$id",
+    "$anchor",
+    "$schema",
+    "title",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Whether a removed keyword said something the model should still read:
+/// not an annotation, not a vendor extension, not a closed object's
+/// `additionalProperties: false` (the model sends what the properties say
+/// anyway), not a number's format (which only restates its Rust type).
+fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>) -> bool {
+    if ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-") {
+        return false;
+    }
+    if keyword == "additionalProperties" && *value == Value::Bool(false) {
+        return false;
+    }
+    if keyword == "format" {
+        let numeric = node.get("type").is_some_and(|t| {
+            let is_number = |t: &Value| {
+                matches!(
+                    t.as_str(),
+                    Some("integer" | "number" | "INTEGER" | "NUMBER")
+                )
+            };
+            is_number(t) || t.as_array().is_some_and(|ts| ts.iter().any(is_number))
+        });
+        return !numeric && value.is_string();
+    }
+    true
 }
 
 /// `oneOf` as `anyOf`: the providers that take one take the other, and for

@@ -3,11 +3,12 @@
 use serde_json::{Map, Value};
 
 use super::refs::{Inline, inline};
-use super::walk::children;
-use super::{
-    Unfit, describe, is_object, make_nullable, one_of_as_any_of, plain, required_names,
-    take_keywords,
-};
+use super::strict::{close, shared_rules};
+use super::walk::try_children;
+use super::{Unfit, is_object, keep_only, make_nullable, plain, required_names};
+
+/// The mode, as messages name it.
+const MODE: &str = "strict mode";
 
 /// The string formats strict mode knows.
 const FORMATS: [&str; 9] = [
@@ -46,18 +47,6 @@ const KEPT: [&str; 22] = [
     "multipleOf",
     "minItems",
     "maxItems",
-];
-
-/// Keywords that only annotate: dropped without a word.
-pub(super) const ANNOTATIONS: [&str; 8] = [
-    "$comment",
-    "$id",
-    "$anchor",
-    "$schema",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
 ];
 
 /// Strict mode's limits (OpenAI's Structured Outputs guide).
@@ -104,43 +93,26 @@ impl Strict {
         if map.len() == 1 && map.contains_key("$ref") {
             return Ok(());
         }
-        one_of_as_any_of(map);
-        merge_single_all_of(map, at)?;
+        shared_rules(map, at, MODE, &["(?=", "(?!", "(?<=", "(?<!"])?;
         if let Some(Value::Bool(true)) = map.remove("nullable") {
             make_nullable(map);
         }
-        for keyword in [
+        let refused = [
             "not",
             "if",
             "then",
             "else",
             "dependentRequired",
             "dependentSchemas",
-        ] {
-            if map.contains_key(keyword) {
-                return Err(Unfit::new(
-                    at,
-                    format!("`{keyword}` is outside strict mode's subset"),
-                ));
-            }
-        }
-        if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
+        ];
+        if let Some(keyword) = refused.iter().find(|k| map.contains_key(**k)) {
             return Err(Unfit::new(
                 at,
-                "a map whose keys follow a pattern: strict mode closes every object",
+                format!("`{keyword}` is outside {MODE}'s subset"),
             ));
-        }
-        if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
-            map.remove("unevaluatedProperties");
         }
         if is_object(map) {
             self.object(map, at, depth)?;
-        }
-        if map.contains_key("prefixItems") {
-            return Err(Unfit::new(
-                at,
-                "a tuple (`prefixItems`) is outside strict mode's subset",
-            ));
         }
         let is_array = map.get("type").is_some_and(|t| {
             t == "array"
@@ -150,23 +122,13 @@ impl Strict {
         if is_array && !map.get("items").is_some_and(has_type) {
             return Err(Unfit::new(
                 at,
-                "an array of any JSON values: strict mode needs its items' type",
+                format!("an array of any JSON values: {MODE} needs its items' type"),
             ));
         }
         if !has_type(&Value::Object(map.clone())) {
             return Err(Unfit::new(
                 at,
-                "any JSON value (no `type`): strict mode needs one",
-            ));
-        }
-        if let Some(Value::String(pattern)) = map.get("pattern")
-            && ["(?=", "(?!", "(?<=", "(?<!"]
-                .iter()
-                .any(|look| pattern.contains(look))
-        {
-            return Err(Unfit::new(
-                at,
-                "a `pattern` with a look-around, which strict mode refuses",
+                format!("any JSON value (no `type`): {MODE} needs one"),
             ));
         }
         if let Some(Value::Array(values)) = map.get("enum") {
@@ -180,25 +142,15 @@ impl Strict {
         if let Some(Value::String(value)) = map.get("const") {
             self.name_chars += value.len();
         }
-        let removed = take_keywords(map, |keyword, value| {
-            !KEPT.contains(&keyword)
-                || (keyword == "format" && !FORMATS.contains(&value.as_str().unwrap_or_default()))
+        keep_only(map, |keyword, value| {
+            KEPT.contains(&keyword)
+                && (keyword != "format" || FORMATS.contains(&value.as_str().unwrap_or_default()))
         });
-        let said: Vec<(String, Value)> = removed
-            .into_iter()
-            .filter(|(keyword, value)| said_aloud(keyword, value, map))
-            .collect();
-        describe(map, &said);
-        let mut failed = None;
-        children(map, at, &mut |child, pointer| {
-            if failed.is_none() {
-                let deeper = depth + usize::from(pointer.starts_with(&format!("{at}/properties/")));
-                if let Err(error) = self.node(child, pointer, deeper) {
-                    failed = Some(error);
-                }
-            }
-        });
-        failed.map_or(Ok(()), Err)
+        let properties = format!("{at}/properties/");
+        try_children(map, at, &mut |child, pointer| {
+            let deeper = depth + usize::from(pointer.starts_with(&properties));
+            self.node(child, pointer, deeper)
+        })
     }
 
     /// Closes an object and requires all of it, the optional properties
@@ -219,18 +171,12 @@ impl Strict {
         {
             return Err(Unfit::new(
                 at,
-                "an object with properties of its own and of a choice (a flattened enum?): strict mode closes every object",
+                format!(
+                    "an object with properties of its own and of a choice (a flattened enum?): {MODE} closes every object"
+                ),
             ));
         }
-        match map.get("additionalProperties") {
-            None | Some(Value::Bool(false)) => {}
-            Some(_) => {
-                return Err(Unfit::new(
-                    at,
-                    "a map (`additionalProperties` is a schema): strict mode closes every object",
-                ));
-            }
-        }
+        close(map, at, MODE)?;
         let required = required_names(map);
         let properties = map
             .entry("properties")
@@ -249,7 +195,6 @@ impl Strict {
         }
         self.properties += all.len();
         map.insert("required".into(), Value::Array(all));
-        map.insert("additionalProperties".into(), Value::Bool(false));
         Ok(())
     }
 
@@ -276,26 +221,6 @@ impl Strict {
     }
 }
 
-/// Merges a one-schema `allOf` into its node; more than one is outside the
-/// subset.
-pub(super) fn merge_single_all_of(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
-    match map.remove("allOf") {
-        None => Ok(()),
-        Some(Value::Array(mut all_of)) if all_of.len() == 1 => {
-            if let Some(Value::Object(only)) = all_of.pop() {
-                for (keyword, value) in only {
-                    map.entry(keyword).or_insert(value);
-                }
-            }
-            Ok(())
-        }
-        Some(_) => Err(Unfit::new(
-            at,
-            "`allOf` of several schemas is outside strict mode's subset",
-        )),
-    }
-}
-
 /// Whether a schema says what type its values have.
 fn has_type(schema: &Value) -> bool {
     schema.as_object().is_some_and(|node| {
@@ -303,30 +228,4 @@ fn has_type(schema: &Value) -> bool {
             .iter()
             .any(|keyword| node.contains_key(*keyword))
     })
-}
-
-/// Whether a removed keyword said something the model should still read:
-/// not an annotation, not a vendor extension, not a number's format (which
-/// only restates its Rust type).
-pub(super) fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>) -> bool {
-    if ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-") || keyword == "title" {
-        return false;
-    }
-    // A closed object: the model sends what the properties say anyway.
-    if keyword == "additionalProperties" && *value == Value::Bool(false) {
-        return false;
-    }
-    if keyword == "format" {
-        let numeric = node.get("type").is_some_and(|t| {
-            let is_number = |t: &Value| {
-                matches!(
-                    t.as_str(),
-                    Some("integer" | "number" | "INTEGER" | "NUMBER")
-                )
-            };
-            is_number(t) || t.as_array().is_some_and(|ts| ts.iter().any(is_number))
-        });
-        return !numeric && value.is_string();
-    }
-    true
 }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use super::Unfit;
-use super::walk::children;
+use super::walk::try_children;
 
 /// Which `$ref`s [`inline`] replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,15 +130,9 @@ impl Inliner<'_> {
             stack.pop();
             return result;
         }
-        let mut failed = None;
-        children(map, at, &mut |child, pointer| {
-            if failed.is_none()
-                && let Err(error) = self.node(child, pointer, stack)
-            {
-                failed = Some(error);
-            }
-        });
-        failed.map_or(Ok(()), Err)
+        try_children(map, at, &mut |child, pointer| {
+            self.node(child, pointer, stack)
+        })
     }
 
     /// A reference into a recursive type, as the mode says.

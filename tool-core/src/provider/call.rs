@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+pub(super) use crate::arguments::kind;
 use crate::{Provider, ToolCall};
 
 /// One tool call read from a provider's response: the provider's id for it,
@@ -98,17 +99,5 @@ pub(super) fn list<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v [V
             Some(other) => Err(format!("`{key}` is not an array but {}", kind(other))),
         },
         other => Err(format!("expected {what}, got {}", kind(other))),
-    }
-}
-
-/// A JSON value's kind, for messages.
-pub(super) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

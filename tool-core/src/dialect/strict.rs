@@ -1,0 +1,73 @@
+//! What OpenAI's strict mode and Anthropic's strict tool use ask alike.
+
+use serde_json::{Map, Value};
+
+use super::{Unfit, one_of_as_any_of};
+
+/// The rules both strict modes share, on one node: `oneOf` as `anyOf`, a
+/// one-schema `allOf` merged, and no tuples, pattern-keyed maps or patterns
+/// with a construct in `refused_in_patterns`. `mode` names the mode in
+/// messages.
+pub(super) fn shared_rules(
+    map: &mut Map<String, Value>,
+    at: &str,
+    mode: &str,
+    refused_in_patterns: &[&str],
+) -> Result<(), Unfit> {
+    one_of_as_any_of(map);
+    match map.remove("allOf") {
+        None => {}
+        Some(Value::Array(mut all_of)) if all_of.len() == 1 => {
+            if let Some(Value::Object(only)) = all_of.pop() {
+                for (keyword, value) in only {
+                    map.entry(keyword).or_insert(value);
+                }
+            }
+        }
+        Some(_) => {
+            return Err(Unfit::new(
+                at,
+                format!("`allOf` of several schemas is outside {mode}'s subset"),
+            ));
+        }
+    }
+    if map.contains_key("prefixItems") {
+        return Err(Unfit::new(
+            at,
+            format!("a tuple (`prefixItems`) is outside {mode}'s subset"),
+        ));
+    }
+    if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
+        return Err(Unfit::new(
+            at,
+            format!("a map whose keys follow a pattern: {mode} closes every object"),
+        ));
+    }
+    if let Some(Value::String(pattern)) = map.get("pattern")
+        && refused_in_patterns.iter().any(|p| pattern.contains(p))
+    {
+        return Err(Unfit::new(
+            at,
+            format!("a `pattern` with a look-around or back-reference, which {mode} refuses"),
+        ));
+    }
+    Ok(())
+}
+
+/// Closes an object: `additionalProperties: false`, or why it cannot be (a
+/// map with free keys).
+pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str) -> Result<(), Unfit> {
+    if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
+        map.remove("unevaluatedProperties");
+    }
+    match map.get("additionalProperties") {
+        None | Some(Value::Bool(false)) => {
+            map.insert("additionalProperties".into(), Value::Bool(false));
+            Ok(())
+        }
+        Some(_) => Err(Unfit::new(
+            at,
+            format!("a map (`additionalProperties` is a schema): {mode} closes every object"),
+        )),
+    }
+}
