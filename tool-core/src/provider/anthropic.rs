@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::call::{list, string_at};
+use super::call::{list, typed_calls};
 use crate::{ProviderCall, ToolResult};
 
 /// The content blocks of a message, or the blocks themselves.
@@ -15,21 +15,7 @@ fn blocks(response: &Value) -> Result<&[Value], String> {
 }
 
 pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
-    blocks(response)?
-        .iter()
-        .enumerate()
-        .filter(|(_, block)| block.get("type").and_then(Value::as_str) == Some("tool_use"))
-        .map(|(at, block)| {
-            let what = format!("`content[{at}]`");
-            let id = string_at(block, "id", &what)?;
-            let name = string_at(block, "name", &what)?;
-            Ok(ProviderCall::new(
-                Some(id.to_owned()),
-                name,
-                block.get("input").cloned().unwrap_or(Value::Null),
-            ))
-        })
-        .collect()
+    typed_calls(blocks(response)?, "tool_use", "id", "input", "content")
 }
 
 pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {

@@ -101,3 +101,30 @@ pub(super) fn list<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v [V
         other => Err(format!("expected {what}, got {}", kind(other))),
     }
 }
+
+/// The calls among `items` whose `type` is `call_type`: the id under
+/// `id_key`, the name under `name`, the arguments under `arguments_key`.
+/// `list` names the items in messages (`output`, `content`).
+pub(super) fn typed_calls(
+    items: &[Value],
+    call_type: &str,
+    id_key: &str,
+    arguments_key: &str,
+    list: &str,
+) -> Result<Vec<ProviderCall>, String> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.get("type").and_then(Value::as_str) == Some(call_type))
+        .map(|(at, item)| {
+            let what = format!("`{list}[{at}]`");
+            let id = string_at(item, id_key, &what)?;
+            let name = string_at(item, "name", &what)?;
+            Ok(ProviderCall::new(
+                Some(id.to_owned()),
+                name,
+                item.get(arguments_key).cloned().unwrap_or(Value::Null),
+            ))
+        })
+        .collect()
+}

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::call::{kind, list, optional_string, string_at};
+use super::call::{kind, list, optional_string, string_at, typed_calls};
 use crate::{ProviderCall, ToolResult};
 
 /// The assistant message of a completion, or the message itself.
@@ -76,21 +76,13 @@ fn output_items(response: &Value) -> Result<&[Value], String> {
 }
 
 pub(super) fn parse_responses(response: &Value) -> Result<Vec<ProviderCall>, String> {
-    output_items(response)?
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| item.get("type").and_then(Value::as_str) == Some("function_call"))
-        .map(|(at, item)| {
-            let what = format!("`output[{at}]`");
-            let call_id = string_at(item, "call_id", &what)?;
-            let name = string_at(item, "name", &what)?;
-            Ok(ProviderCall::new(
-                Some(call_id.to_owned()),
-                name,
-                item.get("arguments").cloned().unwrap_or(Value::Null),
-            ))
-        })
-        .collect()
+    typed_calls(
+        output_items(response)?,
+        "function_call",
+        "call_id",
+        "arguments",
+        "output",
+    )
 }
 
 pub(super) fn responses_turn(response: &Value) -> Result<Vec<Value>, String> {
