@@ -72,7 +72,9 @@ pub enum Provider {
         strict: bool,
     },
     /// Google Gemini: `functionDeclarations`, `functionCall` parts in,
-    /// `functionResponse` parts out.
+    /// `functionResponse` parts out. Gemini has no per-tool `strict`; to hold
+    /// the model to the schemas, set `toolConfig.functionCallingConfig.mode`
+    /// to `VALIDATED` in the request.
     Gemini {
         /// The legacy `parameters` (a subset of OpenAPI 3.0, what the Live
         /// API takes) instead of `parametersJsonSchema`.
