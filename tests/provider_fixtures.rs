@@ -1,0 +1,983 @@
+//! The provider layer against real provider payloads (the files in
+//! `tests/fixtures/providers/`, copied verbatim from the providers'
+//! documentation and specifications):
+//!
+//! - each response fixture parses into exactly the calls it holds;
+//! - `respond` answers them in the shape the documentation shows, equal to
+//!   the documented result messages where the tool returns the same thing;
+//! - `definitions_for` gives the tool definitions the fixtures show;
+//! - the model's own turn is echoed as each provider wants it back;
+//! - a response of the wrong shape is a `ParseError` with a stated text.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tool_core::{ParseError, Provider, ToolContext, ToolRegistry, tool};
+
+/// A fixture from `tests/fixtures/providers/`, parsed.
+fn fixture(name: &str) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/providers/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{path}: {error}"))
+}
+
+fn ctx() -> ToolContext<()> {
+    ToolContext::new(())
+}
+
+const ANTHROPIC: Provider = Provider::Anthropic { strict: false };
+const CHAT: Provider = Provider::OpenAiChat { strict: false };
+const RESPONSES: Provider = Provider::OpenAiResponses { strict: false };
+const GEMINI: Provider = Provider::Gemini { openapi: false };
+
+// ---------------------------------------------------------------------------
+// The tools the fixtures call. Several are named `get_weather`, each for the
+// registry of one test, since the fixtures expect different answers.
+// ---------------------------------------------------------------------------
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// Get the current weather in a given location.
+#[tool(tier = Observe)]
+fn get_current_weather(
+    /// The city and state, e.g. San Francisco, CA.
+    location: String,
+) -> String {
+    format!("72 degrees Fahrenheit in {location}")
+}
+
+/// Get the current weather in a given location.
+#[tool(name = "get_weather", tier = Observe)]
+fn fifteen_degrees(
+    /// The city and state, e.g. San Francisco, CA.
+    location: String,
+    /// The unit of temperature.
+    unit: Option<Unit>,
+) -> String {
+    let _ = (location, unit);
+    "15 degrees".to_owned()
+}
+
+/// Get the current weather in a given location.
+#[tool(name = "get_weather", tier = Observe)]
+fn weather_service_down(
+    /// The city and state, e.g. San Francisco, CA.
+    location: String,
+    /// The unit of temperature.
+    unit: Option<Unit>,
+) -> Result<String, String> {
+    let _ = (location, unit);
+    Err("ConnectionError: the weather service API is not available (HTTP 500)".to_owned())
+}
+
+/// Get the current weather in a given location.
+#[tool(name = "get_weather", tier = Observe)]
+fn weather_by_city(
+    /// City and country e.g. Bogotá, Colombia
+    location: String,
+) -> String {
+    format!("15 degrees in {location}")
+}
+
+/// Get current weather information for a location
+#[tool(name = "get_weather", title = "Weather Information Provider", tier = Observe)]
+fn weather_provider(
+    /// City name or zip code
+    location: String,
+) -> String {
+    format!("Current weather in {location}:\nTemperature: 72°F\nConditions: Partly cloudy")
+}
+
+/// Send an email.
+#[tool(tier = Observe)]
+fn send_email(
+    /// The recipient's address.
+    to: String,
+    /// The message.
+    body: String,
+) -> String {
+    format!("sent {} characters to {to}", body.len())
+}
+
+#[derive(Serialize)]
+struct Theater {
+    name: &'static str,
+    address: &'static str,
+}
+
+#[derive(Serialize)]
+struct Theaters {
+    movie: String,
+    theaters: Vec<Theater>,
+}
+
+/// find movie titles currently playing in theaters based on any description, genre, title words, etc.
+#[tool(tier = Observe)]
+fn find_movies(
+    /// The city and state, e.g. San Francisco, CA or a zip code e.g. 95616
+    location: Option<String>,
+    /// Any kind of description including category or genre, title words, attributes, etc.
+    description: String,
+) -> Vec<String> {
+    let _ = (location, description);
+    vec!["Barbie".to_owned()]
+}
+
+/// find theaters based on location and optionally movie title which are is currently playing in theaters
+#[tool(tier = Observe)]
+fn find_theaters(
+    /// The city and state, e.g. San Francisco, CA or a zip code e.g. 95616
+    location: String,
+    /// Any movie title
+    movie: Option<String>,
+) -> Theaters {
+    let _ = location;
+    Theaters {
+        movie: movie.unwrap_or_default(),
+        theaters: vec![
+            Theater {
+                name: "AMC Mountain View 16",
+                address: "2000 W El Camino Real, Mountain View, CA 94040",
+            },
+            Theater {
+                name: "Regal Edwards 14",
+                address: "245 Castro St, Mountain View, CA 94040",
+            },
+        ],
+    }
+}
+
+/// Find the start times for movies playing in a specific theater
+#[tool(tier = Observe)]
+fn get_showtimes(
+    /// The city and state, e.g. San Francisco, CA or a zip code e.g. 95616
+    location: String,
+    /// Any movie title
+    movie: String,
+    /// Name of the theater
+    theater: String,
+    /// Date for requested showtime
+    date: String,
+) -> Vec<String> {
+    let _ = (location, movie, theater, date);
+    vec!["10:00".to_owned(), "13:30".to_owned()]
+}
+
+/// List the theaters in town.
+#[tool(tier = Observe)]
+fn list_theaters() -> Vec<&'static str> {
+    vec!["AMC Mountain View 16", "Regal Edwards 14"]
+}
+
+/// `(id, name, arguments)` of each call, for comparing with a fixture.
+fn calls_of(provider: Provider, response: &Value) -> Vec<(Option<String>, String, Value)> {
+    provider
+        .parse_calls(response)
+        .expect("a response with tool calls")
+        .into_iter()
+        .map(|call| {
+            (
+                call.id().map(str::to_owned),
+                call.name().to_owned(),
+                call.arguments().clone(),
+            )
+        })
+        .collect()
+}
+
+fn some(id: &str) -> Option<String> {
+    Some(id.to_owned())
+}
+
+// ---------------------------------------------------------------------------
+// Parsing: every response fixture gives exactly its calls.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn openai_chat_response_parses_into_its_one_call_with_the_arguments_string() {
+    let response = fixture("openai-chat-tool-call-response.json");
+    let expected = vec![(
+        some("call_abc123"),
+        "get_current_weather".to_owned(),
+        // Chat Completions sends the arguments as a JSON string, kept as is.
+        json!("{\n\"location\": \"Boston, MA\"\n}"),
+    )];
+    assert_eq!(calls_of(CHAT, &response), expected);
+    // The message alone holds the same calls.
+    assert_eq!(calls_of(CHAT, &response["choices"][0]["message"]), expected);
+}
+
+#[test]
+fn openai_responses_output_parses_into_three_calls_keyed_by_call_id() {
+    let output = fixture("openai-responses-function_call-output.json");
+    let expected = vec![
+        (
+            some("call_12345xyz"),
+            "get_weather".to_owned(),
+            json!("{\"location\":\"Paris, France\"}"),
+        ),
+        (
+            some("call_67890abc"),
+            "get_weather".to_owned(),
+            json!("{\"location\":\"Bogotá, Colombia\"}"),
+        ),
+        (
+            some("call_99999def"),
+            "send_email".to_owned(),
+            json!("{\"to\":\"bob@email.com\",\"body\":\"Hi bob\"}"),
+        ),
+    ];
+    // The fixture is the `output` array; a whole response holds it.
+    assert_eq!(calls_of(RESPONSES, &output), expected);
+    let response = json!({"id": "resp_1", "object": "response", "output": output});
+    assert_eq!(calls_of(RESPONSES, &response), expected);
+}
+
+#[test]
+fn anthropic_response_parses_into_its_tool_use_block_only() {
+    let response = fixture("anthropic-tool_use-response.json");
+    let expected = vec![(
+        some("toolu_01A09q90qw90lq917835lq9"),
+        "get_weather".to_owned(),
+        json!({"location": "San Francisco, CA", "unit": "celsius"}),
+    )];
+    assert_eq!(calls_of(ANTHROPIC, &response), expected);
+    assert_eq!(calls_of(ANTHROPIC, &response["content"]), expected);
+}
+
+#[test]
+fn gemini_response_parses_into_its_function_call_without_an_id() {
+    let response = fixture("gemini-functionCall-response.json");
+    let calls = GEMINI.parse_calls(&response).unwrap();
+    assert_eq!(
+        calls_of(GEMINI, &response),
+        vec![(
+            None,
+            "find_theaters".to_owned(),
+            json!({"movie": "Barbie", "location": "Mountain View, CA"}),
+        )]
+    );
+    assert_eq!(calls[0].thought_signature(), None);
+    assert_eq!(
+        calls_of(GEMINI, &response["candidates"][0]["content"]),
+        calls_of(GEMINI, &response)
+    );
+}
+
+#[test]
+fn mcp_tools_call_request_parses_into_one_call_with_the_request_id() {
+    let request = fixture("mcp-2025-06-18-tools-call-request.json");
+    assert_eq!(
+        calls_of(Provider::Mcp, &request),
+        vec![(
+            some("2"),
+            "get_weather".to_owned(),
+            json!({"location": "New York"}),
+        )]
+    );
+    // A batch is the calls of its requests, in order.
+    let mut second = request.clone();
+    second["id"] = json!("b");
+    second["params"]["arguments"] = json!({"location": "Boston"});
+    assert_eq!(
+        calls_of(Provider::Mcp, &json!([request, second])),
+        vec![
+            (
+                some("2"),
+                "get_weather".to_owned(),
+                json!({"location": "New York"})
+            ),
+            (
+                some("b"),
+                "get_weather".to_owned(),
+                json!({"location": "Boston"})
+            ),
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Results: `respond` gives the documented result messages.
+// ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn anthropic_success_reply_equals_the_documented_tool_result() {
+    let registry = ToolRegistry::new().with(FifteenDegrees);
+    let response = fixture("anthropic-tool_use-response.json");
+    let turn = registry
+        .respond(&ctx(), ANTHROPIC, &response)
+        .await
+        .unwrap();
+    assert!(!turn.is_done());
+    assert_eq!(
+        turn.reply(),
+        [fixture("anthropic-tool_result-success.json")]
+    );
+}
+
+#[tokio::test]
+async fn anthropic_error_reply_has_is_error_like_the_documented_one() {
+    // The tool's own `Err` text is what the model reads, unchanged: the
+    // reply equals the documented error result exactly.
+    let registry = ToolRegistry::new().with(WeatherServiceDown);
+    let response = fixture("anthropic-tool_use-response.json");
+    let turn = registry
+        .respond(&ctx(), ANTHROPIC, &response)
+        .await
+        .unwrap();
+    assert_eq!(turn.reply(), [fixture("anthropic-tool_result-error.json")]);
+
+    // An error of the framework (here an argument the tool does not have)
+    // has the same shape, with the framework's text.
+    let registry = ToolRegistry::new().with(WeatherByCity);
+    let turn = registry
+        .respond(&ctx(), ANTHROPIC, &response)
+        .await
+        .unwrap();
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "role": "user",
+            "content": [{
+                "type": "tool_result",
+                "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
+                "content": "invalid arguments for tool `get_weather`: unknown argument `unit`; expected one of `location`. Correct the arguments and call the tool again.",
+                "is_error": true
+            }]
+        })]
+    );
+}
+
+#[tokio::test]
+async fn openai_chat_reply_is_one_tool_message_per_call_in_order() {
+    let registry = ToolRegistry::new().with(GetCurrentWeather).with(SendEmail);
+    let response = fixture("openai-chat-tool-call-response.json");
+    let turn = registry.respond(&ctx(), CHAT, &response).await.unwrap();
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "role": "tool",
+            "tool_call_id": "call_abc123",
+            "content": "72 degrees Fahrenheit in Boston, MA"
+        })]
+    );
+
+    // The same response with two more calls, the last one failing: one
+    // message each, in the calls' order; Chat has no error flag, so a
+    // failure is its text.
+    let mut response = response;
+    let tool_calls = response["choices"][0]["message"]["tool_calls"]
+        .as_array_mut()
+        .unwrap();
+    tool_calls.push(json!({
+        "id": "call_def456", "type": "function",
+        "function": {"name": "send_email", "arguments": "{\"to\":\"bob@email.com\",\"body\":\"Hi bob\"}"}
+    }));
+    tool_calls.push(json!({
+        "id": "call_ghi789", "type": "function",
+        "function": {"name": "get_current_weather", "arguments": "{\"location\": "}
+    }));
+    let turn = registry.respond(&ctx(), CHAT, &response).await.unwrap();
+    assert_eq!(
+        turn.reply(),
+        [
+            json!({"role": "tool", "tool_call_id": "call_abc123", "content": "72 degrees Fahrenheit in Boston, MA"}),
+            json!({"role": "tool", "tool_call_id": "call_def456", "content": "sent 6 characters to bob@email.com"}),
+            json!({
+                "role": "tool",
+                "tool_call_id": "call_ghi789",
+                "content": "the arguments for tool `get_current_weather` are not valid JSON (EOF while parsing a value at line 1 column 13); send them as a JSON object"
+            }),
+        ]
+    );
+    assert!(turn.results()[2].is_error());
+}
+
+#[tokio::test]
+async fn openai_responses_reply_is_one_function_call_output_per_call_in_order() {
+    let registry = ToolRegistry::new().with(WeatherByCity).with(SendEmail);
+    let output = fixture("openai-responses-function_call-output.json");
+    let turn = registry.respond(&ctx(), RESPONSES, &output).await.unwrap();
+    assert_eq!(
+        turn.reply(),
+        [
+            json!({"type": "function_call_output", "call_id": "call_12345xyz", "output": "15 degrees in Paris, France"}),
+            json!({"type": "function_call_output", "call_id": "call_67890abc", "output": "15 degrees in Bogotá, Colombia"}),
+            json!({"type": "function_call_output", "call_id": "call_99999def", "output": "sent 6 characters to bob@email.com"}),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn gemini_reply_is_one_user_content_of_function_responses() {
+    let registry = ToolRegistry::new().with(FindTheaters);
+    let response = fixture("gemini-functionCall-response.json");
+    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+
+    // The documented sample (gemini-functionResponse-request.json) is an
+    // older one: its results come in a content of role "function" and its
+    // `response` object has its own keys (`name`, `content`). The current
+    // documentation puts them in a "user" content, and asks for the output
+    // under `output` (an error under `error`), which is what we send. No
+    // `id`: the call had none.
+    let documented = fixture("gemini-functionResponse-request.json");
+    let documented_part = &documented["contents"][2]["parts"][0]["functionResponse"];
+    assert_eq!(documented["contents"][2]["role"], "function");
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "role": "user",
+            "parts": [{
+                "functionResponse": {
+                    "name": documented_part["name"],
+                    "response": {"output": documented_part["response"]["content"]}
+                }
+            }]
+        })]
+    );
+
+    // A failing call (here a required argument left out) answers under
+    // `error`, with the framework's text.
+    let mut response = response;
+    response["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] =
+        json!({"movie": "Barbie"});
+    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "role": "user",
+            "parts": [{
+                "functionResponse": {
+                    "name": "find_theaters",
+                    "response": {"error": "invalid arguments for tool `find_theaters`: missing argument `location`. Correct the arguments and call the tool again."}
+                }
+            }]
+        })]
+    );
+}
+
+#[tokio::test]
+async fn gemini_call_id_is_echoed_when_the_call_has_one() {
+    let registry = ToolRegistry::new().with(FindTheaters);
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "fc-1", "name": "find_theaters", "args": {"location": "Mountain View, CA", "movie": "Barbie"}}}
+    ]}}]});
+    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    assert_eq!(turn.calls()[0].id(), Some("fc-1"));
+    assert_eq!(
+        turn.reply()[0]["parts"][0]["functionResponse"]["id"],
+        "fc-1"
+    );
+}
+
+#[tokio::test]
+async fn mcp_reply_equals_the_documented_call_tool_result() {
+    let registry = ToolRegistry::new().with(WeatherProvider);
+    let request = fixture("mcp-2025-06-18-tools-call-request.json");
+    let turn = registry
+        .respond(&ctx(), Provider::Mcp, &request)
+        .await
+        .unwrap();
+    assert_eq!(
+        turn.reply(),
+        [fixture("mcp-2025-06-18-tools-call-response.json")]
+    );
+    // MCP's client keeps the conversation: there is no model turn to echo.
+    assert!(turn.model_turn().is_empty());
+
+    // A batch: one response per request, each with its request's id.
+    let mut second = request.clone();
+    second["id"] = json!("b");
+    second["params"]["arguments"] = json!({"location": "Boston"});
+    let turn = registry
+        .respond(&ctx(), Provider::Mcp, &json!([request, second]))
+        .await
+        .unwrap();
+    let ids: Vec<&Value> = turn.reply().iter().map(|reply| &reply["id"]).collect();
+    assert_eq!(ids, [&json!(2), &json!("b")]);
+    assert_eq!(
+        turn.reply()[1]["result"]["content"][0]["text"],
+        "Current weather in Boston:\nTemperature: 72°F\nConditions: Partly cloudy"
+    );
+}
+
+#[tokio::test]
+async fn mcp_unknown_tool_is_a_json_rpc_error_and_bad_arguments_a_tool_error() {
+    let registry = ToolRegistry::new().with(WeatherProvider);
+    let mut request = fixture("mcp-2025-06-18-tools-call-request.json");
+    request["params"]["name"] = json!("get_wether");
+    let turn = registry
+        .respond(&ctx(), Provider::Mcp, &request)
+        .await
+        .unwrap();
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {
+                "code": -32602,
+                "message": "unknown tool `get_wether`. Did you mean `get_weather`? Available tools: `get_weather`."
+            }
+        })]
+    );
+
+    // Arguments that do not fit are a result the model reads (`isError`),
+    // as MCP 2025-11-25 asks, not a protocol error.
+    let mut request = fixture("mcp-2025-06-18-tools-call-request.json");
+    request["params"]["arguments"] = json!({"city": "New York"});
+    let turn = registry
+        .respond(&ctx(), Provider::Mcp, &request)
+        .await
+        .unwrap();
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "jsonrpc": "2.0",
+            "id": 2,
+            "result": {
+                "content": [{
+                    "type": "text",
+                    "text": "invalid arguments for tool `get_weather`: unknown argument `city`; expected one of `location`; missing argument `location`. Correct the arguments and call the tool again."
+                }],
+                "isError": true
+            }
+        })]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Definitions against the documented ones.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn mcp_definition_is_the_documented_tool_plus_annotations() {
+    let registry: ToolRegistry = ToolRegistry::new().with(WeatherProvider);
+    let definitions = registry.definitions_for(Provider::Mcp).unwrap();
+    let mut ours = definitions.tools()[0].clone();
+    let documented = &fixture("mcp-2025-06-18-tools-list-response.json")["result"]["tools"][0];
+
+    // What we add: the annotations (the tool's metadata, here the
+    // defaults, and its title)...
+    let annotations = ours.as_object_mut().unwrap().remove("annotations");
+    assert_eq!(
+        annotations,
+        Some(json!({
+            "title": "Weather Information Provider",
+            "readOnlyHint": false,
+            "destructiveHint": true,
+            "idempotentHint": false,
+            "openWorldHint": true
+        }))
+    );
+    // ...and `additionalProperties: false`, since a function tool refuses
+    // arguments it does not have.
+    let closed = ours["inputSchema"]
+        .as_object_mut()
+        .unwrap()
+        .remove("additionalProperties");
+    assert_eq!(closed, Some(json!(false)));
+
+    assert_eq!(&ours, documented);
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+enum Units {
+    Celsius,
+    Fahrenheit,
+}
+
+/// Retrieves current weather for the given location.
+#[tool(name = "get_weather", tier = Observe)]
+fn weather_in_units(
+    /// City and country e.g. Bogotá, Colombia
+    location: String,
+    /// Units the temperature will be returned in.
+    units: Option<Units>,
+) -> String {
+    let _ = (location, units);
+    "15 degrees".to_owned()
+}
+
+#[test]
+fn openai_strict_definition_is_the_documented_one_with_null_in_the_enum() {
+    let registry: ToolRegistry = ToolRegistry::new().with(WeatherInUnits);
+    let definitions = registry
+        .definitions_for(Provider::OpenAiChat { strict: true })
+        .unwrap();
+    assert!(definitions.not_strict().is_empty());
+    let ours = &definitions.tools()[0];
+
+    // The documented definition says `"type": ["string", "null"]` with an
+    // `enum` that lacks `null`, which JSON Schema reads as refusing `null`:
+    // ours lists `null` among the values. Everything else is the same.
+    let units = &ours["function"]["parameters"]["properties"]["units"];
+    assert_eq!(units["type"], json!(["string", "null"]));
+    assert_eq!(units["enum"], json!(["celsius", "fahrenheit", null]));
+
+    let mut documented = fixture("openai-chat-strict-tool-definition.json");
+    documented["function"]["parameters"]["properties"]["units"]["enum"]
+        .as_array_mut()
+        .unwrap()
+        .push(Value::Null);
+    assert_eq!(ours, &documented);
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum NamedUnits {
+    Celsius,
+    Fahrenheit,
+}
+
+/// Retrieves current weather for the given location.
+#[tool(name = "get_weather", tier = Observe)]
+fn weather_in_named_units(
+    /// City and country e.g. Bogotá, Colombia
+    location: String,
+    /// Units the temperature will be returned in.
+    units: Option<NamedUnits>,
+) -> String {
+    let _ = (location, units);
+    "15 degrees".to_owned()
+}
+
+#[test]
+fn openai_strict_definition_of_a_referenced_enum_keeps_the_reference() {
+    // Without `#[schemars(inline)]`, schemars refers to the enum in `$defs`,
+    // and strict mode keeps that (it takes `$defs` and `anyOf`): the
+    // optional `units` is `anyOf: [enum, null]` rather than the documented
+    // flat `type` + `enum`. Both accept the same values.
+    let registry: ToolRegistry = ToolRegistry::new().with(WeatherInNamedUnits);
+    let definitions = registry
+        .definitions_for(Provider::OpenAiChat { strict: true })
+        .unwrap();
+    let parameters = &definitions.tools()[0]["function"]["parameters"];
+    assert_eq!(
+        parameters["properties"]["units"],
+        json!({
+            "anyOf": [{"$ref": "#/$defs/NamedUnits"}, {"type": "null"}],
+            "description": "Units the temperature will be returned in."
+        })
+    );
+    assert_eq!(
+        parameters["$defs"],
+        json!({"NamedUnits": {"type": "string", "enum": ["celsius", "fahrenheit"]}})
+    );
+    assert_eq!(parameters["required"], json!(["location", "units"]));
+    assert_eq!(parameters["additionalProperties"], json!(false));
+}
+
+#[test]
+fn gemini_openapi_declarations_are_the_documented_ones_plus_property_ordering() {
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(FindMovies)
+        .with(FindTheaters)
+        .with(GetShowtimes);
+    let definitions = registry
+        .definitions_for(Provider::Gemini { openapi: true })
+        .unwrap();
+    let mut ours = definitions.tools().clone();
+    let documented = &fixture("gemini-functionResponse-request.json")["tools"];
+
+    let declarations = ours[0]["functionDeclarations"].as_array_mut().unwrap();
+    let mut orderings = Vec::new();
+    let mut nullable = Vec::new();
+    for declaration in declarations {
+        let parameters = declaration["parameters"].as_object_mut().unwrap();
+        // We add `propertyOrdering` (the OpenAPI form has no key order of
+        // its own)...
+        orderings.push(parameters.remove("propertyOrdering").unwrap());
+        // ...and `nullable: true` on the `Option` arguments, which accept
+        // `null` in Rust too.
+        for (name, property) in parameters["properties"].as_object_mut().unwrap() {
+            if property.as_object_mut().unwrap().remove("nullable") == Some(json!(true)) {
+                nullable.push(name.clone());
+            }
+        }
+    }
+    assert_eq!(
+        orderings,
+        [
+            json!(["location", "description"]),
+            json!(["location", "movie"]),
+            json!(["location", "movie", "theater", "date"]),
+        ]
+    );
+    assert_eq!(nullable, ["location", "movie"]);
+    assert_eq!(&ours, documented);
+}
+
+// ---------------------------------------------------------------------------
+// The model's turn, echoed before the results.
+// ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn anthropic_model_turn_is_the_assistant_message_with_every_block() {
+    let response = fixture("anthropic-tool_use-response.json");
+    let expected = vec![json!({"role": "assistant", "content": response["content"]})];
+    assert_eq!(ANTHROPIC.model_turn(&response).unwrap(), expected);
+
+    let registry = ToolRegistry::new().with(FifteenDegrees);
+    let turn = registry
+        .respond(&ctx(), ANTHROPIC, &response)
+        .await
+        .unwrap();
+    assert_eq!(turn.model_turn(), expected);
+    let mut conversation = Vec::new();
+    turn.append_to(&mut conversation);
+    assert_eq!(
+        conversation,
+        [
+            expected[0].clone(),
+            fixture("anthropic-tool_result-success.json")
+        ]
+    );
+}
+
+#[test]
+fn openai_chat_model_turn_is_the_assistant_message() {
+    let response = fixture("openai-chat-tool-call-response.json");
+    assert_eq!(
+        CHAT.model_turn(&response).unwrap(),
+        [response["choices"][0]["message"].clone()]
+    );
+}
+
+#[tokio::test]
+async fn gemini_model_turn_is_the_content_verbatim_with_its_thought_signature() {
+    // A Gemini 3 response: text, then a call without `args` (a tool without
+    // arguments) whose part carries the signature Gemini wants back.
+    let content = json!({
+        "role": "model",
+        "parts": [
+            {"text": "Let me list the theaters."},
+            {"functionCall": {"name": "list_theaters"}, "thoughtSignature": "CiQBcsjafBxZ3Gu0hVvUeQ=="}
+        ]
+    });
+    let response = json!({
+        "candidates": [{"content": content, "finishReason": "STOP", "index": 0}],
+        "modelVersion": "gemini-3-pro-preview"
+    });
+
+    let calls = GEMINI.parse_calls(&response).unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name(), "list_theaters");
+    assert_eq!(calls[0].id(), None);
+    assert_eq!(calls[0].arguments(), &json!({}));
+    assert_eq!(
+        calls[0].thought_signature(),
+        Some("CiQBcsjafBxZ3Gu0hVvUeQ==")
+    );
+    assert_eq!(
+        GEMINI.model_turn(&response).unwrap(),
+        std::slice::from_ref(&content)
+    );
+
+    let registry = ToolRegistry::new().with(ListTheaters);
+    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    assert_eq!(turn.model_turn(), [content]);
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "role": "user",
+            "parts": [{
+                "functionResponse": {
+                    "name": "list_theaters",
+                    "response": {"output": ["AMC Mountain View 16", "Regal Edwards 14"]}
+                }
+            }]
+        })]
+    );
+}
+
+#[tokio::test]
+async fn openai_responses_model_turn_is_every_output_item_with_reasoning() {
+    let mut output = vec![json!({
+        "type": "reasoning",
+        "id": "rs_68af",
+        "summary": [],
+        "encrypted_content": "gAAAAABo..."
+    })];
+    output.extend(
+        fixture("openai-responses-function_call-output.json")
+            .as_array()
+            .unwrap()
+            .iter()
+            .cloned(),
+    );
+    let response = json!({"id": "resp_1", "object": "response", "output": output});
+    assert_eq!(RESPONSES.model_turn(&response).unwrap(), output);
+
+    let registry = ToolRegistry::new().with(WeatherByCity).with(SendEmail);
+    let turn = registry
+        .respond(&ctx(), RESPONSES, &response)
+        .await
+        .unwrap();
+    assert_eq!(turn.calls().len(), 3);
+    assert_eq!(turn.model_turn(), output);
+}
+
+// ---------------------------------------------------------------------------
+// Responses of the wrong shape.
+// ---------------------------------------------------------------------------
+
+/// The error reading `response` as `provider` gives.
+fn parse_error(provider: Provider, response: Value) -> ParseError {
+    provider
+        .parse_calls(&response)
+        .expect_err("a response of the wrong shape")
+}
+
+#[test]
+fn a_response_of_the_wrong_shape_is_a_parse_error() {
+    let error = parse_error(GEMINI, fixture("anthropic-tool_use-response.json"));
+    assert_eq!(
+        error.to_string(),
+        "not a Gemini response with tool calls: expected a response (with `candidates`) or a content (with `parts`), got an object"
+    );
+    assert_eq!(error.provider, GEMINI);
+    assert_eq!(
+        GEMINI
+            .model_turn(&fixture("anthropic-tool_use-response.json"))
+            .unwrap_err(),
+        error
+    );
+
+    let mut safety_stop = fixture("gemini-functionCall-response.json");
+    safety_stop["candidates"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("content");
+    assert_eq!(
+        parse_error(GEMINI, safety_stop).to_string(),
+        "not a Gemini response with tool calls: `candidates[0]` has no `content`"
+    );
+
+    // The other providers' messages; the full text is "not a <API>
+    // response with tool calls: <message>" (whose article is wrong for
+    // them: see `parse_error_text_has_the_right_article`).
+    let cases = [
+        (
+            ANTHROPIC,
+            json!("I'll check the weather."),
+            "expected a message (with `content`) or its content blocks, got a string",
+        ),
+        (
+            ANTHROPIC,
+            json!({"content": [{"type": "tool_use", "name": "get_weather", "input": {}}]}),
+            "`content[0]` has no `id`",
+        ),
+        (
+            CHAT,
+            fixture("gemini-functionCall-response.json"),
+            "expected a chat completion (with `choices`) or its message, got an object",
+        ),
+        (
+            CHAT,
+            json!({"choices": []}),
+            "`choices[0]` has no `message`",
+        ),
+        (
+            CHAT,
+            json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "custom", "custom": {}}]}),
+            "`tool_calls[0]` is a `custom` call, not a function call",
+        ),
+        (
+            CHAT,
+            json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": 7}}]}),
+            "`tool_calls[0]`.function has a `name` that is not a string: 7",
+        ),
+        (
+            RESPONSES,
+            json!(42),
+            "expected a response (with `output`) or its output items, got a number",
+        ),
+        (
+            RESPONSES,
+            json!([{"type": "function_call", "name": "get_weather", "arguments": "{}"}]),
+            "`output[0]` has no `call_id`",
+        ),
+        (
+            Provider::Mcp,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            "expected a `tools/call` request, got `tools/list`",
+        ),
+        (
+            Provider::Mcp,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}),
+            "the request has no `params`",
+        ),
+    ];
+    for (provider, response, message) in cases {
+        let error = parse_error(provider, response);
+        assert_eq!(error.provider, provider);
+        assert_eq!(error.message, message, "{provider}");
+    }
+}
+
+#[test]
+fn an_api_error_body_is_a_parse_error_for_chat_and_gemini() {
+    let openai_error = json!({"error": {
+        "message": "Rate limit reached", "type": "requests", "param": null, "code": "rate_limit_exceeded"
+    }});
+    assert_eq!(
+        parse_error(CHAT, openai_error).message,
+        "expected a chat completion (with `choices`) or its message, got an object"
+    );
+    let gemini_error = json!({"error": {
+        "code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"
+    }});
+    assert_eq!(
+        parse_error(GEMINI, gemini_error).to_string(),
+        "not a Gemini response with tool calls: expected a response (with `candidates`) or a content (with `parts`), got an object"
+    );
+}
+
+#[test]
+#[ignore = "ParseError's Display says `a` before a vowel sound: `not a Anthropic Messages response`, `not a OpenAI ...`, `not a MCP ...`"]
+fn parse_error_text_has_the_right_article() {
+    let cases = [
+        (ANTHROPIC, "not an Anthropic Messages response"),
+        (CHAT, "not an OpenAI Chat Completions response"),
+        (RESPONSES, "not an OpenAI Responses response"),
+        (Provider::Mcp, "not an MCP response"),
+    ];
+    for (provider, start) in cases {
+        let text = parse_error(provider, json!(1)).to_string();
+        assert!(text.starts_with(start), "{text}");
+    }
+}
+
+#[tokio::test]
+#[ignore = "Anthropic and OpenAI Responses read an object without `content`/`output` (an API error body) as a final answer with no calls, where Chat and Gemini give a ParseError"]
+async fn an_api_error_body_is_a_parse_error_for_anthropic_and_responses() {
+    // An agent loop ends on `turn.is_done()`: today an overloaded or
+    // rate-limited API ends it as if the model had answered, and the model
+    // turn to echo is `{"role": "assistant", "content": []}`.
+    let anthropic_error = json!({"type": "error", "error": {
+        "type": "overloaded_error", "message": "Overloaded"
+    }});
+    let openai_error = json!({"error": {
+        "message": "Rate limit reached", "type": "requests", "param": null, "code": "rate_limit_exceeded"
+    }});
+    let registry: ToolRegistry = ToolRegistry::new().with(FifteenDegrees);
+    let mut read_as_done = Vec::new();
+    for (provider, body) in [(ANTHROPIC, anthropic_error), (RESPONSES, openai_error)] {
+        if let Ok(turn) = registry.respond(&ctx(), provider, &body).await {
+            assert!(turn.is_done());
+            read_as_done.push(provider.name());
+        }
+    }
+    assert_eq!(read_as_done, Vec::<&str>::new());
+}
