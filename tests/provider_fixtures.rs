@@ -844,7 +844,7 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
     let error = parse_error(GEMINI, fixture("anthropic-tool_use-response.json"));
     assert_eq!(
         error.to_string(),
-        "not a Gemini response with tool calls: expected a response (with `candidates`) or a content (with `parts`), got an object"
+        "cannot read the tool calls of this Gemini response: expected a response (with `candidates`) or a content (with `parts`), got an object"
     );
     assert_eq!(error.provider, GEMINI);
     assert_eq!(
@@ -859,14 +859,14 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
         .as_object_mut()
         .unwrap()
         .remove("content");
+    safety_stop["candidates"][0]["finishReason"] = json!("SAFETY");
     assert_eq!(
         parse_error(GEMINI, safety_stop).to_string(),
-        "not a Gemini response with tool calls: `candidates[0]` has no `content`"
+        "cannot read the tool calls of this Gemini response: `candidates[0]` has no `content` (finishReason `SAFETY`)"
     );
 
-    // The other providers' messages; the full text is "not a <API>
-    // response with tool calls: <message>" (whose article is wrong for
-    // them: see `parse_error_text_has_the_right_article`).
+    // The other providers' messages; the full text is "cannot read the
+    // tool calls of this <what is read>: <message>".
     let cases = [
         (
             ANTHROPIC,
@@ -877,6 +877,11 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
             ANTHROPIC,
             json!({"content": [{"type": "tool_use", "name": "get_weather", "input": {}}]}),
             "`content[0]` has no `id`",
+        ),
+        (
+            ANTHROPIC,
+            json!({"id": "msg_1", "role": "assistant"}),
+            "expected a message (with `content`) or its content blocks, got an object without `content`",
         ),
         (
             CHAT,
@@ -909,6 +914,11 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
             "`output[0]` has no `call_id`",
         ),
         (
+            RESPONSES,
+            json!({"id": "resp_1", "status": "completed"}),
+            "expected a response (with `output`) or its output items, got an object without `output`",
+        ),
+        (
             Provider::Mcp,
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
             "expected a `tools/call` request, got `tools/list`",
@@ -927,31 +937,28 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
 }
 
 #[test]
-fn an_api_error_body_is_a_parse_error_for_chat_and_gemini() {
-    let openai_error = json!({"error": {
-        "message": "Rate limit reached", "type": "requests", "param": null, "code": "rate_limit_exceeded"
-    }});
-    assert_eq!(
-        parse_error(CHAT, openai_error).message,
-        "expected a chat completion (with `choices`) or its message, got an object"
-    );
-    let gemini_error = json!({"error": {
-        "code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"
-    }});
-    assert_eq!(
-        parse_error(GEMINI, gemini_error).to_string(),
-        "not a Gemini response with tool calls: expected a response (with `candidates`) or a content (with `parts`), got an object"
-    );
-}
-
-#[test]
-#[ignore = "ParseError's Display says `a` before a vowel sound: `not a Anthropic Messages response`, `not a OpenAI ...`, `not a MCP ...`"]
-fn parse_error_text_has_the_right_article() {
+fn the_text_names_what_was_read() {
     let cases = [
-        (ANTHROPIC, "not an Anthropic Messages response"),
-        (CHAT, "not an OpenAI Chat Completions response"),
-        (RESPONSES, "not an OpenAI Responses response"),
-        (Provider::Mcp, "not an MCP response"),
+        (
+            ANTHROPIC,
+            "cannot read the tool calls of this Anthropic Messages response: ",
+        ),
+        (
+            CHAT,
+            "cannot read the tool calls of this OpenAI Chat Completions response: ",
+        ),
+        (
+            RESPONSES,
+            "cannot read the tool calls of this OpenAI Responses response: ",
+        ),
+        (
+            GEMINI,
+            "cannot read the tool calls of this Gemini response: ",
+        ),
+        (
+            Provider::Mcp,
+            "cannot read the tool calls of this MCP tools/call request: ",
+        ),
     ];
     for (provider, start) in cases {
         let text = parse_error(provider, json!(1)).to_string();
@@ -960,24 +967,37 @@ fn parse_error_text_has_the_right_article() {
 }
 
 #[tokio::test]
-#[ignore = "Anthropic and OpenAI Responses read an object without `content`/`output` (an API error body) as a final answer with no calls, where Chat and Gemini give a ParseError"]
-async fn an_api_error_body_is_a_parse_error_for_anthropic_and_responses() {
-    // An agent loop ends on `turn.is_done()`: today an overloaded or
-    // rate-limited API ends it as if the model had answered, and the model
-    // turn to echo is `{"role": "assistant", "content": []}`.
+async fn an_api_error_body_is_a_parse_error_not_a_final_answer() {
+    // An agent loop ends on `turn.is_done()`: an overloaded or rate-limited
+    // API must not end it as if the model had answered.
     let anthropic_error = json!({"type": "error", "error": {
         "type": "overloaded_error", "message": "Overloaded"
     }});
     let openai_error = json!({"error": {
         "message": "Rate limit reached", "type": "requests", "param": null, "code": "rate_limit_exceeded"
     }});
+    let gemini_error = json!({"error": {
+        "code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"
+    }});
     let registry: ToolRegistry = ToolRegistry::new().with(FifteenDegrees);
-    let mut read_as_done = Vec::new();
-    for (provider, body) in [(ANTHROPIC, anthropic_error), (RESPONSES, openai_error)] {
-        if let Ok(turn) = registry.respond(&ctx(), provider, &body).await {
-            assert!(turn.is_done());
-            read_as_done.push(provider.name());
-        }
+    let cases = [
+        (ANTHROPIC, &anthropic_error),
+        (CHAT, &openai_error),
+        (RESPONSES, &openai_error),
+        (GEMINI, &gemini_error),
+    ];
+    for (provider, body) in cases {
+        let error = registry.respond(&ctx(), provider, body).await.unwrap_err();
+        assert_eq!(error.provider, provider);
+        assert_eq!(
+            error.message,
+            format!("the provider answered with an error: {}", body["error"]),
+            "{provider}"
+        );
     }
-    assert_eq!(read_as_done, Vec::<&str>::new());
+    assert_eq!(
+        parse_error(ANTHROPIC, anthropic_error).to_string(),
+        "cannot read the tool calls of this Anthropic Messages response: the provider answered with an error: \
+         {\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}"
+    );
 }

@@ -11,6 +11,7 @@ fn blocks(response: &Value) -> Result<&[Value], String> {
         response,
         "content",
         "a message (with `content`) or its content blocks",
+        false,
     )
 }
 

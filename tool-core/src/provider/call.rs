@@ -65,7 +65,7 @@ impl ProviderCall {
 /// A response that is not the provider's shape: the tool calls in it cannot
 /// be told.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not a {} response with tool calls: {message}", provider.api())]
+#[error("cannot read the tool calls of this {}: {message}", provider.response_kind())]
 pub struct ParseError {
     /// The provider the response was read as.
     pub provider: Provider,
@@ -90,12 +90,22 @@ pub(super) fn optional_string(value: &Value, key: &str) -> Option<String> {
 }
 
 /// The array at `key` of `value`, or `value` itself when it is the array.
-pub(super) fn list<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v [Value], String> {
+/// A missing `key` is no items when `may_lack` (a message without tool
+/// calls), an error otherwise (an object that is not the provider's shape).
+pub(super) fn list<'v>(
+    value: &'v Value,
+    key: &str,
+    what: &str,
+    may_lack: bool,
+) -> Result<&'v [Value], String> {
     match value {
         Value::Array(items) => Ok(items),
         Value::Object(object) => match object.get(key) {
             Some(Value::Array(items)) => Ok(items),
-            None | Some(Value::Null) => Ok(&[]),
+            None | Some(Value::Null) if may_lack => Ok(&[]),
+            None | Some(Value::Null) => {
+                Err(format!("expected {what}, got an object without `{key}`"))
+            }
             Some(other) => Err(format!("`{key}` is not an array but {}", kind(other))),
         },
         other => Err(format!("expected {what}, got {}", kind(other))),

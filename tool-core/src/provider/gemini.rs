@@ -9,9 +9,16 @@ use crate::{ProviderCall, ToolOutput, ToolResult};
 /// content itself.
 fn content(response: &Value) -> Result<&Value, String> {
     if response.get("candidates").is_some() {
-        return response
-            .pointer("/candidates/0/content")
-            .ok_or_else(|| "`candidates[0]` has no `content`".to_owned());
+        return response.pointer("/candidates/0/content").ok_or_else(|| {
+            // A candidate stopped for safety or a malformed call has no
+            // content; its reason is what the application needs to know.
+            match response.pointer("/candidates/0/finishReason") {
+                Some(Value::String(reason)) => {
+                    format!("`candidates[0]` has no `content` (finishReason `{reason}`)")
+                }
+                _ => "`candidates[0]` has no `content`".to_owned(),
+            }
+        });
     }
     if response.get("parts").is_some() {
         return Ok(response);

@@ -125,6 +125,18 @@ impl Provider {
         }
     }
 
+    /// What [`Provider::parse_calls`] reads, for messages: `OpenAI Chat
+    /// Completions response`, `MCP tools/call request`, ...
+    pub fn response_kind(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat { .. } => "OpenAI Chat Completions response",
+            Provider::OpenAiResponses { .. } => "OpenAI Responses response",
+            Provider::Anthropic { .. } => "Anthropic Messages response",
+            Provider::Gemini { .. } => "Gemini response",
+            Provider::Mcp => "MCP tools/call request",
+        }
+    }
+
     /// Whether the provider has a strict mode and it was asked for.
     pub fn is_strict(self) -> bool {
         match self {
@@ -181,6 +193,7 @@ impl Provider {
     /// assert_eq!(calls[0].arguments(), &json!({"city": "Paris"}));
     /// ```
     pub fn parse_calls(self, response: &Value) -> Result<Vec<ProviderCall>, ParseError> {
+        self.not_an_error(response)?;
         match self {
             Provider::OpenAiChat { .. } => openai::parse_chat(response),
             Provider::OpenAiResponses { .. } => openai::parse_responses(response),
@@ -201,6 +214,7 @@ impl Provider {
     /// `thoughtSignature`s as they came). Nothing for MCP, whose client
     /// keeps its own conversation.
     pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ParseError> {
+        self.not_an_error(response)?;
         match self {
             Provider::OpenAiChat { .. } => openai::chat_turn(response),
             Provider::OpenAiResponses { .. } => openai::responses_turn(response),
@@ -212,6 +226,70 @@ impl Provider {
             provider: self,
             message,
         })
+    }
+
+    /// The model's text in a response (its answer, or what it said beside
+    /// its calls), the parts joined by newlines; `None` when it has none.
+    /// Gemini's thoughts are left out.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::Provider;
+    ///
+    /// let response = json!({"choices": [{"message": {"role": "assistant", "content": "It is sunny."}}]});
+    /// let text = Provider::OpenAiChat { strict: false }.text(&response);
+    /// assert_eq!(text.as_deref(), Some("It is sunny."));
+    /// ```
+    pub fn text(self, response: &Value) -> Option<String> {
+        let turn = self.model_turn(response).ok()?;
+        let parts = |value: &Value, key: &str| -> Vec<Value> {
+            value
+                .get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let texts: Vec<String> = turn
+            .iter()
+            .flat_map(|item| match self {
+                Provider::OpenAiChat { .. } => {
+                    vec![item.get("content").cloned().unwrap_or_default()]
+                }
+                Provider::OpenAiResponses { .. } if item["type"] == "message" => {
+                    parts(item, "content")
+                        .into_iter()
+                        .filter(|part| part["type"] == "output_text")
+                        .map(|part| part["text"].clone())
+                        .collect()
+                }
+                Provider::Anthropic { .. } => parts(item, "content")
+                    .into_iter()
+                    .filter(|block| block["type"] == "text")
+                    .map(|block| block["text"].clone())
+                    .collect(),
+                Provider::Gemini { .. } => parts(item, "parts")
+                    .into_iter()
+                    .filter(|part| part["thought"] != true)
+                    .map(|part| part["text"].clone())
+                    .collect(),
+                Provider::OpenAiResponses { .. } | Provider::Mcp => Vec::new(),
+            })
+            .filter_map(|text| text.as_str().map(str::to_owned))
+            .collect();
+        (!texts.is_empty()).then(|| texts.join("\n"))
+    }
+
+    /// An error body (an overloaded server, a refused key) is not a
+    /// response without calls: the loop must not end as if the model had
+    /// answered.
+    fn not_an_error(self, response: &Value) -> Result<(), ParseError> {
+        match response.get("error") {
+            None | Some(Value::Null) => Ok(()),
+            Some(error) => Err(ParseError {
+                provider: self,
+                message: format!("the provider answered with an error: {error}"),
+            }),
+        }
     }
 
     /// The results of `calls`, in the shape and grouping the provider takes

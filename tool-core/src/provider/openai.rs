@@ -23,7 +23,7 @@ fn chat_message(response: &Value) -> Result<&Value, String> {
 
 pub(super) fn parse_chat(response: &Value) -> Result<Vec<ProviderCall>, String> {
     let message = chat_message(response)?;
-    list(message, "tool_calls", "a message")?
+    list(message, "tool_calls", "a message", true)?
         .iter()
         .enumerate()
         .map(|(at, call)| {
@@ -72,6 +72,7 @@ fn output_items(response: &Value) -> Result<&[Value], String> {
         response,
         "output",
         "a response (with `output`) or its output items",
+        false,
     )
 }
 

@@ -13,6 +13,7 @@ pub struct Turn {
     results: Vec<ToolResult>,
     model_turn: Vec<Value>,
     reply: Vec<Value>,
+    text: Option<String>,
 }
 
 impl Turn {
@@ -43,11 +44,19 @@ impl Turn {
         &self.reply
     }
 
-    /// Appends the model's turn, then the results, to a conversation (the
-    /// request's `messages`, `input` or `contents`).
-    pub fn append_to(self, conversation: &mut Vec<Value>) {
-        conversation.extend(self.model_turn);
-        conversation.extend(self.reply);
+    /// The model's text in the response: its answer when the turn
+    /// [`is_done`](Turn::is_done), or what it said beside its calls (see
+    /// [`Provider::text`]).
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// Appends the model's turn, then the results (none when the turn is
+    /// done), to a conversation: the request's `messages`, `input` or
+    /// `contents`.
+    pub fn append_to(&self, conversation: &mut Vec<Value>) {
+        conversation.extend(self.model_turn.iter().cloned());
+        conversation.extend(self.reply.iter().cloned());
     }
 }
 
@@ -105,6 +114,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             results,
             model_turn,
             reply,
+            text: provider.text(response),
         })
     }
 }
