@@ -51,6 +51,7 @@ fn scripted_claude() -> impl AsyncFnMut(Value) -> Value {
     async move |body: Value| {
         requests += 1;
         assert_eq!(body["tools"][0]["name"], "get_weather");
+        assert_eq!(body["tools"][0]["strict"], true);
         assert!(body["tools"][0]["input_schema"].is_object());
         let first = json!({"role": "user", "content": QUESTION});
         match requests {
@@ -86,32 +87,46 @@ fn scripted_claude() -> impl AsyncFnMut(Value) -> Value {
     }
 }
 
-#[tokio::test(start_paused = true)]
-async fn anthropic_agent_loop() -> Result<(), Box<dyn Error>> {
-    let mut send = scripted_claude();
-
-    let registry = ToolRegistry::new().with(GetWeather);
-    let ctx = ToolContext::new(());
-    let provider = Provider::Anthropic { strict: false };
-
-    let definitions = registry.definitions_for(provider)?;
-    let mut messages = vec![json!({"role": "user", "content": QUESTION})];
-    let answer = loop {
+/// The README's loop, word for word.
+async fn converse<App: Send + Sync + 'static>(
+    registry: &ToolRegistry<App>,
+    ctx: &ToolContext<App>,
+    mut send: impl AsyncFnMut(Value) -> Value,
+    messages: &mut Vec<Value>,
+) -> Result<String, Box<dyn std::error::Error>> {
+    let provider = Provider::Anthropic { strict: true };
+    let tools = registry.definitions_for(provider)?;
+    loop {
         let response = send(json!({
             "model": "claude-sonnet-4-5",
             "max_tokens": 1024,
-            "tools": definitions.tools(),
+            "tools": tools.tools(),
             "messages": messages,
         }))
         .await;
-        let turn = registry.respond(&ctx, provider, &response).await?;
+        let turn = registry.respond(ctx, provider, &response).await?;
+        turn.append_to(messages);
         if turn.is_done() {
-            break response;
+            return Ok(turn.text().unwrap_or_default().to_owned());
         }
-        turn.append_to(&mut messages);
-    };
+    }
+}
 
-    assert_eq!(answer["content"][0]["text"], ANSWER);
+#[tokio::test(start_paused = true)]
+async fn anthropic_agent_loop() -> Result<(), Box<dyn Error>> {
+    let registry = ToolRegistry::new().with(GetWeather);
+    let ctx = ToolContext::new(());
+    let mut messages = vec![json!({"role": "user", "content": QUESTION})];
+
+    let answer = converse(&registry, &ctx, scripted_claude(), &mut messages).await?;
+
+    assert_eq!(answer, ANSWER);
+    // The conversation goes on from the model's final turn.
+    assert_eq!(messages.len(), 4);
+    assert_eq!(
+        messages[3],
+        json!({"role": "assistant", "content": [{"type": "text", "text": ANSWER}]})
+    );
     Ok(())
 }
 
