@@ -1621,7 +1621,6 @@ async fn a_flattened_enum_is_accepted_by_the_tool() {
 }
 
 #[test]
-#[ignore = "transform bug: Anthropic strict closes both the object and each branch of its flattened enum, which no argument can satisfy"]
 fn anthropic_strict_keeps_a_flattened_enum_satisfiable() {
     // `notice` becomes {"type": "object", "properties": {"text"},
     // "additionalProperties": false, "anyOf": [{"properties": {"email"},
@@ -1643,7 +1642,6 @@ fn anthropic_strict_keeps_a_flattened_enum_satisfiable() {
 }
 
 #[test]
-#[ignore = "transform bug: Gemini's OpenAPI form drops the properties beside a flattened enum when it makes `anyOf` the node's only field"]
 fn gemini_openapi_keeps_the_properties_beside_a_flattened_enum() {
     // `notice` becomes {"anyOf": [{"properties": {"email"}, "required":
     // ["email"]}, {"properties": {"sms"}, ..}]}: `text`, which the tool
@@ -1695,7 +1693,6 @@ impl TypedTool for Picker {
 }
 
 #[test]
-#[ignore = "transform bug: Anthropic's request budget counts unions before `oneOf` becomes `anyOf`, so a request can carry more than 16 union parameters"]
 fn anthropic_strict_counts_a_one_of_as_a_union() {
     // `channel` is `{"description", "oneOf": [..]}` when the budget is
     // counted and `{"description", "anyOf": [..]}` when sent: seventeen such
@@ -1727,7 +1724,6 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
 }
 
 #[test]
-#[ignore = "rule not followed: Anthropic strict keeps the `null` union of optional properties (providers.md 7.2: omit them from `required`, no null union), which spends the union budget"]
 fn anthropic_strict_optional_properties_are_not_null_unions() {
     // E.g. `get_weather`'s `location.country` stays `{"type": ["string",
     // "null"]}` and `units` `{"anyOf": [{..}, {"type": "null"}]}`; the
@@ -1789,7 +1785,6 @@ fn properties_in<'d>(tools: &'d Value, provider: Provider, name: &str) -> &'d Ma
 }
 
 #[test]
-#[ignore = "transform bug: Gemini's OpenAPI form loses the choice of an `Option` of a `oneOf` enum, leaving an untyped property whose description holds the raw `oneOf`"]
 fn gemini_openapi_keeps_the_type_of_every_property() {
     // `draw_shape`'s `outline` (`Option<Shape>`) and `search_documents`'
     // `sortOrder` (`Option<SortOrder>`): `anyOf: [{"oneOf": [..]}, {"type":
@@ -1832,7 +1827,6 @@ fn gemini_openapi_keeps_the_type_of_every_property() {
 }
 
 #[test]
-#[ignore = "transform bug: Gemini's OpenAPI form drops a property's description when it makes `anyOf` the node's only field and the choices have descriptions of their own"]
 fn gemini_openapi_keeps_the_description_of_a_choice() {
     // `draw_shape`'s `shape` ("The shape."), `perform_action`'s `action`
     // ("What to do."), `find_target`'s `target` ("What to find."): each

@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::refs::{Inline, inline};
 use super::strict::{close, shared_rules};
 use super::walk::try_children;
-use super::{Unfit, is_object, keep_only, plain, required_names};
+use super::{Unfit, drop_null, is_object, keep_only, plain, required_names};
 
 /// The mode, as messages name it.
 const MODE: &str = "strict tool use";
@@ -122,10 +122,18 @@ impl Pass {
         if is_object(map) {
             close(map, at, MODE)?;
             let required = required_names(map);
-            if let Some(Value::Object(properties)) = map.get("properties") {
-                for (name, property) in properties {
-                    self.optional += usize::from(!required.contains(name));
-                    let union = property.get("anyOf").is_some()
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    let Value::Object(property) = property else {
+                        continue;
+                    };
+                    if !required.contains(name) {
+                        // Optional by omission, as Anthropic counts a
+                        // `null` choice against its small union budget.
+                        drop_null(property);
+                        self.optional += 1;
+                    }
+                    let union = ["anyOf", "oneOf"].iter().any(|k| property.contains_key(*k))
                         || property.get("type").is_some_and(Value::is_array);
                     self.unions += usize::from(union);
                 }

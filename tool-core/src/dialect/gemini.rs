@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::refs::{Inline, inline};
 use super::walk::try_children;
-use super::{Unfit, describe, keep_only, one_of_as_any_of, plain};
+use super::{Unfit, describe, drop_null, keep_only, one_of_as_any_of, plain};
 
 /// Keywords `parametersJsonSchema` takes.
 const JSON_SCHEMA_KEPT: [&str; 17] = [
@@ -116,7 +116,13 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
         map.insert("propertyOrdering".into(), names.into());
     }
     try_children(map, at, &mut |child, pointer| pass(child, pointer, form))?;
-    if form == Form::OpenApi {
+    if form == Form::OpenApi && map.contains_key("anyOf") {
+        if at.is_empty() {
+            return Err(Unfit::new(
+                at,
+                "the arguments are one of several objects (a flattened enum?), which Gemini's OpenAPI form cannot say at the root; use `parametersJsonSchema` (`Provider::Gemini { openapi: false }`)",
+            ));
+        }
         any_of_alone(map);
     }
     Ok(())
@@ -124,38 +130,12 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
 
 /// What the OpenAPI form changes on one node before its keywords are sorted.
 fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
-    // `null` in a type, an enum or a choice becomes `nullable`.
-    let mut nullable = false;
-    if let Some(Value::Array(types)) = map.get_mut("type") {
-        let before = types.len();
-        types.retain(|t| t != "null");
-        nullable |= types.len() < before;
-        if types.len() == 1 {
-            let only = types.remove(0);
-            map.insert("type".into(), only);
-        }
-    }
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        let before = values.len();
-        values.retain(|v| !v.is_null());
-        nullable |= values.len() < before;
-    }
-    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-        let before = branches.len();
-        branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
-        nullable |= branches.len() < before;
-        if branches.len() == 1
-            && let Some(Value::Object(only)) = branches.pop()
-        {
-            map.remove("anyOf");
-            for (keyword, value) in only {
-                map.entry(keyword).or_insert(value);
-            }
-        }
-    }
-    if nullable {
+    // `null` in a type, an enum or a choice becomes `nullable`; a choice
+    // left with one branch was merged, and may bring a `oneOf` of its own.
+    if drop_null(map) {
         map.insert("nullable".into(), Value::Bool(true));
     }
+    one_of_as_any_of(map);
     if let Some(Value::Array(values)) = map.get("enum")
         && !values.iter().all(Value::is_string)
     {
@@ -195,20 +175,49 @@ fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
     Ok(())
 }
 
-/// Vertex AI takes `anyOf` only as the sole field of its node: the node's
-/// description and nullability move into each choice.
+/// Vertex AI takes `anyOf` only as the sole field of its node: what the
+/// node says moves into each choice. Its description comes first (a
+/// choice's own follows in parentheses), its properties and required names
+/// join each choice's (a struct with a flattened enum), the rest fills what
+/// a choice leaves unsaid.
 fn any_of_alone(map: &mut Map<String, Value>) {
     let Some(Value::Array(mut branches)) = map.remove("anyOf") else {
         return;
     };
     let shared: Map<String, Value> = std::mem::take(map);
     for branch in &mut branches {
-        if let Value::Object(branch) = branch {
-            for (keyword, value) in &shared {
-                branch
-                    .entry(keyword.clone())
-                    .or_insert_with(|| value.clone());
+        let Value::Object(branch) = branch else {
+            continue;
+        };
+        for (keyword, value) in &shared {
+            match (keyword.as_str(), branch.get_mut(keyword), value) {
+                ("description", Some(Value::String(own)), Value::String(node)) => {
+                    *own = format!("{node} ({own})");
+                }
+                ("properties", Some(Value::Object(own)), Value::Object(node)) => {
+                    let mut merged = node.clone();
+                    merged.extend(std::mem::take(own));
+                    *own = merged;
+                }
+                ("required", Some(Value::Array(own)), Value::Array(node)) => {
+                    for name in node.iter().rev() {
+                        if !own.contains(name) {
+                            own.insert(0, name.clone());
+                        }
+                    }
+                }
+                ("propertyOrdering", Some(_), _) => {}
+                (_, Some(_), _) => {}
+                (_, None, value) => {
+                    branch.insert(keyword.clone(), value.clone());
+                }
             }
+        }
+        if let Some(Value::Object(properties)) = branch.get("properties")
+            && properties.len() > 1
+        {
+            let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+            branch.insert("propertyOrdering".into(), Value::Array(names));
         }
     }
     map.insert("anyOf".into(), Value::Array(branches));

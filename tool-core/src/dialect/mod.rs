@@ -244,6 +244,41 @@ fn make_nullable(node: &mut Map<String, Value>) {
     );
 }
 
+/// Takes `null` out of what a schema accepts: out of a `type` list (one
+/// type left is written alone), an `enum`, or an `anyOf` (one choice left is
+/// merged into the node). Whether there was a `null` to take.
+fn drop_null(node: &mut Map<String, Value>) -> bool {
+    let mut dropped = false;
+    if let Some(Value::Array(types)) = node.get_mut("type") {
+        let before = types.len();
+        types.retain(|t| t != "null");
+        dropped |= types.len() < before;
+        if types.len() == 1 {
+            let only = types.remove(0);
+            node.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(values)) = node.get_mut("enum") {
+        let before = values.len();
+        values.retain(|v| !v.is_null());
+        dropped |= values.len() < before;
+    }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+        dropped |= branches.len() < before;
+        if branches.len() == 1
+            && let Some(Value::Object(only)) = branches.pop()
+        {
+            node.remove("anyOf");
+            for (keyword, value) in only {
+                node.entry(keyword).or_insert(value);
+            }
+        }
+    }
+    dropped
+}
+
 /// The names in an object schema's `required`.
 fn required_names(node: &Map<String, Value>) -> Vec<String> {
     node.get("required")

@@ -167,15 +167,6 @@ impl Strict {
                 format!("objects nested more than {MAX_NESTING} deep"),
             ));
         }
-        if ["anyOf", "allOf"].iter().any(|k| map.contains_key(*k)) && map.contains_key("properties")
-        {
-            return Err(Unfit::new(
-                at,
-                format!(
-                    "an object with properties of its own and of a choice (a flattened enum?): {MODE} closes every object"
-                ),
-            ));
-        }
         close(map, at, MODE)?;
         let required = required_names(map);
         let properties = map

@@ -144,13 +144,21 @@ impl Inliner<'_> {
         name: &str,
     ) -> Result<(), Unfit> {
         match self.mode {
+            Inline::All if reference == "#" => Err(Unfit::new(
+                at,
+                "the input contains itself (a recursive type), which this dialect cannot express",
+            )),
             Inline::All => Err(Unfit::new(
                 at,
                 format!("`{name}` is a recursive type, which this dialect cannot express"),
             )),
             Inline::CutRecursion => {
                 map.remove("$ref");
-                let note = format!("a value of the same shape as the enclosing `{name}`");
+                let note = if reference == "#" {
+                    "a value of the same shape as the tool's whole input".to_owned()
+                } else {
+                    format!("a value of the same shape as the enclosing `{name}`")
+                };
                 let description = match map.get("description").and_then(Value::as_str) {
                     Some(text) if !text.is_empty() => format!("{text} ({note})"),
                     _ => note,

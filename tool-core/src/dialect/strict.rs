@@ -57,6 +57,16 @@ pub(super) fn shared_rules(
 /// Closes an object: `additionalProperties: false`, or why it cannot be (a
 /// map with free keys).
 pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str) -> Result<(), Unfit> {
+    // Closing such an object would refuse the choice's properties, and each
+    // choice the object's own.
+    if ["anyOf", "allOf"].iter().any(|k| map.contains_key(*k)) && map.contains_key("properties") {
+        return Err(Unfit::new(
+            at,
+            format!(
+                "an object with properties of its own and of a choice (a flattened enum?): {mode} closes every object"
+            ),
+        ));
+    }
     if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
         map.remove("unevaluatedProperties");
     }
