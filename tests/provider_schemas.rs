@@ -465,7 +465,9 @@ fn check_tool(provider: Provider, definition: &Value) -> Vec<String> {
         say("", format!("the name `{name}` breaks the provider's rule"));
     }
     let Some(schema) = schema_of(provider, definition) else {
-        say("", "no input schema".into());
+        if provider != (Provider::Gemini { openapi: true }) {
+            say("", "no input schema".into());
+        }
         return problems;
     };
     let root_type = if provider == (Provider::Gemini { openapi: true }) {
@@ -582,7 +584,12 @@ fn check_shape(provider: Provider, definition: &Value, say: &mut impl FnMut(&str
             } else {
                 "parametersJsonSchema"
             };
-            if keys(definition) != set(&["name", "description", field]) || !described(definition) {
+            // The OpenAPI form refuses an object without properties: a
+            // tool without arguments has no `parameters`.
+            let no_arguments = openapi && keys(definition) == set(&["name", "description"]);
+            if (keys(definition) != set(&["name", "description", field]) && !no_arguments)
+                || !described(definition)
+            {
                 say("", format!("not {{name, description, {field}}}"));
             }
         }
@@ -1773,15 +1780,22 @@ fn accepts_null(schema: &Value) -> bool {
     in_type || in_choice
 }
 
-/// The top-level properties of the tool `name` in two providers' forms.
+/// The top-level properties of the tool `name` in a provider's form: none
+/// for a tool without arguments whose declaration has no schema (Gemini's
+/// OpenAPI form).
 fn properties_in<'d>(tools: &'d Value, provider: Provider, name: &str) -> &'d Map<String, Value> {
-    tool_list(provider, tools)
+    static NONE: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+    let tool = tool_list(provider, tools)
         .into_iter()
         .find(|tool| name_of(provider, tool) == Some(name))
-        .and_then(|tool| schema_of(provider, tool))
-        .and_then(|schema| schema.get("properties"))
-        .and_then(Value::as_object)
-        .unwrap_or_else(|| panic!("{provider}: no properties for `{name}`"))
+        .unwrap_or_else(|| panic!("{provider}: no tool `{name}`"));
+    match schema_of(provider, tool) {
+        None => &NONE,
+        Some(schema) => schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or_else(|| panic!("{provider}: no properties for `{name}`")),
+    }
 }
 
 #[test]

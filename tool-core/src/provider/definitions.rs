@@ -185,6 +185,11 @@ pub(crate) fn definition_of(
             }
             definition
         }
+        // The OpenAPI form refuses an object without properties: a tool
+        // without arguments leaves `parameters` out.
+        Provider::Gemini { openapi: true } if parameters["properties"] == json!({}) => {
+            json!({ "name": name, "description": description })
+        }
         Provider::Gemini { openapi } => {
             let field = if openapi {
                 "parameters"
