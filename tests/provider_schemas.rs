@@ -1565,7 +1565,7 @@ fn arguments_the_tools_accept_fit_every_dialect() {
 }
 
 // ---------------------------------------------------------------------------
-// Suspected transform bugs, each shown by one ignored test
+// Shapes that once went wrong, each kept by one test
 
 /// How to deliver a notice: flattened into [`Notice`].
 #[derive(Deserialize, Serialize, JsonSchema)]
@@ -1629,12 +1629,10 @@ async fn a_flattened_enum_is_accepted_by_the_tool() {
 
 #[test]
 fn anthropic_strict_keeps_a_flattened_enum_satisfiable() {
-    // `notice` becomes {"type": "object", "properties": {"text"},
-    // "additionalProperties": false, "anyOf": [{"properties": {"email"},
-    // "additionalProperties": false}, ..]}: `email` is refused by the outer
-    // `additionalProperties`, `text` by each branch's. OpenAI strict falls
-    // back for this shape; Anthropic strict should too (or give each branch
-    // the object's properties).
+    // Closing both `notice` ({"properties": {"text"}, "anyOf": [..]}) and
+    // each of its choices would refuse `email` outside and `text` inside:
+    // no argument could pass. Strict tool use must fall back, as OpenAI's
+    // strict mode does.
     let registry: ToolRegistry = ToolRegistry::new().with(PostNotice);
     let provider = Provider::Anthropic { strict: true };
     let definitions = registry.definitions_for(provider).expect("definitions");
@@ -1650,9 +1648,9 @@ fn anthropic_strict_keeps_a_flattened_enum_satisfiable() {
 
 #[test]
 fn gemini_openapi_keeps_the_properties_beside_a_flattened_enum() {
-    // `notice` becomes {"anyOf": [{"properties": {"email"}, "required":
-    // ["email"]}, {"properties": {"sms"}, ..}]}: `text`, which the tool
-    // requires, is in no branch, so the model never hears of it.
+    // With `anyOf` alone in its node, each choice must carry `notice`'s own
+    // `text` (required) beside its `email` or `sms`, or the model never
+    // hears of it.
     let registry: ToolRegistry = ToolRegistry::new().with(PostNotice);
     let provider = Provider::Gemini { openapi: true };
     let definitions = registry.definitions_for(provider).expect("definitions");
@@ -1701,9 +1699,9 @@ impl TypedTool for Picker {
 
 #[test]
 fn anthropic_strict_counts_a_one_of_as_a_union() {
-    // `channel` is `{"description", "oneOf": [..]}` when the budget is
-    // counted and `{"description", "anyOf": [..]}` when sent: seventeen such
-    // tools are all sent strict, with seventeen union parameters.
+    // `channel` is `{"description", "oneOf": [..]}` in the schema and
+    // `{"description", "anyOf": [..]}` when sent: a union either way, so no
+    // more than 16 such tools may be strict in one request.
     let registry = (0..17).fold(ToolRegistry::new(), |registry, i| {
         registry.with(Picker(format!("pick_{i}")))
     });
@@ -1717,7 +1715,7 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
         AnthropicBudget::LIMITS
     );
     // The corpus: `draw_shape`'s `shape` and `perform_action`'s `action` are
-    // such `oneOf`s, and the request carries 18 unions.
+    // such `oneOf`s, and count among the request's unions.
     let corpus = corpus::registry();
     let definitions = corpus
         .definitions_for(Provider::Anthropic { strict: true })
@@ -1732,10 +1730,10 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
 
 #[test]
 fn anthropic_strict_optional_properties_are_not_null_unions() {
-    // E.g. `get_weather`'s `location.country` stays `{"type": ["string",
-    // "null"]}` and `units` `{"anyOf": [{..}, {"type": "null"}]}`; the
-    // corpus's `allow_address` falls back only because such properties used
-    // up the 16 unions.
+    // Optional by omission (providers.md 7.2): `get_weather`'s
+    // `location.country` is `{"type": "string"}`, not `["string", "null"]`,
+    // and `units` its enum, not `anyOf: [.., {"type": "null"}]`; null
+    // choices would use up the budget of 16 unions.
     let provider = Provider::Anthropic { strict: true };
     let registry = corpus::registry();
     let definitions = registry.definitions_for(provider).expect("definitions");
@@ -1801,12 +1799,9 @@ fn properties_in<'d>(tools: &'d Value, provider: Provider, name: &str) -> &'d Ma
 #[test]
 fn gemini_openapi_keeps_the_type_of_every_property() {
     // `draw_shape`'s `outline` (`Option<Shape>`) and `search_documents`'
-    // `sortOrder` (`Option<SortOrder>`): `anyOf: [{"oneOf": [..]}, {"type":
-    // "null"}]` loses its `null` branch, the remaining branch is merged
-    // into the node after `oneOf` was turned into `anyOf` there, so its
-    // `oneOf` is dropped as an unknown field and written into the
-    // description: {"description": "Order of the results. (oneOf:
-    // [{\"type\":\"string\",\"const\":\"RELEVANCE\",..}])", "nullable": true}.
+    // `sortOrder` (`Option<SortOrder>`) are `anyOf: [{"oneOf": [..]},
+    // {"type": "null"}]`: once the `null` goes (into `nullable`), the
+    // `oneOf` left must still become a choice, not a note in a description.
     let registry = corpus::registry();
     let mcp = registry
         .definitions_for(Provider::Mcp)
@@ -1843,10 +1838,9 @@ fn gemini_openapi_keeps_the_type_of_every_property() {
 #[test]
 fn gemini_openapi_keeps_the_description_of_a_choice() {
     // `draw_shape`'s `shape` ("The shape."), `perform_action`'s `action`
-    // ("What to do."), `find_target`'s `target` ("What to find."): each
-    // branch keeps its own description (`or_insert`), so the parameter's
-    // doc comment reaches the model nowhere, although `any_of_alone` says
-    // the node's description moves into each choice.
+    // ("What to do."), `find_target`'s `target` ("What to find."): with
+    // `anyOf` alone in its node, the parameter's doc comment must reach the
+    // model in each choice, beside the choice's own.
     let registry = corpus::registry();
     let mcp = registry
         .definitions_for(Provider::Mcp)
