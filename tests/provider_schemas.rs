@@ -1796,38 +1796,45 @@ fn properties_in<'d>(tools: &'d Value, provider: Provider, name: &str) -> &'d Ma
     }
 }
 
-#[test]
-fn gemini_openapi_keeps_the_type_of_every_property() {
-    // `draw_shape`'s `outline` (`Option<Shape>`) and `search_documents`'
-    // `sortOrder` (`Option<SortOrder>`) are `anyOf: [{"oneOf": [..]},
-    // {"type": "null"}]`: once the `null` goes (into `nullable`), the
-    // `oneOf` left must still become a choice, not a note in a description.
+/// Each top-level property of each corpus tool, as derived (MCP's form,
+/// which keeps the schema as it is) and as Gemini's OpenAPI form writes it:
+/// `check` returns what is wrong with the pair, if anything; all of it.
+fn openapi_property_problems(check: impl Fn(&Value, &Value) -> Option<String>) -> Vec<String> {
     let registry = corpus::registry();
     let mcp = registry
         .definitions_for(Provider::Mcp)
         .expect("definitions");
     let legacy = Provider::Gemini { openapi: true };
     let openapi = registry.definitions_for(legacy).expect("definitions");
-    let mut untyped = Vec::new();
+    let mut problems = Vec::new();
     for definition in registry.definitions() {
         let name = &*definition.name;
         let original = properties_in(mcp.tools(), Provider::Mcp, name);
         let written = properties_in(openapi.tools(), legacy, name);
         for (property, schema) in original {
-            // A `serde_json::Value` has no type to keep.
-            let any_value = schema
-                .as_object()
-                .is_some_and(|m| m.keys().all(|k| k == "description"));
-            let typed = |s: &Value| {
-                ["type", "anyOf", "enum"]
-                    .iter()
-                    .any(|k| s.get(*k).is_some())
-            };
-            if !any_value && !written.get(property).is_some_and(typed) {
-                untyped.push(format!("`{name}`.{property}: {}", written[property]));
-            }
+            let problem = check(schema, &written[property]);
+            problems.extend(problem.map(|problem| format!("`{name}`.{property}: {problem}")));
         }
     }
+    problems
+}
+
+#[test]
+fn gemini_openapi_keeps_the_type_of_every_property() {
+    // `draw_shape`'s `outline` (`Option<Shape>`) and `search_documents`'
+    // `sortOrder` (`Option<SortOrder>`) are `anyOf: [{"oneOf": [..]},
+    // {"type": "null"}]`: once the `null` goes (into `nullable`), the
+    // `oneOf` left must still become a choice, not a note in a description.
+    let untyped = openapi_property_problems(|schema, written| {
+        // A `serde_json::Value` has no type to keep.
+        let any_value = schema
+            .as_object()
+            .is_some_and(|m| m.keys().all(|k| k == "description"));
+        let typed = ["type", "anyOf", "enum"]
+            .iter()
+            .any(|k| written.get(*k).is_some());
+        (!any_value && !typed).then(|| written.to_string())
+    });
     assert!(
         untyped.is_empty(),
         "properties without a type:\n{}",
@@ -1841,37 +1848,18 @@ fn gemini_openapi_keeps_the_description_of_a_choice() {
     // ("What to do."), `find_target`'s `target` ("What to find."): with
     // `anyOf` alone in its node, the parameter's doc comment must reach the
     // model in each choice, beside the choice's own.
-    let registry = corpus::registry();
-    let mcp = registry
-        .definitions_for(Provider::Mcp)
-        .expect("definitions");
-    let legacy = Provider::Gemini { openapi: true };
-    let openapi = registry.definitions_for(legacy).expect("definitions");
-    let mut lost = Vec::new();
-    for definition in registry.definitions() {
-        let name = &*definition.name;
-        let original = properties_in(mcp.tools(), Provider::Mcp, name);
-        let written = properties_in(openapi.tools(), legacy, name);
-        for (property, schema) in original {
-            let Some(description) = schema.get("description").and_then(Value::as_str) else {
-                continue;
-            };
-            let says = |s: &Value| {
-                s.get("description")
-                    .and_then(Value::as_str)
-                    .is_some_and(|d| d.contains(description))
-            };
-            let node = &written[property];
-            let kept = match node.get("anyOf").and_then(Value::as_array) {
-                Some(branches) => branches.iter().all(says),
-                None => says(node),
-            };
-            if !kept {
-                lost.push(format!(
-                    "`{name}`.{property}: {description:?} missing from {node}"
-                ));
-            }
-        }
-    }
+    let lost = openapi_property_problems(|schema, written| {
+        let description = schema.get("description").and_then(Value::as_str)?;
+        let says = |s: &Value| {
+            s.get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| d.contains(description))
+        };
+        let kept = match written.get("anyOf").and_then(Value::as_array) {
+            Some(branches) => branches.iter().all(says),
+            None => says(written),
+        };
+        (!kept).then(|| format!("{description:?} missing from {written}"))
+    });
     assert!(lost.is_empty(), "descriptions lost:\n{}", lost.join("\n"));
 }

@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::dialect::accepts_null;
+use crate::dialect::{accepts_null, required_names};
 
 /// How deep a schema is followed through its references: deeper nulls (in a
 /// recursive type) are left to validation.
@@ -73,11 +73,10 @@ fn compile(schema: &Value, root: &Value, depth: usize) -> Option<Node> {
     }
     let mut found = Node::default();
     if let Some(Value::Object(properties)) = node.get("properties") {
-        let required = required(node);
+        let required = required_names(node);
         for (name, property) in properties {
             let resolved = resolve(property, root).and_then(Value::as_object);
-            let drop_null =
-                !required.contains(&name.as_str()) && resolved.is_some_and(|p| !accepts_null(p));
+            let drop_null = !required.contains(name) && resolved.is_some_and(|p| !accepts_null(p));
             let inner = compile(property, root, depth + 1);
             if drop_null || inner.is_some() {
                 found.fields.push(Field {
@@ -139,13 +138,6 @@ fn resolve<'a>(schema: &'a Value, root: &'a Value) -> Option<&'a Value> {
 
 fn is_null_only(node: &Map<String, Value>) -> bool {
     node.get("type").and_then(Value::as_str) == Some("null")
-}
-
-fn required(node: &Map<String, Value>) -> Vec<&str> {
-    node.get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

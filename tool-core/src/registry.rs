@@ -368,13 +368,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             definition.description = format!("{}\n\n{LONG_RUNNING_NOTE}", definition.description);
         }
         for &provider in &self.providers {
-            let info = ToolInfo {
-                name,
-                description: &definition.description,
-                input_schema: &definition.input_schema,
-                output_schema: tool.output_schema(),
-                metadata: &metadata,
-            };
+            let info = ToolInfo::of(&definition, &*tool, &metadata);
             definition_of(provider, &info, &mut Default::default())?;
         }
         let exclusive = (!metadata.concurrency_safe).then(Arc::default);
@@ -511,12 +505,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 self.entries
                     .iter()
                     .zip(&self.definitions)
-                    .map(|(entry, definition)| ToolInfo {
-                        name: &definition.name,
-                        description: &definition.description,
-                        input_schema: &definition.input_schema,
-                        output_schema: entry.tool.output_schema(),
-                        metadata: &entry.metadata,
+                    .map(|(entry, definition)| {
+                        ToolInfo::of(definition, &*entry.tool, &entry.metadata)
                     }),
             )
         })

@@ -280,7 +280,7 @@ fn drop_null(node: &mut Map<String, Value>) -> bool {
 }
 
 /// The names in an object schema's `required`.
-fn required_names(node: &Map<String, Value>) -> Vec<String> {
+pub(crate) fn required_names(node: &Map<String, Value>) -> Vec<String> {
     node.get("required")
         .and_then(Value::as_array)
         .map(|names| {

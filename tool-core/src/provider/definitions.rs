@@ -78,6 +78,23 @@ pub(crate) struct ToolInfo<'a> {
     pub(crate) metadata: &'a ToolMetadata,
 }
 
+impl<'a> ToolInfo<'a> {
+    /// What a registered (or registering) tool's definition is made from.
+    pub(crate) fn of<Ctx: 'static>(
+        definition: &'a crate::ToolDefinition,
+        tool: &'a dyn crate::Tool<Ctx>,
+        metadata: &'a ToolMetadata,
+    ) -> Self {
+        Self {
+            name: &definition.name,
+            description: &definition.description,
+            input_schema: &definition.input_schema,
+            output_schema: tool.output_schema(),
+            metadata,
+        }
+    }
+}
+
 /// Builds a provider's definitions for the tools, in order.
 pub(crate) fn build_definitions<'a>(
     provider: Provider,

@@ -241,41 +241,39 @@ impl Provider {
     /// assert_eq!(text.as_deref(), Some("It is sunny."));
     /// ```
     pub fn text(self, response: &Value) -> Option<String> {
-        let turn = self.model_turn(response).ok()?;
-        let parts = |value: &Value, key: &str| -> Vec<Value> {
-            value
-                .get(key)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
-        let texts: Vec<String> = turn
-            .iter()
-            .flat_map(|item| match self {
+        self.text_of_turn(&self.model_turn(response).ok()?)
+    }
+
+    /// The text parts of a model's turn, as [`Provider::model_turn`] gives
+    /// it, joined by newlines.
+    pub(crate) fn text_of_turn(self, turn: &[Value]) -> Option<String> {
+        let mut texts: Vec<&str> = Vec::new();
+        for item in turn {
+            // Where the parts are, and the `type` of those that are text.
+            let (list, text_type) = match self {
                 Provider::OpenAiChat { .. } => {
-                    vec![item.get("content").cloned().unwrap_or_default()]
+                    texts.extend(item.get("content").and_then(Value::as_str));
+                    continue;
                 }
                 Provider::OpenAiResponses { .. } if item["type"] == "message" => {
-                    parts(item, "content")
-                        .into_iter()
-                        .filter(|part| part["type"] == "output_text")
-                        .map(|part| part["text"].clone())
-                        .collect()
+                    ("content", Some("output_text"))
                 }
-                Provider::Anthropic { .. } => parts(item, "content")
-                    .into_iter()
-                    .filter(|block| block["type"] == "text")
-                    .map(|block| block["text"].clone())
-                    .collect(),
-                Provider::Gemini { .. } => parts(item, "parts")
-                    .into_iter()
+                Provider::Anthropic { .. } => ("content", Some("text")),
+                Provider::Gemini { .. } => ("parts", None),
+                Provider::OpenAiResponses { .. } | Provider::Mcp => continue,
+            };
+            let parts = item
+                .get(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten();
+            texts.extend(
+                parts
+                    .filter(|part| text_type.is_none_or(|t| part["type"] == t))
                     .filter(|part| part["thought"] != true)
-                    .map(|part| part["text"].clone())
-                    .collect(),
-                Provider::OpenAiResponses { .. } | Provider::Mcp => Vec::new(),
-            })
-            .filter_map(|text| text.as_str().map(str::to_owned))
-            .collect();
+                    .filter_map(|part| part.get("text").and_then(Value::as_str)),
+            );
+        }
         (!texts.is_empty()).then(|| texts.join("\n"))
     }
 

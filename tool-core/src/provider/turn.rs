@@ -109,12 +109,13 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
         let reply = provider.format_results(&calls, &results);
+        let text = provider.text_of_turn(&model_turn);
         Ok(Turn {
             calls,
             results,
             model_turn,
             reply,
-            text: provider.text(response),
+            text,
         })
     }
 }
