@@ -116,7 +116,7 @@ impl ApprovalHook<App> for SmallAmountsOnly {
 pub(crate) fn registry() -> ToolRegistry<App> {
     ToolRegistry::<App>::new()
         .with(GetWeather)
-        .with(WebSearch::tool())
+        .with(WebSearchTool)
         .with(ConvertCurrency)
         .with_approval(SmallAmountsOnly)
 }

@@ -81,9 +81,9 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
     let registry = ToolRegistry::<App>::new()
         .with(Greet)
         .with(CountLetters)
-        .with(Shout::tool())
+        .with(ShoutTool)
         .with(Add)
-        .with(Hour::tool())
+        .with(HourTool)
         .with_approval(tool_core::ApproveAll);
     let ctx = ToolContext::new(App {
         greeting: "hi".to_owned(),

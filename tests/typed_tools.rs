@@ -252,9 +252,7 @@ async fn an_err_becomes_an_error_result_with_its_display_text() {
 
 #[tokio::test]
 async fn an_unknown_tool_is_an_error_result_listing_the_tools() {
-    let registry = ToolRegistry::<App>::new()
-        .with(GetWeather)
-        .with(Search::tool());
+    let registry = ToolRegistry::<App>::new().with(GetWeather).with(SearchTool);
     let result = registry.call(&app(), "get_wether", json!({})).await;
     assert!(result.is_error());
     assert_eq!(
@@ -311,8 +309,8 @@ impl ReverseWord {
 #[tokio::test]
 async fn the_struct_form_runs_its_run_method() {
     let registry = ToolRegistry::<App>::new()
-        .with(Search::tool())
-        .with(ReverseWord::tool())
+        .with(SearchTool)
+        .with(ReverseWordTool)
         .with_approval(ApproveAll);
     assert_eq!(
         registry.names().collect::<Vec<_>>(),
@@ -354,14 +352,15 @@ async fn the_struct_form_runs_its_run_method() {
 
 #[test]
 fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
+    let registry = ToolRegistry::<App>::new().with(GetWeather).with(SearchTool);
     assert_eq!(
-        TypedTool::<App>::metadata(&GetWeather),
-        ToolMetadata {
+        registry.metadata("get_weather"),
+        Some(&ToolMetadata {
             tier: ToolTier::Observe,
             read_only: true,
             timeout: Some(Duration::from_secs(10)),
             ..ToolMetadata::DEFAULT
-        }
+        })
     );
 
     /// List a directory.
@@ -377,7 +376,11 @@ fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
     fn list(path: String) -> Vec<String> {
         vec![path]
     }
-    let meta = TypedTool::<()>::metadata(&List);
+    /// Say nothing about yourself.
+    #[tool]
+    fn quiet() {}
+    let plain: ToolRegistry = ToolRegistry::new().with(List).with(Quiet);
+    let meta = plain.metadata("list").expect("registered");
     assert_eq!(meta.title.as_deref(), Some("List directory"));
     assert_eq!(meta.tier, ToolTier::Confirm);
     assert_eq!(meta.timeout, Some(Duration::from_millis(250)));
@@ -387,13 +390,10 @@ fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
         ["files:read", "files:list"]
     );
 
-    /// Say nothing about yourself.
-    #[tool]
-    fn quiet() {}
-    assert_eq!(TypedTool::<()>::metadata(&Quiet), ToolMetadata::DEFAULT);
+    assert_eq!(plain.metadata("quiet"), Some(&ToolMetadata::DEFAULT));
     assert_eq!(ToolMetadata::DEFAULT.tier, ToolTier::Confirm, "fail closed");
 
-    let search = <tool_core::StructTool<Search> as TypedTool<App>>::metadata(&Search::tool());
+    let search = registry.metadata("search").expect("registered");
     assert!(search.idempotent && !search.open_world);
 }
 
@@ -420,10 +420,8 @@ async fn name_description_and_schema_can_be_written_out() {
     assert_eq!(definition.description, "Roll a die.");
     assert_eq!(definition.input_schema["properties"]["sides"]["minimum"], 2);
     assert_eq!(
-        registry
-            .get("roll-die")
-            .and_then(|t| t.output_schema().cloned()),
-        Some(json!({"type": "integer"}))
+        registry.output_schema("roll-die"),
+        Some(&json!({"type": "integer"}))
     );
     let ctx = ToolContext::new(());
     assert_eq!(
@@ -586,7 +584,7 @@ fn remote(name: &str) -> Remote {
 async fn typed_and_untyped_tools_share_a_registry() {
     let registry = ToolRegistry::<App>::new()
         .with(GetWeather)
-        .with_untyped(remote("remote_echo"))
+        .with(remote("remote_echo"))
         .with_approval(ApproveAll);
     assert_eq!(
         registry.names().collect::<Vec<_>>(),
@@ -611,7 +609,7 @@ fn duplicate_names_are_refused_unless_the_caller_chooses() {
         })
     );
     assert_eq!(
-        registry.register_untyped(remote("get_weather")),
+        registry.register(remote("get_weather")),
         Err(RegistryError::DuplicateName {
             name: "get_weather".into()
         })
@@ -658,7 +656,7 @@ fn names_providers_reject_are_refused_at_registration() {
         ),
         (&"x".repeat(65), "it is longer than 64 characters"),
     ] {
-        let error = registry.register_untyped(remote(name)).expect_err(name);
+        let error = registry.register(remote(name)).expect_err(name);
         assert_eq!(
             error,
             RegistryError::InvalidName {
@@ -668,7 +666,7 @@ fn names_providers_reject_are_refused_at_registration() {
         );
     }
     assert_eq!(
-        registry.register_untyped(remote("get weather")).map_err(|e| e.to_string()),
+        registry.register(remote("get weather")).map_err(|e| e.to_string()),
         Err("invalid tool name `get weather`: it has a character other than an ASCII letter, digit, `_` or `-`; providers accept 1 to 64 ASCII letters, digits, `_` and `-`".into())
     );
     assert!(registry.is_empty());
@@ -712,9 +710,33 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
     );
 }
 
+/// The weather tool written by hand.
+struct WeatherByHand;
+
+#[derive(Deserialize)]
+struct City {
+    city: String,
+}
+
+impl TypedTool<App> for WeatherByHand {
+    type Input = City;
+    fn name(&self) -> &str {
+        "get_weather"
+    }
+    fn description(&self) -> &str {
+        "Get the weather."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"city": {"type": "string"}}})
+    }
+    async fn execute(&self, _ctx: &ToolContext<App>, input: City) -> ToolResult {
+        ToolResult::json(json!({"city": input.city}))
+    }
+}
+
 #[tokio::test]
 async fn the_adapter_is_usable_on_its_own() {
-    let tool: TypedToolAdapter<GetWeather, App> = TypedToolAdapter::new(GetWeather);
+    let tool: TypedToolAdapter<WeatherByHand, App> = TypedToolAdapter::new(WeatherByHand);
     assert_eq!(Tool::<App>::name(&tool), "get_weather");
     let result = tool.call(&app(), json!({"city": "Nice"})).await;
     assert_eq!(result.as_json().map(|v| &v["city"]), Some(&json!("Nice")));

@@ -6,10 +6,9 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use serde_path_to_error::Segment;
 
-use crate::dispatch::{Args, Prepare, Started};
-use crate::validation::from_serde;
+use crate::input::Node;
+use crate::runner::{Arguments, Prepare, Started};
 use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// A [`TypedTool`] seen as an untyped [`Tool`].
@@ -21,13 +20,23 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use serde_json::json;
-/// use tool_core::{tool, Tool, ToolContext, TypedToolAdapter};
+/// use serde::Deserialize;
+/// use serde_json::{json, Value};
+/// use tool_core::{Tool, ToolContext, ToolResult, TypedTool, TypedToolAdapter};
 ///
-/// /// Add two numbers.
-/// #[tool]
-/// fn add(a: i64, b: i64) -> i64 {
-///     a + b
+/// #[derive(Deserialize)]
+/// struct Pair { a: i64, b: i64 }
+///
+/// struct Add;
+///
+/// impl TypedTool for Add {
+///     type Input = Pair;
+///     fn name(&self) -> &str { "add" }
+///     fn description(&self) -> &str { "Add two numbers." }
+///     fn input_schema(&self) -> Value { json!({"type": "object"}) }
+///     async fn execute(&self, _ctx: &ToolContext, input: Pair) -> ToolResult {
+///         ToolResult::json(json!(input.a + input.b))
+///     }
 /// }
 ///
 /// let tool = TypedToolAdapter::new(Add);
@@ -44,7 +53,7 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 /// # });
 /// ```
 pub struct TypedToolAdapter<T, Ctx = ()> {
-    // Shared with the futures of calls that wait.
+    // Shared with the runs of calls that wait.
     tool: Arc<T>,
     input_schema: Value,
     output_schema: Option<Value>,
@@ -100,9 +109,14 @@ where
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
+        let mut args = args;
+        let arguments = Arguments::new(Node::Take(&mut args), self.tool.name(), &|| Ok(()), true);
+        let started = self.start(Cow::Borrowed(ctx), arguments);
         Box::pin(async move {
-            match deserialize_arguments::<T::Input>(self.tool.name(), &args) {
-                Ok(input) => self.tool.execute(ctx, input).await,
+            match started {
+                Ok(Started::Done(result)) => result,
+                Ok(Started::Call(run)) => run(),
+                Ok(Started::Wait(run)) => run.await,
                 Err(error) => error.into(),
             }
         })
@@ -114,26 +128,14 @@ where
     T: TypedTool<Ctx>,
     Ctx: Send + Sync + 'static,
 {
-    fn uses_context(&self) -> bool {
-        self.tool.uses_context()
-    }
-
     fn start(
         &self,
         ctx: Cow<'_, ToolContext<Ctx>>,
-        args: Args<'_>,
-        gate: &dyn Fn() -> Result<(), ToolError>,
-        run_now: bool,
+        args: Arguments<'_>,
     ) -> Result<Started, ToolError> {
-        let name = self.tool.name();
-        let input = match args {
-            Args::Kept(args) => deserialize_arguments::<T::Input>(name, args)?,
-            // Strings move into the input instead of being copied.
-            Args::Taken(args) => crate::drain::take::<T::Input>(args)
-                .map_err(|(pointer, error)| invalid_arguments(name, pointer, &error))?,
-        };
-        gate()?;
-        let now = if run_now {
+        let now = args.now;
+        let input = args.read::<T::Input>()?;
+        let now = if now {
             self.tool.execute_now(&ctx, input)
         } else {
             Err(input)
@@ -143,11 +145,40 @@ where
             Err(input) => {
                 let tool = Arc::clone(&self.tool);
                 let ctx = ctx.into_owned();
-                Ok(Started::Later(Box::pin(async move {
-                    tool.execute(&ctx, input).await
-                })))
+                Ok(Started::wait(
+                    async move { tool.execute(&ctx, input).await },
+                ))
             }
         }
+    }
+
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        self.tool.check_available(ctx)
+    }
+}
+
+/// An untyped tool as the registry runs it: its arguments are its own
+/// business.
+pub(crate) struct UntypedAdapter<T>(pub(crate) Arc<T>);
+
+impl<Ctx, T> Prepare<Ctx> for UntypedAdapter<T>
+where
+    T: Tool<Ctx>,
+    Ctx: Send + Sync + 'static,
+{
+    fn start(
+        &self,
+        ctx: Cow<'_, ToolContext<Ctx>>,
+        args: Arguments<'_>,
+    ) -> Result<Started, ToolError> {
+        let args = args.into_value()?;
+        let tool = Arc::clone(&self.0);
+        let ctx = ctx.into_owned();
+        Ok(Started::wait(async move { tool.call(&ctx, args).await }))
+    }
+
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        self.0.check_available(ctx)
     }
 }
 
@@ -174,49 +205,7 @@ pub fn deserialize_arguments<I: DeserializeOwned>(
     tool: &str,
     args: &Value,
 ) -> Result<I, ToolError> {
-    // The common case without the cost of tracking the path; the path only
-    // when there is an error to report.
-    if let Ok(input) = I::deserialize(args) {
-        return Ok(input);
-    }
-    serde_path_to_error::deserialize::<_, I>(args)
-        .map_err(|error| invalid_arguments(tool, json_pointer(error.path()), error.inner()))
-}
-
-/// What a deserializer's complaint at `pointer` tells the model.
-fn invalid_arguments(tool: &str, pointer: String, error: &serde_json::Error) -> ToolError {
-    ToolError::InvalidArguments {
-        tool: tool.to_owned(),
-        violations: vec![from_serde(pointer, error.to_string())],
-    }
-}
-
-/// Appends `/key` to a JSON Pointer, escaped as RFC 6901 says.
-pub(crate) fn push_key(pointer: &mut String, key: &str) {
-    pointer.push('/');
-    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-}
-
-/// The RFC 6901 pointer of a deserializer's path, for tests elsewhere.
-#[cfg(test)]
-pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    json_pointer(path)
-}
-
-/// The RFC 6901 pointer of a deserializer's path: `/location/city`, `/tags/2`.
-fn json_pointer(path: &serde_path_to_error::Path) -> String {
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => {
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => push_key(&mut pointer, key),
-            Segment::Unknown => pointer.push_str("/?"),
-        }
-    }
-    pointer
+    Arguments::new(Node::Read(args), tool, &|| Ok(()), true).read()
 }
 
 #[cfg(test)]

@@ -21,105 +21,28 @@ use tracing::Instrument;
 use crate::arguments::normalize;
 use crate::call_id::call_id;
 use crate::context::Call;
+use crate::input::Node;
 use crate::policy::{ApprovalRequest, NO_HOOK};
 use crate::registry::Entry;
+use crate::runner::{Arguments, Started};
 use crate::{
-    Approval, BoxFuture, CallFinished, CallStarted, DeliveryError, Tool, ToolContext, ToolError,
+    Approval, BoxFuture, CallFinished, CallStarted, DeliveryError, ToolContext, ToolError,
     ToolOutput, ToolRegistry, ToolResult, ToolTier,
 };
-
-/// A tool as the registry runs it: arguments deserialized first, then the
-/// policy checks, then the run: at once when it can and may, or as a future
-/// that owns what it needs (so that a `long_running` call can go on in the
-/// background).
-pub(crate) trait Prepare<Ctx>: Tool<Ctx> {
-    /// Deserializes `args`, passes `gate` (the checks that need no one's
-    /// answer), and, if `run_now`, runs the tool at once if it can; the
-    /// future to await otherwise.
-    fn start(
-        &self,
-        ctx: Cow<'_, ToolContext<Ctx>>,
-        args: Args<'_>,
-        gate: &dyn Fn() -> Result<(), ToolError>,
-        run_now: bool,
-    ) -> Result<Started, ToolError>;
-
-    /// Whether the tool reads its context.
-    fn uses_context(&self) -> bool {
-        true
-    }
-}
-
-/// The arguments a tool is started with.
-pub(crate) enum Args<'a> {
-    /// Read them: someone needs them after (the call's id, the hook).
-    Kept(&'a Value),
-    /// Take them: nobody will read them again.
-    Taken(&'a mut Value),
-}
-
-/// A tool started by [`Prepare::start`].
-pub(crate) enum Started {
-    /// It ran at once.
-    Done(ToolResult),
-    /// It runs when this is awaited.
-    Later(BoxFuture<'static, ToolResult>),
-}
 
 /// How far [`ToolRegistry::begin`] took a call.
 enum Begun {
     /// To its result.
     Done(ToolResult),
-    /// To a started tool that has yet to be approved, awaited or both.
-    Waits(BoxFuture<'static, ToolResult>),
+    /// To a started tool that has yet to be approved, run or both.
+    Waits(Run),
 }
 
-/// An untyped tool: its arguments are its own business.
-pub(crate) struct Untyped<Ctx>(pub(crate) Arc<dyn Tool<Ctx>>);
-
-impl<Ctx: Send + Sync + 'static> Tool<Ctx> for Untyped<Ctx> {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-    fn description(&self) -> &str {
-        self.0.description()
-    }
-    fn input_schema(&self) -> &Value {
-        self.0.input_schema()
-    }
-    fn output_schema(&self) -> Option<&Value> {
-        self.0.output_schema()
-    }
-    fn metadata(&self) -> crate::ToolMetadata {
-        self.0.metadata()
-    }
-    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
-        self.0.check_available(ctx)
-    }
-    fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
-        self.0.call(ctx, args)
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> Prepare<Ctx> for Untyped<Ctx> {
-    fn start(
-        &self,
-        ctx: Cow<'_, ToolContext<Ctx>>,
-        args: Args<'_>,
-        gate: &dyn Fn() -> Result<(), ToolError>,
-        _run_now: bool,
-    ) -> Result<Started, ToolError> {
-        gate()?;
-        let tool = Arc::clone(&self.0);
-        let args = match args {
-            Args::Kept(value) => value.clone(),
-            Args::Taken(value) => std::mem::take(value),
-        };
-        let ctx = ctx.into_owned();
-        Ok(Started::Later(Box::pin(async move {
-            tool.call(&ctx, args).await
-        })))
-    }
+/// What is left of a started tool's run.
+pub(crate) enum Run {
+    /// A plain function's call: no timer can stop it.
+    Call(Box<dyn FnOnce() -> ToolResult + Send>),
+    Wait(BoxFuture<'static, ToolResult>),
 }
 
 /// A call's data: on the stack for a tool that never sees it, shared with
@@ -155,10 +78,10 @@ impl Held<'_> {
 
     /// The arguments to start the tool with: a call no one else can see
     /// gives them away.
-    fn args_for_start(&mut self) -> Args<'_> {
+    fn args_for_start(&mut self) -> Node<'_> {
         match self {
-            Held::Local { arguments, .. } => Args::Taken(arguments),
-            Held::Shared(call) => Args::Kept(call.arguments()),
+            Held::Local { arguments, .. } => Node::Take(arguments),
+            Held::Shared(call) => Node::Read(call.arguments()),
         }
     }
 
@@ -378,16 +301,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         // once, with no future and no timer.
         let started = if plain {
             let tool_ctx = call.context_for(ctx);
-            entry
-                .tool
-                .start(tool_ctx, call.args_for_start(), &gate, true)
+            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, true);
+            entry.runner.start(tool_ctx, args)
         } else {
-            let args = Args::Kept(call.arguments());
-            entry.tool.start(call.context_for(ctx), args, &gate, false)
+            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, false);
+            entry.runner.start(call.context_for(ctx), args)
         };
         match started {
             Ok(Started::Done(result)) => Begun::Done(finish(entry, result)),
-            Ok(Started::Later(run)) => Begun::Waits(run),
+            Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
+            Ok(Started::Wait(run)) => Begun::Waits(Run::Wait(run)),
             Err(error) => Begun::Done(error.into()),
         }
     }
@@ -399,7 +322,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         call: &Held<'_>,
-        run: BoxFuture<'static, ToolResult>,
+        run: Run,
     ) -> ToolResult {
         let timeout = entry
             .metadata
@@ -461,7 +384,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         call: &Held<'_>,
-        run: BoxFuture<'static, ToolResult>,
+        run: Run,
         timeout: Duration,
     ) -> ToolResult {
         let name = entry.name.to_string();
@@ -570,7 +493,7 @@ fn check_access<Ctx: Send + Sync + 'static>(
 ) -> Result<(), ToolError> {
     let tool = &*entry.name;
     entry
-        .tool
+        .runner
         .check_available(ctx)
         .map_err(|reason| ToolError::Unavailable {
             tool: tool.to_owned(),
@@ -604,7 +527,7 @@ fn outcome(result: &ToolResult) -> &'static str {
 /// panic turned into an error result.
 async fn execute(
     tool: &str,
-    run: BoxFuture<'static, ToolResult>,
+    run: Run,
     call: Option<&Call>,
     timeout: Duration,
     exclusive: Option<&tokio::sync::Mutex<()>>,
@@ -612,6 +535,14 @@ async fn execute(
     let _turn = match exclusive {
         Some(lock) => Some(lock.lock().await),
         None => None,
+    };
+    let run = match run {
+        // Nothing to time: work that never waits cannot be stopped.
+        Run::Call(run) => {
+            return std::panic::catch_unwind(AssertUnwindSafe(run))
+                .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
+        }
+        Run::Wait(run) => run,
     };
     let guarded = AssertUnwindSafe(run).catch_unwind();
     match (LazyTimeout {

@@ -38,8 +38,10 @@
 //! ```
 //!
 //! The pieces:
-//! - [`TypedTool`]: a tool with a typed input, what `#[tool]` generates;
+//! - [`TypedTool`]: a tool with a typed input, written by hand;
 //! - [`Tool`]: the untyped form (JSON in), usable as a trait object;
+//! - [`IntoTool`]: what a registry takes: a `#[tool]`'s unit struct, a
+//!   `TypedTool` or a `Tool`;
 //! - [`TypedToolAdapter`]: a typed tool seen as an untyped one;
 //! - [`ToolRegistry`]: the tools by name, their definitions, and
 //!   [`call`](ToolRegistry::call), the pipeline every call goes through
@@ -67,8 +69,8 @@ mod call_id;
 mod context;
 mod dialect;
 mod dispatch;
-mod drain;
 mod error;
+mod input;
 mod metadata;
 mod name;
 mod nulls;
@@ -78,8 +80,8 @@ mod policy;
 mod provider;
 mod registry;
 mod result;
+mod runner;
 mod schema;
-mod struct_tool;
 mod tool;
 mod validation;
 
@@ -100,11 +102,12 @@ pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 pub use provider::{
     Definitions, NotStrict, ParseError, Provider, ProviderCall, Turn, UnknownProvider,
 };
-pub use registry::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, OnDuplicate, ToolRegistry};
+pub use registry::{
+    DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, IntoTool, OnDuplicate, ToolRegistry,
+};
 pub use result::{IntoToolOutput, ToolOutput, ToolResult};
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
-pub use struct_tool::StructTool;
 pub use tool::{BoxFuture, Tool, ToolDefinition, TypedTool};
 
 #[doc(inline)]

@@ -19,11 +19,12 @@ pub use ::schemars;
 #[cfg(feature = "schemars")]
 pub use ::schemars::JsonSchema;
 
-pub use crate::schema::derived as derived_schema;
-pub use crate::struct_tool::ToolStruct;
+pub use crate::registry::{Generated, IntoTool};
+pub use crate::runner::{Arguments, Compiled, Facts, Registration, Start, StartWith, Started};
+pub use crate::schema::{derived as derived_schema, derived_generated as derived_generated_schema};
 pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
-    StructTool, ToolContext, ToolMetadata, ToolResult, ToolTier, TypedTool,
+    ToolContext, ToolError, ToolMetadata, ToolResult, ToolTier,
 };
 
 use crate::IntoToolOutput;
@@ -68,37 +69,36 @@ impl<T: DeserializeOwned + Serialize> SerdeParameter for T {}
 
 pub const fn check_parameter<T: Parameter>() {}
 
+/// What a `#[tool]` struct must be to take the model's arguments.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's input",
+    label = "the model's arguments are deserialized into this struct",
+    note = "derive `serde::Deserialize` for `{Self}`"
+)]
+pub trait StructInput: DeserializeOwned {}
+
+impl<T: DeserializeOwned> StructInput for T {}
+
+/// Reads a `#[tool]` struct from the model's arguments.
+pub fn read_struct<T: StructInput>(args: Arguments<'_>) -> Result<T, ToolError> {
+    args.read()
+}
+
 pub const fn check_serde_parameter<T: SerdeParameter>() {}
 
-/// `T`, spelled so that it depends on `M`. The input struct and the tool
-/// impl are generic over a marker and bound their parameter types as
-/// `<M as Select<T>>::Type: Parameter`: a bound rustc checks where the impl
-/// is used, not where it is written, so a parameter type that does not fit
-/// is reported by the check above, not again by every generated impl.
+/// `T`, spelled so that it depends on `M`. The input struct and the
+/// functions that read it are generic over a lifetime `'m` and bound their
+/// parameter types as `<&'m () as Select<T>>::Type: Parameter`: a bound
+/// rustc checks where they are used, not where they are written, so a
+/// parameter type that does not fit is reported by the check above, not
+/// again by every generated item. A lifetime, not a type: each is still
+/// compiled once.
 pub trait Select<T> {
     type Type;
 }
 
-impl<M, T> Select<T> for M {
+impl<M: ?Sized, T> Select<T> for M {
     type Type = T;
-}
-
-/// `Self` is the context type `C` of the `&ToolContext<C>` parameter: how a
-/// tool impl generic over the context reaches the one its function takes.
-#[diagnostic::on_unimplemented(
-    message = "this tool takes a `&ToolContext<{C}>`, not a `&ToolContext<{Self}>`",
-    note = "register it in a `ToolRegistry<{C}>`"
-)]
-pub trait IsContext<C> {
-    fn context(ctx: &ToolContext<Self>) -> &ToolContext<C>
-    where
-        Self: Sized;
-}
-
-impl<C> IsContext<C> for C {
-    fn context(ctx: &ToolContext<C>) -> &ToolContext<C> {
-        ctx
-    }
 }
 
 pub use ::core::marker::PhantomData;
@@ -191,24 +191,13 @@ pub trait ReadyProbe {
 
 impl<T: ?Sized> ReadyProbe for &T {}
 
-/// What a `#[tool]` struct's `tool()` returns while the struct has errors;
-/// never run, since the crate does not compile.
-pub struct FallbackTool;
+/// What a `#[tool]` with errors registers as, so that its uses raise no
+/// second error; never run, since the crate does not compile.
+pub fn fallback<C>() -> Registration<C> {
+    unreachable!("a `#[tool]` with errors does not compile")
+}
 
-impl<C: 'static> TypedTool<C> for FallbackTool {
-    type Input = Value;
-    fn name(&self) -> &str {
-        unreachable!("a `#[tool]` with errors does not compile")
-    }
-    fn description(&self) -> &str {
-        unreachable!("a `#[tool]` with errors does not compile")
-    }
-    fn input_schema(&self) -> Value {
-        unreachable!("a `#[tool]` with errors does not compile")
-    }
-    // An `async fn` would hold the context and need `C: Sync` to be `Send`.
-    #[allow(clippy::manual_async_fn)]
-    fn execute(&self, _: &ToolContext<C>, _: Value) -> impl Future<Output = ToolResult> + Send {
-        async { unreachable!("a `#[tool]` with errors does not compile") }
-    }
+/// The output schema of a tool that declares none.
+pub fn no_output_schema() -> Option<Value> {
+    None
 }

@@ -6,8 +6,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::adapter::UntypedAdapter;
 use crate::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
-use crate::dispatch::{Prepare, Untyped};
 use crate::name::check_tool_name;
 use crate::nulls::AbsentNulls;
 use crate::observe::CallObserver;
@@ -16,10 +16,77 @@ use crate::policy::DynApprovalHook;
 use crate::provider::{
     DefinitionCache, Definitions, Provider, ToolInfo, build_definitions, definition_of,
 };
+use crate::runner::{Registration, Runner};
 use crate::validation::SchemaCheck;
 use crate::{
     ApprovalHook, RegistryError, Tool, ToolDefinition, ToolMetadata, TypedTool, TypedToolAdapter,
 };
+
+/// A tool a [`ToolRegistry<Ctx>`] can take: a `#[tool]` (its generated
+/// unit struct), a [`TypedTool`], or a [`Tool`].
+///
+/// `Kind` tells the three apart and is always inferred: write
+/// `registry.with(GetWeather)`, never the kind.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool for a registry of `ToolContext<{Ctx}>`",
+    note = "put `#[tool]` on a function or a struct, or implement `TypedTool<{Ctx}>` or `Tool<{Ctx}>`; a `#[tool]` with a `&ToolContext<C>` parameter (or `context = C`) is a tool for a `ToolRegistry<C>` only"
+)]
+pub trait IntoTool<Ctx, Kind>: Sized {
+    /// The tool as the registry holds it.
+    #[doc(hidden)]
+    fn into_registration(self) -> Registration<Ctx>;
+}
+
+/// The [`IntoTool`] kind of a [`TypedTool`].
+#[doc(hidden)]
+pub enum Typed {}
+
+/// The [`IntoTool`] kind of a [`Tool`].
+#[doc(hidden)]
+pub enum Untyped {}
+
+/// The [`IntoTool`] kind of a `#[tool]`.
+#[doc(hidden)]
+pub enum Generated {}
+
+impl<Ctx, T> IntoTool<Ctx, Typed> for T
+where
+    T: TypedTool<Ctx>,
+    Ctx: Send + Sync + 'static,
+{
+    fn into_registration(self) -> Registration<Ctx> {
+        let uses_context = self.uses_context();
+        let metadata = self.metadata();
+        let adapter = TypedToolAdapter::new(self);
+        Registration {
+            name: adapter.name().to_owned().into(),
+            description: adapter.description().to_owned().into(),
+            input_schema: adapter.input_schema().clone(),
+            output_schema: adapter.output_schema().cloned(),
+            metadata,
+            uses_context,
+            runner: Runner::Dyn(Arc::new(adapter)),
+        }
+    }
+}
+
+impl<Ctx, T> IntoTool<Ctx, Untyped> for T
+where
+    T: Tool<Ctx>,
+    Ctx: Send + Sync + 'static,
+{
+    fn into_registration(self) -> Registration<Ctx> {
+        Registration {
+            name: self.name().to_owned().into(),
+            description: self.description().to_owned().into(),
+            input_schema: self.input_schema().clone(),
+            output_schema: self.output_schema().cloned(),
+            metadata: self.metadata(),
+            uses_context: true,
+            runner: Runner::Dyn(Arc::new(UntypedAdapter(Arc::new(self)))),
+        }
+    }
+}
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,8 +165,9 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) name: Arc<str>,
     /// Whether the tool reads its context ([`TypedTool::uses_context`]).
     pub(crate) uses_context: bool,
-    pub(crate) tool: Arc<dyn Prepare<Ctx>>,
+    pub(crate) runner: Runner<Ctx>,
     pub(crate) metadata: ToolMetadata,
+    pub(crate) output_schema: Option<serde_json::Value>,
     pub(crate) input_check: SchemaCheck,
     pub(crate) output_check: Option<SchemaCheck>,
     /// Where a `null` means the argument was left out.
@@ -175,7 +243,8 @@ impl<Ctx> ToolRegistry<Ctx> {
 }
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
-    /// Adds a typed tool, builder style.
+    /// Adds a tool, builder style: a `#[tool]` (`.with(GetWeather)`), a
+    /// [`TypedTool`] or a [`Tool`].
     ///
     /// # Panics
     ///
@@ -184,25 +253,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// [`ToolRegistry::register`] returns them as errors instead.
     #[must_use]
     #[track_caller]
-    pub fn with<T: TypedTool<Ctx>>(mut self, tool: T) -> Self {
-        if let Err(error) = self.register(tool) {
-            panic!("{error}");
-        }
+    pub fn with<Kind, T: IntoTool<Ctx, Kind>>(mut self, tool: T) -> Self {
+        self.add_or_panic(tool.into_registration());
         self
     }
 
-    /// Adds an untyped tool, builder style.
-    ///
-    /// # Panics
-    ///
-    /// As [`ToolRegistry::with`].
-    #[must_use]
     #[track_caller]
-    pub fn with_untyped<T: Tool<Ctx>>(mut self, tool: T) -> Self {
-        if let Err(error) = self.register_untyped(tool) {
+    fn add_or_panic(&mut self, tool: Registration<Ctx>) {
+        if let Err(error) = self.add(tool, OnDuplicate::Error) {
             panic!("{error}");
         }
-        self
     }
 
     /// Installs the hook that approves or denies calls of tools of tier
@@ -289,52 +349,45 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
-    /// Adds a typed tool; a taken name is an error.
-    pub fn register<T: TypedTool<Ctx>>(&mut self, tool: T) -> Result<(), RegistryError> {
-        let tool: Arc<dyn Prepare<Ctx>> = Arc::new(TypedToolAdapter::new(tool));
-        self.add(tool, OnDuplicate::Error).map(drop)
-    }
-
-    /// Adds an untyped tool; a taken name is an error.
-    pub fn register_untyped<T: Tool<Ctx>>(&mut self, tool: T) -> Result<(), RegistryError> {
-        self.insert(Arc::new(tool), OnDuplicate::Error).map(drop)
+    /// Adds a tool; a taken name is an error.
+    pub fn register<Kind, T: IntoTool<Ctx, Kind>>(&mut self, tool: T) -> Result<(), RegistryError> {
+        self.add(tool.into_registration(), OnDuplicate::Error)
+            .map(drop)
     }
 
     /// Adds a tool, with the caller's choice of what happens when the name is
     /// taken.
     ///
     /// ```
-    /// use tool_core::{tool, Inserted, OnDuplicate, RegistryError, ToolRegistry, TypedToolAdapter};
-    /// use std::sync::Arc;
+    /// use tool_core::{tool, Inserted, OnDuplicate, RegistryError, ToolRegistry};
     ///
     /// /// Say hello.
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
     /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
-    /// let again = || Arc::new(TypedToolAdapter::new(Hello));
     /// assert_eq!(
-    ///     registry.insert(again(), OnDuplicate::Error),
+    ///     registry.insert(Hello, OnDuplicate::Error),
     ///     Err(RegistryError::DuplicateName { name: "hello".into() })
     /// );
-    /// assert_eq!(registry.insert(again(), OnDuplicate::Keep), Ok(Inserted::Kept));
-    /// assert_eq!(registry.insert(again(), OnDuplicate::Replace), Ok(Inserted::Replaced));
+    /// assert_eq!(registry.insert(Hello, OnDuplicate::Keep), Ok(Inserted::Kept));
+    /// assert_eq!(registry.insert(Hello, OnDuplicate::Replace), Ok(Inserted::Replaced));
     /// assert_eq!(registry.len(), 1);
     /// ```
-    pub fn insert(
+    pub fn insert<Kind, T: IntoTool<Ctx, Kind>>(
         &mut self,
-        tool: Arc<dyn Tool<Ctx>>,
+        tool: T,
         on_duplicate: OnDuplicate,
     ) -> Result<Inserted, RegistryError> {
-        self.add(Arc::new(Untyped(tool)), on_duplicate)
+        self.add(tool.into_registration(), on_duplicate)
     }
 
     fn add(
         &mut self,
-        tool: Arc<dyn Prepare<Ctx>>,
+        tool: Registration<Ctx>,
         on_duplicate: OnDuplicate,
     ) -> Result<Inserted, RegistryError> {
-        let name = tool.name();
+        let name = &*tool.name;
         check_tool_name(name).map_err(|reason| RegistryError::InvalidName {
             name: name.to_owned(),
             reason,
@@ -355,30 +408,36 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             message,
         };
         let input_check =
-            SchemaCheck::compile(tool.input_schema()).map_err(|m| schema_error("input", m))?;
-        let output_check = match tool.output_schema() {
+            SchemaCheck::compile(&tool.input_schema).map_err(|m| schema_error("input", m))?;
+        let output_check = match &tool.output_schema {
             Some(schema) => {
                 Some(SchemaCheck::compile(schema).map_err(|m| schema_error("output", m))?)
             }
             None => None,
         };
-        let metadata = tool.metadata();
-        let mut definition = ToolDefinition::of(&*tool);
+        let metadata = tool.metadata;
+        let mut description = tool.description.into_owned();
         if metadata.long_running {
-            definition.description = format!("{}\n\n{LONG_RUNNING_NOTE}", definition.description);
+            description = format!("{description}\n\n{LONG_RUNNING_NOTE}");
         }
+        let absent_nulls = AbsentNulls::compile(&tool.input_schema);
+        let definition = ToolDefinition {
+            name: tool.name.into_owned(),
+            description,
+            input_schema: tool.input_schema,
+        };
         for &provider in &self.providers {
-            let info = ToolInfo::of(&definition, &*tool, &metadata);
+            let info = ToolInfo::of(&definition, tool.output_schema.as_ref(), &metadata);
             definition_of(provider, &info, &mut Default::default())?;
         }
         let exclusive = (!metadata.concurrency_safe).then(Arc::default);
-        let absent_nulls = AbsentNulls::compile(tool.input_schema());
         self.provider_definitions.clear();
         let entry = Entry {
-            name: Arc::from(name),
-            uses_context: tool.uses_context(),
-            tool,
+            name: Arc::from(definition.name.as_str()),
+            uses_context: tool.uses_context,
+            runner: tool.runner,
             metadata,
+            output_schema: tool.output_schema,
             input_check,
             output_check,
             absent_nulls,
@@ -408,9 +467,14 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.index.get(name).map(|&at| &self.entries[at])
     }
 
-    /// The tool of that name.
-    pub fn get(&self, name: &str) -> Option<&dyn Tool<Ctx>> {
-        self.entry(name).map(|entry| &*entry.tool as &dyn Tool<Ctx>)
+    /// The metadata of the tool of that name.
+    pub fn metadata(&self, name: &str) -> Option<&ToolMetadata> {
+        self.entry(name).map(|entry| &entry.metadata)
+    }
+
+    /// The output schema of the tool of that name, if it declares one.
+    pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
+        self.entry(name)?.output_schema.as_ref()
     }
 
     /// Whether a tool of that name is registered.
@@ -506,7 +570,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                     .iter()
                     .zip(&self.definitions)
                     .map(|(entry, definition)| {
-                        ToolInfo::of(definition, &*entry.tool, &entry.metadata)
+                        ToolInfo::of(definition, entry.output_schema.as_ref(), &entry.metadata)
                     }),
             )
         })

@@ -29,12 +29,53 @@ use serde_json::Value;
 #[cfg(feature = "schemars")]
 pub fn input_schema_for<T: schemars::JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
-    let mut schema = generator.into_root_schema_for::<T>().to_value();
+    without_title(generator.into_root_schema_for::<T>())
+}
+
+#[cfg(feature = "schemars")]
+fn without_title(schema: schemars::Schema) -> Value {
+    let mut schema = schema.to_value();
     if let Some(object) = schema.as_object_mut() {
         object.remove("title");
         object.remove("description");
     }
     schema
+}
+
+#[cfg(feature = "schemars")]
+fn root_schema(
+    json_schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    schema_name: fn() -> std::borrow::Cow<'static, str>,
+) -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12();
+    let definitions_path = settings.definitions_path.clone();
+    let meta_schema = settings.meta_schema.clone();
+    let mut generator = settings.into_generator();
+    // What `SchemaGenerator::into_root_schema_for` does, in its order, so
+    // that the keys come out in the same order.
+    let mut schema = json_schema(&mut generator);
+    let object = schema.ensure_object();
+    object
+        .entry("title")
+        .or_insert_with(|| schema_name().into());
+    if let Some(meta_schema) = meta_schema {
+        object.insert("$schema".into(), meta_schema.into());
+    }
+    let mut definitions = generator.take_definitions(false);
+    if !definitions.is_empty() {
+        let mut target = &mut *object;
+        for key in definitions_path.split('/').filter(|key| !key.is_empty()) {
+            let next = target
+                .entry(key)
+                .or_insert_with(|| Value::Object(Default::default()));
+            match next {
+                Value::Object(map) => target = map,
+                _ => return without_title(schema),
+            }
+        }
+        target.append(&mut definitions);
+    }
+    without_title(schema)
 }
 
 /// A type whose JSON Schema `#[tool]` can derive: the bound that explains
@@ -69,6 +110,24 @@ impl<T> DeriveSchema for T {
 #[doc(hidden)]
 pub fn derived<T: DeriveSchema>() -> Value {
     T::schema()
+}
+
+/// [`input_schema_for`] of the input struct a `#[tool]` function gets,
+/// compiled once for all of them: only the two functions that need the type
+/// are per tool. The same schema, because nothing can refer back to that
+/// struct (it is private to the expansion), so the bookkeeping schemars
+/// does for a root that refers to itself has nothing to do.
+#[doc(hidden)]
+#[cfg(feature = "schemars")]
+pub fn derived_generated<T: schemars::JsonSchema>() -> Value {
+    root_schema(T::json_schema, T::schema_name)
+}
+
+/// With schemars off the expansion has already raised a `compile_error!`.
+#[doc(hidden)]
+#[cfg(not(feature = "schemars"))]
+pub fn derived_generated<T>() -> Value {
+    Value::Null
 }
 
 /// Adds `#[derive(JsonSchema)]` to the input struct `#[tool]` generates, or,
@@ -115,4 +174,61 @@ macro_rules! __tool_require_schemars {
             "this tool needs a schema: tool-core's `schemars` feature is off, so write one with `#[tool(schema = ...)]` or turn the feature on"
         );
     };
+}
+
+/// Appends `/key` to a JSON Pointer, escaped as RFC 6901 says.
+pub(crate) fn push_key(pointer: &mut String, key: &str) {
+    pointer.push('/');
+    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+}
+
+#[cfg(all(test, feature = "schemars"))]
+mod tests {
+    use schemars::JsonSchema;
+
+    use super::*;
+
+    /// A nested, documented type that becomes a definition.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Address {
+        /// The street.
+        street: String,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    enum Units {
+        Celsius,
+        Fahrenheit,
+    }
+
+    /// The tool's arguments.
+    #[derive(JsonSchema)]
+    #[schemars(rename = "ToolInput")]
+    #[allow(dead_code)]
+    struct Input {
+        /// Where.
+        address: Address,
+        units: Option<Units>,
+        tags: Vec<String>,
+    }
+
+    /// Arguments without definitions.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Flat {
+        city: String,
+    }
+
+    #[test]
+    fn a_generated_input_has_the_schema_schemars_gives_it_key_for_key() {
+        for (generated, expected) in [
+            (derived_generated::<Input>(), input_schema_for::<Input>()),
+            (derived_generated::<Flat>(), input_schema_for::<Flat>()),
+        ] {
+            assert_eq!(generated.to_string(), expected.to_string());
+        }
+        assert!(derived_generated::<Input>()["$defs"]["Address"].is_object());
+    }
 }

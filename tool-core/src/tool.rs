@@ -15,18 +15,18 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// A tool with a typed input: the arguments are deserialized into
 /// [`TypedTool::Input`] before [`TypedTool::execute`] runs.
 ///
-/// `#[tool]` implements this trait; write it by hand for a tool that needs
-/// more than the macro offers. A registry wraps it in a
-/// [`TypedToolAdapter`](crate::TypedToolAdapter), which calls
+/// Write it by hand for a tool that needs more than `#[tool]` offers (state
+/// of its own, a check of availability per caller). A registry wraps it in
+/// a [`TypedToolAdapter`](crate::TypedToolAdapter), which calls
 /// [`input_schema`](TypedTool::input_schema) once and never calls `execute`
 /// with arguments that failed to deserialize.
 ///
 /// ```
-/// use serde::{Deserialize, Serialize};
+/// use serde::Deserialize;
 /// use serde_json::{json, Value};
 /// use tool_core::{ToolContext, ToolResult, TypedTool};
 ///
-/// #[derive(Deserialize, Serialize)]
+/// #[derive(Deserialize)]
 /// struct Echo { text: String }
 ///
 /// struct EchoTool;
@@ -45,11 +45,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool for a registry of `ToolContext<{Ctx}>`",
-    note = "put `#[tool]` on an async fn or a struct, or implement `TypedTool<{Ctx}>` by hand; a `#[tool]` fn with a `&ToolContext<C>` parameter is a tool for that `C` only"
+    note = "implement `TypedTool<{Ctx}>` by hand, or put `#[tool]` on a function or a struct"
 )]
 pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     /// The arguments, as the model sends them.
-    type Input: DeserializeOwned + Serialize + Send + 'static;
+    type Input: DeserializeOwned + Send + 'static;
 
     /// The name the model calls the tool by.
     fn name(&self) -> &str;
@@ -82,8 +82,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     /// Whether [`execute`](TypedTool::execute) reads its context (state,
     /// call id, cancellation). A registry gives a tool that does not a plain
     /// copy of the caller's context and skips making the call's own.
-    /// `#[tool]` says `false` for a function without a `&ToolContext`
-    /// parameter and a struct without `context`. Default: `true`.
+    /// Default: `true`.
     fn uses_context(&self) -> bool {
         true
     }
@@ -99,8 +98,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     /// result, or the input back for [`execute`](TypedTool::execute). A
     /// registry tries it first and is spared a future and a timer for tools
     /// that answer at once (such a call cannot be interrupted by its
-    /// timeout). `#[tool]` implements it for a plain, not `async`, function.
-    /// Default: the input back.
+    /// timeout). Default: the input back.
     fn execute_now(
         &self,
         ctx: &ToolContext<Ctx>,
@@ -176,13 +174,34 @@ pub struct ToolDefinition {
     pub input_schema: Value,
 }
 
-impl ToolDefinition {
-    /// The definition of a tool, read from it once.
-    pub fn of<Ctx: 'static>(tool: &dyn Tool<Ctx>) -> Self {
-        Self {
-            name: tool.name().to_owned(),
-            description: tool.description().to_owned(),
-            input_schema: tool.input_schema().clone(),
-        }
+/// A shared tool is a tool: `Arc<dyn Tool<Ctx>>` registers like the tool
+/// it holds.
+impl<Ctx, T: Tool<Ctx> + ?Sized> Tool<Ctx> for std::sync::Arc<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn description(&self) -> &str {
+        (**self).description()
+    }
+
+    fn input_schema(&self) -> &Value {
+        (**self).input_schema()
+    }
+
+    fn output_schema(&self) -> Option<&Value> {
+        (**self).output_schema()
+    }
+
+    fn metadata(&self) -> ToolMetadata {
+        (**self).metadata()
+    }
+
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        (**self).check_available(ctx)
+    }
+
+    fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
+        (**self).call(ctx, args)
     }
 }

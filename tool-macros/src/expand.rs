@@ -6,7 +6,7 @@ use syn::{Item, Path};
 
 use crate::ast::{ToolFn, ToolStruct};
 use crate::attr::{self, Tier, ToolArgs, WithSpan};
-use crate::check;
+use crate::check::{self, Identity};
 use crate::ctxt::Errors;
 use crate::{expand_fn, expand_struct, fallback};
 
@@ -114,7 +114,7 @@ pub(crate) fn krate(args: &ToolArgs) -> Path {
 /// A path inside tool-core's private module as the string serde's and
 /// schemars' `crate = "..."` attributes take.
 pub(crate) fn private_path_string(krate: &Path, item: &str) -> String {
-    format!("{}::__private::{item}", krate.to_token_stream()).replace(' ', "")
+    format!("{}::__private::{item}", krate.to_token_stream())
 }
 
 /// The tool's `input_schema` body.
@@ -139,16 +139,57 @@ fn schema_span(expr: &syn::Expr) -> Span {
     syn::spanned::Spanned::span(expr)
 }
 
-/// The tool's `output_schema` body.
-pub(crate) fn output_schema(args: &ToolArgs, krate: &Path) -> TokenStream {
+/// `fn __tool_output_schema()`, for a tool that declares an output schema.
+pub(crate) fn output_schema_fn(args: &ToolArgs, krate: &Path) -> TokenStream {
+    let p = quote!(#krate::__private);
     match &args.output_schema {
-        Some(schema) => quote_spanned! {schema_span(schema)=>
-            {
-                let schema: #krate::__private::Value = #schema;
-                #krate::__private::Some(schema)
+        Some(schema) => {
+            let body = quote_spanned! {schema_span(schema)=>
+                {
+                    let schema: #p::Value = #schema;
+                    #p::Some(schema)
+                }
+            };
+            quote! {
+                fn __tool_output_schema() -> #p::Option<#p::Value> {
+                    #body
+                }
             }
-        },
-        None => quote!(#krate::__private::None),
+        }
+        None => quote!(),
+    }
+}
+
+/// `static __TOOL_FACTS`: what the tool says of itself, made at compile
+/// time.
+pub(crate) fn facts(args: &ToolArgs, krate: &Path, identity: &Identity) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let Identity { name, description } = identity;
+    let metadata = metadata(args, krate);
+    quote! {
+        static __TOOL_FACTS: #p::Facts = #p::Facts {
+            name: #name,
+            description: #description,
+            metadata: #metadata,
+        };
+    }
+}
+
+/// The `Compiled` a tool registers with: its facts and the functions the
+/// expansion generated.
+pub(crate) fn compiled(args: &ToolArgs, krate: &Path) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let output_schema = match &args.output_schema {
+        Some(_) => quote!(__tool_output_schema),
+        None => quote!(#p::no_output_schema),
+    };
+    quote! {
+        #p::Compiled {
+            facts: &__TOOL_FACTS,
+            input_schema: __tool_input_schema,
+            output_schema: #output_schema,
+            start: __tool_start,
+        }
     }
 }
 

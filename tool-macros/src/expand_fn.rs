@@ -15,43 +15,56 @@
 //! /// Get the weather.
 //! async fn get_weather(ctx: &ToolContext<App>, city: String) -> Result<Weather, Error> { ... }
 //!
-//! /// The tool of [`get_weather`] ...
+//! /// The tool `get_weather` ...
 //! #[derive(Clone, Copy, Debug, Default)]
 //! struct GetWeather;
 //!
 //! const _: () = {
-//!     #[derive(Deserialize, Serialize, JsonSchema)]
-//!     #[serde(crate = "::tool_core::__private::serde", deny_unknown_fields, expecting = "...")]
-//!     #[schemars(crate = "::tool_core::__private::schemars")]
-//!     pub struct __ToolInput {
+//!     #[derive(Deserialize, JsonSchema)]
+//!     #[serde(crate = "::tool_core::__private::serde", bound = "...", deny_unknown_fields, expecting = "...")]
+//!     struct __ToolInput<'m> {
 //!         /// City name.
 //!         city: String,
+//!         marker: PhantomData<&'m ()>,
 //!     }
-//!     impl TypedTool<App> for GetWeather {
-//!         type Input = __ToolInput;
-//!         /* name, description, schemas, metadata */
-//!         async fn execute(&self, ctx: &ToolContext<App>, input: __ToolInput) -> ToolResult {
-//!             let __ToolInput { city } = input;
-//!             let output = get_weather(ctx, city).await;
+//!     fn start<'m>(ctx: Cow<ToolContext<App>>, args: Arguments, gate: Gate, now: bool)
+//!         -> Result<Started, ToolError>
+//!     {
+//!         let __ToolInput { city, .. } = args.read::<__ToolInput<'m>>("get_weather")?;
+//!         gate()?;
+//!         let ctx = ctx.into_owned();
+//!         Ok(Started::wait(async move {
+//!             let output = get_weather(&ctx, city).await;
 //!             /* output -> ToolResult, by its type */
+//!         }))
+//!     }
+//!     fn input_schema<'m>() -> Value { derived_generated_schema::<__ToolInput<'m>>() }
+//!     fn output_schema() -> Option<Value> { None }
+//!     impl<'m> IntoTool<App, Generated> for GetWeather {
+//!         fn into_registration(self) -> Registration<App> {
+//!             Registration::with_context(Compiled { name, description, input_schema,
+//!                 output_schema, metadata, start })
 //!         }
 //!     }
 //! };
 //! ```
 //!
-//! A function without a context parameter gets `impl<C> TypedTool<C>`, a
-//! tool for every registry.
+//! Every generated function is compiled once: none is generic over a type.
+//! A function without a context parameter is a tool for every registry
+//! (`impl<C> IntoTool<C, Generated>`, whose body only names the functions).
+//! A plain (not `async`) function runs at once when the call may
+//! (`Started::call`).
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
-use syn::ReturnType;
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::{Lifetime, ReturnType, parse_quote_spanned};
 
 use crate::ast::{Arg, ToolFn};
 use crate::attr::ToolArgs;
 use crate::check::Identity;
 use crate::expand::{
-    convert_output, input_schema, krate, metadata, output_schema, private_path_string,
+    compiled, convert_output, facts, input_schema, krate, output_schema_fn, private_path_string,
 };
 
 pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> TokenStream {
@@ -62,80 +75,140 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     let span = fn_ident.span();
     let tool_type = tool_type(tool);
     let vis = &item.vis;
-    let Identity { name, description } = identity;
+    let Identity { name, .. } = identity;
 
     let input = quote_spanned!(Span::mixed_site()=> __ToolInput);
-    let ctx = quote_spanned!(Span::mixed_site()=> __tool_ctx);
-    let input_value = quote_spanned!(Span::mixed_site()=> __tool_input);
+    let ctx = format_ident!("__tool_ctx", span = Span::mixed_site());
     let output = format_ident!("__tool_output", span = Span::mixed_site());
+    // Call-site: serde and schemars read the bounds back from a string.
+    let marker = Lifetime::new("'__tool_m", Span::call_site());
+    let tool_args = format_ident!("__tool_args", span = Span::mixed_site());
+    let now = format_ident!("__tool_now", span = Span::mixed_site());
 
-    let parameter = if args.schema.is_some() {
-        quote!(SerdeParameter)
+    let (parameter, check) = if args.schema.is_some() {
+        (quote!(SerdeParameter), quote!(check_serde_parameter))
     } else {
-        quote!(Parameter)
-    };
-    let check = if args.schema.is_some() {
-        quote!(check_serde_parameter)
-    } else {
-        quote!(check_parameter)
+        (quote!(Parameter), quote!(check_parameter))
     };
     let checks = tool.params().map(|param| {
         let ty = &param.ty;
         quote_spanned!(ty.span()=> #p::#check::<#ty>();)
     });
-    let bounds = tool.params().map(|param| {
-        let ty = &param.ty;
-        quote_spanned!(ty.span()=> <__C as #p::Select<#ty>>::Type: #p::#parameter)
-    });
-    let input_struct = input_struct(tool, args, &krate, &input, name);
-    let context_bound = tool
-        .context
-        .as_ref()
-        .map(|ctx_type| quote!(__C: #p::IsContext<#ctx_type>,));
+    let bounds: Vec<syn::WherePredicate> = tool
+        .params()
+        .map(|param| {
+            let ty = &param.ty;
+            parse_quote_spanned!(ty.span()=> <&#marker () as #p::Select<#ty>>::Type: #p::#parameter)
+        })
+        .collect();
+    let input_struct = input_struct(tool, args, &krate, &input, &marker, &bounds, name);
     let fields: Vec<_> = tool.params().map(|param| &param.ident).collect();
     let call_args = tool.args.iter().map(|arg| match arg {
-        Arg::Context => {
-            let ctx_type = &tool.context;
-            quote!(<__C as #p::IsContext<#ctx_type>>::context(#ctx))
-        }
+        Arg::Context => quote!(&#ctx),
         Arg::Param(param) => {
             let ident = &param.ident;
             quote!(#ident)
         }
     });
     let call = quote_spanned!(span=> #fn_ident(#(#call_args),*));
-    let call = if item.sig.asyncness.is_some() {
-        quote_spanned!(span=> #call.await)
-    } else {
-        call
-    };
     let return_span = match &item.sig.output {
         ReturnType::Type(_, ty) => ty.span(),
         ReturnType::Default => span,
     };
     let convert = convert_output(&krate, name, &output, return_span);
-    // A plain function answers at once: the registry need not make a future.
-    let execute_now = if item.sig.asyncness.is_none() {
-        quote! {
-            fn execute_now(
-                &self,
-                #ctx: &#p::ToolContext<__C>,
-                #input_value: #input<__C>,
-            ) -> #p::Result<#p::ToolResult, #input<__C>> {
-                let #input { #(#fields,)* .. } = #input_value;
+    let started = match (item.sig.asyncness.is_some(), tool.context.is_some()) {
+        (false, false) => quote! {
+            #p::Started::call(#now, move || {
                 let #output = #call;
-                #p::Result::Ok(#convert)
+                #convert
+            })
+        },
+        (false, true) => quote! {
+            #p::Started::call_with(#ctx, #now, move |#ctx| {
+                let #output = #call;
+                #convert
+            })
+        },
+        (true, context) => {
+            // A future that owns the context it lends the function.
+            let own = context.then(|| quote!(let #ctx = #ctx.into_owned();));
+            quote! {{
+                #own
+                #p::Started::wait(async move {
+                    let #output = #call.await;
+                    #convert
+                })
+            }}
+        }
+    };
+    let ctx_param = tool
+        .context
+        .as_ref()
+        .map(|ctx_type| quote!(#ctx: #p::Cow<'_, #p::ToolContext<#ctx_type>>,));
+    let start = quote! {
+        fn __tool_start<#marker>(
+            #ctx_param
+            #tool_args: #p::Arguments<'_>,
+        ) -> #p::Result<#p::Started, #p::ToolError>
+        where
+            #(#bounds,)*
+        {
+            let #now = #tool_args.now;
+            let #input { #(#fields,)* .. } = match #tool_args.read::<#input<#marker>>() {
+                #p::Result::Ok(input) => input,
+                #p::Result::Err(error) => return #p::Result::Err(error),
+            };
+            #p::Result::Ok(#started)
+        }
+    };
+    let input_schema = match &args.schema {
+        Some(_) => {
+            let body = input_schema(args, &krate, &quote!(#input<#marker>), span);
+            quote! {
+                fn __tool_input_schema() -> #p::Value {
+                    #body
+                }
             }
         }
-    } else {
-        quote!()
+        None => {
+            let body = quote_spanned!(span=> #p::derived_generated_schema::<#input<#marker>>());
+            quote! {
+                fn __tool_input_schema<#marker>() -> #p::Value
+                where
+                    #(#bounds,)*
+                {
+                    #body
+                }
+            }
+        }
     };
-    let input_schema = input_schema(args, &krate, &quote!(#input<__C>), span);
-    let output_schema = output_schema(args, &krate);
-    let metadata = metadata(args, &krate);
-    let uses_context = tool.context.is_some();
+    let output_schema = output_schema_fn(args, &krate);
+    let facts = facts(args, &krate, identity);
+    let compiled = compiled(args, &krate);
+    let registration = match &tool.context {
+        Some(ctx_type) => quote! {
+            impl<#marker> #p::IntoTool<#ctx_type, #p::Generated> for #tool_type
+            where
+                #(#bounds,)*
+            {
+                fn into_registration(self) -> #p::Registration<#ctx_type> {
+                    #p::Registration::with_context(#compiled)
+                }
+            }
+        },
+        None => quote! {
+            impl<#marker, __C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type
+            where
+                #(#bounds,)*
+            {
+                fn into_registration(self) -> #p::Registration<__C> {
+                    #p::Registration::free(#compiled)
+                }
+            }
+        },
+    };
     let doc = format!(
-        "The tool `{name}`: [`{fn_ident}`] as a `TypedTool`, to register in a `ToolRegistry`."
+        "The tool `{name}`: [`{fn_ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
     );
 
     quote! {
@@ -151,49 +224,17 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
                 #(#checks)*
             };
 
+            #facts
+
             #input_struct
 
-            #[automatically_derived]
-            impl<__C> #p::TypedTool<__C> for #tool_type
-            where
-                __C: #p::Send + #p::Sync + 'static,
-                #context_bound
-                #(#bounds,)*
-            {
-                type Input = #input<__C>;
+            #start
 
-                fn name(&self) -> &str {
-                    #name
-                }
+            #input_schema
 
-                fn description(&self) -> &str {
-                    #description
-                }
+            #output_schema
 
-                fn input_schema(&self) -> #p::Value {
-                    #input_schema
-                }
-
-                fn output_schema(&self) -> #p::Option<#p::Value> {
-                    #output_schema
-                }
-
-                fn metadata(&self) -> #p::ToolMetadata {
-                    #metadata
-                }
-
-                fn uses_context(&self) -> bool {
-                    #uses_context
-                }
-
-                async fn execute(&self, #ctx: &#p::ToolContext<__C>, #input_value: #input<__C>) -> #p::ToolResult {
-                    let #input { #(#fields,)* .. } = #input_value;
-                    let #output = #call;
-                    #convert
-                }
-
-                #execute_now
-            }
+            #registration
         };
     }
 }
@@ -213,51 +254,41 @@ pub(crate) fn tool_type(tool: &ToolFn) -> syn::Ident {
 
 /// The struct the arguments deserialize into: one field per parameter, with
 /// the parameter's doc comments, `#[serde]` and `#[schemars]`; generic over
-/// the marker its bounds depend on (see `__private::Select`).
+/// the lifetime its bounds depend on (see `__private::Select`).
 fn input_struct(
     tool: &ToolFn,
     args: &ToolArgs,
     krate: &syn::Path,
     input: &TokenStream,
+    marker: &Lifetime,
+    bounds: &[syn::WherePredicate],
     name: &str,
 ) -> TokenStream {
     let p = quote!(#krate::__private);
     let serde_crate = private_path_string(krate, "serde");
     let expecting = format!("the arguments of tool `{name}` as a JSON object");
-    let parameter = if args.schema.is_some() {
-        "SerdeParameter"
-    } else {
-        "Parameter"
-    };
-    let bound: Vec<String> = tool
-        .params()
-        .map(|param| {
-            let ty = &param.ty;
-            format!(
-                "<__M as {}>::Type: {}",
-                private_path_string(krate, &format!("Select<{}>", quote!(#ty))),
-                private_path_string(krate, parameter)
-            )
-        })
-        .collect();
-    let bound = bound.join(", ");
+    let bound = bounds
+        .iter()
+        .map(|bound| bound.to_token_stream().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     let fields = tool.params().map(|param| {
         let attrs = &param.attrs;
         let ident = &param.ident;
         let ty = &param.ty;
         quote!(#(#attrs)* #ident: #ty)
     });
-    let marker = quote_spanned!(Span::mixed_site()=> __marker);
+    let marker_field = quote_spanned!(Span::mixed_site()=> __marker);
     let derived = args.schema.is_none();
     let skip_schema = derived.then(|| quote!(#[schemars(skip)]));
     let item = quote! {
-        #[derive(#p::Deserialize, #p::Serialize)]
+        #[derive(#p::Deserialize)]
         #[serde(crate = #serde_crate, bound = #bound, deny_unknown_fields, expecting = #expecting)]
-        pub struct #input<__M> {
+        struct #input<#marker> {
             #(#fields,)*
             #[serde(skip)]
             #skip_schema
-            #marker: #p::PhantomData<fn() -> __M>,
+            #marker_field: #p::PhantomData<&#marker ()>,
         }
     };
     if derived {

@@ -34,40 +34,28 @@ pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, error: syn::Error) -> Tok
 pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, error: syn::Error) -> TokenStream {
     let krate = krate(args);
     let item = &tool.item;
-    let ident = &item.ident;
     let vis = &item.vis;
     let error = error.to_compile_error();
-    if !item.generics.params.is_empty() {
-        // `impl Echo` would be one more error about the missing generics.
-        return quote!(#item #error);
-    }
+    let tool_type = crate::expand_struct::tool_type(tool);
+    let stub = stub_impl(&krate, &quote!(#tool_type));
     quote! {
         #item
-        impl #ident {
-            #[doc(hidden)]
-            #vis const fn tool() -> #krate::__private::FallbackTool {
-                #krate::__private::FallbackTool
-            }
-        }
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #tool_type;
+        #stub
         #error
     }
 }
 
-/// A `TypedTool` impl for every context whose bodies are never run: the
-/// crate does not compile while the error stands.
+/// An `IntoTool` impl for every context, never run: the crate does not
+/// compile while the error stands.
 fn stub_impl(krate: &syn::Path, ty: &TokenStream) -> TokenStream {
     let p = quote!(#krate::__private);
     quote! {
-        const _: () = {
-            impl<__C: 'static> #p::TypedTool<__C> for #ty {
-                type Input = #p::Value;
-                fn name(&self) -> &str { ::core::unreachable!() }
-                fn description(&self) -> &str { ::core::unreachable!() }
-                fn input_schema(&self) -> #p::Value { ::core::unreachable!() }
-                fn execute(&self, _: &#p::ToolContext<__C>, _: #p::Value) -> impl #p::Future<Output = #p::ToolResult> + #p::Send {
-                    async { ::core::unreachable!() }
-                }
+        impl<__C> #p::IntoTool<__C, #p::Generated> for #ty {
+            fn into_registration(self) -> #p::Registration<__C> {
+                #p::fallback()
             }
-        };
+        }
     }
 }

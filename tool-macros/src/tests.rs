@@ -84,11 +84,11 @@ fn a_function_is_kept_and_gets_a_tool_type() {
     let generated = file.to_token_stream().to_string();
     for expected in [
         "# [doc = r\" City name.\"] # [serde (rename = \"town\")] city : String",
-        "TypedTool < __C > for GetWeather",
-        ":: tool_core :: __private :: IsContext < App >",
+        "IntoTool < App , :: tool_core :: __private :: Generated > for GetWeather",
+        "Registration :: with_context",
         "read_only : true",
-        "fn name (& self) -> & str { \"get_weather\" }",
-        "fn description (& self) -> & str { \"Get the weather.\" }",
+        "name : \"get_weather\"",
+        "description : \"Get the weather.\"",
     ] {
         assert!(
             generated.contains(expected),
@@ -98,7 +98,7 @@ fn a_function_is_kept_and_gets_a_tool_type() {
 }
 
 #[test]
-fn a_struct_is_kept_and_gets_a_tool_function() {
+fn a_struct_is_kept_and_gets_a_tool_type() {
     let item = quote! {
         /// Search the web.
         #[derive(Deserialize, Serialize, JsonSchema)]
@@ -114,10 +114,11 @@ fn a_struct_is_kept_and_gets_a_tool_function() {
     );
     let generated = file.to_token_stream().to_string();
     for expected in [
-        "pub const fn tool () -> :: renamed :: __private :: StructTool < Self >",
-        "const NAME : & 'static str = \"web_search\"",
+        "pub struct WebSearchTool ;",
+        ":: renamed :: __private :: IntoTool < __C , :: renamed :: __private :: Generated > for WebSearchTool",
+        "name : \"web_search\"",
         "Duration :: from_millis (120000u64)",
-        "self . run ()",
+        "__tool_input . run ()",
     ] {
         assert!(
             generated.contains(expected),

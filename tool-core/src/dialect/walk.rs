@@ -51,7 +51,9 @@ pub(super) fn children(
         } else if NAMED.contains(&keyword) {
             if let Value::Object(map) = value {
                 for (name, child) in map.iter_mut() {
-                    f(child, &format!("{at}/{keyword}/{}", escape(name)));
+                    let mut pointer = format!("{at}/{keyword}");
+                    crate::schema::push_key(&mut pointer, name);
+                    f(child, &pointer);
                 }
             }
         } else if LISTED.contains(&keyword)
@@ -100,9 +102,4 @@ pub(super) fn is_composite(node: &Map<String, Value>) -> bool {
     ]
     .iter()
     .any(|keyword| node.contains_key(*keyword))
-}
-
-/// A property name as a JSON Pointer segment (RFC 6901).
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }

@@ -80,16 +80,16 @@ pub(crate) struct ToolInfo<'a> {
 
 impl<'a> ToolInfo<'a> {
     /// What a registered (or registering) tool's definition is made from.
-    pub(crate) fn of<Ctx: 'static>(
+    pub(crate) fn of(
         definition: &'a crate::ToolDefinition,
-        tool: &'a dyn crate::Tool<Ctx>,
+        output_schema: Option<&'a Value>,
         metadata: &'a ToolMetadata,
     ) -> Self {
         Self {
             name: &definition.name,
             description: &definition.description,
             input_schema: &definition.input_schema,
-            output_schema: tool.output_schema(),
+            output_schema,
             metadata,
         }
     }

@@ -1,6 +1,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_core::{tool, ToolContext, ToolRegistry, TypedTool};
+use tool_core::{tool, ToolContext, ToolRegistry};
 
 struct App {
     default_city: String,
@@ -50,5 +50,4 @@ async fn get_weather(
 fn main() {
     let registry = ToolRegistry::<App>::new().with(GetWeather);
     assert_eq!(registry.names().collect::<Vec<_>>(), ["get_weather"]);
-    let _: &dyn Fn() -> bool = &|| TypedTool::<App>::name(&GetWeather) == "get_weather";
 }

@@ -44,7 +44,7 @@ impl IndexSearch {
 
 fn main() {
     let registry = ToolRegistry::<App>::new()
-        .with(WebSearch::tool())
-        .with(IndexSearch::tool());
+        .with(WebSearchTool)
+        .with(IndexSearchTool);
     assert_eq!(registry.names().collect::<Vec<_>>(), ["web_search", "index_search"]);
 }

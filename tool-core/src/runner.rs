@@ -1,0 +1,217 @@
+//! How a registry holds a tool: what it says about itself, read once, and
+//! the one function that starts it.
+//!
+//! Only that function needs the tool's own types (its input, its function,
+//! its output); everything around it (arguments, validation, policy,
+//! timeouts, panics, events, output) is compiled once, in the pipeline. A
+//! `#[tool]` gives a plain function pointer; a hand-written tool is reached
+//! through [`Prepare`].
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::input::{Node, Path};
+use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult};
+
+/// A call as a tool's start function receives it: the model's arguments,
+/// read into the tool's input with [`Arguments::read`], which also passes
+/// the policy checks that need no one's answer.
+#[doc(hidden)]
+pub struct Arguments<'a> {
+    node: Node<'a>,
+    tool: &'a str,
+    gate: Gate<'a>,
+    /// Whether the tool may run at once, if it can.
+    pub now: bool,
+}
+
+impl<'a> Arguments<'a> {
+    pub(crate) fn new(node: Node<'a>, tool: &'a str, gate: Gate<'a>, now: bool) -> Self {
+        Self {
+            node,
+            tool,
+            gate,
+            now,
+        }
+    }
+
+    /// Deserializes the tool's input (an error names the tool, the JSON
+    /// Pointer of the bad value and the deserializer's message), then
+    /// passes the gate.
+    pub fn read<T: DeserializeOwned>(self) -> Result<T, ToolError> {
+        // Kept small: it is compiled once per input type.
+        let mut path = Path::default();
+        match T::deserialize(path.reader(self.node)) {
+            Ok(input) => match (self.gate)() {
+                Ok(()) => Ok(input),
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(path.invalid(self.tool, &error)),
+        }
+    }
+
+    /// The arguments as they are, for a tool that reads them itself.
+    pub(crate) fn into_value(self) -> Result<Value, ToolError> {
+        (self.gate)()?;
+        Ok(match self.node {
+            Node::Read(value) => value.clone(),
+            Node::Take(value) => std::mem::take(value),
+        })
+    }
+}
+
+/// The policy checks that need no one's answer, passed between a tool's
+/// deserialization and its run.
+pub(crate) type Gate<'a> = &'a dyn Fn() -> Result<(), ToolError>;
+
+/// A tool once started: its result, or what is left to run.
+#[doc(hidden)]
+pub enum Started {
+    /// It ran at once.
+    Done(ToolResult),
+    /// A plain function's run, left for once the call may go on.
+    Call(Box<dyn FnOnce() -> ToolResult + Send>),
+    /// An `async` tool's run.
+    Wait(BoxFuture<'static, ToolResult>),
+}
+
+impl Started {
+    /// Runs `run` now if `now`, or leaves it for later.
+    pub fn call(now: bool, run: impl FnOnce() -> ToolResult + Send + 'static) -> Self {
+        if now {
+            Started::Done(run())
+        } else {
+            Started::Call(Box::new(run))
+        }
+    }
+
+    /// The same for a tool that reads its context: borrowed for a run now,
+    /// owned by a run left for later.
+    pub fn call_with<C: Send + Sync + 'static>(
+        ctx: Cow<'_, ToolContext<C>>,
+        now: bool,
+        run: impl FnOnce(&ToolContext<C>) -> ToolResult + Send + 'static,
+    ) -> Self {
+        if now {
+            Started::Done(run(&ctx))
+        } else {
+            let ctx = ctx.into_owned();
+            Started::Call(Box::new(move || run(&ctx)))
+        }
+    }
+
+    /// An `async` run, to be awaited.
+    pub fn wait(run: impl Future<Output = ToolResult> + Send + 'static) -> Self {
+        Started::Wait(Box::pin(run))
+    }
+}
+
+/// What starts a `#[tool]` that does not read its context: read the
+/// arguments, then run (at once if `now` and it can).
+#[doc(hidden)]
+pub type Start = fn(Arguments<'_>) -> Result<Started, ToolError>;
+
+/// The same for a `#[tool]` that reads a `ToolContext<C>`.
+#[doc(hidden)]
+pub type StartWith<C> = fn(Cow<'_, ToolContext<C>>, Arguments<'_>) -> Result<Started, ToolError>;
+
+/// What a `#[tool]` says of itself, as a `static`.
+#[doc(hidden)]
+pub struct Facts {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub metadata: ToolMetadata,
+}
+
+/// A tool as `#[tool]` describes it: its facts and its functions.
+#[doc(hidden)]
+pub struct Compiled<S> {
+    pub facts: &'static Facts,
+    pub input_schema: fn() -> Value,
+    pub output_schema: fn() -> Option<Value>,
+    pub start: S,
+}
+
+/// A hand-written tool as the registry runs it: deserialize, pass the gate,
+/// then run at once when it can and `now`, or leave a run that owns what it
+/// needs (so that a `long_running` call can go on in the background).
+pub(crate) trait Prepare<Ctx>: Send + Sync {
+    fn start(
+        &self,
+        ctx: Cow<'_, ToolContext<Ctx>>,
+        args: Arguments<'_>,
+    ) -> Result<Started, ToolError>;
+
+    /// Whether the tool can run for this caller now.
+    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String>;
+}
+
+/// How a registered tool starts.
+pub(crate) enum Runner<Ctx> {
+    Free(Start),
+    With(StartWith<Ctx>),
+    Dyn(Arc<dyn Prepare<Ctx>>),
+}
+
+impl<Ctx> Runner<Ctx> {
+    pub(crate) fn start(
+        &self,
+        ctx: Cow<'_, ToolContext<Ctx>>,
+        args: Arguments<'_>,
+    ) -> Result<Started, ToolError> {
+        match self {
+            Runner::Free(start) => start(args),
+            Runner::With(start) => start(ctx, args),
+            Runner::Dyn(tool) => tool.start(ctx, args),
+        }
+    }
+
+    pub(crate) fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        match self {
+            Runner::Dyn(tool) => tool.check_available(ctx),
+            Runner::Free(_) | Runner::With(_) => Ok(()),
+        }
+    }
+}
+
+/// A tool ready to be added to a registry: what it says about itself, read
+/// once, and how it starts.
+#[doc(hidden)]
+pub struct Registration<Ctx> {
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) description: Cow<'static, str>,
+    pub(crate) input_schema: Value,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) metadata: ToolMetadata,
+    /// Whether the tool reads its context.
+    pub(crate) uses_context: bool,
+    pub(crate) runner: Runner<Ctx>,
+}
+
+impl<Ctx> Registration<Ctx> {
+    /// A `#[tool]` that does not read its context.
+    pub fn free(tool: Compiled<Start>) -> Self {
+        Self::compiled(tool, false, Runner::Free)
+    }
+
+    /// A `#[tool]` that reads its `ToolContext<Ctx>`.
+    pub fn with_context(tool: Compiled<StartWith<Ctx>>) -> Self {
+        Self::compiled(tool, true, Runner::With)
+    }
+
+    fn compiled<S>(tool: Compiled<S>, uses_context: bool, runner: fn(S) -> Runner<Ctx>) -> Self {
+        Self {
+            name: Cow::Borrowed(tool.facts.name),
+            description: Cow::Borrowed(tool.facts.description),
+            input_schema: (tool.input_schema)(),
+            output_schema: (tool.output_schema)(),
+            metadata: tool.facts.metadata.clone(),
+            uses_context,
+            runner: runner(tool.start),
+        }
+    }
+}
