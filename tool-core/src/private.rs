@@ -10,6 +10,7 @@ pub use ::std::borrow::Cow;
 pub use ::std::time::Duration;
 
 pub use ::serde;
+pub use ::serde::de::DeserializeOwned;
 pub use ::serde::{Deserialize, Serialize};
 pub use ::serde_json;
 pub use ::serde_json::Value;
@@ -18,6 +19,17 @@ pub use ::serde_json::Value;
 pub use ::schemars;
 #[cfg(feature = "schemars")]
 pub use ::schemars::JsonSchema;
+
+/// What a derived input schema needs of the input struct: `JsonSchema`, or
+/// nothing with schemars off (the expansion has already said what to do).
+#[cfg(feature = "schemars")]
+pub use ::schemars::JsonSchema as InputSchema;
+
+#[cfg(not(feature = "schemars"))]
+pub trait InputSchema {}
+
+#[cfg(not(feature = "schemars"))]
+impl<T: ?Sized> InputSchema for T {}
 
 pub use crate::registry::{Generated, IntoTool};
 pub use crate::runner::{Arguments, Compiled, Facts, Registration, Start, StartWith, Started};
@@ -29,7 +41,6 @@ pub use crate::{
 
 use crate::IntoToolOutput;
 use crate::result::from_error;
-use ::serde::de::DeserializeOwned;
 
 /// What a parameter type of a `#[tool]` function must be when the schema is
 /// derived. The expansion checks it once per parameter, at the parameter's

@@ -58,7 +58,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Lifetime, ReturnType, parse_quote_spanned};
+use syn::{Lifetime, ReturnType, parse_quote};
 
 use crate::ast::{Arg, ToolFn};
 use crate::attr::ToolArgs;
@@ -85,23 +85,26 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     let tool_args = format_ident!("__tool_args", span = Span::mixed_site());
     let now = format_ident!("__tool_now", span = Span::mixed_site());
 
-    let (parameter, check) = if args.schema.is_some() {
-        (quote!(SerdeParameter), quote!(check_serde_parameter))
+    let check = if args.schema.is_some() {
+        quote!(check_serde_parameter)
     } else {
-        (quote!(Parameter), quote!(check_parameter))
+        quote!(check_parameter)
     };
     let checks = tool.params().map(|param| {
         let ty = &param.ty;
         quote_spanned!(ty.span()=> #p::#check::<#ty>();)
     });
-    let bounds: Vec<syn::WherePredicate> = tool
-        .params()
-        .map(|param| {
-            let ty = &param.ty;
-            parse_quote_spanned!(ty.span()=> <&#marker () as #p::Select<#ty>>::Type: #p::#parameter)
-        })
-        .collect();
-    let input_struct = input_struct(tool, args, &krate, &input, &marker, &bounds, name);
+    // What the generated items assume of the input struct, or of each
+    // parameter type in the derived impls: assumptions that mention a
+    // lifetime are checked where they are used, not where they are
+    // written, so a parameter type that does not fit is reported once, by
+    // the check above.
+    let mut bounds: Vec<syn::WherePredicate> =
+        vec![parse_quote!(#input<#marker>: #p::DeserializeOwned)];
+    if args.schema.is_none() {
+        bounds.push(parse_quote!(#input<#marker>: #p::InputSchema));
+    }
+    let input_struct = input_struct(tool, args, &krate, &input, &marker, name);
     let fields: Vec<_> = tool.params().map(|param| &param.ident).collect();
     let call_args = tool.args.iter().map(|arg| match arg {
         Arg::Context => quote!(&#ctx),
@@ -261,17 +264,21 @@ fn input_struct(
     krate: &syn::Path,
     input: &TokenStream,
     marker: &Lifetime,
-    bounds: &[syn::WherePredicate],
     name: &str,
 ) -> TokenStream {
     let p = quote!(#krate::__private);
     let serde_crate = private_path_string(krate, "serde");
     let expecting = format!("the arguments of tool `{name}` as a JSON object");
-    let bound = bounds
-        .iter()
-        .map(|bound| bound.to_token_stream().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
+    // serde's impl has its own lifetime `'de` to hang the bounds on; the
+    // schema's impl has none, so it names its parameter types through
+    // `Select`, with the struct's.
+    let bound = |predicate: &dyn Fn(&syn::Type) -> syn::WherePredicate| {
+        tool.params()
+            .map(|param| predicate(&param.ty).to_token_stream().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let serde_bound = bound(&|ty| parse_quote!(#ty: #p::Deserialize<'de>));
     let fields = tool.params().map(|param| {
         let attrs = &param.attrs;
         let ident = &param.ident;
@@ -283,7 +290,7 @@ fn input_struct(
     let skip_schema = derived.then(|| quote!(#[schemars(skip)]));
     let item = quote! {
         #[derive(#p::Deserialize)]
-        #[serde(crate = #serde_crate, bound = #bound, deny_unknown_fields, expecting = #expecting)]
+        #[serde(crate = #serde_crate, bound = #serde_bound, deny_unknown_fields, expecting = #expecting)]
         struct #input<#marker> {
             #(#fields,)*
             #[serde(skip)]
@@ -293,9 +300,11 @@ fn input_struct(
     };
     if derived {
         let schemars_crate = private_path_string(krate, "schemars");
+        let schema_bound =
+            bound(&|ty| parse_quote!(<&#marker () as #p::Select<#ty>>::Type: #p::InputSchema));
         let span = tool.item.sig.ident.span();
         quote_spanned! {span=>
-            #p::derive_json_schema! { #schemars_crate, #bound, #item }
+            #p::derive_json_schema! { #schemars_crate, #schema_bound, #item }
         }
     } else {
         item
