@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 
-use tool_core::Provider;
+use tool_core::provider::Provider;
 
 #[path = "quickstart.rs"]
 #[allow(dead_code)]
@@ -22,8 +22,8 @@ mod quickstart;
 /// notes about tools that go without strict mode.
 pub(crate) fn definitions_json(name: &str) -> Result<(String, Vec<String>), String> {
     let provider: Provider = name.parse().map_err(|error| format!("{error}"))?;
-    let definitions = quickstart::registry()
-        .definitions_for(provider)
+    let definitions = provider
+        .definitions(&quickstart::registry())
         .map_err(|error| error.to_string())?;
     let notes = definitions
         .not_strict()

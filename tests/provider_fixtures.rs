@@ -5,14 +5,15 @@
 //! - each response fixture parses into exactly the calls it holds;
 //! - `respond` answers them in the shape the documentation shows, equal to
 //!   the documented result messages where the tool returns the same thing;
-//! - `definitions_for` gives the tool definitions the fixtures show;
+//! - `Provider::definitions` gives the tool definitions the fixtures show;
 //! - the model's own turn is echoed as each provider wants it back;
 //! - a response of the wrong shape is a `ParseError` with a stated text.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::{ParseError, Provider, ToolContext, ToolRegistry, tool};
+use tool_core::provider::{ParseError, Provider};
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// A fixture from `tests/fixtures/providers/`, parsed.
 fn fixture(name: &str) -> Value {
@@ -312,8 +313,8 @@ fn mcp_tools_call_request_parses_into_one_call_with_the_request_id() {
 async fn anthropic_success_reply_equals_the_documented_tool_result() {
     let registry = ToolRegistry::new().with(FifteenDegrees);
     let response = fixture("anthropic-tool_use-response.json");
-    let turn = registry
-        .respond(&ctx(), ANTHROPIC, &response)
+    let turn = ANTHROPIC
+        .respond(&registry, &ctx(), &response)
         .await
         .unwrap();
     assert!(!turn.is_done());
@@ -329,8 +330,8 @@ async fn anthropic_error_reply_has_is_error_like_the_documented_one() {
     // reply equals the documented error result exactly.
     let registry = ToolRegistry::new().with(WeatherServiceDown);
     let response = fixture("anthropic-tool_use-response.json");
-    let turn = registry
-        .respond(&ctx(), ANTHROPIC, &response)
+    let turn = ANTHROPIC
+        .respond(&registry, &ctx(), &response)
         .await
         .unwrap();
     assert_eq!(turn.reply(), [fixture("anthropic-tool_result-error.json")]);
@@ -338,8 +339,8 @@ async fn anthropic_error_reply_has_is_error_like_the_documented_one() {
     // An error of the framework (here an argument the tool does not have)
     // has the same shape, with the framework's text.
     let registry = ToolRegistry::new().with(WeatherByCity);
-    let turn = registry
-        .respond(&ctx(), ANTHROPIC, &response)
+    let turn = ANTHROPIC
+        .respond(&registry, &ctx(), &response)
         .await
         .unwrap();
     assert_eq!(
@@ -360,7 +361,7 @@ async fn anthropic_error_reply_has_is_error_like_the_documented_one() {
 async fn openai_chat_reply_is_one_tool_message_per_call_in_order() {
     let registry = ToolRegistry::new().with(GetCurrentWeather).with(SendEmail);
     let response = fixture("openai-chat-tool-call-response.json");
-    let turn = registry.respond(&ctx(), CHAT, &response).await.unwrap();
+    let turn = CHAT.respond(&registry, &ctx(), &response).await.unwrap();
     assert_eq!(
         turn.reply(),
         [json!({
@@ -385,7 +386,7 @@ async fn openai_chat_reply_is_one_tool_message_per_call_in_order() {
         "id": "call_ghi789", "type": "function",
         "function": {"name": "get_current_weather", "arguments": "{\"location\": "}
     }));
-    let turn = registry.respond(&ctx(), CHAT, &response).await.unwrap();
+    let turn = CHAT.respond(&registry, &ctx(), &response).await.unwrap();
     assert_eq!(
         turn.reply(),
         [
@@ -405,7 +406,7 @@ async fn openai_chat_reply_is_one_tool_message_per_call_in_order() {
 async fn openai_responses_reply_is_one_function_call_output_per_call_in_order() {
     let registry = ToolRegistry::new().with(WeatherByCity).with(SendEmail);
     let output = fixture("openai-responses-function_call-output.json");
-    let turn = registry.respond(&ctx(), RESPONSES, &output).await.unwrap();
+    let turn = RESPONSES.respond(&registry, &ctx(), &output).await.unwrap();
     assert_eq!(
         turn.reply(),
         [
@@ -420,7 +421,7 @@ async fn openai_responses_reply_is_one_function_call_output_per_call_in_order() 
 async fn gemini_reply_is_one_user_content_of_function_responses() {
     let registry = ToolRegistry::new().with(FindTheaters);
     let response = fixture("gemini-functionCall-response.json");
-    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    let turn = GEMINI.respond(&registry, &ctx(), &response).await.unwrap();
 
     // The documented sample (gemini-functionResponse-request.json) is an
     // older one: its results come in a content of role "function" and its
@@ -449,7 +450,7 @@ async fn gemini_reply_is_one_user_content_of_function_responses() {
     let mut response = response;
     response["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] =
         json!({"movie": "Barbie"});
-    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    let turn = GEMINI.respond(&registry, &ctx(), &response).await.unwrap();
     assert_eq!(
         turn.reply(),
         [json!({
@@ -470,7 +471,7 @@ async fn gemini_call_id_is_echoed_when_the_call_has_one() {
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
         {"functionCall": {"id": "fc-1", "name": "find_theaters", "args": {"location": "Mountain View, CA", "movie": "Barbie"}}}
     ]}}]});
-    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    let turn = GEMINI.respond(&registry, &ctx(), &response).await.unwrap();
     assert_eq!(turn.calls()[0].id(), Some("fc-1"));
     assert_eq!(
         turn.reply()[0]["parts"][0]["functionResponse"]["id"],
@@ -482,8 +483,8 @@ async fn gemini_call_id_is_echoed_when_the_call_has_one() {
 async fn mcp_reply_equals_the_documented_call_tool_result() {
     let registry = ToolRegistry::new().with(WeatherProvider);
     let request = fixture("mcp-2025-06-18-tools-call-request.json");
-    let turn = registry
-        .respond(&ctx(), Provider::Mcp, &request)
+    let turn = Provider::Mcp
+        .respond(&registry, &ctx(), &request)
         .await
         .unwrap();
     assert_eq!(
@@ -497,8 +498,8 @@ async fn mcp_reply_equals_the_documented_call_tool_result() {
     let mut second = request.clone();
     second["id"] = json!("b");
     second["params"]["arguments"] = json!({"location": "Boston"});
-    let turn = registry
-        .respond(&ctx(), Provider::Mcp, &json!([request, second]))
+    let turn = Provider::Mcp
+        .respond(&registry, &ctx(), &json!([request, second]))
         .await
         .unwrap();
     let ids: Vec<&Value> = turn.reply().iter().map(|reply| &reply["id"]).collect();
@@ -514,8 +515,8 @@ async fn mcp_unknown_tool_is_a_json_rpc_error_and_bad_arguments_a_tool_error() {
     let registry = ToolRegistry::new().with(WeatherProvider);
     let mut request = fixture("mcp-2025-06-18-tools-call-request.json");
     request["params"]["name"] = json!("get_wether");
-    let turn = registry
-        .respond(&ctx(), Provider::Mcp, &request)
+    let turn = Provider::Mcp
+        .respond(&registry, &ctx(), &request)
         .await
         .unwrap();
     assert_eq!(
@@ -534,8 +535,8 @@ async fn mcp_unknown_tool_is_a_json_rpc_error_and_bad_arguments_a_tool_error() {
     // as MCP 2025-11-25 asks, not a protocol error.
     let mut request = fixture("mcp-2025-06-18-tools-call-request.json");
     request["params"]["arguments"] = json!({"city": "New York"});
-    let turn = registry
-        .respond(&ctx(), Provider::Mcp, &request)
+    let turn = Provider::Mcp
+        .respond(&registry, &ctx(), &request)
         .await
         .unwrap();
     assert_eq!(
@@ -561,7 +562,7 @@ async fn mcp_unknown_tool_is_a_json_rpc_error_and_bad_arguments_a_tool_error() {
 #[test]
 fn mcp_definition_is_the_documented_tool_plus_annotations() {
     let registry: ToolRegistry = ToolRegistry::new().with(WeatherProvider);
-    let definitions = registry.definitions_for(Provider::Mcp).unwrap();
+    let definitions = Provider::Mcp.definitions(&registry).unwrap();
     let mut ours = definitions.tools()[0].clone();
     let documented = &fixture("mcp-2025-06-18-tools-list-response.json")["result"]["tools"][0];
 
@@ -612,8 +613,8 @@ fn weather_in_units(
 #[test]
 fn openai_strict_definition_is_the_documented_one_with_null_in_the_enum() {
     let registry: ToolRegistry = ToolRegistry::new().with(WeatherInUnits);
-    let definitions = registry
-        .definitions_for(Provider::OpenAiChat { strict: true })
+    let definitions = Provider::OpenAiChat { strict: true }
+        .definitions(&registry)
         .unwrap();
     assert!(definitions.not_strict().is_empty());
     let ours = &definitions.tools()[0];
@@ -659,8 +660,8 @@ fn openai_strict_definition_of_a_referenced_enum_keeps_the_reference() {
     // optional `units` is `anyOf: [enum, null]` rather than the documented
     // flat `type` + `enum`. Both accept the same values.
     let registry: ToolRegistry = ToolRegistry::new().with(WeatherInNamedUnits);
-    let definitions = registry
-        .definitions_for(Provider::OpenAiChat { strict: true })
+    let definitions = Provider::OpenAiChat { strict: true }
+        .definitions(&registry)
         .unwrap();
     let parameters = &definitions.tools()[0]["function"]["parameters"];
     assert_eq!(
@@ -684,8 +685,8 @@ fn gemini_openapi_declarations_are_the_documented_ones_plus_property_ordering() 
         .with(FindMovies)
         .with(FindTheaters)
         .with(GetShowtimes);
-    let definitions = registry
-        .definitions_for(Provider::Gemini { openapi: true })
+    let definitions = Provider::Gemini { openapi: true }
+        .definitions(&registry)
         .unwrap();
     let mut ours = definitions.tools().clone();
     let documented = &fixture("gemini-functionResponse-request.json")["tools"];
@@ -729,8 +730,8 @@ async fn anthropic_model_turn_is_the_assistant_message_with_every_block() {
     assert_eq!(ANTHROPIC.model_turn(&response).unwrap(), expected);
 
     let registry = ToolRegistry::new().with(FifteenDegrees);
-    let turn = registry
-        .respond(&ctx(), ANTHROPIC, &response)
+    let turn = ANTHROPIC
+        .respond(&registry, &ctx(), &response)
         .await
         .unwrap();
     assert_eq!(turn.model_turn(), expected);
@@ -785,7 +786,7 @@ async fn gemini_model_turn_is_the_content_verbatim_with_its_thought_signature() 
     );
 
     let registry = ToolRegistry::new().with(ListTheaters);
-    let turn = registry.respond(&ctx(), GEMINI, &response).await.unwrap();
+    let turn = GEMINI.respond(&registry, &ctx(), &response).await.unwrap();
     assert_eq!(turn.model_turn(), [content]);
     assert_eq!(
         turn.reply(),
@@ -820,8 +821,8 @@ async fn openai_responses_model_turn_is_every_output_item_with_reasoning() {
     assert_eq!(RESPONSES.model_turn(&response).unwrap(), output);
 
     let registry = ToolRegistry::new().with(WeatherByCity).with(SendEmail);
-    let turn = registry
-        .respond(&ctx(), RESPONSES, &response)
+    let turn = RESPONSES
+        .respond(&registry, &ctx(), &response)
         .await
         .unwrap();
     assert_eq!(turn.calls().len(), 3);
@@ -987,7 +988,7 @@ async fn an_api_error_body_is_a_parse_error_not_a_final_answer() {
         (GEMINI, &gemini_error),
     ];
     for (provider, body) in cases {
-        let error = registry.respond(&ctx(), provider, body).await.unwrap_err();
+        let error = provider.respond(&registry, &ctx(), body).await.unwrap_err();
         assert_eq!(error.provider, provider);
         assert_eq!(
             error.message,

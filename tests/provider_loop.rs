@@ -13,7 +13,8 @@ use std::error::Error;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::{Provider, ToolContext, ToolRegistry, tool};
+use tool_core::provider::Provider;
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Get the current weather for a city.
 #[tool(read_only, concurrency_safe, tier = Observe)]
@@ -95,7 +96,7 @@ async fn converse<App: Send + Sync + 'static>(
     messages: &mut Vec<Value>,
 ) -> Result<String, Box<dyn std::error::Error>> {
     let provider = Provider::Anthropic { strict: true };
-    let tools = registry.definitions_for(provider)?;
+    let tools = provider.definitions(registry)?;
     loop {
         let response = send(json!({
             "model": "claude-sonnet-4-5",
@@ -104,7 +105,7 @@ async fn converse<App: Send + Sync + 'static>(
             "messages": messages,
         }))
         .await;
-        let turn = registry.respond(ctx, provider, &response).await?;
+        let turn = provider.respond(registry, ctx, &response).await?;
         turn.append_to(messages);
         if turn.is_done() {
             return Ok(turn.text().unwrap_or_default().to_owned());
@@ -194,7 +195,7 @@ async fn openai_chat_strict_agent_loop() -> Result<(), Box<dyn Error>> {
     let ctx = ToolContext::new(());
     let provider = Provider::OpenAiChat { strict: true };
 
-    let definitions = registry.definitions_for(provider)?;
+    let definitions = provider.definitions(&registry)?;
     let mut messages = vec![json!({"role": "user", "content": QUESTION})];
     let answer = loop {
         let response = send(json!({
@@ -203,7 +204,7 @@ async fn openai_chat_strict_agent_loop() -> Result<(), Box<dyn Error>> {
             "messages": messages,
         }))
         .await;
-        let turn = registry.respond(&ctx, provider, &response).await?;
+        let turn = provider.respond(&registry, &ctx, &response).await?;
         if turn.is_done() {
             break response;
         }
@@ -272,7 +273,7 @@ async fn gemini_agent_loop() -> Result<(), Box<dyn Error>> {
     let ctx = ToolContext::new(());
     let provider = Provider::Gemini { openapi: false };
 
-    let definitions = registry.definitions_for(provider)?;
+    let definitions = provider.definitions(&registry)?;
     let mut contents = vec![json!({"role": "user", "parts": [{"text": QUESTION}]})];
     let answer = loop {
         let response = send(json!({
@@ -280,7 +281,7 @@ async fn gemini_agent_loop() -> Result<(), Box<dyn Error>> {
             "contents": contents,
         }))
         .await;
-        let turn = registry.respond(&ctx, provider, &response).await?;
+        let turn = provider.respond(&registry, &ctx, &response).await?;
         if turn.is_done() {
             break response;
         }
@@ -318,7 +319,7 @@ async fn a_finished_turn_appends_only_the_models_answer() {
         ),
     ];
     for (provider, response, answer) in finals {
-        let turn = registry.respond(&ctx, provider, &response).await.unwrap();
+        let turn = provider.respond(&registry, &ctx, &response).await.unwrap();
         assert!(turn.is_done(), "{provider}");
         assert!(turn.reply().is_empty(), "{provider}");
         let mut conversation = Vec::new();

@@ -9,7 +9,8 @@ use std::process::Command;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::{Provider, RegistryError, ToolRegistry, tool};
+use tool_core::provider::Provider;
+use tool_core::{RegistryError, ToolRegistry, tool};
 
 #[path = "../examples/quickstart.rs"]
 #[allow(dead_code)]
@@ -54,13 +55,13 @@ fn kebab_search(
 fn definitions_are_cached_until_a_tool_is_added() {
     let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
     let provider = Provider::OpenAiChat { strict: true };
-    let first = registry.definitions_for(provider).unwrap();
-    let again = registry.definitions_for(provider).unwrap();
+    let first = provider.definitions(&registry).unwrap();
+    let again = provider.definitions(&registry).unwrap();
     assert!(std::sync::Arc::ptr_eq(&first, &again), "made once");
     assert_eq!(first.tools().as_array().unwrap().len(), 1);
 
     registry.register(Count).unwrap();
-    let after = registry.definitions_for(provider).unwrap();
+    let after = provider.definitions(&registry).unwrap();
     assert_eq!(after.tools().as_array().unwrap().len(), 2);
     assert_eq!(
         first.tools().as_array().unwrap().len(),
@@ -72,8 +73,8 @@ fn definitions_are_cached_until_a_tool_is_added() {
 #[test]
 fn a_tool_strict_mode_cannot_hold_goes_without_it_and_is_named() {
     let registry: ToolRegistry = ToolRegistry::new().with(Hello).with(Count);
-    let definitions = registry
-        .definitions_for(Provider::OpenAiChat { strict: true })
+    let definitions = Provider::OpenAiChat { strict: true }
+        .definitions(&registry)
         .unwrap();
     let strict: Vec<(&str, &Value)> = definitions
         .tools()
@@ -96,8 +97,8 @@ fn a_tool_strict_mode_cannot_hold_goes_without_it_and_is_named() {
     );
     // Without strict mode asked for, nothing to say; `strict: false` is
     // still said, since Responses would otherwise decide on its own.
-    let loose = registry
-        .definitions_for(Provider::OpenAiResponses { strict: false })
+    let loose = Provider::OpenAiResponses { strict: false }
+        .definitions(&registry)
         .unwrap();
     assert!(loose.not_strict().is_empty());
     assert_eq!(loose.tools()[1]["strict"], json!(false));
@@ -106,7 +107,7 @@ fn a_tool_strict_mode_cannot_hold_goes_without_it_and_is_named() {
 #[test]
 fn a_provider_named_up_front_refuses_what_it_would_reject_at_registration() {
     let mut registry: ToolRegistry =
-        ToolRegistry::new().with_providers([Provider::Gemini { openapi: true }]);
+        ToolRegistry::new().with_check([Provider::Gemini { openapi: true }]);
     registry.register(Hello).unwrap();
     let error = registry.register(KebabSearch).unwrap_err();
     assert!(matches!(error, RegistryError::SchemaRejected { .. }));
@@ -122,14 +123,14 @@ fn a_provider_named_up_front_refuses_what_it_would_reject_at_registration() {
     // say what is wrong when asked for.
     let registry: ToolRegistry = ToolRegistry::new().with(KebabSearch);
     assert_eq!(
-        registry
-            .definitions_for(Provider::Gemini { openapi: true })
+        Provider::Gemini { openapi: true }
+            .definitions(&registry)
             .unwrap_err(),
         error
     );
     assert!(
-        registry
-            .definitions_for(Provider::Gemini { openapi: false })
+        Provider::Gemini { openapi: false }
+            .definitions(&registry)
             .is_ok()
     );
 }
@@ -142,7 +143,7 @@ fn naming_a_provider_that_rejects_a_registered_tool_panics_like_with() {
     fn first_hit(query: String) -> String {
         query
     }
-    let _ = ToolRegistry::<()>::new().with(FirstHit).with_providers([
+    let _ = ToolRegistry::<()>::new().with(FirstHit).with_check([
         Provider::OpenAiChat { strict: true },
         Provider::Gemini { openapi: false },
     ]);
@@ -180,7 +181,7 @@ fn the_definitions_example_prints_what_the_registry_gives() {
         let provider: Provider = name.parse().unwrap();
         assert_eq!(
             &printed,
-            registry.definitions_for(provider).unwrap().tools(),
+            provider.definitions(&registry).unwrap().tools(),
             "{name}"
         );
     }

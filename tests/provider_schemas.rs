@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use tool_core::{NotStrict, Provider, ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
+use tool_core::provider::{NotStrict, Provider};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
 
 // ---------------------------------------------------------------------------
 // Golden files
@@ -75,8 +76,8 @@ fn definitions_match_the_golden_files() {
     let mut differences = Vec::new();
     let mut not_strict = String::new();
     for provider in Provider::ALL {
-        let definitions = registry
-            .definitions_for(provider)
+        let definitions = provider
+            .definitions(&registry)
             .unwrap_or_else(|error| panic!("{provider}: {error}"));
         let pretty = serde_json::to_string_pretty(definitions.tools()).expect("serialize");
         differences.extend(golden(
@@ -105,7 +106,7 @@ fn the_corpus_has_every_tool_in_every_provider() {
     let registry = corpus::registry();
     assert_eq!(registry.definitions().len(), corpus::TOOLS);
     for provider in Provider::ALL {
-        let definitions = registry.definitions_for(provider).expect("definitions");
+        let definitions = provider.definitions(&registry).expect("definitions");
         let names: Vec<&str> = tool_list(provider, definitions.tools())
             .into_iter()
             .filter_map(|tool| name_of(provider, tool))
@@ -280,6 +281,7 @@ fn schema_of(provider: Provider, definition: &Value) -> Option<&Value> {
         Provider::Gemini { openapi: false } => definition.get("parametersJsonSchema"),
         Provider::Gemini { openapi: true } => definition.get("parameters"),
         Provider::Mcp => definition.get("inputSchema"),
+        other => panic!("no schema location known for {other}"),
     }
 }
 
@@ -314,6 +316,7 @@ fn name_follows_the_rule(provider: Provider, name: &str) -> bool {
                 && all(&|c| word(c) || c == '.' || c == ':')
         }
         Provider::Mcp => (1..=128).contains(&name.len()) && all(&|c| word(c) || c == '.'),
+        other => panic!("no name rule known for {other}"),
     }
 }
 
@@ -622,6 +625,7 @@ fn check_shape(provider: Provider, definition: &Value, say: &mut impl FnMut(&str
                 say("/annotations", "the four hints are not all booleans".into());
             }
         }
+        other => say("", format!("no definition shape known for {other}")),
     }
 }
 
@@ -985,7 +989,7 @@ fn every_definition_follows_its_dialect() {
     let registry = corpus::registry();
     let mut problems = Vec::new();
     for provider in Provider::ALL {
-        let definitions = registry.definitions_for(provider).expect("definitions");
+        let definitions = provider.definitions(&registry).expect("definitions");
         problems.extend(check_definitions(
             provider,
             definitions.tools(),
@@ -1012,7 +1016,7 @@ fn strict_mode_holds_for_most_of_the_corpus() {
         Provider::OpenAiResponses { strict: true },
         Provider::Anthropic { strict: true },
     ] {
-        let definitions = registry.definitions_for(provider).expect("definitions");
+        let definitions = provider.definitions(&registry).expect("definitions");
         let strict = tool_list(provider, definitions.tools())
             .into_iter()
             .filter(|tool| strict_of(provider, tool) == Some(true))
@@ -1396,7 +1400,7 @@ fn the_checker_refuses_the_loose_schemas_as_strict_ones() {
         ),
     ];
     for (loose, strict, expected) in cases {
-        let definitions = registry.definitions_for(loose).expect("definitions");
+        let definitions = loose.definitions(&registry).expect("definitions");
         let mut passed = Vec::new();
         for tool in tool_list(loose, definitions.tools()) {
             let mut claimed = tool.clone();
@@ -1459,7 +1463,7 @@ fn every_json_schema_dialect_is_valid_json_schema_2020_12() {
     let registry = corpus::registry();
     let mut invalid = Vec::new();
     for provider in Provider::ALL.into_iter().filter(|p| is_json_schema(*p)) {
-        let definitions = registry.definitions_for(provider).expect("definitions");
+        let definitions = provider.definitions(&registry).expect("definitions");
         for tool in tool_list(provider, definitions.tools()) {
             let name = name_of(provider, tool).unwrap_or_default();
             let schema = schema_of(provider, tool).expect("a schema");
@@ -1539,7 +1543,7 @@ fn arguments_the_tools_accept_fit_every_dialect() {
     let registry = corpus::registry();
     let mut problems = Vec::new();
     for provider in Provider::ALL.into_iter().filter(|p| is_json_schema(*p)) {
-        let definitions = registry.definitions_for(provider).expect("definitions");
+        let definitions = provider.definitions(&registry).expect("definitions");
         let tools = definitions.tools();
         // OpenAI's strict form requires every property: only the full
         // arguments fit a tool sent strict there.
@@ -1622,7 +1626,7 @@ async fn a_flattened_enum_is_accepted_by_the_tool() {
         Provider::OpenAiChat { strict: true },
         Provider::OpenAiResponses { strict: true },
     ] {
-        let definitions = registry.definitions_for(provider).expect("definitions");
+        let definitions = provider.definitions(&registry).expect("definitions");
         assert_eq!(definitions.not_strict().len(), 1, "{provider}");
     }
 }
@@ -1635,7 +1639,7 @@ fn anthropic_strict_keeps_a_flattened_enum_satisfiable() {
     // strict mode does.
     let registry: ToolRegistry = ToolRegistry::new().with(PostNotice);
     let provider = Provider::Anthropic { strict: true };
-    let definitions = registry.definitions_for(provider).expect("definitions");
+    let definitions = provider.definitions(&registry).expect("definitions");
     let schema = provider_schema(definitions.tools(), provider, "post_notice");
     let errors = validation_errors(&schema, &a_notice());
     let strict = definitions.not_strict().is_empty();
@@ -1653,7 +1657,7 @@ fn gemini_openapi_keeps_the_properties_beside_a_flattened_enum() {
     // hears of it.
     let registry: ToolRegistry = ToolRegistry::new().with(PostNotice);
     let provider = Provider::Gemini { openapi: true };
-    let definitions = registry.definitions_for(provider).expect("definitions");
+    let definitions = provider.definitions(&registry).expect("definitions");
     let schema = provider_schema(definitions.tools(), provider, "post_notice");
     let notice = &schema["properties"]["notice"];
     let branches = notice["anyOf"].as_array().expect("a choice");
@@ -1705,8 +1709,8 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
     let registry = (0..17).fold(ToolRegistry::new(), |registry, i| {
         registry.with(Picker(format!("pick_{i}")))
     });
-    let definitions = registry
-        .definitions_for(Provider::Anthropic { strict: true })
+    let definitions = Provider::Anthropic { strict: true }
+        .definitions(&registry)
         .expect("definitions");
     let spent = AnthropicBudget::of(definitions.tools());
     assert!(
@@ -1717,8 +1721,8 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
     // The corpus: `draw_shape`'s `shape` and `perform_action`'s `action` are
     // such `oneOf`s, and count among the request's unions.
     let corpus = corpus::registry();
-    let definitions = corpus
-        .definitions_for(Provider::Anthropic { strict: true })
+    let definitions = Provider::Anthropic { strict: true }
+        .definitions(&corpus)
         .expect("definitions");
     let spent = AnthropicBudget::of(definitions.tools());
     assert!(
@@ -1736,7 +1740,7 @@ fn anthropic_strict_optional_properties_are_not_null_unions() {
     // choices would use up the budget of 16 unions.
     let provider = Provider::Anthropic { strict: true };
     let registry = corpus::registry();
-    let definitions = registry.definitions_for(provider).expect("definitions");
+    let definitions = provider.definitions(&registry).expect("definitions");
     let mut nullable = Vec::new();
     for tool in tool_list(provider, definitions.tools()) {
         if strict_of(provider, tool) != Some(true) {
@@ -1801,11 +1805,9 @@ fn properties_in<'d>(tools: &'d Value, provider: Provider, name: &str) -> &'d Ma
 /// `check` returns what is wrong with the pair, if anything; all of it.
 fn openapi_property_problems(check: impl Fn(&Value, &Value) -> Option<String>) -> Vec<String> {
     let registry = corpus::registry();
-    let mcp = registry
-        .definitions_for(Provider::Mcp)
-        .expect("definitions");
+    let mcp = Provider::Mcp.definitions(&registry).expect("definitions");
     let legacy = Provider::Gemini { openapi: true };
-    let openapi = registry.definitions_for(legacy).expect("definitions");
+    let openapi = legacy.definitions(&registry).expect("definitions");
     let mut problems = Vec::new();
     for definition in registry.definitions() {
         let name = &*definition.name;

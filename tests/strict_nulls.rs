@@ -10,7 +10,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::{Provider, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::provider::Provider;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 const STRICT_CHAT: Provider = Provider::OpenAiChat { strict: true };
 
@@ -81,8 +82,8 @@ fn strict_chat_response(arguments: &str) -> Value {
 /// The tool message `respond` gives for a strict Chat response.
 async fn reply_to(arguments: &str) -> Vec<Value> {
     let response = strict_chat_response(arguments);
-    let turn = registry()
-        .respond(&ToolContext::new(()), STRICT_CHAT, &response)
+    let turn = STRICT_CHAT
+        .respond(&registry(), &ToolContext::new(()), &response)
         .await
         .expect("a strict Chat Completions response");
     turn.reply().to_vec()
@@ -94,7 +95,7 @@ fn the_strict_definition_makes_every_optional_argument_nullable() {
     // optional ones take `null`, down into `Page`. Defaults are not allowed
     // in strict mode, so they move into the descriptions.
     let registry = registry();
-    let definitions = registry.definitions_for(STRICT_CHAT).unwrap();
+    let definitions = STRICT_CHAT.definitions(&registry).unwrap();
     assert!(definitions.not_strict().is_empty());
     assert_eq!(
         definitions.tools()[0]["function"]["parameters"],

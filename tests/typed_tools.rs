@@ -354,7 +354,7 @@ async fn the_struct_form_runs_its_run_method() {
 fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
     let registry = ToolRegistry::<App>::new().with(GetWeather).with(SearchTool);
     assert_eq!(
-        registry.metadata("get_weather"),
+        registry.info("get_weather").map(|tool| tool.metadata),
         Some(&ToolMetadata {
             tier: ToolTier::Observe,
             read_only: true,
@@ -380,7 +380,7 @@ fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
     #[tool]
     fn quiet() {}
     let plain: ToolRegistry = ToolRegistry::new().with(List).with(Quiet);
-    let meta = plain.metadata("list").expect("registered");
+    let meta = plain.info("list").expect("registered").metadata;
     assert_eq!(meta.title.as_deref(), Some("List directory"));
     assert_eq!(meta.tier, ToolTier::Confirm);
     assert_eq!(meta.timeout, Some(Duration::from_millis(250)));
@@ -390,10 +390,13 @@ fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
         ["files:read", "files:list"]
     );
 
-    assert_eq!(plain.metadata("quiet"), Some(&ToolMetadata::DEFAULT));
+    assert_eq!(
+        plain.info("quiet").map(|tool| tool.metadata),
+        Some(&ToolMetadata::DEFAULT)
+    );
     assert_eq!(ToolMetadata::DEFAULT.tier, ToolTier::Confirm, "fail closed");
 
-    let search = registry.metadata("search").expect("registered");
+    let search = registry.info("search").expect("registered").metadata;
     assert!(search.idempotent && !search.open_world);
 }
 
@@ -420,7 +423,9 @@ async fn name_description_and_schema_can_be_written_out() {
     assert_eq!(definition.description, "Roll a die.");
     assert_eq!(definition.input_schema["properties"]["sides"]["minimum"], 2);
     assert_eq!(
-        registry.output_schema("roll-die"),
+        registry
+            .info("roll-die")
+            .and_then(|tool| tool.output_schema),
         Some(&json!({"type": "integer"}))
     );
     let ctx = ToolContext::new(());

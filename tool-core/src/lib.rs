@@ -49,12 +49,13 @@
 //!   caught), [`call_all`](ToolRegistry::call_all) for batches, and
 //!   [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) for
 //!   `long_running` tools;
-//! - [`Provider`]: OpenAI (Chat Completions, Responses), Anthropic, Gemini
-//!   and MCP: [`ToolRegistry::definitions_for`] gives the tool list in the
-//!   provider's request shape and schema dialect,
-//!   [`Provider::parse_calls`] reads the calls of a response,
-//!   [`Provider::format_results`] writes the results back, and
-//!   [`ToolRegistry::respond`] does the three for one turn of a loop;
+//! - [`provider::Provider`]: OpenAI (Chat Completions, Responses),
+//!   Anthropic, Gemini and MCP: [`definitions`](provider::Provider::definitions)
+//!   gives a registry's tool list in the provider's request shape and schema
+//!   dialect, [`parse_calls`](provider::Provider::parse_calls) reads the calls
+//!   of a response, [`format_results`](provider::Provider::format_results)
+//!   writes the results back, and [`respond`](provider::Provider::respond)
+//!   does the three for one turn of a loop;
 //! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
 //!   [`CallObserver`]: start and finish events;
 //! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`],
@@ -63,52 +64,28 @@
 //! Features: `schemars` (on by default) derives input schemas from Rust types;
 //! without it every tool writes its schema with `#[tool(schema = ...)]`.
 
-mod adapter;
-mod arguments;
-mod call_id;
-mod context;
-mod dialect;
 mod dispatch;
-mod error;
-mod input;
-mod metadata;
-mod name;
-mod nulls;
-mod observe;
-mod pending;
-mod policy;
-mod provider;
-mod registry;
-mod result;
-mod runner;
+pub mod provider;
 mod schema;
 mod tool;
-mod validation;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use adapter::{TypedToolAdapter, deserialize_arguments};
-pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
-pub use call_id::call_id;
-pub use context::{CancellationToken, ToolContext};
-pub use dispatch::ToolCall;
-pub use error::{RegistryError, ToolError, Violation};
-pub use metadata::{ToolMetadata, ToolTier};
-pub use observe::{CallFinished, CallObserver, CallStarted};
-pub use pending::DeliveryError;
-pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
-pub use provider::{
-    Definitions, NotStrict, ParseError, Provider, ProviderCall, Turn, UnknownProvider,
+pub use dispatch::{
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, CallFinished, CallObserver, CallStarted,
+    DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, DeliveryError, Inserted,
+    IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry, TypedToolAdapter,
+    deserialize_arguments,
 };
-pub use registry::{
-    DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, IntoTool, OnDuplicate, ToolRegistry,
-};
-pub use result::{IntoToolOutput, ToolOutput, ToolResult};
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
-pub use tool::{BoxFuture, Tool, ToolDefinition, TypedTool};
+pub use tool::{
+    BoxFuture, CancellationToken, IntoToolOutput, RegistryError, Tool, ToolContext, ToolDefinition,
+    ToolError, ToolInfo, ToolMetadata, ToolOutput, ToolResult, ToolTier, TypedTool, Violation,
+    call_id,
+};
 
 #[doc(inline)]
 #[doc = include_str!("tool_attribute.md")]

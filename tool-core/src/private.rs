@@ -31,8 +31,10 @@ pub trait InputSchema {}
 #[cfg(not(feature = "schemars"))]
 impl<T: ?Sized> InputSchema for T {}
 
-pub use crate::registry::{Generated, IntoTool};
-pub use crate::runner::{Arguments, Compiled, Facts, Registration, Start, StartWith, Started};
+pub use crate::dispatch::registry::{Generated, IntoTool};
+pub use crate::dispatch::runner::{
+    Arguments, Compiled, Facts, Registration, Start, StartWith, Started,
+};
 pub use crate::schema::{derived as derived_schema, derived_generated as derived_generated_schema};
 pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
@@ -40,7 +42,7 @@ pub use crate::{
 };
 
 use crate::IntoToolOutput;
-use crate::result::from_error;
+use crate::tool::from_error;
 
 /// What a parameter type of a `#[tool]` function must be when the schema is
 /// derived. The expansion checks it once per parameter, at the parameter's

@@ -3,7 +3,8 @@
 use serde_json::{Map, Value, json};
 
 use super::call::{list, typed_calls};
-use crate::{ProviderCall, ToolResult};
+use crate::ToolResult;
+use crate::provider::ProviderCall;
 
 /// The content blocks of a message, or the blocks themselves.
 fn blocks(response: &Value) -> Result<&[Value], String> {

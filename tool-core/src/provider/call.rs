@@ -2,8 +2,9 @@
 
 use serde_json::Value;
 
-pub(super) use crate::arguments::kind;
-use crate::{Provider, ToolCall};
+use crate::ToolCall;
+pub(super) use crate::dispatch::arguments::kind;
+use crate::provider::Provider;
 
 /// One tool call read from a provider's response: the provider's id for it,
 /// the tool's name, the arguments as the model sent them, and what the reply

@@ -1,14 +1,13 @@
 //! Tool definitions in each provider's request shape.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::dialect::{self, AnthropicBudget, Unfit};
-use crate::{Provider, RegistryError, ToolMetadata};
+use crate::provider::Provider;
+use crate::schema::dialect::{self, AnthropicBudget, Unfit};
+use crate::{RegistryError, ToolInfo};
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
@@ -69,32 +68,6 @@ impl fmt::Display for NotStrict {
     }
 }
 
-/// What a definition is made from.
-pub(crate) struct ToolInfo<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) description: &'a str,
-    pub(crate) input_schema: &'a Value,
-    pub(crate) output_schema: Option<&'a Value>,
-    pub(crate) metadata: &'a ToolMetadata,
-}
-
-impl<'a> ToolInfo<'a> {
-    /// What a registered (or registering) tool's definition is made from.
-    pub(crate) fn of(
-        definition: &'a crate::ToolDefinition,
-        output_schema: Option<&'a Value>,
-        metadata: &'a ToolMetadata,
-    ) -> Self {
-        Self {
-            name: &definition.name,
-            description: &definition.description,
-            input_schema: &definition.input_schema,
-            output_schema,
-            metadata,
-        }
-    }
-}
-
 /// Builds a provider's definitions for the tools, in order.
 pub(crate) fn build_definitions<'a>(
     provider: Provider,
@@ -133,12 +106,12 @@ pub(crate) fn definition_of(
         .check_name(tool.name)
         .map_err(|reason| RegistryError::NameRejected {
             name: tool.name.to_owned(),
-            provider,
+            by: provider.api(),
             reason,
         })?;
     let rejected = |unfit: Unfit| RegistryError::SchemaRejected {
         name: tool.name.to_owned(),
-        provider,
+        by: provider.api(),
         reason: unfit.to_string(),
     };
     let fallback = |unfit: Unfit| NotStrict {
@@ -261,33 +234,4 @@ fn mcp_tool(tool: &ToolInfo<'_>, input_schema: Value) -> Value {
     annotations.insert("openWorldHint".into(), metadata.open_world.into());
     definition.insert("annotations".into(), Value::Object(annotations));
     Value::Object(definition)
-}
-
-/// A registry's definitions per provider, made on first use.
-#[derive(Default)]
-pub(crate) struct DefinitionCache(Mutex<HashMap<Provider, Arc<Definitions>>>);
-
-impl DefinitionCache {
-    /// The cached definitions for `provider`, or those `build` makes.
-    pub(crate) fn get_or_build(
-        &self,
-        provider: Provider,
-        build: impl FnOnce() -> Result<Definitions, RegistryError>,
-    ) -> Result<Arc<Definitions>, RegistryError> {
-        let mut cache = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(definitions) = cache.get(&provider) {
-            return Ok(Arc::clone(definitions));
-        }
-        let definitions = Arc::new(build()?);
-        cache.insert(provider, Arc::clone(&definitions));
-        Ok(definitions)
-    }
-
-    /// Forgets every provider's definitions: a tool was added or replaced.
-    pub(crate) fn clear(&mut self) {
-        self.0
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-    }
 }

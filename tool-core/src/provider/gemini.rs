@@ -3,7 +3,8 @@
 use serde_json::{Map, Value, json};
 
 use super::call::{kind, optional_string, string_at};
-use crate::{ProviderCall, ToolOutput, ToolResult};
+use crate::provider::ProviderCall;
+use crate::{ToolOutput, ToolResult};
 
 /// The model's content: `candidates[0].content` of a response, or the
 /// content itself.

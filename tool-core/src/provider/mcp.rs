@@ -3,7 +3,8 @@
 use serde_json::{Map, Value, json};
 
 use super::call::{kind, string_at};
-use crate::{ProviderCall, ToolError, ToolResult};
+use crate::provider::ProviderCall;
+use crate::{ToolError, ToolResult};
 
 /// JSON-RPC's "invalid params", which MCP answers an unknown tool with.
 const INVALID_PARAMS: i64 = -32602;

@@ -14,20 +14,22 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
-use crate::ToolResult;
+use std::sync::Arc;
+
+use crate::{RegistryError, ToolCheck, ToolInfo, ToolRegistry, ToolResult};
 
 pub use call::{ParseError, ProviderCall};
-pub(crate) use definitions::{DefinitionCache, ToolInfo, build_definitions, definition_of};
+use definitions::build_definitions;
 pub use definitions::{Definitions, NotStrict};
 pub use turn::Turn;
 
 /// An API that calls tools, and the form of it a registry speaks.
 ///
-/// Each has its tool definitions ([`ToolRegistry::definitions_for`]), its
-/// dialect of JSON Schema, its way of sending tool calls
+/// Each has its tool definitions ([`Provider::definitions`]), its dialect
+/// of JSON Schema, its way of sending tool calls
 /// ([`Provider::parse_calls`]) and of taking results back
-/// ([`Provider::format_results`]); [`ToolRegistry::respond`] does the three
-/// for one turn of a conversation.
+/// ([`Provider::format_results`]); [`Provider::respond`] does the three for
+/// one turn of a conversation.
 ///
 /// `strict` asks the provider to hold the model to the schema. A tool whose
 /// schema cannot be made strict is sent with `"strict": false` (said
@@ -38,11 +40,9 @@ pub use turn::Turn;
 /// `openai-strict`, `openai-responses` (strict), `openai-responses-loose`,
 /// `anthropic`, `anthropic-strict`, `gemini`, `gemini-openapi`, `mcp`.
 ///
-/// [`ToolRegistry::definitions_for`]: crate::ToolRegistry::definitions_for
-/// [`ToolRegistry::respond`]: crate::ToolRegistry::respond
 ///
 /// ```
-/// use tool_core::Provider;
+/// use tool_core::provider::Provider;
 ///
 /// let provider: Provider = "openai-strict".parse().unwrap();
 /// assert_eq!(provider, Provider::OpenAiChat { strict: true });
@@ -50,6 +50,7 @@ pub use turn::Turn;
 /// assert!("openai-turbo".parse::<Provider>().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Provider {
     /// OpenAI Chat Completions: `tools: [{"type": "function", "function":
     /// {..}}]`, arguments as a JSON string, one `tool` message per result.
@@ -152,7 +153,7 @@ impl Provider {
     /// passes OpenAI's, Anthropic's and MCP's rules; Gemini also wants the
     /// first character to be a letter or `_`.
     pub fn check_name(self, name: &str) -> Result<(), &'static str> {
-        crate::name::check_tool_name(name)?;
+        crate::tool::check_tool_name(name)?;
         match self {
             Provider::Gemini { .. }
                 if !name
@@ -180,7 +181,7 @@ impl Provider {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_core::Provider;
+    /// use tool_core::provider::Provider;
     ///
     /// let response = json!({"role": "assistant", "content": [
     ///     {"type": "text", "text": "Let me look."},
@@ -234,7 +235,7 @@ impl Provider {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_core::Provider;
+    /// use tool_core::provider::Provider;
     ///
     /// let response = json!({"choices": [{"message": {"role": "assistant", "content": "It is sunny."}}]});
     /// let text = Provider::OpenAiChat { strict: false }.text(&response);
@@ -343,5 +344,81 @@ impl FromStr for Provider {
             .into_iter()
             .find(|provider| provider.name() == name)
             .ok_or_else(|| UnknownProvider(name.to_owned()))
+    }
+}
+
+impl Provider {
+    /// Every tool's definition in the provider's request shape, its schema
+    /// in the provider's dialect: the value of the request's `tools` field.
+    /// Made on first use and cached until a tool is added.
+    ///
+    /// An error when a tool's name or schema is one the provider rejects
+    /// (a name starting with a digit for Gemini, a recursive type for
+    /// Gemini's OpenAPI form, arguments that are not an object); name the
+    /// providers up front with
+    /// [`ToolRegistry::with_check`](crate::ToolRegistry::with_check) to have
+    /// that at registration instead. A tool that cannot be strict is not an
+    /// error: see [`Definitions::not_strict`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// fn get_weather(
+    ///     /// The city.
+    ///     city: String,
+    ///     /// Days ahead, today when left out.
+    ///     days: Option<u8>,
+    /// ) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
+    /// let definitions = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
+    /// assert_eq!(
+    ///     definitions.tools(),
+    ///     &json!([{
+    ///         "type": "function",
+    ///         "function": {
+    ///             "name": "get_weather",
+    ///             "description": "Get the weather for a city.",
+    ///             "parameters": {
+    ///                 "type": "object",
+    ///                 "properties": {
+    ///                     "city": {"description": "The city.", "type": "string"},
+    ///                     "days": {
+    ///                         "description": "Days ahead, today when left out.",
+    ///                         "type": ["integer", "null"],
+    ///                         "minimum": 0,
+    ///                         "maximum": 255
+    ///                     }
+    ///                 },
+    ///                 "required": ["city", "days"],
+    ///                 "additionalProperties": false
+    ///             },
+    ///             "strict": true
+    ///         }
+    ///     }])
+    /// );
+    /// ```
+    pub fn definitions<Ctx: Send + Sync + 'static>(
+        self,
+        registry: &ToolRegistry<Ctx>,
+    ) -> Result<Arc<Definitions>, RegistryError> {
+        registry.derived(self.name(), || build_definitions(self, registry.tools()))
+    }
+}
+
+/// A provider as a registry's [`ToolCheck`]: every tool must have a name it
+/// accepts and a schema its dialect can say.
+impl ToolCheck for Provider {
+    fn check_all(
+        &self,
+        tools: &mut dyn Iterator<Item = ToolInfo<'_>>,
+    ) -> Result<(), RegistryError> {
+        build_definitions(*self, tools).map(drop)
     }
 }

@@ -3,7 +3,8 @@
 use serde_json::{Value, json};
 
 use super::call::{kind, list, optional_string, string_at, typed_calls};
-use crate::{ProviderCall, ToolResult};
+use crate::ToolResult;
+use crate::provider::ProviderCall;
 
 /// The assistant message of a completion, or the message itself.
 fn chat_message(response: &Value) -> Result<&Value, String> {

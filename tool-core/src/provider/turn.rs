@@ -3,10 +3,11 @@
 
 use serde_json::Value;
 
-use crate::{ParseError, Provider, ProviderCall, ToolContext, ToolRegistry, ToolResult};
+use crate::provider::{ParseError, Provider, ProviderCall};
+use crate::{ToolContext, ToolRegistry, ToolResult};
 
 /// A provider's response with its tool calls run: what
-/// [`ToolRegistry::respond`] returns.
+/// [`Provider::respond`] returns.
 #[derive(Debug)]
 pub struct Turn {
     calls: Vec<ProviderCall>,
@@ -60,7 +61,7 @@ impl Turn {
     }
 }
 
-impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+impl Provider {
     /// Runs every tool call in a provider's response and returns the results
     /// in the provider's shape: one turn of an agent loop.
     ///
@@ -73,7 +74,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use serde_json::json;
-    /// use tool_core::{tool, Provider, ToolContext, ToolRegistry};
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
     ///
     /// /// Get the weather for a city.
     /// #[tool(tier = Observe)]
@@ -85,8 +87,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// let response = json!({"role": "assistant", "content": [
     ///     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
     /// ]});
-    /// let turn = registry
-    ///     .respond(&ToolContext::new(()), Provider::Anthropic { strict: false }, &response)
+    /// let turn = Provider::Anthropic { strict: false }
+    ///     .respond(&registry, &ToolContext::new(()), &response)
     ///     .await
     ///     .unwrap();
     /// assert_eq!(
@@ -97,19 +99,19 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// );
     /// # });
     /// ```
-    pub async fn respond(
-        &self,
+    pub async fn respond<Ctx: Send + Sync + 'static>(
+        self,
+        registry: &ToolRegistry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        provider: Provider,
         response: &Value,
     ) -> Result<Turn, ParseError> {
-        let calls = provider.parse_calls(response)?;
-        let model_turn = provider.model_turn(response)?;
-        let results = self
+        let calls = self.parse_calls(response)?;
+        let model_turn = self.model_turn(response)?;
+        let results = registry
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
-        let reply = provider.format_results(&calls, &results);
-        let text = provider.text_of_turn(&model_turn);
+        let reply = self.format_results(&calls, &results);
+        let text = self.text_of_turn(&model_turn);
         Ok(Turn {
             calls,
             results,

@@ -18,13 +18,13 @@ use futures_util::future::join_all;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::arguments::normalize;
-use crate::call_id::call_id;
-use crate::context::Call;
-use crate::input::Node;
-use crate::policy::{ApprovalRequest, NO_HOOK};
-use crate::registry::Entry;
-use crate::runner::{Arguments, Started};
+use crate::call_id;
+use crate::dispatch::arguments::normalize;
+use crate::dispatch::input::Node;
+use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
+use crate::dispatch::registry::Entry;
+use crate::dispatch::runner::{Arguments, Started};
+use crate::tool::Call;
 use crate::{
     Approval, BoxFuture, CallFinished, CallStarted, DeliveryError, ToolContext, ToolError,
     ToolOutput, ToolRegistry, ToolResult, ToolTier,

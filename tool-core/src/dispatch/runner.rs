@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::input::{Node, Path};
+use crate::dispatch::input::{Node, Path};
 use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult};
 
 /// A call as a tool's start function receives it: the model's arguments,

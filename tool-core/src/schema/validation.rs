@@ -7,7 +7,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-use crate::error::Violation;
+use crate::Violation;
 
 /// A tool's compiled schema.
 pub(crate) struct SchemaCheck {

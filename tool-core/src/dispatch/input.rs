@@ -19,7 +19,7 @@ use serde_json::{Error, Number, Value};
 
 use crate::ToolError;
 use crate::schema::push_key;
-use crate::validation::from_serde;
+use crate::schema::validation::from_serde;
 
 /// A value to read: borrowed, or taken (its strings move out).
 pub(crate) enum Node<'a> {

@@ -1,23 +1,22 @@
 //! The set of tools an agent offers, and the one entry point that runs them.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::adapter::UntypedAdapter;
-use crate::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
-use crate::name::check_tool_name;
-use crate::nulls::AbsentNulls;
-use crate::observe::CallObserver;
-use crate::pending::PendingCalls;
-use crate::policy::DynApprovalHook;
-use crate::provider::{
-    DefinitionCache, Definitions, Provider, ToolInfo, build_definitions, definition_of,
-};
-use crate::runner::{Registration, Runner};
-use crate::validation::SchemaCheck;
+use crate::ToolInfo;
+use crate::dispatch::adapter::UntypedAdapter;
+use crate::dispatch::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::dispatch::observe::CallObserver;
+use crate::dispatch::pending::PendingCalls;
+use crate::dispatch::policy::DynApprovalHook;
+use crate::dispatch::runner::{Registration, Runner};
+use crate::schema::nulls::AbsentNulls;
+use crate::schema::validation::SchemaCheck;
+use crate::tool::check_tool_name;
 use crate::{
     ApprovalHook, RegistryError, Tool, ToolDefinition, ToolMetadata, TypedTool, TypedToolAdapter,
 };
@@ -155,9 +154,9 @@ pub struct ToolRegistry<Ctx = ()> {
     pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
     pub(crate) observer: Option<Arc<dyn CallObserver>>,
     pub(crate) pending: Arc<PendingCalls>,
-    /// The providers every tool is checked against when it is added.
-    providers: Vec<Provider>,
-    provider_definitions: DefinitionCache,
+    /// The rules every tool is checked against when it is added.
+    checks: Vec<Arc<dyn ToolCheck>>,
+    derived: Derived,
 }
 
 /// A registered tool with what the pipeline needs of it, made once.
@@ -236,8 +235,8 @@ impl<Ctx> ToolRegistry<Ctx> {
             approval: None,
             observer: None,
             pending: Arc::default(),
-            providers: Vec::new(),
-            provider_definitions: DefinitionCache::default(),
+            checks: Vec::new(),
+            derived: Derived::default(),
         }
     }
 }
@@ -314,24 +313,27 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
-    /// The providers the registry serves: every tool, those registered and
-    /// those to come, is checked against each of them (its name, its schema
-    /// in the provider's dialect), so that a tool a provider would reject is
-    /// refused at registration rather than found out at request time.
+    /// A rule every tool must pass to be registered, those registered and
+    /// those to come: a provider the registry serves (every
+    /// [`Provider`](crate::provider::Provider) is one: its name rules and
+    /// its schema dialect), or several (`[Provider::Gemini { .. },
+    /// Provider::Mcp]`). A tool a provider would reject is then refused at
+    /// registration rather than found out at request time.
     ///
     /// # Panics
     ///
-    /// When a tool already registered is one a provider rejects, as
+    /// When a tool already registered fails the check, as
     /// [`ToolRegistry::with`] panics; later registrations return the error.
     ///
     /// ```
-    /// use tool_core::{tool, Provider, RegistryError, ToolRegistry};
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, RegistryError, ToolRegistry};
     ///
     /// /// Look up the first hit.
     /// #[tool(name = "1st_hit")]
     /// fn first_hit(query: String) -> String { query }
     ///
-    /// let mut registry: ToolRegistry = ToolRegistry::new().with_providers([Provider::Gemini { openapi: false }]);
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with_check([Provider::Gemini { openapi: false }]);
     /// assert_eq!(
     ///     registry.register(FirstHit).unwrap_err().to_string(),
     ///     "tool name `1st_hit` is rejected by Gemini: Gemini wants it to start with a letter or `_`"
@@ -339,13 +341,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// ```
     #[must_use]
     #[track_caller]
-    pub fn with_providers(mut self, providers: impl IntoIterator<Item = Provider>) -> Self {
-        for provider in providers {
-            if let Err(error) = self.definitions_for(provider) {
-                panic!("{error}");
-            }
-            self.providers.push(provider);
+    pub fn with_check(mut self, check: impl ToolCheck) -> Self {
+        if let Err(error) = check.check_all(&mut self.tools()) {
+            panic!("{error}");
         }
+        self.checks.push(Arc::new(check));
         self
     }
 
@@ -426,12 +426,18 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             description,
             input_schema: tool.input_schema,
         };
-        for &provider in &self.providers {
-            let info = ToolInfo::of(&definition, tool.output_schema.as_ref(), &metadata);
-            definition_of(provider, &info, &mut Default::default())?;
+        let info = ToolInfo {
+            name: &definition.name,
+            description: &definition.description,
+            input_schema: &definition.input_schema,
+            output_schema: tool.output_schema.as_ref(),
+            metadata: &metadata,
+        };
+        for check in &self.checks {
+            check.check_all(&mut std::iter::once(info))?;
         }
         let exclusive = (!metadata.concurrency_safe).then(Arc::default);
-        self.provider_definitions.clear();
+        self.derived.clear();
         let entry = Entry {
             name: Arc::from(definition.name.as_str()),
             uses_context: tool.uses_context,
@@ -467,16 +473,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.index.get(name).map(|&at| &self.entries[at])
     }
 
-    /// The metadata of the tool of that name.
-    pub fn metadata(&self, name: &str) -> Option<&ToolMetadata> {
-        self.entry(name).map(|entry| &entry.metadata)
-    }
-
-    /// The output schema of the tool of that name, if it declares one.
-    pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
-        self.entry(name)?.output_schema.as_ref()
-    }
-
     /// Whether a tool of that name is registered.
     pub fn contains(&self, name: &str) -> bool {
         self.index.contains_key(name)
@@ -508,72 +504,31 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.index.get(name).map(|&at| &self.definitions[at])
     }
 
-    /// Every tool's definition in `provider`'s request shape, its schema in
-    /// the provider's dialect: the value of the request's `tools` field.
-    /// Made on first use and cached until a tool is added.
-    ///
-    /// An error when a tool's name or schema is one the provider rejects
-    /// (a name starting with a digit for Gemini, a recursive type for
-    /// Gemini's OpenAPI form, arguments that are not an object); name the
-    /// providers up front with [`ToolRegistry::with_providers`] to have
-    /// that at registration instead. A tool that cannot be strict is not an
-    /// error: see [`Definitions::not_strict`].
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tool_core::{tool, Provider, ToolRegistry};
-    ///
-    /// /// Get the weather for a city.
-    /// #[tool]
-    /// fn get_weather(
-    ///     /// The city.
-    ///     city: String,
-    ///     /// Days ahead, today when left out.
-    ///     days: Option<u8>,
-    /// ) -> String {
-    ///     format!("sunny in {city}")
-    /// }
-    ///
-    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
-    /// let definitions = registry.definitions_for(Provider::OpenAiChat { strict: true }).unwrap();
-    /// assert_eq!(
-    ///     definitions.tools(),
-    ///     &json!([{
-    ///         "type": "function",
-    ///         "function": {
-    ///             "name": "get_weather",
-    ///             "description": "Get the weather for a city.",
-    ///             "parameters": {
-    ///                 "type": "object",
-    ///                 "properties": {
-    ///                     "city": {"description": "The city.", "type": "string"},
-    ///                     "days": {
-    ///                         "description": "Days ahead, today when left out.",
-    ///                         "type": ["integer", "null"],
-    ///                         "minimum": 0,
-    ///                         "maximum": 255
-    ///                     }
-    ///                 },
-    ///                 "required": ["city", "days"],
-    ///                 "additionalProperties": false
-    ///             },
-    ///             "strict": true
-    ///         }
-    ///     }])
-    /// );
-    /// ```
-    pub fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError> {
-        self.provider_definitions.get_or_build(provider, || {
-            build_definitions(
-                provider,
-                self.entries
-                    .iter()
-                    .zip(&self.definitions)
-                    .map(|(entry, definition)| {
-                        ToolInfo::of(definition, entry.output_schema.as_ref(), &entry.metadata)
-                    }),
-            )
-        })
+    /// Every tool as the registry knows it, in registration order.
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = ToolInfo<'_>> {
+        self.entries
+            .iter()
+            .zip(&self.definitions)
+            .map(|(entry, definition)| entry.info(definition))
+    }
+
+    /// The tool of that name as the registry knows it.
+    pub fn info(&self, name: &str) -> Option<ToolInfo<'_>> {
+        let at = *self.index.get(name)?;
+        Some(self.entries[at].info(&self.definitions[at]))
+    }
+
+    /// A value made from the tools (a provider's definitions, say) on first
+    /// use and kept, under `key`, until a tool is added or replaced.
+    pub(crate) fn derived<V, E>(
+        &self,
+        key: &'static str,
+        make: impl FnOnce() -> Result<V, E>,
+    ) -> Result<Arc<V>, E>
+    where
+        V: Any + Send + Sync,
+    {
+        self.derived.get_or_make(key, make)
     }
 }
 
@@ -594,5 +549,71 @@ impl<Ctx> fmt::Debug for ToolRegistry<Ctx> {
             .field("approval_hook", &self.approval.is_some())
             .field("observer", &self.observer.is_some())
             .finish()
+    }
+}
+
+impl<Ctx> Entry<Ctx> {
+    fn info<'a>(&'a self, definition: &'a ToolDefinition) -> ToolInfo<'a> {
+        ToolInfo {
+            name: &definition.name,
+            description: &definition.description,
+            input_schema: &definition.input_schema,
+            output_schema: self.output_schema.as_ref(),
+            metadata: &self.metadata,
+        }
+    }
+}
+
+/// A rule every tool must pass to be added to a registry
+/// ([`ToolRegistry::with_check`]): a provider that must accept it, say.
+pub trait ToolCheck: Send + Sync + 'static {
+    /// Checks the tools together (a provider may limit how many of a kind
+    /// one request can hold); the first that fails is the error.
+    fn check_all(&self, tools: &mut dyn Iterator<Item = ToolInfo<'_>>)
+    -> Result<(), RegistryError>;
+}
+
+/// Every check of the list.
+impl<T: ToolCheck, const N: usize> ToolCheck for [T; N] {
+    fn check_all(
+        &self,
+        tools: &mut dyn Iterator<Item = ToolInfo<'_>>,
+    ) -> Result<(), RegistryError> {
+        let tools: Vec<ToolInfo<'_>> = tools.collect();
+        self.iter()
+            .try_for_each(|check| check.check_all(&mut tools.iter().copied()))
+    }
+}
+
+/// Values made from a registry's tools, each under its key, until a tool
+/// is added or replaced.
+#[derive(Default)]
+struct Derived(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
+
+impl Derived {
+    fn get_or_make<V: Any + Send + Sync, E>(
+        &self,
+        key: &'static str,
+        make: impl FnOnce() -> Result<V, E>,
+    ) -> Result<Arc<V>, E> {
+        let mut made = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = made
+            .iter()
+            .find(|(at, _)| *at == key)
+            .and_then(|(_, value)| Arc::clone(value).downcast::<V>().ok());
+        if let Some(value) = found {
+            return Ok(value);
+        }
+        let value = Arc::new(make()?);
+        made.retain(|(at, _)| *at != key);
+        made.push((key, Arc::clone(&value) as Arc<dyn Any + Send + Sync>));
+        Ok(value)
+    }
+
+    fn clear(&mut self) {
+        self.0
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::input::Node;
-use crate::runner::{Arguments, Prepare, Started};
+use crate::dispatch::input::Node;
+use crate::dispatch::runner::{Arguments, Prepare, Started};
 use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool};
 
 /// A [`TypedTool`] seen as an untyped [`Tool`].

@@ -1,13 +1,29 @@
-//! The two tool traits: typed (what `#[tool]` generates) and untyped (JSON in).
+//! The vocabulary: the two tool traits, the context a tool runs in, its
+//! results and errors, its metadata. Knows nothing of dispatch or providers.
+
+mod call_id;
+mod context;
+mod error;
+mod metadata;
+mod name;
+mod result;
+
+pub use call_id::call_id;
+pub(crate) use context::Call;
+pub use context::{CancellationToken, ToolContext};
+pub use error::{RegistryError, ToolError, Violation};
+pub use metadata::{ToolMetadata, ToolTier};
+pub(crate) use name::check_tool_name;
+pub(crate) use result::from_error;
+pub use result::{IntoToolOutput, ToolOutput, ToolResult};
+
+use serde_json::Value;
 
 use std::future::Future;
 use std::pin::Pin;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
-
-use crate::{ToolContext, ToolMetadata, ToolResult};
 
 /// A boxed future that is `Send`, as returned by [`Tool::call`].
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -204,4 +220,22 @@ impl<Ctx, T: Tool<Ctx> + ?Sized> Tool<Ctx> for std::sync::Arc<T> {
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
         (**self).call(ctx, args)
     }
+}
+
+/// Everything a registry knows of one tool, as
+/// [`ToolRegistry::tools`](crate::ToolRegistry::tools) gives it: what any
+/// provider's definition of it is made from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ToolInfo<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// The tool's description, as the model reads it.
+    pub description: &'a str,
+    /// The JSON Schema of the arguments.
+    pub input_schema: &'a Value,
+    /// The JSON Schema of the structured output, if the tool declares one.
+    pub output_schema: Option<&'a Value>,
+    /// The tool's metadata.
+    pub metadata: &'a ToolMetadata,
 }

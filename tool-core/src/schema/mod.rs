@@ -1,4 +1,10 @@
-//! Input schemas derived from Rust types.
+//! Schemas: input schemas derived from Rust types, arguments checked
+//! against them, and each provider's dialect as pure functions on JSON.
+//! Knows nothing of dispatch.
+
+pub(crate) mod dialect;
+pub(crate) mod nulls;
+pub(crate) mod validation;
 
 use serde_json::Value;
 

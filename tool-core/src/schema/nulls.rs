@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::dialect::{accepts_null, required_names};
+use crate::schema::dialect::{accepts_null, required_names};
 
 /// How deep a schema is followed through its references: deeper nulls (in a
 /// recursive type) are left to validation.

@@ -260,22 +260,23 @@ pub enum RegistryError {
         message: String,
     },
     /// A provider the registry serves rejects the tool's name.
-    #[error("tool name `{name}` is rejected by {}: {reason}", provider.api())]
+    #[error("tool name `{name}` is rejected by {by}: {reason}")]
     NameRejected {
         /// The rejected name.
         name: String,
-        /// The provider that rejects it.
-        provider: crate::Provider,
+        /// The provider that rejects it, as its API is called
+        /// ([`Provider::api`](crate::provider::Provider::api)).
+        by: &'static str,
         /// Its rule.
         reason: &'static str,
     },
     /// The tool's input schema cannot be written in a provider's dialect.
-    #[error("the input schema of tool `{name}` cannot be written for {}: {reason}", provider.api())]
+    #[error("the input schema of tool `{name}` cannot be written for {by}: {reason}")]
     SchemaRejected {
         /// The tool's name.
         name: String,
-        /// The provider whose dialect cannot say it.
-        provider: crate::Provider,
+        /// The provider whose dialect cannot say it, as its API is called.
+        by: &'static str,
         /// What stands in the way, and where.
         reason: String,
     },

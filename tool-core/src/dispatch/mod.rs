@@ -1,0 +1,25 @@
+//! Dispatch: the registry, and the pipeline every call goes through (raw
+//! arguments, validation, the one deserializer, policy, timeouts, panics,
+//! pending calls, events). Knows the vocabulary and the schema checks, no
+//! provider.
+
+mod adapter;
+pub(crate) mod arguments;
+pub(crate) mod input;
+mod observe;
+mod pending;
+mod pipeline;
+pub(crate) mod policy;
+pub(crate) mod registry;
+pub(crate) mod runner;
+
+pub use adapter::{TypedToolAdapter, deserialize_arguments};
+pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use observe::{CallFinished, CallObserver, CallStarted};
+pub use pending::DeliveryError;
+pub use pipeline::ToolCall;
+pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+pub use registry::{
+    DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, IntoTool, OnDuplicate, ToolCheck,
+    ToolRegistry,
+};
