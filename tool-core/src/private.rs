@@ -31,7 +31,7 @@ pub trait InputSchema {}
 #[cfg(not(feature = "schemars"))]
 impl<T: ?Sized> InputSchema for T {}
 
-pub use crate::dispatch::registry::{Generated, IntoTool};
+pub use crate::dispatch::into_tool::{Generated, IntoTool};
 pub use crate::dispatch::runner::{
     Arguments, Compiled, Facts, Registration, Start, StartWith, Started,
 };

@@ -5,7 +5,10 @@
 
 mod adapter;
 pub(crate) mod arguments;
+mod entry;
+mod execute;
 pub(crate) mod input;
+pub(crate) mod into_tool;
 mod observe;
 mod pending;
 mod pipeline;
@@ -15,11 +18,11 @@ pub(crate) mod runner;
 
 pub use adapter::{TypedToolAdapter, deserialize_arguments};
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;
 pub use pipeline::ToolCall;
 pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 pub use registry::{
-    DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, IntoTool, OnDuplicate, ToolCheck,
-    ToolRegistry,
+    DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, OnDuplicate, ToolCheck, ToolRegistry,
 };

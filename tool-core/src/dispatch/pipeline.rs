@@ -1,48 +1,40 @@
-//! The pipeline every call goes through, in order: find the tool, read the
+//! The pipeline every call of a found tool goes through, in order: read the
 //! raw arguments, validate them against the schema, deserialize them, check
-//! policy, execute under a timeout with panics caught, and shape the output.
+//! policy, execute under a timeout with panics caught (`execute.rs`), and
+//! shape the output.
 
-use std::any::Any;
 use std::borrow::Cow;
-use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use futures_util::FutureExt;
-use futures_util::future::join_all;
 use serde_json::Value;
 use tracing::Instrument;
 
 use crate::call_id;
 use crate::dispatch::arguments::normalize;
+use crate::dispatch::entry::Entry;
+use crate::dispatch::execute::{Run, execute, panicked, quietly};
 use crate::dispatch::input::Node;
+use crate::dispatch::observe::CallObserver;
+use crate::dispatch::pending::PendingCalls;
+use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
-use crate::dispatch::registry::Entry;
 use crate::dispatch::runner::{Arguments, Started};
 use crate::tool::Call;
 use crate::{
-    Approval, BoxFuture, CallFinished, CallStarted, DeliveryError, ToolContext, ToolError,
-    ToolOutput, ToolRegistry, ToolResult, ToolTier,
+    Approval, CallFinished, CallStarted, ToolContext, ToolError, ToolOutput, ToolResult, ToolTier,
 };
 
-/// How far [`ToolRegistry::begin`] took a call.
+/// How far [`Pipeline::begin`] took a call.
 enum Begun {
     /// To its result.
     Done(ToolResult),
     /// To a started tool that has yet to be approved, run or both.
     Waits(Run),
-}
-
-/// What is left of a started tool's run.
-pub(crate) enum Run {
-    /// A plain function's call: no timer can stop it.
-    Call(Box<dyn FnOnce() -> ToolResult + Send>),
-    Wait(BoxFuture<'static, ToolResult>),
 }
 
 /// A call's data: on the stack for a tool that never sees it, shared with
@@ -132,54 +124,59 @@ impl ToolCall {
     }
 }
 
-impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
-    /// Runs the tool called `name` on the model's arguments.
-    ///
-    /// Never fails as Rust and never panics: every failure is an error
-    /// result the model can read and act on, with the typed [`ToolError`]
-    /// kept for the application. In order:
-    ///
-    /// 1. an unknown name: the tools that exist and the closest match;
-    /// 2. the raw arguments: an object, or a string holding one (OpenAI);
-    ///    `null` or `""` for none; over the size limit, not JSON or not an
-    ///    object is an error. A `null` for an optional argument whose schema
-    ///    does not take `null` is read as the argument left out (OpenAI's
-    ///    strict mode makes models send them), also for a field with
-    ///    `#[serde(default)]`;
-    /// 3. validation against the tool's input schema, every violation with
-    ///    its JSON path (unless turned off with
-    ///    [`ToolRegistry::with_validation`]);
-    /// 4. deserialization into the tool's input: the tool never runs on
-    ///    arguments that do not fit;
-    /// 5. policy: the tool's availability, the scopes it requires, and for
-    ///    a [`Confirm`](ToolTier::Confirm) tool the approval hook's decision;
-    /// 6. execution under the tool's timeout (the registry's when it has
-    ///    none), cancelling the call's token when it runs out; a panic is
-    ///    an error result. A plain (not `async`) function runs to its end
-    ///    on the calling task: no timeout can stop work that never waits,
-    ///    so give slow work an `async` tool (or `spawn_blocking`). A tool
-    ///    that is not `concurrency_safe` runs one call at a time. A
-    ///    `long_running` tool returns a pending result at once and runs on;
-    ///    see [`ToolRegistry::wait`];
-    /// 7. the output: text or JSON, plus structured content when the tool
-    ///    declares an output schema (checked against it).
-    ///
-    /// Each call has a stable id ([`call_id`](crate::call_id())), seen by
-    /// the tool in its context, by the observer's start and finish events,
-    /// and in the `tool_call` tracing span.
-    ///
-    /// Runs on a Tokio runtime with its timer enabled.
-    pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
+/// Everything a call goes through after its tool is found, and what it
+/// needs: the limits, the approval hook, the observer and the pending calls.
+pub(crate) struct Pipeline<Ctx> {
+    pub(crate) settings: Settings,
+    pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
+    pub(crate) observer: Option<Arc<dyn CallObserver>>,
+    pub(crate) pending: Arc<PendingCalls>,
+}
+
+/// The registry's limits and switches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub(crate) max_argument_bytes: usize,
+    pub(crate) default_timeout: Duration,
+    pub(crate) pending_timeout: Duration,
+    pub(crate) validate: bool,
+}
+
+impl<Ctx> Pipeline<Ctx> {
+    pub(crate) fn new(settings: Settings) -> Self {
+        Self {
+            settings,
+            approval: None,
+            observer: None,
+            pending: Arc::default(),
+        }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
+    /// Runs a call of `name`, the tool found under it or the error that
+    /// there is none, on the model's arguments: the steps of
+    /// [`ToolRegistry::call`](crate::ToolRegistry::call).
+    pub(crate) async fn call(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        name: &str,
+        found: Result<&Entry<Ctx>, ToolError>,
+        args: Value,
+    ) -> ToolResult {
         let span = tracing::info_span!("tool_call", tool = name, call_id = tracing::field::Empty);
         // The id costs a hash; it is made only for someone who reads it.
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
-        let Some(entry) = self.entry(name) else {
-            let result = ToolResult::from(self.unknown_tool(name));
-            if watched {
-                self.report(&span, name, &call_id(name, &args), start, &result);
+        let entry = match found {
+            Ok(entry) => entry,
+            Err(unknown) => {
+                let result = ToolResult::from(unknown);
+                if watched {
+                    self.report(&span, name, &call_id(name, &args), start, &result);
+                }
+                return result;
             }
-            return result;
         };
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
             Ok(mut arguments) => {
@@ -231,49 +228,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             self.finished(name, call.id(), start, &result);
         }
         result
-    }
-
-    /// Runs a batch of calls concurrently and returns their results in the
-    /// order of `calls`. A tool that is not `concurrency_safe` still runs one
-    /// call at a time, so its calls in a batch wait for each other.
-    pub async fn call_all(
-        &self,
-        ctx: &ToolContext<Ctx>,
-        calls: impl IntoIterator<Item = ToolCall>,
-    ) -> Vec<ToolResult> {
-        join_all(
-            calls
-                .into_iter()
-                .map(|call| async move { self.call(ctx, &call.name, call.arguments).await }),
-        )
-        .await
-    }
-
-    /// Waits for the final result of a pending call (one that returned
-    /// [`ToolResult::is_pending`]). `None` when no call with that id is
-    /// pending, or its result was already taken. Several may wait on the
-    /// same call and all get its result; a wait that is cancelled loses
-    /// nothing. Once the result is taken, the call is forgotten.
-    ///
-    /// A call whose result does not come within its time limit (the tool's
-    /// timeout, or [`ToolRegistry::with_pending_timeout`] for a result that
-    /// is delivered) ends with an error result.
-    pub async fn wait(&self, call_id: &str) -> Option<ToolResult> {
-        self.pending.wait(call_id).await
-    }
-
-    /// Delivers the result of a pending call whose tool deferred it (a tool
-    /// the client runs, work finished elsewhere): whoever waits on the call
-    /// resumes with `result`. A delivery made while the tool is still
-    /// running is kept for when it defers; if the tool produces its own
-    /// result instead, that result is the call's.
-    pub fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
-        self.pending.deliver(call_id, result)
-    }
-
-    /// The ids of the calls still pending.
-    pub fn pending_calls(&self) -> Vec<String> {
-        self.pending.ids()
     }
 
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
@@ -435,20 +389,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         pending
     }
 
-    fn unknown_tool(&self, name: &str) -> ToolError {
-        let suggestion = self
-            .names()
-            .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
-            .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
-            .min_by_key(|(distance, _)| *distance)
-            .map(|(_, candidate)| candidate.to_owned());
-        ToolError::UnknownTool {
-            name: name.to_owned(),
-            suggestion,
-            available: self.names().map(str::to_owned).collect(),
-        }
-    }
-
     /// Events and span of a call that ended before it began.
     fn report(
         &self,
@@ -520,100 +460,6 @@ fn outcome(result: &ToolResult) -> &'static str {
         "error"
     } else {
         "success"
-    }
-}
-
-/// Step 6: one at a time if the tool asks it, under the time limit, with a
-/// panic turned into an error result.
-async fn execute(
-    tool: &str,
-    run: Run,
-    call: Option<&Call>,
-    timeout: Duration,
-    exclusive: Option<&tokio::sync::Mutex<()>>,
-) -> ToolResult {
-    let _turn = match exclusive {
-        Some(lock) => Some(lock.lock().await),
-        None => None,
-    };
-    let run = match run {
-        // Nothing to time: work that never waits cannot be stopped.
-        Run::Call(run) => {
-            return std::panic::catch_unwind(AssertUnwindSafe(run))
-                .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
-        }
-        Run::Wait(run) => run,
-    };
-    let guarded = AssertUnwindSafe(run).catch_unwind();
-    match (LazyTimeout {
-        inner: guarded,
-        limit: timeout,
-        sleep: None,
-    })
-    .await
-    {
-        Some(Ok(result)) => result,
-        Some(Err(panic)) => panicked(tool, panic.as_ref()),
-        None => {
-            if let Some(call) = call {
-                call.cancel();
-            }
-            ToolError::Timeout {
-                tool: tool.to_owned(),
-                after: timeout,
-            }
-            .into()
-        }
-    }
-}
-
-/// A time limit whose timer starts only if the future does not finish on
-/// its first poll: most tool calls do, and then cost no timer and no clock
-/// read. `None` when the time ran out.
-struct LazyTimeout<F> {
-    inner: F,
-    limit: Duration,
-    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
-}
-
-impl<F: Future + Unpin> Future for LazyTimeout<F> {
-    type Output = Option<F::Output>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = &mut *self;
-        if let Poll::Ready(output) = Pin::new(&mut this.inner).poll(cx) {
-            return Poll::Ready(Some(output));
-        }
-        let limit = this.limit;
-        let sleep = this
-            .sleep
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-        sleep.as_mut().poll(cx).map(|()| None)
-    }
-}
-
-/// Runs an observer's callback; its panic is its own and does not end the
-/// call.
-fn quietly(callback: impl FnOnce()) {
-    let _ = std::panic::catch_unwind(AssertUnwindSafe(callback));
-}
-
-/// The result of a call that panicked.
-fn panicked(tool: &str, panic: &(dyn Any + Send)) -> ToolResult {
-    ToolError::Panicked {
-        tool: tool.to_owned(),
-        message: panic_message(panic),
-    }
-    .into()
-}
-
-fn panic_message(panic: &(dyn Any + Send)) -> String {
-    if let Some(text) = panic.downcast_ref::<&str>() {
-        (*text).to_owned()
-    } else if let Some(text) = panic.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "a panic without a message".to_owned()
     }
 }
 

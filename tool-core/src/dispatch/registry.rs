@@ -7,85 +7,22 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use futures_util::future::join_all;
+use serde_json::Value;
+
 use crate::ToolInfo;
-use crate::dispatch::adapter::UntypedAdapter;
 use crate::dispatch::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::dispatch::entry::Entry;
+use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::observe::CallObserver;
-use crate::dispatch::pending::PendingCalls;
-use crate::dispatch::policy::DynApprovalHook;
-use crate::dispatch::runner::{Registration, Runner};
+use crate::dispatch::pipeline::{Pipeline, Settings, ToolCall};
+use crate::dispatch::runner::Registration;
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
 use crate::tool::check_tool_name;
 use crate::{
-    ApprovalHook, RegistryError, Tool, ToolDefinition, ToolMetadata, TypedTool, TypedToolAdapter,
+    ApprovalHook, DeliveryError, RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult,
 };
-
-/// A tool a [`ToolRegistry<Ctx>`] can take: a `#[tool]` (its generated
-/// unit struct), a [`TypedTool`], or a [`Tool`].
-///
-/// `Kind` tells the three apart and is always inferred: write
-/// `registry.with(GetWeather)`, never the kind.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a tool for a registry of `ToolContext<{Ctx}>`",
-    note = "put `#[tool]` on a function or a struct, or implement `TypedTool<{Ctx}>` or `Tool<{Ctx}>`; a `#[tool]` with a `&ToolContext<C>` parameter (or `context = C`) is a tool for a `ToolRegistry<C>` only"
-)]
-pub trait IntoTool<Ctx, Kind>: Sized {
-    /// The tool as the registry holds it.
-    #[doc(hidden)]
-    fn into_registration(self) -> Registration<Ctx>;
-}
-
-/// The [`IntoTool`] kind of a [`TypedTool`].
-#[doc(hidden)]
-pub enum Typed {}
-
-/// The [`IntoTool`] kind of a [`Tool`].
-#[doc(hidden)]
-pub enum Untyped {}
-
-/// The [`IntoTool`] kind of a `#[tool]`.
-#[doc(hidden)]
-pub enum Generated {}
-
-impl<Ctx, T> IntoTool<Ctx, Typed> for T
-where
-    T: TypedTool<Ctx>,
-    Ctx: Send + Sync + 'static,
-{
-    fn into_registration(self) -> Registration<Ctx> {
-        let uses_context = self.uses_context();
-        let metadata = self.metadata();
-        let adapter = TypedToolAdapter::new(self);
-        Registration {
-            name: adapter.name().to_owned().into(),
-            description: adapter.description().to_owned().into(),
-            input_schema: adapter.input_schema().clone(),
-            output_schema: adapter.output_schema().cloned(),
-            metadata,
-            uses_context,
-            runner: Runner::Dyn(Arc::new(adapter)),
-        }
-    }
-}
-
-impl<Ctx, T> IntoTool<Ctx, Untyped> for T
-where
-    T: Tool<Ctx>,
-    Ctx: Send + Sync + 'static,
-{
-    fn into_registration(self) -> Registration<Ctx> {
-        Registration {
-            name: self.name().to_owned().into(),
-            description: self.description().to_owned().into(),
-            input_schema: self.input_schema().clone(),
-            output_schema: self.output_schema().cloned(),
-            metadata: self.metadata(),
-            uses_context: true,
-            runner: Runner::Dyn(Arc::new(UntypedAdapter(Arc::new(self)))),
-        }
-    }
-}
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,7 +51,7 @@ pub enum Inserted {
 /// The tools an agent offers, by name, in registration order, and the one
 /// entry point that runs them: [`ToolRegistry::call`].
 ///
-/// Typed tools (from `#[tool]` or [`TypedTool`]) and untyped ones ([`Tool`])
+/// Typed tools (from `#[tool]` or [`TypedTool`](crate::TypedTool)) and untyped ones ([`Tool`](crate::Tool))
 /// sit side by side. Each tool's definition, schema and compiled validator
 /// are made once, at registration.
 ///
@@ -150,38 +87,10 @@ pub struct ToolRegistry<Ctx = ()> {
     entries: Vec<Entry<Ctx>>,
     definitions: Vec<ToolDefinition>,
     index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
-    pub(crate) settings: Settings,
-    pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
-    pub(crate) observer: Option<Arc<dyn CallObserver>>,
-    pub(crate) pending: Arc<PendingCalls>,
+    pipeline: Pipeline<Ctx>,
     /// The rules every tool is checked against when it is added.
     checks: Vec<Arc<dyn ToolCheck>>,
     derived: Derived,
-}
-
-/// A registered tool with what the pipeline needs of it, made once.
-pub(crate) struct Entry<Ctx> {
-    pub(crate) name: Arc<str>,
-    /// Whether the tool reads its context ([`TypedTool::uses_context`]).
-    pub(crate) uses_context: bool,
-    pub(crate) runner: Runner<Ctx>,
-    pub(crate) metadata: ToolMetadata,
-    pub(crate) output_schema: Option<serde_json::Value>,
-    pub(crate) input_check: SchemaCheck,
-    pub(crate) output_check: Option<SchemaCheck>,
-    /// Where a `null` means the argument was left out.
-    pub(crate) absent_nulls: Option<AbsentNulls>,
-    /// Taken around each run of a tool that is not `concurrency_safe`.
-    pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
-}
-
-/// The registry's limits and switches.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) max_argument_bytes: usize,
-    pub(crate) default_timeout: Duration,
-    pub(crate) pending_timeout: Duration,
-    pub(crate) validate: bool,
 }
 
 /// FNV-1a over a tool's name: the names are the registry's own, short and
@@ -226,15 +135,12 @@ impl<Ctx> ToolRegistry<Ctx> {
             entries: Vec::new(),
             definitions: Vec::new(),
             index: HashMap::default(),
-            settings: Settings {
+            pipeline: Pipeline::new(Settings {
                 max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
                 default_timeout: DEFAULT_TIMEOUT,
                 pending_timeout: DEFAULT_PENDING_TIMEOUT,
                 validate: true,
-            },
-            approval: None,
-            observer: None,
-            pending: Arc::default(),
+            }),
             checks: Vec::new(),
             derived: Derived::default(),
         }
@@ -243,7 +149,7 @@ impl<Ctx> ToolRegistry<Ctx> {
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Adds a tool, builder style: a `#[tool]` (`.with(GetWeather)`), a
-    /// [`TypedTool`] or a [`Tool`].
+    /// [`TypedTool`](crate::TypedTool) or a [`Tool`](crate::Tool).
     ///
     /// # Panics
     ///
@@ -268,14 +174,14 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// [`Confirm`](crate::ToolTier::Confirm). Without one they are denied.
     #[must_use]
     pub fn with_approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
-        self.approval = Some(Arc::new(hook));
+        self.pipeline.approval = Some(Arc::new(hook));
         self
     }
 
     /// Installs the observer that sees every call start and finish.
     #[must_use]
     pub fn with_observer<O: CallObserver>(mut self, observer: O) -> Self {
-        self.observer = Some(Arc::new(observer));
+        self.pipeline.observer = Some(Arc::new(observer));
         self
     }
 
@@ -283,7 +189,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Default: 1 MiB.
     #[must_use]
     pub fn with_max_argument_bytes(mut self, limit: usize) -> Self {
-        self.settings.max_argument_bytes = limit;
+        self.pipeline.settings.max_argument_bytes = limit;
         self
     }
 
@@ -291,7 +197,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// seconds.
     #[must_use]
     pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
-        self.settings.default_timeout = timeout;
+        self.pipeline.settings.default_timeout = timeout;
         self
     }
 
@@ -299,7 +205,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// minutes.
     #[must_use]
     pub fn with_pending_timeout(mut self, timeout: Duration) -> Self {
-        self.settings.pending_timeout = timeout;
+        self.pipeline.settings.pending_timeout = timeout;
         self
     }
 
@@ -309,7 +215,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// what only the schema says (a `maximum`, a `pattern`) goes unchecked.
     #[must_use]
     pub fn with_validation(mut self, validate: bool) -> Self {
-        self.settings.validate = validate;
+        self.pipeline.settings.validate = validate;
         self
     }
 
@@ -504,6 +410,104 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.index.get(name).map(|&at| &self.definitions[at])
     }
 
+    /// Runs the tool called `name` on the model's arguments.
+    ///
+    /// Never fails as Rust and never panics: every failure is an error
+    /// result the model can read and act on, with the typed [`ToolError`]
+    /// kept for the application. In order:
+    ///
+    /// 1. an unknown name: the tools that exist and the closest match;
+    /// 2. the raw arguments: an object, or a string holding one (OpenAI);
+    ///    `null` or `""` for none; over the size limit, not JSON or not an
+    ///    object is an error. A `null` for an optional argument whose schema
+    ///    does not take `null` is read as the argument left out (OpenAI's
+    ///    strict mode makes models send them), also for a field with
+    ///    `#[serde(default)]`;
+    /// 3. validation against the tool's input schema, every violation with
+    ///    its JSON path (unless turned off with
+    ///    [`ToolRegistry::with_validation`]);
+    /// 4. deserialization into the tool's input: the tool never runs on
+    ///    arguments that do not fit;
+    /// 5. policy: the tool's availability, the scopes it requires, and for
+    ///    a [`Confirm`](crate::ToolTier::Confirm) tool the approval hook's decision;
+    /// 6. execution under the tool's timeout (the registry's when it has
+    ///    none), cancelling the call's token when it runs out; a panic is
+    ///    an error result. A plain (not `async`) function runs to its end
+    ///    on the calling task: no timeout can stop work that never waits,
+    ///    so give slow work an `async` tool (or `spawn_blocking`). A tool
+    ///    that is not `concurrency_safe` runs one call at a time. A
+    ///    `long_running` tool returns a pending result at once and runs on;
+    ///    see [`ToolRegistry::wait`];
+    /// 7. the output: text or JSON, plus structured content when the tool
+    ///    declares an output schema (checked against it).
+    ///
+    /// Each call has a stable id ([`call_id`](crate::call_id())), seen by
+    /// the tool in its context, by the observer's start and finish events,
+    /// and in the `tool_call` tracing span.
+    ///
+    /// Runs on a Tokio runtime with its timer enabled.
+    pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
+        let found = self.entry(name).ok_or_else(|| self.unknown_tool(name));
+        self.pipeline.call(ctx, name, found, args).await
+    }
+
+    /// Runs a batch of calls concurrently and returns their results in the
+    /// order of `calls`. A tool that is not `concurrency_safe` still runs one
+    /// call at a time, so its calls in a batch wait for each other.
+    pub async fn call_all(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        calls: impl IntoIterator<Item = ToolCall>,
+    ) -> Vec<ToolResult> {
+        join_all(
+            calls
+                .into_iter()
+                .map(|call| async move { self.call(ctx, &call.name, call.arguments).await }),
+        )
+        .await
+    }
+
+    /// Waits for the final result of a pending call (one that returned
+    /// [`ToolResult::is_pending`]). `None` when no call with that id is
+    /// pending, or its result was already taken. Several may wait on the
+    /// same call and all get its result; a wait that is cancelled loses
+    /// nothing. Once the result is taken, the call is forgotten.
+    ///
+    /// A call whose result does not come within its time limit (the tool's
+    /// timeout, or [`ToolRegistry::with_pending_timeout`] for a result that
+    /// is delivered) ends with an error result.
+    pub async fn wait(&self, call_id: &str) -> Option<ToolResult> {
+        self.pipeline.pending.wait(call_id).await
+    }
+
+    /// Delivers the result of a pending call whose tool deferred it (a tool
+    /// the client runs, work finished elsewhere): whoever waits on the call
+    /// resumes with `result`. A delivery made while the tool is still
+    /// running is kept for when it defers; if the tool produces its own
+    /// result instead, that result is the call's.
+    pub fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
+        self.pipeline.pending.deliver(call_id, result)
+    }
+
+    /// The ids of the calls still pending.
+    pub fn pending_calls(&self) -> Vec<String> {
+        self.pipeline.pending.ids()
+    }
+
+    fn unknown_tool(&self, name: &str) -> ToolError {
+        let suggestion = self
+            .names()
+            .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
+            .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, candidate)| candidate.to_owned());
+        ToolError::UnknownTool {
+            name: name.to_owned(),
+            suggestion,
+            available: self.names().map(str::to_owned).collect(),
+        }
+    }
+
     /// Every tool as the registry knows it, in registration order.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = ToolInfo<'_>> {
         self.entries
@@ -545,22 +549,10 @@ impl<Ctx> fmt::Debug for ToolRegistry<Ctx> {
                 "tools",
                 &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>(),
             )
-            .field("settings", &self.settings)
-            .field("approval_hook", &self.approval.is_some())
-            .field("observer", &self.observer.is_some())
+            .field("settings", &self.pipeline.settings)
+            .field("approval_hook", &self.pipeline.approval.is_some())
+            .field("observer", &self.pipeline.observer.is_some())
             .finish()
-    }
-}
-
-impl<Ctx> Entry<Ctx> {
-    fn info<'a>(&'a self, definition: &'a ToolDefinition) -> ToolInfo<'a> {
-        ToolInfo {
-            name: &definition.name,
-            description: &definition.description,
-            input_schema: &definition.input_schema,
-            output_schema: self.output_schema.as_ref(),
-            metadata: &self.metadata,
-        }
     }
 }
 

@@ -1,0 +1,115 @@
+//! Step 6 of a call: the run, one at a time if the tool asks it, under its
+//! time limit, with a panic turned into an error result.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use futures_util::FutureExt;
+
+use crate::tool::Call;
+use crate::{BoxFuture, ToolError, ToolResult};
+
+/// What is left of a started tool's run.
+pub(crate) enum Run {
+    /// A plain function's call: no timer can stop it.
+    Call(Box<dyn FnOnce() -> ToolResult + Send>),
+    Wait(BoxFuture<'static, ToolResult>),
+}
+
+/// Step 6: one at a time if the tool asks it, under the time limit, with a
+/// panic turned into an error result.
+pub(crate) async fn execute(
+    tool: &str,
+    run: Run,
+    call: Option<&Call>,
+    timeout: Duration,
+    exclusive: Option<&tokio::sync::Mutex<()>>,
+) -> ToolResult {
+    let _turn = match exclusive {
+        Some(lock) => Some(lock.lock().await),
+        None => None,
+    };
+    let run = match run {
+        // Nothing to time: work that never waits cannot be stopped.
+        Run::Call(run) => {
+            return std::panic::catch_unwind(AssertUnwindSafe(run))
+                .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
+        }
+        Run::Wait(run) => run,
+    };
+    let guarded = AssertUnwindSafe(run).catch_unwind();
+    match (LazyTimeout {
+        inner: guarded,
+        limit: timeout,
+        sleep: None,
+    })
+    .await
+    {
+        Some(Ok(result)) => result,
+        Some(Err(panic)) => panicked(tool, panic.as_ref()),
+        None => {
+            if let Some(call) = call {
+                call.cancel();
+            }
+            ToolError::Timeout {
+                tool: tool.to_owned(),
+                after: timeout,
+            }
+            .into()
+        }
+    }
+}
+
+/// A time limit whose timer starts only if the future does not finish on
+/// its first poll: most tool calls do, and then cost no timer and no clock
+/// read. `None` when the time ran out.
+struct LazyTimeout<F> {
+    inner: F,
+    limit: Duration,
+    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<F: Future + Unpin> Future for LazyTimeout<F> {
+    type Output = Option<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        if let Poll::Ready(output) = Pin::new(&mut this.inner).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        let limit = this.limit;
+        let sleep = this
+            .sleep
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        sleep.as_mut().poll(cx).map(|()| None)
+    }
+}
+
+/// Runs an observer's callback; its panic is its own and does not end the
+/// call.
+pub(crate) fn quietly(callback: impl FnOnce()) {
+    let _ = std::panic::catch_unwind(AssertUnwindSafe(callback));
+}
+
+/// The result of a call that panicked.
+pub(crate) fn panicked(tool: &str, panic: &(dyn Any + Send)) -> ToolResult {
+    ToolError::Panicked {
+        tool: tool.to_owned(),
+        message: panic_message(panic),
+    }
+    .into()
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    if let Some(text) = panic.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = panic.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
