@@ -1,12 +1,12 @@
 //! The schema side of the providers, proved on a corpus of tools
 //! (`corpus/mod.rs`) whose argument types hold every red flag of
-//! providers.md 6.7:
+//! docs/providers.md 6.7:
 //!
 //! - each provider's definitions equal the golden files under
 //!   `tests/golden/definitions/` (`UPDATE_GOLDEN=1` rewrites them), and so
 //!   does the list of tools that fell back from strict mode;
 //! - a checker walks every schema by keyword and holds each dialect to the
-//!   rules of providers.md sections 0 and 7 (a test feeds it bad schemas,
+//!   rules of docs/providers.md sections 0 and 7 (a test feeds it bad schemas,
 //!   so it cannot pass by seeing nothing);
 //! - every schema of a JSON Schema dialect is valid against the 2020-12
 //!   meta-schema;
@@ -299,7 +299,7 @@ fn is_json_schema(provider: Provider) -> bool {
     provider != Provider::Gemini { openapi: true }
 }
 
-/// Whether a tool name follows the provider's rule (providers.md 0): 1 to
+/// Whether a tool name follows the provider's rule (docs/providers.md 0): 1 to
 /// 64 of `a-zA-Z0-9_-` for OpenAI and Anthropic; for Gemini a letter or `_`
 /// first, then `a-zA-Z0-9_.:-`, at most 128; for MCP 1 to 128 of
 /// `A-Za-z0-9_.-`.
@@ -320,7 +320,7 @@ fn name_follows_the_rule(provider: Provider, name: &str) -> bool {
     }
 }
 
-/// The string formats OpenAI's strict mode knows (providers.md 1.3).
+/// The string formats OpenAI's strict mode knows (docs/providers.md 1.3).
 const OPENAI_FORMATS: [&str; 9] = [
     "date-time",
     "time",
@@ -333,7 +333,7 @@ const OPENAI_FORMATS: [&str; 9] = [
     "uuid",
 ];
 
-/// Keywords outside OpenAI's strict subset (providers.md 1.3, 7.1).
+/// Keywords outside OpenAI's strict subset (docs/providers.md 1.3, 7.1).
 const OPENAI_STRICT_REFUSED: [&str; 23] = [
     "oneOf",
     "allOf",
@@ -360,7 +360,7 @@ const OPENAI_STRICT_REFUSED: [&str; 23] = [
     "nullable",
 ];
 
-/// The string formats Anthropic's strict tool use knows (providers.md 2.4).
+/// The string formats Anthropic's strict tool use knows (docs/providers.md 2.4).
 const ANTHROPIC_FORMATS: [&str; 10] = [
     "date-time",
     "time",
@@ -374,7 +374,7 @@ const ANTHROPIC_FORMATS: [&str; 10] = [
     "uuid",
 ];
 
-/// Keywords outside Anthropic's strict subset (providers.md 2.4, 7.2).
+/// Keywords outside Anthropic's strict subset (docs/providers.md 2.4, 7.2).
 const ANTHROPIC_STRICT_REFUSED: [&str; 16] = [
     "minimum",
     "maximum",
@@ -394,7 +394,7 @@ const ANTHROPIC_STRICT_REFUSED: [&str; 16] = [
     "nullable",
 ];
 
-/// The keywords of `parametersJsonSchema` (providers.md 7.3).
+/// The keywords of `parametersJsonSchema` (docs/providers.md 7.3).
 const GEMINI_KEYWORDS: [&str; 15] = [
     "type",
     "format",
@@ -414,7 +414,7 @@ const GEMINI_KEYWORDS: [&str; 15] = [
 ];
 
 /// The fields of the OpenAPI `Schema` of Gemini's legacy `parameters`
-/// (providers.md 3.2), without `title` (7.3 strips it) and the `ref`/`defs`
+/// (docs/providers.md 3.2), without `title` (7.3 strips it) and the `ref`/`defs`
 /// that recursion would need (7.3 inlines everything).
 const GEMINI_OPENAPI_KEYWORDS: [&str; 21] = [
     "type",
@@ -440,7 +440,7 @@ const GEMINI_OPENAPI_KEYWORDS: [&str; 21] = [
     "example",
 ];
 
-/// The types of the OpenAPI `Schema` (providers.md 3.2).
+/// The types of the OpenAPI `Schema` (docs/providers.md 3.2).
 const GEMINI_OPENAPI_TYPES: [&str; 7] = [
     "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL",
 ];
@@ -493,7 +493,7 @@ fn check_tool(provider: Provider, definition: &Value) -> Vec<String> {
             other => {
                 say(
                     at,
-                    format!("a boolean schema `{other}` (providers.md 7.0.4: `{{}}`)"),
+                    format!("a boolean schema `{other}` (docs/providers.md 7.0.4: `{{}}`)"),
                 );
                 continue;
             }
@@ -664,7 +664,7 @@ fn check_common(root: &Value, map: &Map<String, Value>, say: &mut impl FnMut(Str
     }
 }
 
-/// OpenAI's strict mode (providers.md 1.3, 7.1).
+/// OpenAI's strict mode (docs/providers.md 1.3, 7.1).
 fn check_openai_strict(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     for keyword in OPENAI_STRICT_REFUSED {
         if map.contains_key(keyword) {
@@ -714,14 +714,14 @@ fn check_openai_strict(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     }
 }
 
-/// Whether a node says what type its values have (providers.md 7.1.5).
+/// Whether a node says what type its values have (docs/providers.md 7.1.5).
 fn typed(map: &Map<String, Value>) -> bool {
     ["type", "$ref", "anyOf", "enum", "const"]
         .iter()
         .any(|keyword| map.contains_key(*keyword))
 }
 
-/// Anthropic's strict tool use (providers.md 2.4, 7.2).
+/// Anthropic's strict tool use (docs/providers.md 2.4, 7.2).
 fn check_anthropic_strict(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     for keyword in ANTHROPIC_STRICT_REFUSED {
         if map.contains_key(keyword) {
@@ -757,7 +757,7 @@ fn check_anthropic_strict(map: &Map<String, Value>, say: &mut impl FnMut(String)
     }
 }
 
-/// Gemini's `parametersJsonSchema` (providers.md 3.3, 7.3).
+/// Gemini's `parametersJsonSchema` (docs/providers.md 3.3, 7.3).
 fn check_gemini(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     for keyword in map.keys() {
         if !GEMINI_KEYWORDS.contains(&keyword.as_str()) {
@@ -777,7 +777,7 @@ fn check_gemini(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     }
 }
 
-/// Gemini's legacy `parameters`, OpenAPI 3.0's subset (providers.md 3.2,
+/// Gemini's legacy `parameters`, OpenAPI 3.0's subset (docs/providers.md 3.2,
 /// 7.3).
 fn check_gemini_openapi(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     for keyword in map.keys() {
@@ -830,7 +830,7 @@ fn check_gemini_openapi(map: &Map<String, Value>, say: &mut impl FnMut(String)) 
 }
 
 /// MCP's `inputSchema`: JSON Schema, never OpenAPI's `nullable`
-/// (providers.md 7.4).
+/// (docs/providers.md 7.4).
 fn check_mcp(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     if map.contains_key("nullable") {
         say("`nullable` (OpenAPI, not JSON Schema)".into());
@@ -906,7 +906,7 @@ fn check_definitions(provider: Provider, tools: &Value, not_strict: &[NotStrict]
 }
 
 /// What the strict tools of one Anthropic request spend of its budget
-/// (providers.md 2.4): strict tools, optional parameters, parameters that
+/// (docs/providers.md 2.4): strict tools, optional parameters, parameters that
 /// are a union (`anyOf` or a list of types). Parameters are counted at
 /// every level, as tool-core counts them.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -1734,7 +1734,7 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
 
 #[test]
 fn anthropic_strict_optional_properties_are_not_null_unions() {
-    // Optional by omission (providers.md 7.2): `get_weather`'s
+    // Optional by omission (docs/providers.md 7.2): `get_weather`'s
     // `location.country` is `{"type": "string"}`, not `["string", "null"]`,
     // and `units` its enum, not `anyOf: [.., {"type": "null"}]`; null
     // choices would use up the budget of 16 unions.

@@ -1,5 +1,5 @@
 //! A corpus of tools whose argument types hold every red flag of
-//! providers.md 6.7: what schemars derives and some provider refuses, each
+//! docs/providers.md 6.7: what schemars derives and some provider refuses, each
 //! at least once. `provider_schemas.rs` turns it into every provider's
 //! definitions and checks them.
 //!

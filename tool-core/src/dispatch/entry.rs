@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::dispatch::runner::Runner;
+use crate::dispatch::runner::{Registration, Runner};
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
-use crate::{ToolDefinition, ToolInfo, ToolMetadata};
+use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata};
 
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {
@@ -26,7 +26,51 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
 }
 
+/// Appended to the description of a `long_running` tool.
+const LONG_RUNNING_NOTE: &str = "This tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending.";
+
 impl<Ctx> Entry<Ctx> {
+    /// What the pipeline needs of a tool, and its definition: its schemas
+    /// compiled once, an error when one is not a JSON Schema.
+    pub(crate) fn new(tool: Registration<Ctx>) -> Result<(Self, ToolDefinition), RegistryError> {
+        let schema_error = |which, message| RegistryError::InvalidSchema {
+            name: tool.name.to_string(),
+            which,
+            message,
+        };
+        let input_check =
+            SchemaCheck::compile(&tool.input_schema).map_err(|m| schema_error("input", m))?;
+        let output_check = match &tool.output_schema {
+            Some(schema) => {
+                Some(SchemaCheck::compile(schema).map_err(|m| schema_error("output", m))?)
+            }
+            None => None,
+        };
+        let metadata = tool.metadata;
+        let mut description = tool.description.into_owned();
+        if metadata.long_running {
+            description = format!("{description}\n\n{LONG_RUNNING_NOTE}");
+        }
+        let absent_nulls = AbsentNulls::compile(&tool.input_schema);
+        let definition = ToolDefinition {
+            name: tool.name.into_owned(),
+            description,
+            input_schema: tool.input_schema,
+        };
+        let entry = Entry {
+            name: Arc::from(definition.name.as_str()),
+            uses_context: tool.uses_context,
+            runner: tool.runner,
+            exclusive: (!metadata.concurrency_safe).then(Arc::default),
+            metadata,
+            output_schema: tool.output_schema,
+            input_check,
+            output_check,
+            absent_nulls,
+        };
+        Ok((entry, definition))
+    }
+
     pub(crate) fn info<'a>(&'a self, definition: &'a ToolDefinition) -> ToolInfo<'a> {
         ToolInfo {
             name: &definition.name,

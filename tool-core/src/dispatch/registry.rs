@@ -17,8 +17,6 @@ use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::pipeline::{Pipeline, Settings, ToolCall};
 use crate::dispatch::runner::Registration;
-use crate::schema::nulls::AbsentNulls;
-use crate::schema::validation::SchemaCheck;
 use crate::tool::check_tool_name;
 use crate::{
     ApprovalHook, DeliveryError, RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult,
@@ -122,9 +120,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The time a deferred result may take to be delivered: 10 minutes.
 pub const DEFAULT_PENDING_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// Appended to the description of a `long_running` tool.
-const LONG_RUNNING_NOTE: &str = "This tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending.";
 
 impl<Ctx> ToolRegistry<Ctx> {
     /// An empty registry: arguments up to 1 MiB, validated; calls limited to
@@ -308,53 +303,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             (Some(_), OnDuplicate::Keep) => return Ok(Inserted::Kept),
             _ => {}
         }
-        let schema_error = |which, message| RegistryError::InvalidSchema {
-            name: name.to_owned(),
-            which,
-            message,
-        };
-        let input_check =
-            SchemaCheck::compile(&tool.input_schema).map_err(|m| schema_error("input", m))?;
-        let output_check = match &tool.output_schema {
-            Some(schema) => {
-                Some(SchemaCheck::compile(schema).map_err(|m| schema_error("output", m))?)
-            }
-            None => None,
-        };
-        let metadata = tool.metadata;
-        let mut description = tool.description.into_owned();
-        if metadata.long_running {
-            description = format!("{description}\n\n{LONG_RUNNING_NOTE}");
-        }
-        let absent_nulls = AbsentNulls::compile(&tool.input_schema);
-        let definition = ToolDefinition {
-            name: tool.name.into_owned(),
-            description,
-            input_schema: tool.input_schema,
-        };
-        let info = ToolInfo {
-            name: &definition.name,
-            description: &definition.description,
-            input_schema: &definition.input_schema,
-            output_schema: tool.output_schema.as_ref(),
-            metadata: &metadata,
-        };
+        let (entry, definition) = Entry::new(tool)?;
         for check in &self.checks {
-            check.check_all(&mut std::iter::once(info))?;
+            check.check_all(&mut std::iter::once(entry.info(&definition)))?;
         }
-        let exclusive = (!metadata.concurrency_safe).then(Arc::default);
         self.derived.clear();
-        let entry = Entry {
-            name: Arc::from(definition.name.as_str()),
-            uses_context: tool.uses_context,
-            runner: tool.runner,
-            metadata,
-            output_schema: tool.output_schema,
-            input_check,
-            output_check,
-            absent_nulls,
-            exclusive,
-        };
         match existing {
             Some(at) => {
                 self.entries[at] = entry;

@@ -146,8 +146,14 @@ pub(crate) fn definition_of(
                 .into(),
         }));
     }
+    Ok((shaped(provider, tool, parameters, strict), not_strict))
+}
+
+/// A tool's definition in the provider's request shape, around its
+/// parameters in the provider's dialect.
+fn shaped(provider: Provider, tool: &ToolInfo<'_>, parameters: Value, strict: bool) -> Value {
     let (name, description) = (tool.name, tool.description);
-    let definition = match provider {
+    match provider {
         Provider::OpenAiChat { .. } => json!({
             "type": "function",
             "function": {
@@ -189,8 +195,7 @@ pub(crate) fn definition_of(
             json!({ "name": name, "description": description, field: parameters })
         }
         Provider::Mcp => mcp_tool(tool, parameters),
-    };
-    Ok((definition, not_strict))
+    }
 }
 
 /// The strict schema when it was asked for and can be had; the plain one,

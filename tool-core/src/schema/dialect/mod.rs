@@ -46,7 +46,7 @@ impl std::fmt::Display for Unfit {
     }
 }
 
-/// The cleanup every provider gets (providers.md 7.0): no `$schema`, no root
+/// The cleanup every provider gets (docs/providers.md 7.0): no `$schema`, no root
 /// `title` (the tool's name says it), a root that is an object schema, and
 /// `true` subschemas (a `serde_json::Value` field) spelled `{}`.
 pub(crate) fn plain(schema: &Value) -> Value {

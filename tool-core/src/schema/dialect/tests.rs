@@ -1,5 +1,5 @@
 //! Each dialect on the schema with every red flag schemars can raise
-//! (providers.md 6.7).
+//! (docs/providers.md 6.7).
 
 use serde_json::{Value, json};
 
