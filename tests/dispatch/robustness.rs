@@ -20,7 +20,7 @@ use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
 /// The quickstart example itself: its tools, its approval hook, its
 /// registry; its `main` goes unused here.
-#[path = "../examples/quickstart.rs"]
+#[path = "../../examples/quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
 

@@ -13,7 +13,7 @@
 //! - arguments the tools accept still fit each dialect's schema, so no
 //!   rewrite shuts out a valid call.
 
-mod corpus;
+use crate::corpus;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use tool_core::provider::Provider;
 use tool_core::{RegistryError, ToolRegistry, tool};
 
-#[path = "../examples/quickstart.rs"]
+#[path = "../../examples/quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
 
