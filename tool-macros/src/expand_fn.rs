@@ -20,30 +20,34 @@
 //! struct GetWeather;
 //!
 //! const _: () = {
+//!     static __TOOL_FACTS: Facts = Facts { name, description, metadata };
 //!     #[derive(Deserialize, JsonSchema)]
-//!     #[serde(crate = "::tool_core::__private::serde", bound = "...", deny_unknown_fields, expecting = "...")]
+//!     #[serde(crate = "::tool_core::__private::serde", bound = "String: Deserialize<'de>", ...)]
 //!     struct __ToolInput<'m> {
 //!         /// City name.
 //!         city: String,
 //!         marker: PhantomData<&'m ()>,
 //!     }
-//!     fn start<'m>(ctx: Cow<ToolContext<App>>, args: Arguments, gate: Gate, now: bool)
+//!     fn __tool_start<'m>(ctx: Cow<ToolContext<App>>, args: Arguments)
 //!         -> Result<Started, ToolError>
+//!     where __ToolInput<'m>: DeserializeOwned
 //!     {
-//!         let __ToolInput { city, .. } = args.read::<__ToolInput<'m>>("get_weather")?;
-//!         gate()?;
+//!         let now = args.now;
+//!         // The arguments read, then the policy checks that need no answer.
+//!         let __ToolInput { city, .. } = args.read::<__ToolInput<'m>>()?;
 //!         let ctx = ctx.into_owned();
 //!         Ok(Started::wait(async move {
 //!             let output = get_weather(&ctx, city).await;
 //!             /* output -> ToolResult, by its type */
 //!         }))
+//!         // without a context: Started::finish(get_weather(city), |output| ..)
+//!         // a plain fn: Started::call(now, move || ..), or call_with(ctx, ..)
 //!     }
-//!     fn input_schema<'m>() -> Value { derived_generated_schema::<__ToolInput<'m>>() }
-//!     fn output_schema() -> Option<Value> { None }
+//!     fn __tool_input_schema<'m>() -> Value { derived_generated_schema::<__ToolInput<'m>>() }
 //!     impl<'m> IntoTool<App, Generated> for GetWeather {
 //!         fn into_registration(self) -> Registration<App> {
-//!             Registration::with_context(Compiled { name, description, input_schema,
-//!                 output_schema, metadata, start })
+//!             Registration::with_context(Compiled { facts: &__TOOL_FACTS,
+//!                 input_schema, output_schema, start })
 //!         }
 //!     }
 //! };
@@ -132,17 +136,18 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
                 #convert
             })
         },
-        (true, context) => {
-            // A future that owns the context it lends the function.
-            let own = context.then(|| quote!(let #ctx = #ctx.into_owned();));
-            quote! {{
-                #own
-                #p::Started::wait(async move {
-                    let #output = #call.await;
-                    #convert
-                })
-            }}
-        }
+        // The function's own future, its output converted by a plain fn.
+        (true, false) => quote! {
+            #p::Started::finish(#call, |#output| #convert)
+        },
+        // A future that owns the context it lends the function.
+        (true, true) => quote! {{
+            let #ctx = #ctx.into_owned();
+            #p::Started::wait(async move {
+                let #output = #call.await;
+                #convert
+            })
+        }},
     };
     let ctx_param = tool
         .context

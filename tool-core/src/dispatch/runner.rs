@@ -9,7 +9,9 @@
 
 use std::borrow::Cow;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -107,6 +109,21 @@ impl Started {
     /// An `async` run, to be awaited.
     pub fn wait(run: impl Future<Output = ToolResult> + Send + 'static) -> Self {
         Started::Wait(Box::pin(run))
+    }
+
+    /// An `async` function's future, its output made the result by
+    /// `finish`. The future is boxed as it is and `finish` is a plain
+    /// function: no future around it is compiled per tool, only per output
+    /// type.
+    pub fn finish<F>(run: F, finish: fn(F::Output) -> ToolResult) -> Self
+    where
+        F: Future + Send + 'static,
+        F::Output: 'static,
+    {
+        Started::Wait(Box::pin(Finish {
+            run: Box::pin(run),
+            finish,
+        }))
     }
 }
 
@@ -213,5 +230,19 @@ impl<Ctx> Registration<Ctx> {
             uses_context,
             runner: runner(tool.start),
         }
+    }
+}
+
+/// A future whose output becomes a tool's result.
+struct Finish<R> {
+    run: BoxFuture<'static, R>,
+    finish: fn(R) -> ToolResult,
+}
+
+impl<R> Future for Finish<R> {
+    type Output = ToolResult;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        self.run.as_mut().poll(cx).map(self.finish)
     }
 }
