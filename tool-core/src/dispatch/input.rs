@@ -28,23 +28,52 @@ pub(crate) enum Node<'a> {
 }
 
 /// Where a deserializer is in the arguments; after a failure, where it
-/// failed.
-#[derive(Default)]
-pub(crate) struct Path<'a>(Vec<Step<'a>>);
+/// failed. The first steps live inline: arguments rarely nest deeper, and a
+/// call then tracks its path without allocating.
+pub(crate) struct Path<'a> {
+    inline: [Step<'a>; INLINE_STEPS],
+    len: usize,
+    deeper: Vec<Step<'a>>,
+}
+
+const INLINE_STEPS: usize = 8;
+
+impl Default for Path<'_> {
+    fn default() -> Self {
+        Self {
+            inline: [Step::Index(0); INLINE_STEPS],
+            len: 0,
+            deeper: Vec::new(),
+        }
+    }
+}
 
 impl<'a> Path<'a> {
     /// The deserializer of `node`, keeping its path here.
     pub(crate) fn reader<'p>(&'p mut self, node: Node<'a>) -> Drain<'a, 'p> {
-        Drain {
-            node,
-            path: &mut self.0,
+        Drain { node, path: self }
+    }
+
+    fn push(&mut self, step: Step<'a>) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = step,
+            None => self.deeper.push(step),
+        }
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+        if self.len >= INLINE_STEPS {
+            self.deeper.pop();
         }
     }
 
     /// The JSON Pointer of where the path is.
     pub(crate) fn pointer(&self) -> String {
         let mut out = String::new();
-        for step in &self.0 {
+        let inline = &self.inline[..self.len.min(INLINE_STEPS)];
+        for step in inline.iter().chain(&self.deeper) {
             match step {
                 Step::Key(key) => push_key(&mut out, key),
                 Step::Index(index) => {
@@ -66,6 +95,7 @@ impl<'a> Path<'a> {
 }
 
 /// One step into the arguments.
+#[derive(Clone, Copy)]
 enum Step<'a> {
     Key(&'a str),
     Index(usize),
@@ -157,7 +187,7 @@ impl<'a> Entries<'a> {
 /// The deserializer.
 pub(crate) struct Drain<'a, 'p> {
     node: Node<'a>,
-    path: &'p mut Vec<Step<'a>>,
+    path: &'p mut Path<'a>,
 }
 
 impl<'de, 'a, 'p> Deserializer<'de> for Drain<'a, 'p> {
@@ -296,7 +326,7 @@ fn unexpected(value: &Value) -> de::Unexpected<'_> {
 
 struct Seq<'a, 'p> {
     items: Items<'a>,
-    path: &'p mut Vec<Step<'a>>,
+    path: &'p mut Path<'a>,
 }
 
 impl<'de, 'a> SeqAccess<'de> for Seq<'a, '_> {
@@ -326,7 +356,7 @@ impl<'de, 'a> SeqAccess<'de> for Seq<'a, '_> {
 struct Map<'a, 'p> {
     entries: Entries<'a>,
     pending: Option<Node<'a>>,
-    path: &'p mut Vec<Step<'a>>,
+    path: &'p mut Path<'a>,
 }
 
 impl<'a> Map<'a, '_> {
@@ -377,7 +407,7 @@ impl<'de, 'a> MapAccess<'de> for Map<'a, '_> {
 struct Variant<'a, 'p> {
     name: &'a str,
     value: Option<Node<'a>>,
-    path: &'p mut Vec<Step<'a>>,
+    path: &'p mut Path<'a>,
 }
 
 impl<'de, 'a, 'p> EnumAccess<'de> for Variant<'a, 'p> {
@@ -556,6 +586,30 @@ mod tests {
         ] {
             same_as_serde_json(args);
         }
+    }
+
+    /// A chain of any depth.
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Deep {
+        n: u8,
+        next: Option<Box<Deep>>,
+    }
+
+    #[test]
+    fn paths_deeper_than_the_inline_steps_are_whole() {
+        let mut args = json!({"n": 300});
+        for _ in 0..(INLINE_STEPS + 3) {
+            args = json!({"n": 1, "next": args});
+        }
+        let expected = serde_path_to_error::deserialize::<_, Deep>(&args)
+            .map_err(|e| (pointer_of(e.path()), e.into_inner().to_string()));
+        let actual = read::<Deep>(Node::Read(&args)).map(drop);
+        assert_eq!(actual, expected.map(drop));
+        let Err((pointer, _)) = actual else {
+            panic!("300 is not a u8")
+        };
+        assert_eq!(pointer, format!("{}/n", "/next".repeat(INLINE_STEPS + 3)));
     }
 
     #[test]

@@ -161,7 +161,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         ctx: &ToolContext<Ctx>,
         name: &str,
-        found: Result<&Entry<Ctx>, ToolError>,
+        found: Result<&Entry<Ctx>, Box<ToolError>>,
         args: Value,
     ) -> ToolResult {
         let span = tracing::info_span!("tool_call", tool = name, call_id = tracing::field::Empty);
@@ -171,7 +171,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let entry = match found {
             Ok(entry) => entry,
             Err(unknown) => {
-                let result = ToolResult::from(unknown);
+                let result = ToolResult::from(*unknown);
                 if watched {
                     self.report(&span, name, &call_id(name, &args), start, &result);
                 }

@@ -400,7 +400,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// Runs on a Tokio runtime with its timer enabled.
     pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
-        let found = self.entry(name).ok_or_else(|| self.unknown_tool(name));
+        // The error of an unknown name boxed, to keep the call's future small.
+        let found = self
+            .entry(name)
+            .ok_or_else(|| Box::new(self.unknown_tool(name)));
         self.pipeline.call(ctx, name, found, args).await
     }
 
