@@ -1,0 +1,776 @@
+#!/usr/bin/env python3
+"""Compile-time benchmark: 100 tools written with tool-core, rig and rmcp.
+
+What it measures
+----------------
+The cost, to the crate that defines them, of writing 100 LLM-agent tools with
+a tool framework rather than without one. The same 100 tools (3 documented
+arguments each, types cycling through String, u8, i64, f64, bool,
+Option<String>, Vec<String>, a nested documented struct and a unit enum;
+trivial bodies that format their arguments) are generated four ways, each as
+a library crate `tools100` in a cargo workspace of its own:
+
+  baseline   argument structs deriving serde's Deserialize and schemars'
+             JsonSchema, and plain async functions; no framework
+  tool-core  `#[tool(tier = Observe)]` on each function, all of them
+             registered in one `ToolRegistry` (this repository, by path)
+  rig        rig-core 0.44's `#[rig_tool]`, all registered in one
+             rig-agent `ToolSet`
+  rmcp       rmcp 3.9's `#[tool]` methods in one `#[tool_router]` impl, over
+             argument structs like the baseline's
+
+The workspaces live in `target/compile-bench/<variant>/`, each with its own
+`Cargo.lock` and target directory. Dependencies are built once per variant;
+each timed run touches `src/lib.rs`, so only `tools100` is compiled again.
+
+Modes, each the wall-clock time of the whole cargo process:
+
+  build        CARGO_INCREMENTAL=0 cargo build -j 2   (debug)
+  check        CARGO_INCREMENTAL=0 cargo check -j 2
+  incremental  CARGO_INCREMENTAL=1 cargo build -j 2, after an untimed
+               incremental build of the same (touched) crate
+  rlib         size of target/debug/deps/libtools100-*.rlib after `build`
+
+How
+---
+Paired rounds: every round measures the baseline and each framework variant
+in every mode, in the order baseline, tool-core, rig, rmcp in even rounds and
+the reverse in odd ones. Each variant's time is divided by the baseline's of
+the same round; the report gives the median ratio, its min-max spread over
+the rounds and the number of rounds, and the median absolute figures.
+
+A timed run in which cargo compiled anything besides `tools100` (tool-core's
+sources changed, say) starts the rounds again from the first. Each timed run
+waits for other cargo and rustc processes on the machine to finish (up to
+QUIET_WAIT seconds), and the report counts the runs that one overlapped
+anyway.
+
+Usage
+-----
+  python3 bench/compile/run.py                   # 5 rounds, print the table
+  python3 bench/compile/run.py --quick           # 1 round
+  python3 bench/compile/run.py --rounds 9 --variants tool-core,rig
+  python3 bench/compile/run.py --commit HEAD     # tool-core as of a commit
+  python3 bench/compile/run.py --write           # also update BENCHMARKS.md
+  python3 bench/compile/run.py --timings         # cargo --timings and
+                                                 # cargo llvm-lines, tool-core
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import io
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BENCH_DIR = REPO / "target" / "compile-bench"
+BENCHMARKS_MD = REPO / "BENCHMARKS.md"
+# The checkout whose tool-core is measured: this repository's working tree,
+# or with --commit a snapshot of one commit under BENCH_DIR/tool-core-src/.
+TOOL_CORE_CHECKOUT = REPO
+SNAPSHOT_COMMIT: str | None = None
+START_MARKER = "<!-- compile-table:start -->"
+END_MARKER = "<!-- compile-table:end -->"
+
+JOBS = "2"
+N_TOOLS = 100
+ARGS_PER_TOOL = 3
+VARIANTS = ["baseline", "tool-core", "rig", "rmcp"]
+FRAMEWORKS = VARIANTS[1:]
+MODES = ["build", "check", "incremental"]
+# On a shared machine, how long a timed run waits for other compilations to end.
+QUIET_WAIT = 120.0
+
+# Targets for tool-core's row: column -> (limit, aim), as ratios to the baseline.
+TARGETS = {"build": (1.3, 1.2), "check": (1.2, None), "incremental": (1.3, None), "rlib": (2.0, None)}
+
+# Packages whose resolved versions the report names, read from Cargo.lock.
+REPORTED_PACKAGES = ["rig-core", "rig-derive", "rig-agent", "rmcp", "rmcp-macros",
+                     "serde", "serde_json", "schemars"]
+
+
+# --------------------------------------------------------------------------
+# The 100 tools
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    ty: str
+    doc: str
+    fmt: str  # how the body formats it
+
+
+# One argument kind per type; tool i takes kinds (i, i+4, i+8) mod 9, so the
+# 300 arguments use every type about equally, in nine different signatures.
+ARG_KINDS = [
+    Arg("query", "String", "The text to search for.", "{query}"),
+    Arg("limit", "u8", "The most results to return, from 1 to 100.", "{limit}"),
+    Arg("offset", "i64", "How many results to skip; negative counts from the end.", "{offset}"),
+    Arg("threshold", "f64", "The lowest score a result may have, from 0.0 to 1.0.", "{threshold}"),
+    Arg("verbose", "bool", "Whether to include every detail.", "{verbose}"),
+    Arg("note", "Option<String>", "A note to attach, if any.", "{note:?}"),
+    Arg("tags", "Vec<String>", "Only results with all of these tags.", "{tags:?}"),
+    Arg("address", "Address", "Where the result is delivered.", "{address:?}"),
+    Arg("units", "Units", "The units measurements are given in.", "{units:?}"),
+]
+
+VERBS = ["Look up", "Count", "Summarize", "Archive", "Translate",
+         "Rank", "Export", "Validate", "Forecast", "Schedule"]
+NOUNS = ["orders", "invoices", "tickets", "documents", "sensor readings",
+         "shipments", "contacts", "calendar events", "reports", "files"]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    index: int
+    args: tuple[Arg, ...]
+
+    @property
+    def fn(self) -> str:
+        return f"tool_{self.index}"
+
+    @property
+    def pascal(self) -> str:
+        # tool-macros' and rig-derive's PascalCase: `tool_0` -> `Tool0`.
+        return f"Tool{self.index}"
+
+    @property
+    def args_struct(self) -> str:
+        return f"Args{self.index}"
+
+    @property
+    def doc(self) -> str:
+        verb, noun = VERBS[self.index % 10], NOUNS[self.index // 10]
+        return f"{verb} the {noun} that match the arguments (tool {self.index})."
+
+    @property
+    def body(self) -> str:
+        shown = " ".join(arg.fmt for arg in self.args)
+        return f'format!("{self.fn}: {shown}")'
+
+    @property
+    def names(self) -> str:
+        return ", ".join(arg.name for arg in self.args)
+
+
+def tool_specs() -> list[ToolSpec]:
+    return [
+        ToolSpec(i, tuple(ARG_KINDS[(i + 4 * j) % len(ARG_KINDS)] for j in range(ARGS_PER_TOOL)))
+        for i in range(N_TOOLS)
+    ]
+
+
+# --------------------------------------------------------------------------
+# The four crates
+# --------------------------------------------------------------------------
+
+SHARED_TYPES = """\
+/// A postal address.
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Address {
+    /// Street and house number.
+    pub street: String,
+    /// City.
+    pub city: String,
+}
+
+/// Units of measure.
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Units {
+    /// Degrees Celsius, kilometres.
+    Celsius,
+    /// Degrees Fahrenheit, miles.
+    Fahrenheit,
+}
+"""
+
+SERDE_DEPS = """\
+serde = { version = "1", features = ["derive"] }
+schemars = "1"
+"""
+
+
+def manifest(dependencies: str) -> str:
+    return f"""\
+# Generated by bench/compile/run.py; a workspace of its own.
+[package]
+name = "tools100"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[lib]
+path = "src/lib.rs"
+
+[dependencies]
+{dependencies}
+[workspace]
+"""
+
+
+def args_struct(tool: ToolSpec) -> str:
+    fields = "".join(f"    /// {a.doc}\n    pub {a.name}: {a.ty},\n" for a in tool.args)
+    return (f"/// The arguments of `{tool.fn}`.\n"
+            f"#[derive(serde::Deserialize, schemars::JsonSchema)]\n"
+            f"pub struct {tool.args_struct} {{\n{fields}}}\n")
+
+
+def params(tool: ToolSpec, indent: str) -> str:
+    """Documented function parameters, one per line."""
+    return "".join(f"{indent}/// {a.doc}\n{indent}{a.name}: {a.ty},\n" for a in tool.args)
+
+
+def render_baseline(tools: list[ToolSpec]) -> tuple[str, str]:
+    parts = ["//! 100 tools without a tool framework.\n\n", SHARED_TYPES]
+    for t in tools:
+        parts.append(f"\n{args_struct(t)}\n"
+                     f"/// {t.doc}\n"
+                     f"pub async fn {t.fn}(args: {t.args_struct}) -> String {{\n"
+                     f"    let {t.args_struct} {{ {t.names} }} = args;\n"
+                     f"    {t.body}\n}}\n")
+    return manifest(SERDE_DEPS), "".join(parts)
+
+
+def render_tool_core(tools: list[ToolSpec]) -> tuple[str, str]:
+    deps = (f'tool-core = {{ path = "{TOOL_CORE_CHECKOUT / "tool-core"}" }}\n'
+            + SERDE_DEPS + 'serde_json = "1"\n')
+    parts = ["//! 100 tools written with tool-core's `#[tool]`.\n\n",
+             "use tool_core::tool;\n\n", SHARED_TYPES]
+    for t in tools:
+        parts.append(f"\n/// {t.doc}\n"
+                     f"#[tool(tier = Observe)]\n"
+                     f"pub async fn {t.fn}(\n{params(t, '    ')}) -> String {{\n"
+                     f"    {t.body}\n}}\n")
+    registered = "".join(f"\n        .with({t.pascal})" for t in tools)
+    parts.append(f"\n/// Every tool, in one registry.\n"
+                 f"pub fn registry() -> tool_core::ToolRegistry {{\n"
+                 f"    tool_core::ToolRegistry::new(){registered}\n}}\n")
+    return manifest(deps), "".join(parts)
+
+
+def render_rig(tools: list[ToolSpec]) -> tuple[str, str]:
+    # `#[rig_tool]` is rig-derive's, re-exported by rig-core behind its `derive`
+    # feature; `ToolSet` moved to rig-agent in 0.40. rig-derive is named only
+    # to pin it to the same release.
+    deps = ('rig-core = { version = "=0.44.0", default-features = false, features = ["derive"] }\n'
+            'rig-agent = { version = "=0.44.0", default-features = false }\n'
+            'rig-derive = "=0.44.0"\n' + SERDE_DEPS)
+    parts = ["//! 100 tools written with rig's `#[rig_tool]`.\n\n",
+             "use rig_core::rig_tool;\nuse rig_core::tool::ToolExecutionError;\n\n",
+             SHARED_TYPES]
+    for t in tools:
+        parts.append(f"\n/// {t.doc}\n"
+                     f"#[rig_tool]\n"
+                     f"pub async fn {t.fn}(\n{params(t, '    ')}) -> Result<String, ToolExecutionError> {{\n"
+                     f"    Ok({t.body})\n}}\n")
+    added = "".join(f"    tools.add_tool({t.pascal});\n" for t in tools)
+    parts.append(f"\n/// Every tool, in one set.\n"
+                 f"pub fn registry() -> rig_agent::tool::ToolSet {{\n"
+                 f"    let mut tools = rig_agent::tool::ToolSet::default();\n"
+                 f"{added}    tools\n}}\n")
+    return manifest(deps), "".join(parts)
+
+
+def render_rmcp(tools: list[ToolSpec]) -> tuple[str, str]:
+    # rmcp's `#[tool]` takes the description from the doc comment when it has
+    # no `description = ...`; rmcp-macros is named only to pin it.
+    deps = ('rmcp = { version = "=3.9.0", features = ["server", "macros", "schemars"] }\n'
+            'rmcp-macros = "=3.9.0"\n' + SERDE_DEPS)
+    parts = ["//! 100 tools written with rmcp's `#[tool_router]` and `#[tool]`.\n\n",
+             "use rmcp::handler::server::router::tool::ToolRouter;\n"
+             "use rmcp::handler::server::wrapper::Parameters;\n"
+             "use rmcp::{tool, tool_router};\n\n",
+             SHARED_TYPES]
+    for t in tools:
+        parts.append(f"\n{args_struct(t)}")
+    parts.append("\n/// The server whose methods are the tools.\n"
+                 "#[derive(Debug, Clone, Default)]\npub struct Tools;\n\n"
+                 "#[tool_router]\nimpl Tools {\n")
+    methods = []
+    for t in tools:
+        methods.append(f"    /// {t.doc}\n"
+                       f"    #[tool]\n"
+                       f"    async fn {t.fn}(&self, Parameters(args): Parameters<{t.args_struct}>) -> String {{\n"
+                       f"        let {t.args_struct} {{ {t.names} }} = args;\n"
+                       f"        {t.body}\n    }}\n")
+    parts.append("\n".join(methods))
+    parts.append("}\n\n/// Every tool, in one router.\n"
+                 "pub fn registry() -> ToolRouter<Tools> {\n    Tools::tool_router()\n}\n")
+    return manifest(deps), "".join(parts)
+
+
+RENDERERS = {"baseline": render_baseline, "tool-core": render_tool_core,
+             "rig": render_rig, "rmcp": render_rmcp}
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write only on a change, so an unchanged crate is not rebuilt."""
+    if path.exists() and path.read_text() == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def generate(variant: str) -> Path:
+    root = BENCH_DIR / variant
+    cargo_toml, lib_rs = RENDERERS[variant](tool_specs())
+    write_if_changed(root / "Cargo.toml", cargo_toml)
+    write_if_changed(root / "src" / "lib.rs", lib_rs)
+    return root
+
+
+# --------------------------------------------------------------------------
+# Running cargo
+# --------------------------------------------------------------------------
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def cargo_env(root: Path, incremental: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(CARGO_INCREMENTAL="1" if incremental else "0",
+               CARGO_TARGET_DIR=str(root / "target"),
+               CARGO_TERM_COLOR="never")
+    return env
+
+
+def cargo(root: Path, args: list[str], incremental: bool = False) -> tuple[float, str]:
+    """Run `cargo args` in `root`; return (wall-clock seconds, stderr).
+
+    A failure ends the benchmark with cargo's output.
+    """
+    command = ["cargo", *args]
+    env = cargo_env(root, incremental)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        log(f"\n`CARGO_INCREMENTAL={env['CARGO_INCREMENTAL']} {shlex.join(command)}` "
+            f"failed in {root} (exit {done.returncode}):\n")
+        log(done.stdout + done.stderr)
+        raise SystemExit(1)
+    return seconds, done.stderr
+
+
+COMPILED = re.compile(r"^\s*(?:Compiling|Checking) (\S+) v", re.MULTILINE)
+
+
+def others_compiling() -> bool:
+    """Whether a cargo or rustc process is running; called between our own
+    runs, so any such process belongs to someone else on the machine."""
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_text().strip() in ("cargo", "rustc"):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def wait_for_quiet(limit: float = QUIET_WAIT) -> None:
+    """Wait, up to `limit` seconds, until nobody else is compiling."""
+    deadline = time.monotonic() + limit
+    if others_compiling():
+        log("    (waiting for another cargo or rustc process to finish)")
+    while others_compiling() and time.monotonic() < deadline:
+        time.sleep(1)
+
+
+def touch(root: Path) -> None:
+    (root / "src" / "lib.rs").touch()
+
+
+def mode_args(mode: str) -> tuple[list[str], bool]:
+    """Cargo's arguments for a mode, and whether incremental is on."""
+    return {
+        "build": (["build", "-j", JOBS], False),
+        "check": (["check", "-j", JOBS], False),
+        "incremental": (["build", "-j", JOBS], True),
+    }[mode]
+
+
+class DependencyChanged(Exception):
+    """Cargo compiled more than `tools100`: a dependency (tool-core) changed
+    on disk, so the rounds measured so far are of another version."""
+
+
+def timed(root: Path, mode: str) -> tuple[float, bool]:
+    """Seconds for `touch src/lib.rs && <mode's cargo command>`, and whether
+    another compilation was running on the machine before or after it.
+    """
+    args, incremental = mode_args(mode)
+    if mode == "incremental":
+        touch(root)
+        _, stderr = cargo(root, args, incremental)  # the warm-up
+        check_only_tools100(root, stderr)
+    wait_for_quiet()
+    touch(root)
+    busy = others_compiling()
+    seconds, stderr = cargo(root, args, incremental)
+    busy = others_compiling() or busy
+    check_only_tools100(root, stderr)
+    return seconds, busy
+
+
+def check_only_tools100(root: Path, stderr: str) -> None:
+    others = sorted(set(COMPILED.findall(stderr)) - {"tools100"})
+    if others:
+        raise DependencyChanged(f"{root.name}: cargo also compiled {', '.join(others)}")
+
+
+def rlib_size(root: Path) -> int:
+    rlibs = list((root / "target" / "debug" / "deps").glob("libtools100-*.rlib"))
+    if not rlibs:
+        raise SystemExit(f"{root.name}: no libtools100-*.rlib after the build")
+    return max(rlibs, key=lambda p: p.stat().st_mtime).stat().st_size
+
+
+def prebuild(variant: str) -> Path:
+    """Generate the crate and build its dependencies in every mode once."""
+    root = generate(variant)
+    log(f"preparing {variant} in {root.relative_to(REPO)}: building what is not built "
+        "(the first time, every dependency)")
+    for mode in MODES:
+        args, incremental = mode_args(mode)
+        seconds, _ = cargo(root, args, incremental)
+        log(f"    {mode}: {seconds:.1f} s")
+    return root
+
+
+# --------------------------------------------------------------------------
+# Measuring
+# --------------------------------------------------------------------------
+
+@dataclass
+class Results:
+    variants: list[str]
+    commit: str  # of tool-core, when the rounds started
+    rounds: int = 0
+    # seconds[mode][variant] and sizes[variant]: one entry per round
+    seconds: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    sizes: dict[str, list[int]] = field(default_factory=dict)
+    # timed runs, and those that another compilation on the machine overlapped
+    runs: int = 0
+    busy_runs: int = 0
+
+    def absolute(self, column: str, variant: str) -> list[float]:
+        if column == "rlib":
+            return [float(s) for s in self.sizes[variant]]
+        return self.seconds[column][variant]
+
+    def ratios(self, column: str, variant: str) -> list[float]:
+        base = self.absolute(column, "baseline")
+        return [v / b for v, b in zip(self.absolute(column, variant), base)]
+
+
+def measure(roots: dict[str, Path], rounds: int, attempts: int = 3) -> Results:
+    """The rounds, started again from the first, with every dependency built
+    again, when a dependency changes on disk during them."""
+    for _ in range(attempts):
+        try:
+            return measure_once(roots, rounds)
+        except DependencyChanged as changed:
+            log(f"{changed}; its sources changed, so the rounds start again")
+            for variant in roots:
+                prebuild(variant)
+    raise SystemExit("the dependencies keep changing on disk; run the benchmark again later")
+
+
+def measure_once(roots: dict[str, Path], rounds: int) -> Results:
+    variants = list(roots)
+    results = Results(variants, commit=tool_core_commit())
+    results.seconds = {mode: {v: [] for v in variants} for mode in MODES}
+    results.sizes = {v: [] for v in variants}
+    for r in range(rounds):
+        order = variants if r % 2 == 0 else variants[::-1]
+        log(f"round {r + 1}/{rounds}: {', '.join(order)}")
+        for mode in MODES:
+            for variant in order:
+                seconds, busy = timed(roots[variant], mode)
+                results.seconds[mode][variant].append(seconds)
+                results.runs += 1
+                results.busy_runs += busy
+                line = f"    {mode:<11} {variant:<9} {seconds:6.2f} s"
+                if mode == "build":
+                    size = rlib_size(roots[variant])
+                    results.sizes[variant].append(size)
+                    line += f"   rlib {size / 1e6:.1f} MB"
+                log(line + ("   (another compilation was running)" if busy else ""))
+        results.rounds = r + 1
+    return results
+
+
+# --------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------
+
+def run_text(command: list[str], cwd: Path = REPO) -> str:
+    try:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    except FileNotFoundError:
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def tool_core_commit() -> str:
+    if SNAPSHOT_COMMIT:
+        return f"{SNAPSHOT_COMMIT} (a snapshot of the commit, `--commit`)"
+    commit = run_text(["git", "rev-parse", "--short", "HEAD"])
+    dirty = run_text(["git", "status", "--porcelain", "--", "tool-core", "tool-macros", "Cargo.toml"])
+    return f"{commit} (with uncommitted changes to tool-core)" if dirty not in ("", "unknown") else commit
+
+
+def resolved_versions(roots: dict[str, Path]) -> str:
+    """`name version` of the reported packages, from each variant's Cargo.lock."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for variant, root in roots.items():
+        lock = tomllib.loads((root / "Cargo.lock").read_text())
+        for package in lock.get("package", []):
+            if package["name"] in REPORTED_PACKAGES:
+                found.setdefault(package["name"], {}).setdefault(package["version"], []).append(variant)
+    parts = []
+    for name in REPORTED_PACKAGES:
+        for version, variants in found.get(name, {}).items():
+            where = "" if len(found[name]) == 1 else f" ({', '.join(variants)})"
+            parts.append(f"{name} {version}{where}")
+    return ", ".join(parts)
+
+
+def ratio_cell(values: list[float]) -> str:
+    if len(values) == 1:
+        return f"{values[0]:.2f}"
+    return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
+
+
+COLUMNS = ["build", "check", "incremental", "rlib"]
+
+
+def met_cell(results: Results) -> str:
+    """Whether tool-core's row meets the targets, and is ahead of the peers."""
+    median = {c: statistics.median(results.ratios(c, "tool-core")) for c in COLUMNS}
+    missed = [c for c in COLUMNS if median[c] > TARGETS[c][0]]
+    verdicts = ["yes: every target" if not missed else f"no: {', '.join(missed)} over target"]
+    # Peers with the same standing share one clause: "behind rig and rmcp in ...".
+    standing: dict[str, list[str]] = {}
+    for peer in ("rig", "rmcp"):
+        if peer not in results.variants:
+            continue
+        behind = [c for c in COLUMNS
+                  if median[c] >= statistics.median(results.ratios(c, peer))]
+        where = ("ahead of {}" if not behind
+                 else "behind {} in every column" if len(behind) == len(COLUMNS)
+                 else "behind {} in " + ", ".join(behind))
+        standing.setdefault(where, []).append(peer)
+    verdicts += [where.format(" and ".join(peers)) for where, peers in standing.items()]
+    return "; ".join(verdicts)
+
+
+def table(results: Results) -> str:
+    has_tool_core = "tool-core" in results.variants
+    header = ["variant", "build ×base", "check ×base", "incremental ×base", "rlib ×base"]
+    if has_tool_core:
+        header.append("met?")
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for variant in results.variants:
+        cells = [f"`{variant}`"]
+        for column in COLUMNS:
+            cells.append("1.00" if variant == "baseline" else ratio_cell(results.ratios(column, variant)))
+        if has_tool_core:
+            cells.append(met_cell(results) if variant == "tool-core" else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    if has_tool_core:
+        limits = ", ".join(
+            f"{c} ≤ {limit}x" + (f" (aim {aim}x)" if aim else "")
+            for c, (limit, aim) in TARGETS.items())
+        lines.append("")
+        lines.append(f"Targets for tool-core: {limits}; ahead of rig and rmcp "
+                     "(a lower median ratio in every column).")
+
+    lines += ["", "Median absolute figures:", "",
+              "| variant | build s | check s | incremental s | rlib MB |",
+              "|---|---|---|---|---|"]
+    for variant in results.variants:
+        cells = [f"`{variant}`"]
+        for column in COLUMNS:
+            value = statistics.median(results.absolute(column, variant))
+            cells.append(f"{value / 1e6:.1f}" if column == "rlib" else f"{value:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def quiet_note(results: Results) -> str:
+    if results.busy_runs == 0:
+        return f"no other cargo or rustc process seen around any of the {results.runs} timed runs"
+    return (f"another cargo or rustc process was running around {results.busy_runs} of the "
+            f"{results.runs} timed runs; those figures are less reliable")
+
+
+def section(results: Results, roots: dict[str, Path], command: str) -> str:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    base = {c: statistics.median(results.absolute(c, "baseline")) for c in COLUMNS}
+    return f"""\
+## Compile time: 100 tools
+
+The same 100 tools (3 documented arguments each: String, u8, i64, f64, bool,
+`Option<String>`, `Vec<String>`, a nested documented struct and a unit enum;
+trivial bodies) written without a framework (`baseline`: argument structs
+deriving `Deserialize` and `JsonSchema`, plain async functions), with
+tool-core's `#[tool(tier = Observe)]` and one `ToolRegistry`, with rig's
+`#[rig_tool]` and one `ToolSet`, and with rmcp's `#[tool]` methods in one
+`#[tool_router]` impl. Each is the library crate `tools100` in a workspace of
+its own with its dependencies built; every run touches `src/lib.rs`, so only
+that crate is compiled. Whole-process wall-clock time of
+`CARGO_INCREMENTAL=0 cargo build -j 2` (debug), `CARGO_INCREMENTAL=0 cargo
+check -j 2`, and `CARGO_INCREMENTAL=1 cargo build -j 2` after one incremental
+build; size of the debug `libtools100-*.rlib`. Each round runs every variant
+in every mode, in alternating order; each figure is the variant's over the
+baseline's of the same round: median (min–max) over {results.rounds} round{'s' if results.rounds != 1 else ''}.
+`bench/compile/README.md` says more.
+
+- Machine: {cpus} CPUs (`nproc`), {cpu_model()}; {run_text(["rustc", "--version"])}
+- Date: {datetime.date.today().isoformat()}
+- Command: `{command}`
+- tool-core: {results.commit}
+- Resolved: {resolved_versions(roots)}
+- Machine load: {quiet_note(results)}
+- Baseline medians: build {base['build']:.2f} s, check {base['check']:.2f} s, incremental {base['incremental']:.2f} s, rlib {base['rlib'] / 1e6:.1f} MB
+
+{table(results)}
+"""
+
+
+def write_section(text: str) -> None:
+    """Replace the marked section of BENCHMARKS.md, or append it."""
+    block = f"{START_MARKER}\n{text.strip()}\n{END_MARKER}"
+    current = BENCHMARKS_MD.read_text() if BENCHMARKS_MD.exists() else ""
+    start, end = current.find(START_MARKER), current.find(END_MARKER)
+    if start != -1 and end > start:
+        updated = current[:start] + block + current[end + len(END_MARKER):]
+    else:
+        updated = current.rstrip("\n") + ("\n\n" if current else "") + block + "\n"
+    BENCHMARKS_MD.write_text(updated)
+
+
+def snapshot(revision: str) -> None:
+    """Measure tool-core as of `revision`: the repository at that commit,
+    extracted with `git archive` (once) under BENCH_DIR/tool-core-src/."""
+    global TOOL_CORE_CHECKOUT, SNAPSHOT_COMMIT
+    commit = run_text(["git", "rev-parse", "--short", f"{revision}^{{commit}}"])
+    if commit == "unknown":
+        raise SystemExit(f"--commit {revision}: not a commit of {REPO}")
+    dest = BENCH_DIR / "tool-core-src" / commit
+    if not (dest / "tool-core" / "Cargo.toml").exists():
+        dest.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=REPO,
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+                tar.extractall(dest, filter="data")
+            else:
+                tar.extractall(dest)
+    TOOL_CORE_CHECKOUT, SNAPSHOT_COMMIT = dest, commit
+    log(f"tool-core as of {commit}, from {dest.relative_to(REPO)}")
+
+
+# --------------------------------------------------------------------------
+# --timings: where the time goes
+# --------------------------------------------------------------------------
+
+def timings() -> None:
+    root = prebuild("tool-core")
+    target = root / "target"
+    touch(root)
+    log("cargo build --timings (tool-core variant)")
+    cargo(root, ["build", "-j", JOBS, "--timings"])
+    print(f"cargo --timings report: {target / 'cargo-timings' / 'cargo-timing.html'}")
+
+    if subprocess.run(["cargo", "llvm-lines", "--version"], capture_output=True).returncode != 0:
+        print("cargo llvm-lines is not installed; `cargo install cargo-llvm-lines`, then run again.")
+        return
+    log("cargo llvm-lines --lib (tool-core variant)")
+    done = subprocess.run(["cargo", "llvm-lines", "--lib"], cwd=root, capture_output=True,
+                          text=True, env=cargo_env(root, incremental=False))
+    if done.returncode != 0:
+        log(done.stderr)
+        raise SystemExit(1)
+    out = root / "llvm-lines.txt"
+    out.write_text(done.stdout)
+    print(f"cargo llvm-lines output: {out}")
+    print("\n".join(done.stdout.splitlines()[:25]))
+
+
+# --------------------------------------------------------------------------
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds (default 5)")
+    parser.add_argument("--quick", action="store_true", help="one round, to try it out")
+    parser.add_argument("--variants", default=",".join(FRAMEWORKS),
+                        help=f"comma-separated subset of {','.join(FRAMEWORKS)} "
+                             "(the baseline is always measured)")
+    parser.add_argument("--write", action="store_true",
+                        help=f"replace the section between {START_MARKER} and {END_MARKER} "
+                             "in BENCHMARKS.md (appended if absent)")
+    parser.add_argument("--commit", metavar="REV",
+                        help="measure tool-core as of this git commit (a snapshot under "
+                             "target/compile-bench/tool-core-src/) instead of the working tree")
+    parser.add_argument("--timings", action="store_true",
+                        help="only run `cargo build --timings` and `cargo llvm-lines` "
+                             "on the tool-core variant and say where the outputs are")
+    args = parser.parse_args()
+    chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
+    unknown = [v for v in chosen if v not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown variant(s) {', '.join(unknown)}; choose from {', '.join(FRAMEWORKS)}")
+    args.variants = [v for v in VARIANTS if v == "baseline" or v in chosen]
+    if args.quick:
+        args.rounds = 1
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    if args.commit:
+        snapshot(args.commit)
+    if args.timings:
+        timings()
+        return
+    command = shlex.join(["python3", "bench/compile/run.py", *sys.argv[1:]])
+    roots = {variant: prebuild(variant) for variant in args.variants}
+    results = measure(roots, args.rounds)
+    text = section(results, roots, command)
+    print(text)
+    if args.write:
+        write_section(text)
+        log(f"wrote the section to {BENCHMARKS_MD}")
+
+
+if __name__ == "__main__":
+    main()
