@@ -13,7 +13,7 @@ pub(crate) mod function;
 pub(crate) mod structure;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::Path;
 
 use crate::attr::{Tier, ToolArgs, WithSpan};
@@ -27,9 +27,23 @@ pub(crate) fn krate(args: &ToolArgs) -> Path {
 }
 
 /// A path inside tool-core's private module as the string serde's and
-/// schemars' `crate = "..."` attributes take.
+/// schemars' `crate = "..."` attributes take: `"::tool_core::__private::serde"`.
+///
+/// Written from the path's segments (a crate path has no generic arguments:
+/// `attr` reads it in mod style), not from a token string, whose spacing is
+/// the printer's to choose.
 pub(crate) fn private_path_string(krate: &Path, item: &str) -> String {
-    format!("{}::__private::{item}", krate.to_token_stream())
+    let mut text = String::new();
+    if krate.leading_colon.is_some() {
+        text.push_str("::");
+    }
+    for segment in &krate.segments {
+        text.push_str(&segment.ident.to_string());
+        text.push_str("::");
+    }
+    text.push_str("__private::");
+    text.push_str(item);
+    text
 }
 
 /// The tool's `input_schema` body.
@@ -168,6 +182,27 @@ pub(crate) fn convert_output(
             #[allow(unused_imports)]
             use #krate::__private::{PlainProbe as _, ResultProbe as _};
             (&#output).__tool_return_kind().into_tool_result(#name, #output)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn private_path_strings_have_no_spaces() {
+        let cases: [(Path, &str); 3] = [
+            (parse_quote!(::tool_core), "::tool_core::__private::serde"),
+            (parse_quote!(my_core), "my_core::__private::serde"),
+            (
+                parse_quote!(crate::reexports::core),
+                "crate::reexports::core::__private::serde",
+            ),
+        ];
+        for (krate, expected) in cases {
+            assert_eq!(private_path_string(&krate, "serde"), expected);
         }
     }
 }
