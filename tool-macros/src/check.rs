@@ -7,7 +7,7 @@
 //! each parameter in turn, then the name, the description and the keys.
 //! `attr` and `docs` have reported what could not be parsed before.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{GenericArgument, Item, PathArguments, ReturnType, Signature, Type};
@@ -192,10 +192,7 @@ fn param_type(ty: &Type, errors: &mut Errors) {
         Type::Reference(reference) => {
             let suggestion = match &*reference.elem {
                 Type::Path(path) if path.path.is_ident("str") => "`String`".to_owned(),
-                Type::Slice(slice) => {
-                    let elem = &slice.elem;
-                    format!("`Vec<{}>`", quote::quote!(#elem)).replace(' ', "")
-                }
+                Type::Slice(slice) => format!("`Vec<{}>`", type_text(&slice.elem)),
                 _ => "an owned type".to_owned(),
             };
             errors.spanned(
@@ -210,6 +207,48 @@ fn param_type(ty: &Type, errors: &mut Errors) {
         Type::Infer(_) => errors.spanned(ty, "a `#[tool]` parameter needs a concrete type"),
         _ => {}
     }
+}
+
+/// A type as a person writes it, for a message: a space only between two
+/// words and after a comma (`&'a str`, `(u8, String)`), where a token
+/// string spaces every token.
+fn type_text(ty: &Type) -> String {
+    fn write(tokens: TokenStream, out: &mut String, after_word: &mut bool) {
+        for token in tokens {
+            match token {
+                TokenTree::Group(group) => {
+                    let (open, close) = match group.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::None => ("", ""),
+                    };
+                    out.push_str(open);
+                    *after_word = false;
+                    write(group.stream(), out, after_word);
+                    out.push_str(close);
+                    *after_word = false;
+                }
+                TokenTree::Punct(punct) => {
+                    out.push(punct.as_char());
+                    if punct.as_char() == ',' {
+                        out.push(' ');
+                    }
+                    *after_word = false;
+                }
+                word @ (TokenTree::Ident(_) | TokenTree::Literal(_)) => {
+                    if *after_word {
+                        out.push(' ');
+                    }
+                    out.push_str(&word.to_string());
+                    *after_word = true;
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    write(ty.to_token_stream(), &mut out, &mut false);
+    out
 }
 
 /// A parameter is a plain name: it becomes the name of the argument.
@@ -309,5 +348,30 @@ fn schemars_with_schema(args: &ToolArgs, tool: &ToolFn, errors: &mut Errors) {
             attr,
             "`#[schemars]` has no effect on a tool with a hand-written `schema = ...`",
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn type_text_spaces_words_and_commas_only() {
+        let cases: [(Type, &str); 4] = [
+            (parse_quote!(Vec<u8>), "Vec<u8>"),
+            (parse_quote!(&'a str), "&'a str"),
+            (
+                parse_quote!((u8, ::std::string::String)),
+                "(u8, ::std::string::String)",
+            ),
+            (
+                parse_quote!(<Metric as Units>::Value),
+                "<Metric as Units>::Value",
+            ),
+        ];
+        for (ty, text) in cases {
+            assert_eq!(type_text(&ty), text);
+        }
     }
 }
