@@ -67,6 +67,34 @@ fn readme_example_runs_outside_the_workspace() {
     assert_eq!(text, "sunny in Paris for 1 days", "{run}");
 }
 
+/// A parameter whose type is a qualified path, `<Metric as Units>::Value`:
+/// the expansion compiles without warnings outside the workspace, derives the
+/// parameter's schema and passes the argument through.
+#[test]
+fn qualified_path_parameter_runs_outside_the_workspace() {
+    let run = cargo("qualified-path", &["run", "--quiet"]);
+    assert!(run.output.status.success(), "`cargo run` failed\n{run}");
+    assert_no_warnings(&run);
+
+    let stdout = String::from_utf8_lossy(&run.output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let [definition, text] = lines[..] else {
+        panic!("expected two lines, a definition and a call's text\n{run}");
+    };
+    let definition: Value = serde_json::from_str(definition)
+        .unwrap_or_else(|error| panic!("the first line is not JSON: {error}\n{run}"));
+
+    assert_eq!(definition["name"], "convert", "{run}");
+    let amount = &definition["input_schema"]["properties"]["amount"];
+    assert_eq!(amount["type"], "number", "{run}");
+    assert_eq!(
+        amount["description"], "The distance in kilometres.",
+        "{run}"
+    );
+
+    assert_eq!(text, "1500.0", "{run}");
+}
+
 /// With schemars off, a tool that writes its schema by hand compiles.
 #[test]
 fn hand_written_schema_compiles_without_schemars() {

@@ -1,14 +1,18 @@
-//! The IR: what the user wrote, checked for shape, with the tokens kept so
-//! every later error can point at them.
+//! The IR: the item as the user wrote it, sorted into what `#[tool]` reads,
+//! with the tokens kept so that every later error can point at them.
+//!
+//! Reading refuses nothing it can represent: a generic function, a pattern
+//! parameter or a context taken by value are all read as written, and
+//! `check` says what is wrong with them. The one error reported here is a
+//! doc comment whose text cannot be read.
 
-use proc_macro2::Span;
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
 use syn::{
-    Attribute, FnArg, GenericArgument, Ident, ItemFn, ItemStruct, Pat, PathArguments, ReturnType,
+    Attribute, FnArg, GenericArgument, Ident, ItemFn, ItemStruct, Pat, PathArguments, Receiver,
     Type, TypePath,
 };
 
+use crate::case::{pascal_case, snake_case};
 use crate::ctxt::Errors;
 use crate::docs::{doc_text, is_doc};
 
@@ -22,21 +26,47 @@ pub(crate) struct ToolFn {
     pub(crate) docs: Option<String>,
     /// The parameters, in the order the function takes them.
     pub(crate) args: Vec<Arg>,
-    /// `C` of the `&ToolContext<C>` parameter, if there is one.
-    pub(crate) context: Option<Type>,
 }
 
 /// One parameter of a `#[tool]` function.
 pub(crate) enum Arg {
-    /// The `&ToolContext<C>` parameter.
-    Context,
+    /// `self`, in any form.
+    Receiver(Box<Receiver>),
+    /// A parameter whose type is `ToolContext`, however it is taken.
+    Context(Box<Context>),
     /// A parameter the model fills in.
     Param(Box<Param>),
 }
 
+/// The parameter the application's state comes in by.
+pub(crate) struct Context {
+    /// The type as written: `&ToolContext<App>`, or another way of taking
+    /// it.
+    pub(crate) ty: Type,
+    /// How the context is taken.
+    pub(crate) taken: Taken,
+    /// What follows `ToolContext`: `<App>`, or nothing.
+    pub(crate) arguments: PathArguments,
+    /// Doc comments, `#[serde]` and `#[schemars]` moved off the parameter.
+    pub(crate) attrs: Vec<Attribute>,
+}
+
+/// How a parameter takes its type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Taken {
+    /// `&T`
+    Shared,
+    /// `&mut T`
+    Mutable,
+    /// `T`
+    Value,
+}
+
 /// A parameter the model fills in: a property of the input schema.
 pub(crate) struct Param {
-    pub(crate) ident: Ident,
+    /// The pattern as written; a plain name, for every parameter that
+    /// passes `check`.
+    pub(crate) pat: Pat,
     pub(crate) ty: Type,
     /// Doc comments, `#[serde]` and `#[schemars]`: the field's attributes.
     pub(crate) attrs: Vec<Attribute>,
@@ -44,86 +74,18 @@ pub(crate) struct Param {
 
 /// A `#[tool]` struct: the struct is the input.
 pub(crate) struct ToolStruct {
+    /// The struct, re-emitted unchanged.
     pub(crate) item: ItemStruct,
+    /// The doc comments on the struct.
     pub(crate) docs: Option<String>,
 }
 
 impl ToolFn {
-    /// Reads the function, reporting every shape `#[tool]` cannot use.
+    /// Reads the function, moving the parameters' field attributes off it.
     pub(crate) fn from_syn(mut item: ItemFn, errors: &mut Errors) -> Self {
-        let sig = &item.sig;
-        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-            errors.spanned(
-                &sig.generics,
-                "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
-            );
-        }
-        if let syn::Safety::Unsafe(token) = &sig.safety {
-            errors.spanned(token, "a `#[tool]` function cannot be `unsafe`: nothing could uphold its contract when a model calls it");
-        }
-        if let Some(variadic) = &sig.variadic {
-            errors.spanned(variadic, "a `#[tool]` function cannot be variadic");
-        }
-        if let ReturnType::Type(_, ty) = &sig.output
-            && let Type::ImplTrait(_) = &**ty
-        {
-            errors.spanned(
-                ty,
-                "a `#[tool]` function cannot return `impl Trait`; return a concrete type (write `async fn` instead of returning `impl Future`)",
-            );
-        }
-
         let docs = doc_text(&item.attrs, errors);
-        let mut args = Vec::new();
-        let mut context: Option<(Type, Span)> = None;
-        for input in item.sig.inputs.iter_mut() {
-            let typed = match input {
-                FnArg::Receiver(receiver) => {
-                    errors.spanned(
-                        &*receiver,
-                        "a `#[tool]` function cannot take `self`; put `#[tool]` on a free function, or on a struct whose fields are the arguments",
-                    );
-                    continue;
-                }
-                FnArg::Typed(typed) => typed,
-            };
-            let field_attrs = take_field_attrs(&mut typed.attrs);
-            match context_type(&typed.ty, errors) {
-                Some(ctx) => {
-                    if let Some(attr) = field_attrs.first() {
-                        errors.spanned(attr, "the context parameter is not part of the input schema, so it takes no doc comment, `#[serde]` or `#[schemars]`");
-                    }
-                    if let Some((_, first)) = &context {
-                        let mut error = syn::Error::new_spanned(
-                            &typed.ty,
-                            "a `#[tool]` function takes at most one `&ToolContext` parameter",
-                        );
-                        error.combine(syn::Error::new(*first, "the first one is here"));
-                        errors.push(error);
-                    } else {
-                        context = Some((ctx, typed.ty.span()));
-                    }
-                    args.push(Arg::Context);
-                }
-                None => {
-                    check_param_type(&typed.ty, errors);
-                    let Some(ident) = param_ident(&typed.pat, errors) else {
-                        continue;
-                    };
-                    args.push(Arg::Param(Box::new(Param {
-                        ident,
-                        ty: (*typed.ty).clone(),
-                        attrs: field_attrs,
-                    })));
-                }
-            }
-        }
-        Self {
-            item,
-            docs,
-            args,
-            context: context.map(|(ty, _)| ty),
-        }
+        let args = item.sig.inputs.iter_mut().map(Arg::from_syn).collect();
+        Self { item, docs, args }
     }
 
     /// The tool's default name: the function's name.
@@ -131,37 +93,117 @@ impl ToolFn {
         self.item.sig.ident.unraw().to_string()
     }
 
+    /// The unit struct that stands for the tool: `get_weather` ->
+    /// `GetWeather`, at the function name's span; `Tool1` for a name like
+    /// `_1` whose PascalCase is no identifier.
+    pub(crate) fn tool_type(&self) -> Ident {
+        let ident = &self.item.sig.ident;
+        let name = pascal_case(&ident.unraw().to_string());
+        let name = if name.starts_with(char::is_alphabetic) {
+            name
+        } else {
+            format!("Tool{name}")
+        };
+        Ident::new(&name, ident.span())
+    }
+
     /// The parameters the model fills in.
     pub(crate) fn params(&self) -> impl Iterator<Item = &Param> {
         self.args.iter().filter_map(|arg| match arg {
             Arg::Param(param) => Some(&**param),
-            Arg::Context => None,
+            Arg::Receiver(_) | Arg::Context(_) => None,
         })
+    }
+
+    /// The parameters the model fills in, with their names: every one of
+    /// them once `check` has passed, since it refuses the others.
+    pub(crate) fn named_params(&self) -> impl Iterator<Item = (&Ident, &Param)> {
+        self.params()
+            .filter_map(|param| Some((param.ident()?, param)))
+    }
+
+    /// The context parameters; `check` allows at most one.
+    pub(crate) fn contexts(&self) -> impl Iterator<Item = &Context> {
+        self.args.iter().filter_map(|arg| match arg {
+            Arg::Context(context) => Some(&**context),
+            Arg::Receiver(_) | Arg::Param(_) => None,
+        })
+    }
+
+    /// `C` of the `&ToolContext<C>` parameter, if there is one.
+    pub(crate) fn context(&self) -> Option<Type> {
+        self.contexts().next().map(Context::state)
+    }
+}
+
+impl Arg {
+    /// Sorts a parameter by its type, moving its field attributes off it.
+    fn from_syn(input: &mut FnArg) -> Self {
+        let typed = match input {
+            FnArg::Receiver(receiver) => return Arg::Receiver(Box::new(receiver.clone())),
+            FnArg::Typed(typed) => typed,
+        };
+        let attrs = take_field_attrs(&mut typed.attrs);
+        match context_path(&typed.ty) {
+            Some((taken, arguments)) => Arg::Context(Box::new(Context {
+                ty: (*typed.ty).clone(),
+                taken,
+                arguments,
+                attrs,
+            })),
+            None => Arg::Param(Box::new(Param {
+                pat: (*typed.pat).clone(),
+                ty: (*typed.ty).clone(),
+                attrs,
+            })),
+        }
+    }
+}
+
+impl Context {
+    /// `C` of `ToolContext<C>`: `()` for a bare `ToolContext`, and for
+    /// arguments `check` refuses.
+    pub(crate) fn state(&self) -> Type {
+        match &self.arguments {
+            PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+                match args.args.first() {
+                    Some(GenericArgument::Type(state)) => state.clone(),
+                    _ => syn::parse_quote!(()),
+                }
+            }
+            _ => syn::parse_quote!(()),
+        }
+    }
+}
+
+impl Param {
+    /// The parameter's name, which becomes the property's name; `None` for
+    /// a pattern, which `check` refuses.
+    pub(crate) fn ident(&self) -> Option<&Ident> {
+        match &self.pat {
+            Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => Some(&pat.ident),
+            _ => None,
+        }
     }
 }
 
 impl ToolStruct {
-    /// Reads the struct, reporting every shape `#[tool]` cannot use.
+    /// Reads the struct.
     pub(crate) fn from_syn(item: ItemStruct, errors: &mut Errors) -> Self {
-        if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
-            errors.spanned(
-                &item.generics,
-                "a `#[tool]` struct cannot be generic: the model's arguments need one concrete type to deserialize into",
-            );
-        }
-        if !matches!(item.fields, syn::Fields::Named(_)) {
-            errors.spanned(
-                &item.ident,
-                "a `#[tool]` struct needs named fields, one per argument (`struct Ping {}` for a tool without arguments)",
-            );
-        }
         let docs = doc_text(&item.attrs, errors);
         Self { item, docs }
     }
 
     /// The tool's default name: the struct's name in snake case.
     pub(crate) fn default_name(&self) -> String {
-        crate::case::snake_case(&self.item.ident.unraw().to_string())
+        snake_case(&self.item.ident.unraw().to_string())
+    }
+
+    /// The unit struct that stands for the tool: `WebSearch` ->
+    /// `WebSearchTool`, at the struct name's span.
+    pub(crate) fn tool_type(&self) -> Ident {
+        let ident = &self.item.ident;
+        quote::format_ident!("{}Tool", ident.unraw(), span = ident.span())
     }
 }
 
@@ -175,44 +217,20 @@ fn take_field_attrs(attrs: &mut Vec<Attribute>) -> Vec<Attribute> {
     field
 }
 
-/// `C` when `ty` is `&ToolContext<C>` (`()` for a bare `&ToolContext`);
-/// `None` when it is not the context. A context taken another way is an
-/// error.
-fn context_type(ty: &Type, errors: &mut Errors) -> Option<Type> {
-    let (path, by_ref, mutable) = match ty {
+/// How `ty` takes a `ToolContext`, and the arguments after its name; `None`
+/// when `ty` is no `ToolContext`.
+fn context_path(ty: &Type) -> Option<(Taken, PathArguments)> {
+    let (path, taken) = match ty {
         Type::Reference(reference) => match &*reference.elem {
-            Type::Path(path) => (path, true, reference.mutability.is_some()),
+            Type::Path(path) if reference.mutability.is_some() => (path, Taken::Mutable),
+            Type::Path(path) => (path, Taken::Shared),
             _ => return None,
         },
-        Type::Path(path) => (path, false, false),
+        Type::Path(path) => (path, Taken::Value),
         _ => return None,
     };
     let segment = last_segment_named(path, "ToolContext")?;
-    if !by_ref {
-        errors.spanned(ty, "take the context by reference: `&ToolContext<...>`");
-    } else if mutable {
-        errors.spanned(
-            ty,
-            "take the context by shared reference: `&ToolContext<...>`, not `&mut`",
-        );
-    }
-    match &segment.arguments {
-        PathArguments::None => Some(syn::parse_quote!(())),
-        PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first() {
-            Some(GenericArgument::Type(ctx)) => Some(ctx.clone()),
-            _ => {
-                errors.spanned(
-                    &args.args,
-                    "expected the application's state type: `ToolContext<App>`",
-                );
-                Some(syn::parse_quote!(()))
-            }
-        },
-        other => {
-            errors.spanned(other, "expected one type argument: `ToolContext<App>`");
-            Some(syn::parse_quote!(()))
-        }
-    }
+    Some((taken, segment.arguments.clone()))
 }
 
 fn last_segment_named<'a>(path: &'a TypePath, name: &str) -> Option<&'a syn::PathSegment> {
@@ -223,54 +241,4 @@ fn last_segment_named<'a>(path: &'a TypePath, name: &str) -> Option<&'a syn::Pat
         .segments
         .last()
         .filter(|segment| segment.ident == name)
-}
-
-/// Reports parameter types the model's arguments cannot become.
-fn check_param_type(ty: &Type, errors: &mut Errors) {
-    match ty {
-        Type::Reference(reference) => {
-            let owned = match &*reference.elem {
-                Type::Path(path) if path.path.is_ident("str") => "String".to_owned(),
-                Type::Slice(slice) => {
-                    let elem = &slice.elem;
-                    format!("Vec<{}>", quote::quote!(#elem)).replace(' ', "")
-                }
-                _ => "an owned type".to_owned(),
-            };
-            let suggestion = if owned == "an owned type" { owned } else { format!("`{owned}`") };
-            errors.spanned(
-                ty,
-                format!("a `#[tool]` parameter must own its value: arguments are deserialized from the model's JSON, which outlives no borrow; take {suggestion}"),
-            );
-        }
-        Type::ImplTrait(_) => errors.spanned(
-            ty,
-            "a `#[tool]` parameter cannot be `impl Trait`: the arguments need one concrete type to deserialize into",
-        ),
-        Type::Infer(_) => errors.spanned(ty, "a `#[tool]` parameter needs a concrete type"),
-        _ => {}
-    }
-}
-
-/// The parameter's name, which becomes the property's name.
-fn param_ident(pat: &Pat, errors: &mut Errors) -> Option<Ident> {
-    match pat {
-        Pat::Ident(pat_ident) if pat_ident.by_ref.is_none() && pat_ident.subpat.is_none() => {
-            Some(pat_ident.ident.clone())
-        }
-        Pat::Wild(_) => {
-            errors.spanned(
-                pat,
-                "a `#[tool]` parameter needs a name: it becomes the name of the argument",
-            );
-            None
-        }
-        _ => {
-            errors.spanned(
-                pat,
-                "a `#[tool]` parameter must be a plain name, not a pattern: the name becomes the name of the argument",
-            );
-            None
-        }
-    }
 }

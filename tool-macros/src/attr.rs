@@ -1,8 +1,14 @@
-//! The arguments of `#[tool(...)]`.
+//! The arguments of `#[tool(...)]`, read by hand with `parse_nested_meta`.
+//!
+//! Each key is read into its slot of [`ToolArgs`]; an unknown key, a key
+//! given twice and a value that says something wrong are recorded and
+//! parsing goes on, so the user sees every bad argument at once. Rules that
+//! need the item too (`context` on a function, `read_only` with
+//! `destructive`) are `check`'s.
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
-use syn::parse::Parser;
+use syn::parse::{Parse, Parser};
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitBool, LitStr, Path, Token, Type};
 
@@ -73,118 +79,135 @@ pub(crate) fn parse(args: TokenStream, errors: &mut Errors) -> ToolArgs {
     out
 }
 
+/// One `key` or `key = value`. A value that is not even the right kind of
+/// tokens is a parse error, which ends the parsing (`?`); a value of the
+/// right kind that says something wrong is recorded and parsing goes on.
 fn parse_one(
     out: &mut ToolArgs,
     meta: &ParseNestedMeta<'_>,
     errors: &mut Errors,
 ) -> syn::Result<()> {
     let Some(key) = meta.path.get_ident().map(Ident::to_string) else {
+        // some::path = ...
         errors.spanned(&meta.path, unknown_key_message(&path_text(&meta.path)));
         return skip_value(meta);
     };
-    match key.as_str() {
+    let key = key.as_str();
+    match key {
         // name = "get_weather"
-        "name" => set(&mut out.name, meta.value()?.parse()?, &key, meta, errors),
+        "name" => set(&mut out.name, value(meta)?, key, meta, errors),
         // description = "Get the weather."
-        "description" => set(
-            &mut out.description,
-            meta.value()?.parse()?,
-            &key,
-            meta,
-            errors,
-        ),
+        "description" => set(&mut out.description, value(meta)?, key, meta, errors),
         // title = "Weather"
-        "title" => set(&mut out.title, meta.value()?.parse()?, &key, meta, errors),
+        "title" => set(&mut out.title, value(meta)?, key, meta, errors),
         // schema = json!({...})
-        "schema" => set(&mut out.schema, meta.value()?.parse()?, &key, meta, errors),
+        "schema" => set(&mut out.schema, value(meta)?, key, meta, errors),
         // output_schema = json!({...})
-        "output_schema" => set(
-            &mut out.output_schema,
-            meta.value()?.parse()?,
-            &key,
-            meta,
-            errors,
-        ),
+        "output_schema" => set(&mut out.output_schema, value(meta)?, key, meta, errors),
         // context = App
-        "context" => set(&mut out.context, meta.value()?.parse()?, &key, meta, errors),
+        "context" => set(&mut out.context, value(meta)?, key, meta, errors),
         // crate = tool_core   or   crate = "tool_core"
-        "crate" => {
-            let value = meta.value()?;
-            let path = if value.peek(LitStr) {
-                value.parse::<LitStr>()?.parse()?
-            } else {
-                Path::parse_mod_style(value)?
-            };
-            set(&mut out.krate, path, &key, meta, errors);
-        }
+        "crate" => set(&mut out.krate, crate_path(meta)?, key, meta, errors),
         // tier = Observe   or   tier = ToolTier::Confirm
         "tier" => {
-            let path: Path = meta.value()?.parse()?;
-            let tier = match path.segments.last().map(|s| s.ident.to_string()).as_deref() {
-                Some("Observe") => Some(Tier::Observe),
-                Some("Confirm") => Some(Tier::Confirm),
-                _ => {
-                    errors.spanned(&path, "unknown tier; expected `Observe` or `Confirm`");
-                    None
-                }
-            };
-            if let Some(tier) = tier {
-                let value = WithSpan {
-                    value: tier,
-                    span: path.span(),
-                };
-                set(&mut out.tier, value, &key, meta, errors);
+            if let Some(tier) = tier(meta, errors)? {
+                set(&mut out.tier, tier, key, meta, errors);
             }
         }
         // timeout = "10s"
         "timeout" => {
-            let lit: LitStr = meta.value()?.parse()?;
-            match parse_duration_ms(&lit.value()) {
-                Ok(ms) => set(
-                    &mut out.timeout_ms,
-                    WithSpan {
-                        value: ms,
-                        span: lit.span(),
-                    },
-                    &key,
-                    meta,
-                    errors,
-                ),
-                Err(why) => {
-                    errors.spanned(&lit, format!("invalid timeout {:?}: {why}", lit.value()))
-                }
+            if let Some(ms) = timeout(meta, errors)? {
+                set(&mut out.timeout_ms, ms, key, meta, errors);
             }
         }
         // read_only   or   read_only = false
-        "read_only" => flag(&mut out.read_only, &key, meta, errors)?,
-        "destructive" => flag(&mut out.destructive, &key, meta, errors)?,
-        "idempotent" => flag(&mut out.idempotent, &key, meta, errors)?,
-        "open_world" => flag(&mut out.open_world, &key, meta, errors)?,
-        "concurrency_safe" => flag(&mut out.concurrency_safe, &key, meta, errors)?,
-        "long_running" => flag(&mut out.long_running, &key, meta, errors)?,
+        "read_only" => flag(&mut out.read_only, key, meta, errors)?,
+        // destructive   or   destructive = false
+        "destructive" => flag(&mut out.destructive, key, meta, errors)?,
+        // idempotent   or   idempotent = false
+        "idempotent" => flag(&mut out.idempotent, key, meta, errors)?,
+        // open_world   or   open_world = false
+        "open_world" => flag(&mut out.open_world, key, meta, errors)?,
+        // concurrency_safe   or   concurrency_safe = false
+        "concurrency_safe" => flag(&mut out.concurrency_safe, key, meta, errors)?,
+        // long_running   or   long_running = false
+        "long_running" => flag(&mut out.long_running, key, meta, errors)?,
         // scopes = ["files:read", "net"]
-        "scopes" => {
-            let array: ExprArray = meta.value()?.parse()?;
-            let mut scopes = Vec::new();
-            for element in &array.elems {
-                match element {
-                    Expr::Lit(ExprLit {
-                        lit: Lit::Str(scope),
-                        ..
-                    }) if !scope.value().is_empty() => {
-                        scopes.push(scope.clone());
-                    }
-                    other => errors.spanned(other, "a scope is a non-empty string literal"),
-                }
-            }
-            set(&mut out.scopes, scopes, &key, meta, errors);
-        }
+        "scopes" => set(&mut out.scopes, scopes(meta, errors)?, key, meta, errors),
+        // nmae = ...   (anything else)
         _ => {
-            errors.spanned(&meta.path, unknown_key_message(&key));
+            errors.spanned(&meta.path, unknown_key_message(key));
             return skip_value(meta);
         }
     }
     Ok(())
+}
+
+/// The value after `key =`.
+fn value<T: Parse>(meta: &ParseNestedMeta<'_>) -> syn::Result<T> {
+    meta.value()?.parse()
+}
+
+/// The value of `crate`: a path without generic arguments, bare or in a
+/// string as serde writes it.
+fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        value.parse::<LitStr>()?.parse_with(Path::parse_mod_style)
+    } else {
+        Path::parse_mod_style(value)
+    }
+}
+
+/// The value of `tier`, read by its last segment; `None` (reported) for a
+/// tier that does not exist.
+fn tier(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<WithSpan<Tier>>> {
+    let path: Path = meta.value()?.parse()?;
+    let tier = match path.segments.last().map(|s| s.ident.to_string()).as_deref() {
+        Some("Observe") => Tier::Observe,
+        Some("Confirm") => Tier::Confirm,
+        _ => {
+            errors.spanned(&path, "unknown tier; expected `Observe` or `Confirm`");
+            return Ok(None);
+        }
+    };
+    Ok(Some(WithSpan {
+        value: tier,
+        span: path.span(),
+    }))
+}
+
+/// The value of `timeout` in milliseconds; `None` (reported) for a duration
+/// that cannot be read.
+fn timeout(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<WithSpan<u64>>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    match parse_duration_ms(&lit.value()) {
+        Ok(ms) => Ok(Some(WithSpan {
+            value: ms,
+            span: lit.span(),
+        })),
+        Err(why) => {
+            errors.spanned(&lit, format!("invalid timeout {:?}: {why}", lit.value()));
+            Ok(None)
+        }
+    }
+}
+
+/// The value of `scopes`: the non-empty string literals among its elements,
+/// every other element reported.
+fn scopes(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Vec<LitStr>> {
+    let array: ExprArray = meta.value()?.parse()?;
+    let mut scopes = Vec::new();
+    for element in &array.elems {
+        match element {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(scope),
+                ..
+            }) if !scope.value().is_empty() => scopes.push(scope.clone()),
+            other => errors.spanned(other, "a scope is a non-empty string literal"),
+        }
+    }
+    Ok(scopes)
 }
 
 fn unknown_key_message(key: &str) -> String {

@@ -1,9 +1,20 @@
-//! The rules that span the attribute and the item: a name providers accept,
-//! a description, keys that fit the form they are used on.
+//! Every rule a `#[tool]` can break, applied to the parsed arguments and
+//! the IR: the shapes of function and struct `#[tool]` cannot use, a name
+//! providers accept, a description, keys that fit the form they are used
+//! on. Each error points at the user's tokens that break the rule.
+//!
+//! The errors come out in the order the rules run: the shape of the item,
+//! each parameter in turn, then the name, the description and the keys.
+//! `attr` and `docs` have reported what could not be parsed before.
 
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{GenericArgument, Item, PathArguments, ReturnType, Signature, Type};
+
+use crate::ast::{Arg, Context, Param, Taken, ToolFn, ToolStruct};
 use crate::attr::ToolArgs;
 use crate::ctxt::Errors;
-use proc_macro2::Span;
 
 /// The checked name and description of a tool.
 pub(crate) struct Identity {
@@ -11,9 +22,255 @@ pub(crate) struct Identity {
     pub(crate) description: String,
 }
 
-/// Checks the name (`^[a-zA-Z0-9_-]{1,64}$`) and that there is a description;
-/// `item_span` is where to point when the item itself is the problem.
-pub(crate) fn identity(
+/// Checks a `#[tool]` function and its arguments.
+pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, errors: &mut Errors) -> Identity {
+    signature(&tool.item.sig, errors);
+    parameters(tool, errors);
+    if let Some(context) = &args.context {
+        errors.spanned(
+            context,
+            "`context` is for `#[tool]` structs; a function takes a `&ToolContext<C>` parameter instead",
+        );
+    }
+    let identity = identity(
+        args,
+        tool.default_name(),
+        tool.docs.as_deref(),
+        tool.item.sig.ident.span(),
+        errors,
+    );
+    schemars_with_schema(args, tool, errors);
+    identity
+}
+
+/// Checks a `#[tool]` struct and its arguments.
+pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, errors: &mut Errors) -> Identity {
+    let item = &tool.item;
+    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
+        errors.spanned(
+            &item.generics,
+            "a `#[tool]` struct cannot be generic: the model's arguments need one concrete type to deserialize into",
+        );
+    }
+    if !matches!(item.fields, syn::Fields::Named(_)) {
+        errors.spanned(
+            &item.ident,
+            "a `#[tool]` struct needs named fields, one per argument (`struct Ping {}` for a tool without arguments)",
+        );
+    }
+    identity(
+        args,
+        tool.default_name(),
+        tool.docs.as_deref(),
+        item.ident.span(),
+        errors,
+    )
+}
+
+/// The error for an item that is neither a function nor a struct, at the
+/// keyword that says what it is.
+pub(crate) fn unsupported_item(item: &Item) -> syn::Error {
+    syn::Error::new_spanned(
+        item_keyword(item),
+        "`#[tool]` goes on a function or on a struct whose fields are the tool's arguments",
+    )
+}
+
+/// The keyword that says what an item is, to point at.
+fn item_keyword(item: &Item) -> TokenStream {
+    match item {
+        Item::Enum(item) => item.enum_token.to_token_stream(),
+        Item::Const(item) => item.const_token.to_token_stream(),
+        Item::Static(item) => item.static_token.to_token_stream(),
+        Item::Trait(item) => item.trait_token.to_token_stream(),
+        Item::Impl(item) => item.impl_token.to_token_stream(),
+        Item::Mod(item) => item.mod_token.to_token_stream(),
+        Item::Type(item) => item.type_token.to_token_stream(),
+        Item::Union(item) => item.union_token.to_token_stream(),
+        Item::Use(item) => item.use_token.to_token_stream(),
+        other => other.to_token_stream(),
+    }
+}
+
+/// The shapes of function a model cannot call.
+fn signature(sig: &Signature, errors: &mut Errors) {
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        errors.spanned(
+            &sig.generics,
+            "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
+        );
+    }
+    if let syn::Safety::Unsafe(token) = &sig.safety {
+        errors.spanned(
+            token,
+            "a `#[tool]` function cannot be `unsafe`: nothing could uphold its contract when a model calls it",
+        );
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.spanned(variadic, "a `#[tool]` function cannot be variadic");
+    }
+    if let ReturnType::Type(_, ty) = &sig.output
+        && let Type::ImplTrait(_) = &**ty
+    {
+        errors.spanned(
+            ty,
+            "a `#[tool]` function cannot return `impl Trait`; return a concrete type (write `async fn` instead of returning `impl Future`)",
+        );
+    }
+}
+
+/// Every parameter, in order: no `self`, at most one context, taken by
+/// shared reference, and parameters the model's arguments can become.
+fn parameters(tool: &ToolFn, errors: &mut Errors) {
+    let mut first_context: Option<Span> = None;
+    for arg in &tool.args {
+        match arg {
+            Arg::Receiver(receiver) => errors.spanned(
+                receiver,
+                "a `#[tool]` function cannot take `self`; put `#[tool]` on a free function, or on a struct whose fields are the arguments",
+            ),
+            Arg::Context(context) => {
+                context_param(context, errors);
+                match first_context {
+                    Some(first) => {
+                        let mut error = syn::Error::new_spanned(
+                            &context.ty,
+                            "a `#[tool]` function takes at most one `&ToolContext` parameter",
+                        );
+                        error.combine(syn::Error::new(first, "the first one is here"));
+                        errors.push(error);
+                    }
+                    None => first_context = Some(context.ty.span()),
+                }
+            }
+            Arg::Param(param) => {
+                param_type(&param.ty, errors);
+                param_name(param, errors);
+            }
+        }
+    }
+}
+
+/// The context is taken as `&ToolContext<C>` and is no part of the input.
+fn context_param(context: &Context, errors: &mut Errors) {
+    match context.taken {
+        Taken::Shared => {}
+        Taken::Value => {
+            errors.spanned(
+                &context.ty,
+                "take the context by reference: `&ToolContext<...>`",
+            );
+        }
+        Taken::Mutable => errors.spanned(
+            &context.ty,
+            "take the context by shared reference: `&ToolContext<...>`, not `&mut`",
+        ),
+    }
+    match &context.arguments {
+        PathArguments::None => {}
+        PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+            if !matches!(args.args.first(), Some(GenericArgument::Type(_))) {
+                errors.spanned(
+                    &args.args,
+                    "expected the application's state type: `ToolContext<App>`",
+                );
+            }
+        }
+        other => errors.spanned(other, "expected one type argument: `ToolContext<App>`"),
+    }
+    if let Some(attr) = context.attrs.first() {
+        errors.spanned(
+            attr,
+            "the context parameter is not part of the input schema, so it takes no doc comment, `#[serde]` or `#[schemars]`",
+        );
+    }
+}
+
+/// Parameter types the model's arguments cannot become.
+fn param_type(ty: &Type, errors: &mut Errors) {
+    match ty {
+        Type::Reference(reference) => {
+            let suggestion = match &*reference.elem {
+                Type::Path(path) if path.path.is_ident("str") => "`String`".to_owned(),
+                Type::Slice(slice) => format!("`Vec<{}>`", type_text(&slice.elem)),
+                _ => "an owned type".to_owned(),
+            };
+            errors.spanned(
+                ty,
+                format!("a `#[tool]` parameter must own its value: arguments are deserialized from the model's JSON, which outlives no borrow; take {suggestion}"),
+            );
+        }
+        Type::ImplTrait(_) => errors.spanned(
+            ty,
+            "a `#[tool]` parameter cannot be `impl Trait`: the arguments need one concrete type to deserialize into",
+        ),
+        Type::Infer(_) => errors.spanned(ty, "a `#[tool]` parameter needs a concrete type"),
+        _ => {}
+    }
+}
+
+/// A type as a person writes it, for a message: a space only between two
+/// words and after a comma (`&'a str`, `(u8, String)`), where a token
+/// string spaces every token.
+fn type_text(ty: &Type) -> String {
+    fn write(tokens: TokenStream, out: &mut String, after_word: &mut bool) {
+        for token in tokens {
+            match token {
+                TokenTree::Group(group) => {
+                    let (open, close) = match group.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::None => ("", ""),
+                    };
+                    out.push_str(open);
+                    *after_word = false;
+                    write(group.stream(), out, after_word);
+                    out.push_str(close);
+                    *after_word = false;
+                }
+                TokenTree::Punct(punct) => {
+                    out.push(punct.as_char());
+                    if punct.as_char() == ',' {
+                        out.push(' ');
+                    }
+                    *after_word = false;
+                }
+                word @ (TokenTree::Ident(_) | TokenTree::Literal(_)) => {
+                    if *after_word {
+                        out.push(' ');
+                    }
+                    out.push_str(&word.to_string());
+                    *after_word = true;
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    write(ty.to_token_stream(), &mut out, &mut false);
+    out
+}
+
+/// A parameter is a plain name: it becomes the name of the argument.
+fn param_name(param: &Param, errors: &mut Errors) {
+    if param.ident().is_some() {
+        return;
+    }
+    let message = match &param.pat {
+        syn::Pat::Wild(_) => {
+            "a `#[tool]` parameter needs a name: it becomes the name of the argument"
+        }
+        _ => {
+            "a `#[tool]` parameter must be a plain name, not a pattern: the name becomes the name of the argument"
+        }
+    };
+    errors.spanned(&param.pat, message);
+}
+
+/// Checks the name (`^[a-zA-Z0-9_-]{1,64}$`), that there is a description,
+/// and the keys that describe the tool; `item_span` is where to point when
+/// the item itself is the problem.
+fn identity(
     args: &ToolArgs,
     default_name: String,
     docs: Option<&str>,
@@ -76,5 +333,45 @@ pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
         Err("it has a character other than an ASCII letter, digit, `_` or `-`")
     } else {
         Ok(())
+    }
+}
+
+/// `#[schemars]` on a parameter shapes the derived schema; with a
+/// hand-written `schema = ...` it would do nothing, silently.
+fn schemars_with_schema(args: &ToolArgs, tool: &ToolFn, errors: &mut Errors) {
+    if args.schema.is_none() {
+        return;
+    }
+    let attrs = tool.params().flat_map(|param| &param.attrs);
+    for attr in attrs.filter(|attr| attr.path().is_ident("schemars")) {
+        errors.spanned(
+            attr,
+            "`#[schemars]` has no effect on a tool with a hand-written `schema = ...`",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn type_text_spaces_words_and_commas_only() {
+        let cases: [(Type, &str); 4] = [
+            (parse_quote!(Vec<u8>), "Vec<u8>"),
+            (parse_quote!(&'a str), "&'a str"),
+            (
+                parse_quote!((u8, ::std::string::String)),
+                "(u8, ::std::string::String)",
+            ),
+            (
+                parse_quote!(<Metric as Units>::Value),
+                "<Metric as Units>::Value",
+            ),
+        ];
+        for (ty, text) in cases {
+            assert_eq!(type_text(&ty), text);
+        }
     }
 }

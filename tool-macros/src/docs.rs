@@ -1,4 +1,6 @@
-//! Doc comments as text: a tool's description, a parameter's description.
+//! Doc comments as text: a tool's description. A parameter's doc comments
+//! are not read here: they move, as attributes, onto the input struct's
+//! field, where schemars reads them.
 
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 

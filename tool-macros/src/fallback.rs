@@ -1,58 +1,53 @@
 //! What is emitted when the input has errors: the user's item as written
 //! (less what only `#[tool]` can read), the names other code refers to, and
 //! the errors. So rustc reports the errors and nothing that follows from
-//! them: registering the tool still type-checks.
+//! them: registering the tool still type-checks, and IDEs still see the
+//! item.
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::{Ident, Path, Visibility};
 
 use crate::ast::{ToolFn, ToolStruct};
 use crate::attr::ToolArgs;
-use crate::expand::krate;
-use crate::expand_fn::tool_type;
+use crate::codegen::krate;
 
+/// The function, its tool type, and the errors.
 pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, error: syn::Error) -> TokenStream {
-    let krate = krate(args);
     let item = &tool.item;
     let error = error.to_compile_error();
     if item.sig.receiver().is_some() {
         // A method: a type beside it would not be legal where it stands.
         return quote!(#item #error);
     }
-    let vis = &item.vis;
-    let tool_type = tool_type(tool);
-    let stub = stub_impl(&krate, &quote!(#tool_type));
+    let stub = stub(&krate(args), &item.vis, &tool.tool_type());
     quote! {
         #item
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #tool_type;
         #stub
         #error
     }
 }
 
+/// The struct, its tool type, and the errors.
 pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, error: syn::Error) -> TokenStream {
-    let krate = krate(args);
     let item = &tool.item;
-    let vis = &item.vis;
     let error = error.to_compile_error();
-    let tool_type = crate::expand_struct::tool_type(tool);
-    let stub = stub_impl(&krate, &quote!(#tool_type));
+    let stub = stub(&krate(args), &item.vis, &tool.tool_type());
     quote! {
         #item
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #tool_type;
         #stub
         #error
     }
 }
 
-/// An `IntoTool` impl for every context, never run: the crate does not
-/// compile while the error stands.
-fn stub_impl(krate: &syn::Path, ty: &TokenStream) -> TokenStream {
+/// The tool type, with an `IntoTool` impl for every context that is never
+/// run: the crate does not compile while the error stands.
+fn stub(krate: &Path, vis: &Visibility, tool_type: &Ident) -> TokenStream {
     let p = quote!(#krate::__private);
     quote! {
-        impl<__C> #p::IntoTool<__C, #p::Generated> for #ty {
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #tool_type;
+        impl<__C> #p::IntoTool<__C, #p::Generated> for #tool_type {
             fn into_registration(self) -> #p::Registration<__C> {
                 #p::fallback()
             }

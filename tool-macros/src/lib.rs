@@ -1,21 +1,28 @@
 //! The `#[tool]` attribute macro of [tool-core](https://docs.rs/tool-core).
 //!
 //! Use it through `tool_core::tool`; the documentation is there. This crate
-//! is split the way serde_derive and thiserror are: `attr` parses the
-//! arguments, `ast` reads the item into an IR that keeps the user's tokens,
-//! `check` applies the rules that span both, `expand_fn` and `expand_struct`
-//! generate code, and `fallback` emits the item and the errors when there
-//! are any.
+//! is split the way serde_derive and thiserror are, one stage per module,
+//! each depending only on the stages before it:
+//!
+//! - `entry` runs the stages below in order;
+//! - parse: `attr` reads the `#[tool(...)]` arguments, `docs` the doc
+//!   comments;
+//! - IR: `ast` reads the item, keeping the user's tokens;
+//! - check: `check` holds every rule that can fail;
+//! - codegen: `codegen` generates the tool, `codegen::function` and
+//!   `codegen::structure` each form;
+//! - fallback: `fallback` emits the item and the errors when there are any.
+//!
+//! `ctxt` collects the errors of every stage, `case` converts names.
 
 mod ast;
 mod attr;
 mod case;
 mod check;
+mod codegen;
 mod ctxt;
 mod docs;
-mod expand;
-mod expand_fn;
-mod expand_struct;
+mod entry;
 mod fallback;
 #[cfg(test)]
 mod tests;
@@ -26,7 +33,7 @@ use proc_macro::TokenStream;
 /// there.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::tool(args.into(), input.into()).into()
+    entry::tool(args.into(), input.into()).into()
 }
 
 /// Accepts `#[schemars(...)]` attributes and generates nothing: used by

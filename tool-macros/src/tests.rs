@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::{File, Item, ItemFn, ItemStruct};
 
-use crate::expand::tool;
+use crate::entry::tool;
 
 /// The expansion, parsed back into items.
 fn expand(args: TokenStream, item: TokenStream) -> File {

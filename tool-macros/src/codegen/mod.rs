@@ -1,108 +1,23 @@
-//! The expansion: entry point and the pieces both forms share.
+//! Code generation for a `#[tool]` that passed `check`: `function` and
+//! `structure` generate each form; this module holds what both generate
+//! alike (the facts, the metadata, the schema functions, the conversion of
+//! the return value) and the path to tool-core that all generated code goes
+//! through.
+//!
+//! Generated code names tool-core, std included, only through
+//! `#krate::__private`, so that a user's own `Result`, `Option` or `core`
+//! cannot change what it means; its items live in a `const _: () = { ... }`
+//! and its locals are hidden with `Span::mixed_site()`.
+
+pub(crate) mod function;
+pub(crate) mod structure;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
-use syn::{Item, Path};
+use quote::{quote, quote_spanned};
+use syn::Path;
 
-use crate::ast::{ToolFn, ToolStruct};
-use crate::attr::{self, Tier, ToolArgs, WithSpan};
-use crate::check::{self, Identity};
-use crate::ctxt::Errors;
-use crate::{expand_fn, expand_struct, fallback};
-
-/// `#[tool(args)] item` -> the item, its tool, and every error found.
-pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let args = attr::parse(args, &mut errors);
-    let item: Item = match syn::parse2(input.clone()) {
-        Ok(item) => item,
-        // Not an item rustc would accept either; let rustc say so.
-        Err(error) => {
-            let error = error.to_compile_error();
-            return quote!(#input #error);
-        }
-    };
-    let output = match item {
-        Item::Fn(item) => {
-            let tool = ToolFn::from_syn(item, &mut errors);
-            if let Some(context) = &args.context {
-                errors.spanned(context, "`context` is for `#[tool]` structs; a function takes a `&ToolContext<C>` parameter instead");
-            }
-            let identity = check::identity(
-                &args,
-                tool.default_name(),
-                tool.docs.as_deref(),
-                tool.item.sig.ident.span(),
-                &mut errors,
-            );
-            check_schema_attrs(&args, tool.params().flat_map(|p| &p.attrs), &mut errors);
-            match errors.finish() {
-                Ok(()) => expand_fn::expand(&tool, &args, &identity),
-                Err(error) => fallback::function(&tool, &args, error),
-            }
-        }
-        Item::Struct(item) => {
-            let tool = ToolStruct::from_syn(item, &mut errors);
-            let identity = check::identity(
-                &args,
-                tool.default_name(),
-                tool.docs.as_deref(),
-                tool.item.ident.span(),
-                &mut errors,
-            );
-            match errors.finish() {
-                Ok(()) => expand_struct::expand(&tool, &args, &identity),
-                Err(error) => fallback::structure(&tool, &args, error),
-            }
-        }
-        other => {
-            let error = syn::Error::new_spanned(
-                item_keyword(&other),
-                "`#[tool]` goes on a function or on a struct whose fields are the tool's arguments",
-            );
-            let error = error.to_compile_error();
-            quote!(#other #error)
-        }
-    };
-    if std::env::var_os("TOOL_MACROS_DEBUG").is_some() {
-        eprintln!("{output}");
-    }
-    output
-}
-
-/// The keyword that says what an item is, to point at.
-fn item_keyword(item: &Item) -> TokenStream {
-    match item {
-        Item::Enum(item) => item.enum_token.to_token_stream(),
-        Item::Const(item) => item.const_token.to_token_stream(),
-        Item::Static(item) => item.static_token.to_token_stream(),
-        Item::Trait(item) => item.trait_token.to_token_stream(),
-        Item::Impl(item) => item.impl_token.to_token_stream(),
-        Item::Mod(item) => item.mod_token.to_token_stream(),
-        Item::Type(item) => item.type_token.to_token_stream(),
-        Item::Union(item) => item.union_token.to_token_stream(),
-        Item::Use(item) => item.use_token.to_token_stream(),
-        other => other.to_token_stream(),
-    }
-}
-
-/// `#[schemars]` on a parameter shapes the derived schema; with a hand-written
-/// `schema = ...` it would do nothing, silently.
-fn check_schema_attrs<'a>(
-    args: &ToolArgs,
-    attrs: impl Iterator<Item = &'a syn::Attribute>,
-    errors: &mut Errors,
-) {
-    if args.schema.is_none() {
-        return;
-    }
-    for attr in attrs.filter(|attr| attr.path().is_ident("schemars")) {
-        errors.spanned(
-            attr,
-            "`#[schemars]` has no effect on a tool with a hand-written `schema = ...`",
-        );
-    }
-}
+use crate::attr::{Tier, ToolArgs, WithSpan};
+use crate::check::Identity;
 
 /// The path generated code reaches tool-core by.
 pub(crate) fn krate(args: &ToolArgs) -> Path {
@@ -112,9 +27,23 @@ pub(crate) fn krate(args: &ToolArgs) -> Path {
 }
 
 /// A path inside tool-core's private module as the string serde's and
-/// schemars' `crate = "..."` attributes take.
+/// schemars' `crate = "..."` attributes take: `"::tool_core::__private::serde"`.
+///
+/// Written from the path's segments (a crate path has no generic arguments:
+/// `attr` reads it in mod style), not from a token string, whose spacing is
+/// the printer's to choose.
 pub(crate) fn private_path_string(krate: &Path, item: &str) -> String {
-    format!("{}::__private::{item}", krate.to_token_stream())
+    let mut text = String::new();
+    if krate.leading_colon.is_some() {
+        text.push_str("::");
+    }
+    for segment in &krate.segments {
+        text.push_str(&segment.ident.to_string());
+        text.push_str("::");
+    }
+    text.push_str("__private::");
+    text.push_str(item);
+    text
 }
 
 /// The tool's `input_schema` body.
@@ -253,6 +182,27 @@ pub(crate) fn convert_output(
             #[allow(unused_imports)]
             use #krate::__private::{PlainProbe as _, ResultProbe as _};
             (&#output).__tool_return_kind().into_tool_result(#name, #output)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn private_path_strings_have_no_spaces() {
+        let cases: [(Path, &str); 3] = [
+            (parse_quote!(::tool_core), "::tool_core::__private::serde"),
+            (parse_quote!(my_core), "my_core::__private::serde"),
+            (
+                parse_quote!(crate::reexports::core),
+                "crate::reexports::core::__private::serde",
+            ),
+        ];
+        for (krate, expected) in cases {
+            assert_eq!(private_path_string(&krate, "serde"), expected);
         }
     }
 }

@@ -1,0 +1,418 @@
+//! The function form.
+//!
+//! Input:
+//!
+//! ```text
+//! /// Get the weather.
+//! #[tool(read_only)]
+//! async fn get_weather(ctx: &ToolContext<App>, /// City name.
+//!                      city: String) -> Result<Weather, Error> { ... }
+//! ```
+//!
+//! Output (`p` is `::tool_core::__private`; every generated local is
+//! hidden by mixed-site hygiene):
+//!
+//! ```text
+//! /// Get the weather.
+//! async fn get_weather(ctx: &ToolContext<App>, city: String) -> Result<Weather, Error> { ... }
+//!
+//! /// The tool `get_weather`: [`get_weather`], to register in a `ToolRegistry` (`.with(GetWeather)`).
+//! #[derive(Clone, Copy, Debug, Default)]
+//! struct GetWeather;
+//!
+//! const _: () = {
+//!     const _: () = { p::check_parameter::<String>(); };  // at each parameter's type
+//!
+//!     static __TOOL_FACTS: p::Facts = p::Facts { name, description, metadata };
+//!
+//!     p::derive_json_schema! { "::tool_core::__private::schemars", "<bounds>",
+//!         #[derive(p::Deserialize)]
+//!         #[serde(crate = "::tool_core::__private::serde", bound = "<bounds>",
+//!                 deny_unknown_fields, expecting = "...")]
+//!         struct __ToolInput<'__tool_m> {
+//!             /// City name.
+//!             city: String,
+//!             #[serde(skip)] #[schemars(skip)]
+//!             __marker: p::PhantomData<&'__tool_m ()>,
+//!         }
+//!     }
+//!
+//!     fn __tool_start<'__tool_m>(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
+//!         -> p::Result<p::Started, p::ToolError>
+//!     where __ToolInput<'__tool_m>: p::DeserializeOwned + p::InputSchema
+//!     {
+//!         let now = args.now;
+//!         let __ToolInput { city, .. } = args.read::<__ToolInput<'__tool_m>>()?;
+//!         Ok({
+//!             let ctx = ctx.into_owned();
+//!             p::Started::wait(async move {
+//!                 let output = get_weather(&ctx, city).await;
+//!                 /* output -> ToolResult, by its type */
+//!             })
+//!         })
+//!         // without a context: p::Started::finish(get_weather(city), |output| ..)
+//!         // a plain fn: p::Started::call(now, move || ..), or call_with(ctx, ..)
+//!     }
+//!
+//!     fn __tool_input_schema<'__tool_m>() -> p::Value where /* the same */ {
+//!         p::derived_generated_schema::<__ToolInput<'__tool_m>>()
+//!     }
+//!
+//!     impl<'__tool_m> p::IntoTool<App, p::Generated> for GetWeather where /* the same */ {
+//!         fn into_registration(self) -> p::Registration<App> {
+//!             p::Registration::with_context(p::Compiled { facts: &__TOOL_FACTS,
+//!                 input_schema: __tool_input_schema, output_schema: p::no_output_schema,
+//!                 start: __tool_start })
+//!         }
+//!     }
+//! };
+//! ```
+//!
+//! Every generated function is compiled once: none is generic over a type.
+//! A function without a context parameter is a tool for every registry
+//! (`impl<__C> IntoTool<__C, Generated>`, whose body only names the
+//! functions). A plain (not `async`) function runs at once when the call may
+//! (`Started::call`). With `schema = ...` the input struct derives only
+//! `Deserialize`, `__tool_input_schema` returns the user's expression, and
+//! each parameter is checked with `check_serde_parameter`; with
+//! `output_schema = ...` a `fn __tool_output_schema` returns the user's.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Ident, Lifetime, Path, ReturnType, WherePredicate, parse_quote};
+
+use crate::ast::{Arg, ToolFn};
+use crate::attr::ToolArgs;
+use crate::check::Identity;
+use crate::codegen::{
+    compiled, convert_output, facts, input_schema, krate, output_schema_fn, private_path_string,
+};
+
+pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> TokenStream {
+    let expansion = Expansion::new(tool, args, &identity.name);
+    let item = &tool.item;
+    let fn_ident = &item.sig.ident;
+    let vis = &item.vis;
+    let tool_type = tool.tool_type();
+    let name = &identity.name;
+
+    let checks = expansion.parameter_checks();
+    let facts = facts(args, &expansion.krate, identity);
+    let input_struct = expansion.input_struct();
+    let start = expansion.start_fn();
+    let input_schema = expansion.input_schema_fn();
+    let output_schema = output_schema_fn(args, &expansion.krate);
+    let registration = expansion.registration(&tool_type);
+    let doc = format!(
+        "The tool `{name}`: [`{fn_ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
+    );
+
+    quote! {
+        #item
+
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #tool_type;
+
+        const _: () = {
+            // Each parameter type, checked once where the user wrote it.
+            const _: () = {
+                #(#checks)*
+            };
+
+            #facts
+
+            #input_struct
+
+            #start
+
+            #input_schema
+
+            #output_schema
+
+            #registration
+        };
+    }
+}
+
+/// What every piece of one function's expansion reads: the tool, the path
+/// to tool-core, and the names the expansion makes up.
+struct Expansion<'a> {
+    tool: &'a ToolFn,
+    args: &'a ToolArgs,
+    name: &'a str,
+    krate: Path,
+    /// `#krate::__private`.
+    p: TokenStream,
+    /// The struct the arguments deserialize into.
+    input: TokenStream,
+    /// The lifetime the input struct and the items that read it are generic
+    /// over (see `__private::Select`).
+    marker: Lifetime,
+    ctx: Ident,
+    output: Ident,
+    tool_args: Ident,
+    now: Ident,
+    /// What the generated items assume of the input struct. Assumptions
+    /// that mention a lifetime are checked where they are used, not where
+    /// they are written, so a parameter type that does not fit is reported
+    /// once, by the parameter checks, not again by every item.
+    bounds: Vec<WherePredicate>,
+}
+
+impl<'a> Expansion<'a> {
+    fn new(tool: &'a ToolFn, args: &'a ToolArgs, name: &'a str) -> Self {
+        let krate = krate(args);
+        let p = quote!(#krate::__private);
+        let input = quote_spanned!(Span::mixed_site()=> __ToolInput);
+        // Call-site: serde and schemars read the bounds back from a string.
+        let marker = Lifetime::new("'__tool_m", Span::call_site());
+        let mut bounds: Vec<WherePredicate> =
+            vec![parse_quote!(#input<#marker>: #p::DeserializeOwned)];
+        if args.schema.is_none() {
+            bounds.push(parse_quote!(#input<#marker>: #p::InputSchema));
+        }
+        Self {
+            tool,
+            args,
+            name,
+            krate,
+            p,
+            input,
+            marker,
+            ctx: format_ident!("__tool_ctx", span = Span::mixed_site()),
+            output: format_ident!("__tool_output", span = Span::mixed_site()),
+            tool_args: format_ident!("__tool_args", span = Span::mixed_site()),
+            now: format_ident!("__tool_now", span = Span::mixed_site()),
+            bounds,
+        }
+    }
+
+    /// One never-called check per parameter, spanned at its type, so a type
+    /// that cannot be a parameter is reported there, with the runtime
+    /// trait's note.
+    fn parameter_checks(&self) -> Vec<TokenStream> {
+        let p = &self.p;
+        let check = if self.args.schema.is_some() {
+            quote!(check_serde_parameter)
+        } else {
+            quote!(check_parameter)
+        };
+        self.tool
+            .params()
+            .map(|param| {
+                let ty = &param.ty;
+                quote_spanned!(ty.span()=> #p::#check::<#ty>();)
+            })
+            .collect()
+    }
+
+    /// The struct the arguments deserialize into: one field per parameter,
+    /// with the parameter's doc comments, `#[serde]` and `#[schemars]`;
+    /// generic over the lifetime its bounds depend on.
+    fn input_struct(&self) -> TokenStream {
+        let Self {
+            krate,
+            p,
+            input,
+            marker,
+            ..
+        } = self;
+        let serde_crate = private_path_string(krate, "serde");
+        let expecting = format!("the arguments of tool `{}` as a JSON object", self.name);
+        // serde's impl has its own lifetime `'de` to hang the bounds on; the
+        // schema's impl has none, so it names its parameter types through
+        // `Select`, with the struct's.
+        let serde_bound = self.bound(|ty| parse_quote!(#ty: #p::Deserialize<'de>));
+        let fields = self.tool.named_params().map(|(ident, param)| {
+            let attrs = &param.attrs;
+            let ty = &param.ty;
+            quote!(#(#attrs)* #ident: #ty)
+        });
+        let marker_field = quote_spanned!(Span::mixed_site()=> __marker);
+        let derived = self.args.schema.is_none();
+        let skip_schema = derived.then(|| quote!(#[schemars(skip)]));
+        let item = quote! {
+            #[derive(#p::Deserialize)]
+            #[serde(crate = #serde_crate, bound = #serde_bound, deny_unknown_fields, expecting = #expecting)]
+            struct #input<#marker> {
+                #(#fields,)*
+                #[serde(skip)]
+                #skip_schema
+                #marker_field: #p::PhantomData<&#marker ()>,
+            }
+        };
+        if !derived {
+            return item;
+        }
+        let schemars_crate = private_path_string(krate, "schemars");
+        let schema_bound =
+            self.bound(|ty| parse_quote!(<&#marker () as #p::Select<#ty>>::Type: #p::InputSchema));
+        let span = self.tool.item.sig.ident.span();
+        quote_spanned! {span=>
+            #p::derive_json_schema! { #schemars_crate, #schema_bound, #item }
+        }
+    }
+
+    /// `predicate` of every parameter type, as the string serde's and
+    /// schemars' `bound = "..."` take: built as `syn` predicates, printed
+    /// only for the attribute.
+    fn bound(&self, predicate: impl Fn(&syn::Type) -> WherePredicate) -> String {
+        self.tool
+            .params()
+            .map(|param| predicate(&param.ty).to_token_stream().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `fn __tool_start`: reads the arguments and starts the call.
+    fn start_fn(&self) -> TokenStream {
+        let Self {
+            p,
+            input,
+            marker,
+            ctx,
+            tool_args,
+            now,
+            bounds,
+            ..
+        } = self;
+        let fields = self.tool.named_params().map(|(ident, _)| ident);
+        let ctx_param = self
+            .tool
+            .context()
+            .map(|ctx_type| quote!(#ctx: #p::Cow<'_, #p::ToolContext<#ctx_type>>,));
+        let started = self.started();
+        quote! {
+            fn __tool_start<#marker>(
+                #ctx_param
+                #tool_args: #p::Arguments<'_>,
+            ) -> #p::Result<#p::Started, #p::ToolError>
+            where
+                #(#bounds,)*
+            {
+                let #now = #tool_args.now;
+                let #input { #(#fields,)* .. } = match #tool_args.read::<#input<#marker>>() {
+                    #p::Result::Ok(input) => input,
+                    #p::Result::Err(error) => return #p::Result::Err(error),
+                };
+                #p::Result::Ok(#started)
+            }
+        }
+    }
+
+    /// The `Started` that calls the user's function: at once for a plain
+    /// function when the call may, as a future for an `async` one.
+    fn started(&self) -> TokenStream {
+        let Self {
+            p,
+            ctx,
+            output,
+            now,
+            ..
+        } = self;
+        let sig = &self.tool.item.sig;
+        let span = sig.ident.span();
+        let fn_ident = &sig.ident;
+        // `check` has refused a receiver and a parameter without a name.
+        let call_args = self.tool.args.iter().filter_map(|arg| match arg {
+            Arg::Context(_) => Some(quote!(&#ctx)),
+            Arg::Param(param) => param.ident().map(|ident| quote!(#ident)),
+            Arg::Receiver(_) => None,
+        });
+        let call = quote_spanned!(span=> #fn_ident(#(#call_args),*));
+        let return_span = match &sig.output {
+            ReturnType::Type(_, ty) => ty.span(),
+            ReturnType::Default => span,
+        };
+        let convert = convert_output(&self.krate, self.name, output, return_span);
+        match (sig.asyncness.is_some(), self.tool.context().is_some()) {
+            (false, false) => quote! {
+                #p::Started::call(#now, move || {
+                    let #output = #call;
+                    #convert
+                })
+            },
+            (false, true) => quote! {
+                #p::Started::call_with(#ctx, #now, move |#ctx| {
+                    let #output = #call;
+                    #convert
+                })
+            },
+            // The function's own future, its output converted by a plain fn.
+            (true, false) => quote! {
+                #p::Started::finish(#call, |#output| #convert)
+            },
+            // A future that owns the context it lends the function.
+            (true, true) => quote! {{
+                let #ctx = #ctx.into_owned();
+                #p::Started::wait(async move {
+                    let #output = #call.await;
+                    #convert
+                })
+            }},
+        }
+    }
+
+    /// `fn __tool_input_schema`: the user's schema, or the one derived for
+    /// the input struct.
+    fn input_schema_fn(&self) -> TokenStream {
+        let Self {
+            p,
+            input,
+            marker,
+            bounds,
+            ..
+        } = self;
+        let span = self.tool.item.sig.ident.span();
+        if self.args.schema.is_some() {
+            let body = input_schema(self.args, &self.krate, &quote!(#input<#marker>), span);
+            return quote! {
+                fn __tool_input_schema() -> #p::Value {
+                    #body
+                }
+            };
+        }
+        let body = quote_spanned!(span=> #p::derived_generated_schema::<#input<#marker>>());
+        quote! {
+            fn __tool_input_schema<#marker>() -> #p::Value
+            where
+                #(#bounds,)*
+            {
+                #body
+            }
+        }
+    }
+
+    /// `impl IntoTool for GetWeather`: for the context's registry, or for
+    /// every registry when the function takes no context.
+    fn registration(&self, tool_type: &Ident) -> TokenStream {
+        let Self {
+            p, marker, bounds, ..
+        } = self;
+        let compiled = compiled(self.args, &self.krate);
+        match self.tool.context() {
+            Some(ctx_type) => quote! {
+                impl<#marker> #p::IntoTool<#ctx_type, #p::Generated> for #tool_type
+                where
+                    #(#bounds,)*
+                {
+                    fn into_registration(self) -> #p::Registration<#ctx_type> {
+                        #p::Registration::with_context(#compiled)
+                    }
+                }
+            },
+            None => quote! {
+                impl<#marker, __C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type
+                where
+                    #(#bounds,)*
+                {
+                    fn into_registration(self) -> #p::Registration<__C> {
+                        #p::Registration::free(#compiled)
+                    }
+                }
+            },
+        }
+    }
+}

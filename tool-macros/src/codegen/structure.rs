@@ -1,0 +1,182 @@
+//! The struct form.
+//!
+//! Input:
+//!
+//! ```text
+//! /// Search the web.
+//! #[tool(context = App)]
+//! #[derive(Deserialize, JsonSchema)]
+//! struct WebSearch { query: String }
+//!
+//! impl WebSearch {
+//!     async fn run(self, ctx: &ToolContext<App>) -> Result<Vec<Hit>, Error> { ... }
+//! }
+//! ```
+//!
+//! Output (`p` is `::tool_core::__private`; every generated local is
+//! hidden by mixed-site hygiene): the struct unchanged, plus
+//!
+//! ```text
+//! /// The tool `web_search`, whose input is [`WebSearch`], to register in a `ToolRegistry` (`.with(WebSearchTool)`).
+//! #[derive(Clone, Copy, Debug, Default)]
+//! struct WebSearchTool;
+//!
+//! const _: () = {
+//!     p::require_schemars!();  // an error if the schema is derived and schemars is off
+//!
+//!     static __TOOL_FACTS: p::Facts = p::Facts { name, description, metadata };
+//!
+//!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
+//!         -> p::Result<p::Started, p::ToolError>
+//!     {
+//!         let input = p::read_struct::<WebSearch>(args)?;
+//!         let ctx = ctx.into_owned();
+//!         Ok(p::Started::wait(async move {
+//!             let call = input.run(&ctx);
+//!             let output = /* `call`, awaited if it is a future */;
+//!             /* output -> ToolResult, by its type */
+//!         }))
+//!     }
+//!
+//!     fn __tool_input_schema() -> p::Value { p::derived_schema::<WebSearch>() }
+//!
+//!     impl p::IntoTool<App, p::Generated> for WebSearchTool {
+//!         fn into_registration(self) -> p::Registration<App> {
+//!             p::Registration::with_context(p::Compiled { facts: &__TOOL_FACTS,
+//!                 input_schema: __tool_input_schema, output_schema: p::no_output_schema,
+//!                 start: __tool_start })
+//!         }
+//!     }
+//! };
+//! ```
+//!
+//! Without `context`, `run` takes only `self` and the struct is a tool for
+//! every registry (`impl<__C> IntoTool<__C, Generated>`). With
+//! `schema = ...`, `__tool_input_schema` returns the user's expression and
+//! nothing requires schemars; with `output_schema = ...` a
+//! `fn __tool_output_schema` returns the user's.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{Ident, Path};
+
+use crate::ast::ToolStruct;
+use crate::attr::ToolArgs;
+use crate::check::Identity;
+use crate::codegen::{compiled, convert_output, facts, input_schema, krate, output_schema_fn};
+
+pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) -> TokenStream {
+    let krate = krate(args);
+    let p = quote!(#krate::__private);
+    let item = &tool.item;
+    let ident = &item.ident;
+    let span = ident.span();
+    let vis = &item.vis;
+    let tool_type = tool.tool_type();
+    let name = &identity.name;
+
+    let require_schemars = if args.schema.is_none() {
+        quote_spanned!(span=> #p::require_schemars!();)
+    } else {
+        quote!()
+    };
+    let facts = facts(args, &krate, identity);
+    let start = start_fn(tool, args, &krate, name);
+    let input_schema = input_schema(args, &krate, &quote_spanned!(span=> #ident), span);
+    let output_schema = output_schema_fn(args, &krate);
+    let registration = registration(args, &krate, &tool_type);
+    let doc = format!(
+        "The tool `{name}`, whose input is [`{ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
+    );
+
+    quote! {
+        #item
+
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #tool_type;
+
+        const _: () = {
+            #require_schemars
+
+            #facts
+
+            #start
+
+            fn __tool_input_schema() -> #p::Value {
+                #input_schema
+            }
+
+            #output_schema
+
+            #registration
+        };
+    }
+}
+
+/// `fn __tool_start`: reads the struct and starts `run`, awaited if it is
+/// `async`.
+fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let ident = &tool.item.ident;
+    let span = ident.span();
+    let ctx = format_ident!("__tool_ctx", span = Span::mixed_site());
+    let tool_args = format_ident!("__tool_args", span = Span::mixed_site());
+    let input = format_ident!("__tool_input", span = Span::mixed_site());
+    let call = format_ident!("__tool_call", span = Span::mixed_site());
+    let output = format_ident!("__tool_output", span = Span::mixed_site());
+
+    let (ctx_param, own_ctx, run_args) = match &args.context {
+        Some(ctx_type) => (
+            quote!(#ctx: #p::Cow<'_, #p::ToolContext<#ctx_type>>,),
+            quote!(let #ctx = #ctx.into_owned();),
+            quote!(&#ctx),
+        ),
+        None => (quote!(), quote!(), quote!()),
+    };
+    // Spanned at the struct's name: a missing `Deserialize` or a missing or
+    // mistyped `run` is reported there.
+    let read = quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args));
+    let receiver = quote_spanned!(span=> #input);
+    let run_call = quote_spanned!(span=> #receiver.run(#run_args));
+    let convert = convert_output(krate, name, &output, span);
+    quote! {
+        fn __tool_start(
+            #ctx_param
+            #tool_args: #p::Arguments<'_>,
+        ) -> #p::Result<#p::Started, #p::ToolError> {
+            let #input = #read?;
+            #own_ctx
+            #p::Result::Ok(#p::Started::wait(async move {
+                #[allow(unused_imports)]
+                use #p::{FutureProbe as _, ReadyProbe as _};
+                let #call = #run_call;
+                let #output = (&#call).__tool_await_kind().into_future(#call).await;
+                #convert
+            }))
+        }
+    }
+}
+
+/// `impl IntoTool for WebSearchTool`: for the `context` type's registry, or
+/// for every registry without one.
+fn registration(args: &ToolArgs, krate: &Path, tool_type: &Ident) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let compiled = compiled(args, krate);
+    match &args.context {
+        Some(ctx_type) => quote! {
+            impl #p::IntoTool<#ctx_type, #p::Generated> for #tool_type {
+                fn into_registration(self) -> #p::Registration<#ctx_type> {
+                    #p::Registration::with_context(#compiled)
+                }
+            }
+        },
+        None => quote! {
+            impl<__C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type {
+                fn into_registration(self) -> #p::Registration<__C> {
+                    #p::Registration::free(#compiled)
+                }
+            }
+        },
+    }
+}
