@@ -26,17 +26,7 @@ const NEEDS_SCHEMA: &str = "this tool needs a schema: tool-core's `schemars` fea
 /// parameter, a call through the registry.
 #[test]
 fn readme_example_runs_outside_the_workspace() {
-    let run = cargo("readme-crate", &["run", "--quiet"]);
-    assert!(run.output.status.success(), "`cargo run` failed\n{run}");
-    assert_no_warnings(&run);
-
-    let stdout = String::from_utf8_lossy(&run.output.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
-    let [definition, text] = lines[..] else {
-        panic!("expected two lines, a definition and a call's text\n{run}");
-    };
-    let definition: Value = serde_json::from_str(definition)
-        .unwrap_or_else(|error| panic!("the first line is not JSON: {error}\n{run}"));
+    let (run, definition, text) = definition_and_text("readme-crate");
 
     assert_eq!(definition["name"], "get_weather", "{run}");
     assert_eq!(
@@ -72,17 +62,7 @@ fn readme_example_runs_outside_the_workspace() {
 /// parameter's schema and passes the argument through.
 #[test]
 fn qualified_path_parameter_runs_outside_the_workspace() {
-    let run = cargo("qualified-path", &["run", "--quiet"]);
-    assert!(run.output.status.success(), "`cargo run` failed\n{run}");
-    assert_no_warnings(&run);
-
-    let stdout = String::from_utf8_lossy(&run.output.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
-    let [definition, text] = lines[..] else {
-        panic!("expected two lines, a definition and a call's text\n{run}");
-    };
-    let definition: Value = serde_json::from_str(definition)
-        .unwrap_or_else(|error| panic!("the first line is not JSON: {error}\n{run}"));
+    let (run, definition, text) = definition_and_text("qualified-path");
 
     assert_eq!(definition["name"], "convert", "{run}");
     let amount = &definition["input_schema"]["properties"]["amount"];
@@ -128,6 +108,23 @@ fn derived_schema_without_schemars_is_one_error() {
         .filter(|line| line.starts_with("error") && !line.starts_with("error: could not compile"))
         .count();
     assert_eq!(errors, 1, "expected exactly one error\n{check}");
+}
+
+/// `cargo run` of a crate that prints a tool's definition, then the text of
+/// a call: the run (built without warnings), the definition and the text.
+fn definition_and_text(dir: &str) -> (Run, Value, String) {
+    let run = cargo(dir, &["run", "--quiet"]);
+    assert!(run.output.status.success(), "`cargo run` failed\n{run}");
+    assert_no_warnings(&run);
+    let stdout = String::from_utf8_lossy(&run.output.stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let [definition, text] = lines[..] else {
+        panic!("expected two lines, a definition and a call's text\n{run}");
+    };
+    let definition: Value = serde_json::from_str(definition)
+        .unwrap_or_else(|error| panic!("the first line is not JSON: {error}\n{run}"));
+    let text = text.to_owned();
+    (run, definition, text)
 }
 
 /// A finished cargo command and what it was, for failure messages.
