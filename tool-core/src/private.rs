@@ -99,13 +99,13 @@ pub fn read_struct<T: StructInput>(args: Arguments<'_>) -> Result<T, ToolError> 
 
 pub const fn check_serde_parameter<T: SerdeParameter>() {}
 
-/// `T`, spelled so that it depends on `M`. The input struct and the
-/// functions that read it are generic over a lifetime `'m` and bound their
-/// parameter types as `<&'m () as Select<T>>::Type: Parameter`: a bound
-/// rustc checks where they are used, not where they are written, so a
-/// parameter type that does not fit is reported by the check above, not
-/// again by every generated item. A lifetime, not a type: each is still
-/// compiled once.
+/// `T`, spelled so that it depends on `M`. The schema impl of a `#[tool]`
+/// function's input struct `__ToolInput<'m>` bounds each parameter type as
+/// `<&'m () as Select<T>>::Type: JsonSchema`: a bound rustc checks where the
+/// impl is used, not where it is written, so a parameter type that does not
+/// fit is reported once, by the check above. serde's impl bounds them on its
+/// own `'de`; the generated functions assume only what they need of the
+/// struct. A lifetime, not a type: each is still compiled once.
 pub trait Select<T> {
     type Type;
 }
