@@ -53,11 +53,9 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 /// # });
 /// ```
 pub struct TypedToolAdapter<T, Ctx = ()> {
-    // Shared with the runs of calls that wait.
-    tool: Arc<T>,
+    tool: TypedRunner<T, Ctx>,
     input_schema: Value,
     output_schema: Option<Value>,
-    context: PhantomData<fn(&Ctx)>,
 }
 
 impl<T: TypedTool<Ctx>, Ctx> TypedToolAdapter<T, Ctx> {
@@ -66,16 +64,15 @@ impl<T: TypedTool<Ctx>, Ctx> TypedToolAdapter<T, Ctx> {
         let input_schema = tool.input_schema();
         let output_schema = tool.output_schema();
         Self {
-            tool: Arc::new(tool),
+            tool: TypedRunner::new(tool),
             input_schema,
             output_schema,
-            context: PhantomData,
         }
     }
 
     /// The wrapped tool.
     pub fn inner(&self) -> &T {
-        &self.tool
+        &self.tool.tool
     }
 }
 
@@ -85,11 +82,11 @@ where
     Ctx: Send + Sync + 'static,
 {
     fn name(&self) -> &str {
-        self.tool.name()
+        self.inner().name()
     }
 
     fn description(&self) -> &str {
-        self.tool.description()
+        self.inner().description()
     }
 
     fn input_schema(&self) -> &Value {
@@ -101,17 +98,17 @@ where
     }
 
     fn metadata(&self) -> ToolMetadata {
-        self.tool.metadata()
+        self.inner().metadata()
     }
 
     fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
-        self.tool.check_available(ctx)
+        self.inner().check_available(ctx)
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
         let mut args = args;
-        let arguments = Arguments::new(Node::Take(&mut args), self.tool.name(), &|| Ok(()), true);
-        let started = self.start(Cow::Borrowed(ctx), arguments);
+        let arguments = Arguments::new(Node::Take(&mut args), self.name(), &|| Ok(()), true);
+        let started = self.tool.start(Cow::Borrowed(ctx), arguments);
         Box::pin(async move {
             match started {
                 Ok(Started::Done(result)) => result,
@@ -123,7 +120,24 @@ where
     }
 }
 
-impl<Ctx, T> Prepare<Ctx> for TypedToolAdapter<T, Ctx>
+/// A typed tool as the registry runs it: its input read, then its run, at
+/// once when it can and may.
+pub(crate) struct TypedRunner<T, Ctx> {
+    // Shared with the runs of calls that wait.
+    tool: Arc<T>,
+    context: PhantomData<fn(&Ctx)>,
+}
+
+impl<T, Ctx> TypedRunner<T, Ctx> {
+    pub(crate) fn new(tool: T) -> Self {
+        Self {
+            tool: Arc::new(tool),
+            context: PhantomData,
+        }
+    }
+}
+
+impl<Ctx, T> Prepare<Ctx> for TypedRunner<T, Ctx>
 where
     T: TypedTool<Ctx>,
     Ctx: Send + Sync + 'static,

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::dispatch::adapter::UntypedAdapter;
+use crate::dispatch::adapter::{TypedRunner, UntypedAdapter};
 use crate::dispatch::runner::{Registration, Runner};
-use crate::{Tool, TypedTool, TypedToolAdapter};
+use crate::{Tool, TypedTool};
 
 /// A tool a [`ToolRegistry<Ctx>`](crate::ToolRegistry) can take: a `#[tool]` (its generated
 /// unit struct), a [`TypedTool`], or a [`Tool`].
@@ -40,17 +40,15 @@ where
     Ctx: Send + Sync + 'static,
 {
     fn into_registration(self) -> Registration<Ctx> {
-        let uses_context = self.uses_context();
-        let metadata = self.metadata();
-        let adapter = TypedToolAdapter::new(self);
+        // The schemas move into the registration: read once, kept once.
         Registration {
-            name: adapter.name().to_owned().into(),
-            description: adapter.description().to_owned().into(),
-            input_schema: adapter.input_schema().clone(),
-            output_schema: adapter.output_schema().cloned(),
-            metadata,
-            uses_context,
-            runner: Runner::Dyn(Arc::new(adapter)),
+            name: self.name().to_owned().into(),
+            description: self.description().to_owned().into(),
+            input_schema: self.input_schema(),
+            output_schema: self.output_schema(),
+            metadata: self.metadata(),
+            uses_context: self.uses_context(),
+            runner: Runner::Dyn(Arc::new(TypedRunner::new(self))),
         }
     }
 }
