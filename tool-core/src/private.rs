@@ -32,6 +32,9 @@ pub trait InputSchema {}
 impl<T: ?Sized> InputSchema for T {}
 
 pub use crate::dispatch::into_tool::{Generated, IntoTool};
+pub use crate::dispatch::params::{
+    Field, Param, Property, Slot, input_schema as params_schema, param, param_described_by_hand,
+};
 pub use crate::dispatch::runner::{
     Arguments, Compiled, Facts, Registration, Start, StartWith, Started,
 };
@@ -208,6 +211,16 @@ impl<T: ?Sized> ReadyProbe for &T {}
 /// second error; never run, since the crate does not compile.
 pub fn fallback<C>() -> Registration<C> {
     unreachable!("a `#[tool]` with errors does not compile")
+}
+
+/// What a tool's start function returns if a parameter it read one by one
+/// has no value: `read_fields` gives every one a value or an error, so this
+/// is never seen.
+pub fn unread(tool: &str) -> ToolError {
+    ToolError::MalformedArguments {
+        tool: tool.to_owned(),
+        problem: "could not be read".to_owned(),
+    }
 }
 
 /// The output schema of a tool that declares none.

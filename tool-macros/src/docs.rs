@@ -1,6 +1,5 @@
-//! Doc comments as text: a tool's description. A parameter's doc comments
-//! are not read here: they move, as attributes, onto the input struct's
-//! field, where schemars reads them.
+//! Doc comments as text: a tool's description, and a parameter's title and
+//! description as schemars reads a field's.
 
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
@@ -53,6 +52,46 @@ pub(crate) fn doc_text(attrs: &[Attribute], errors: &mut Errors) -> Option<Strin
     }
 }
 
+/// A parameter's `title` and `description` from its doc comments, as
+/// schemars' derive reads a field's: the lines joined with one leading
+/// space trimmed from each, then, when the text starts with `#`, its first
+/// line the title; empty when there is none. `None` when an attribute is
+/// not a literal doc comment (schemars' derive is left to read it).
+pub(crate) fn field_title_and_description(attrs: &[Attribute]) -> Option<(String, String)> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        match &attr.meta {
+            Meta::NameValue(nv) if is_doc(attr) => match &nv.value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(text),
+                    ..
+                }) => {
+                    let text = text.value();
+                    lines.push(match text.strip_prefix(' ') {
+                        Some(trimmed) => trimmed.to_owned(),
+                        None => text,
+                    });
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    let doc = lines.join("\n");
+    let doc = doc.trim_matches(|c: char| c.is_ascii_whitespace());
+    if let Some(heading) = doc.strip_prefix('#') {
+        let (title, description) = heading.split_once('\n').unwrap_or((heading, ""));
+        let title = title.trim_start_matches('#');
+        let trim = |text: &str| {
+            text.trim_matches(|c: char| c.is_ascii_whitespace())
+                .to_owned()
+        };
+        Some((trim(title), trim(description)))
+    } else {
+        Some((String::new(), doc.to_owned()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +136,39 @@ mod tests {
         doc_text(&attrs, &mut errors);
         let message = errors.finish().unwrap_err().to_string();
         assert!(message.contains("literal doc comments only"), "{message}");
+    }
+
+    fn field(attrs: Vec<Attribute>) -> Option<(String, String)> {
+        field_title_and_description(&attrs)
+    }
+
+    #[test]
+    fn field_docs_split_as_schemars_splits_them() {
+        let pair = |t: &str, d: &str| Some((t.to_owned(), d.to_owned()));
+        assert_eq!(field(vec![]), pair("", ""));
+        assert_eq!(
+            field(vec![
+                parse_quote!(#[doc = " City name."]),
+                parse_quote!(#[doc = "  e.g. Paris "])
+            ]),
+            pair("", "City name.\n e.g. Paris")
+        );
+        assert_eq!(
+            field(vec![
+                parse_quote!(#[doc = " ## The city"]),
+                parse_quote!(#[doc = ""]),
+                parse_quote!(#[doc = " Where to look."]),
+            ]),
+            pair("The city", "Where to look.")
+        );
+        assert_eq!(
+            field(vec![parse_quote!(#[doc = "# Only a title"])]),
+            pair("Only a title", "")
+        );
+        assert_eq!(field(vec![parse_quote!(#[serde(default)])]), None);
+        assert_eq!(
+            field(vec![parse_quote!(#[doc = include_str!("x.md")])]),
+            None
+        );
     }
 }

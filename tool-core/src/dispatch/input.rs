@@ -54,6 +54,11 @@ impl<'a> Path<'a> {
         Drain { node, path: self }
     }
 
+    /// Steps into the object's `key`.
+    pub(crate) fn push_key(&mut self, key: &'a str) {
+        self.push(Step::Key(key));
+    }
+
     fn push(&mut self, step: Step<'a>) {
         match self.inline.get_mut(self.len) {
             Some(slot) => *slot = step,
@@ -62,7 +67,7 @@ impl<'a> Path<'a> {
         self.len += 1;
     }
 
-    fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         self.len -= 1;
         if self.len >= INLINE_STEPS {
             self.deeper.pop();
@@ -308,7 +313,7 @@ impl<'a, 'p> Drain<'a, 'p> {
     }
 }
 
-fn unexpected(value: &Value) -> de::Unexpected<'_> {
+pub(crate) fn unexpected(value: &Value) -> de::Unexpected<'_> {
     match value {
         Value::Null => de::Unexpected::Unit,
         Value::Bool(b) => de::Unexpected::Bool(*b),

@@ -10,6 +10,7 @@ mod execute;
 pub(crate) mod input;
 pub(crate) mod into_tool;
 mod observe;
+pub(crate) mod params;
 mod pending;
 mod pipeline;
 pub(crate) mod policy;

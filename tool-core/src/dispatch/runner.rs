@@ -56,6 +56,11 @@ impl<'a> Arguments<'a> {
         }
     }
 
+    /// What `read_fields` reads, the tool's name, and the gate.
+    pub(crate) fn into_parts(self) -> (Node<'a>, &'a str, Gate<'a>) {
+        (self.node, self.tool, self.gate)
+    }
+
     /// The arguments as they are, for a tool that reads them itself.
     pub(crate) fn into_value(self) -> Result<Value, ToolError> {
         (self.gate)()?;

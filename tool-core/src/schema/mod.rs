@@ -48,10 +48,12 @@ fn without_title(schema: schemars::Schema) -> Value {
     schema
 }
 
+/// The root schema of what `json_schema` makes, named `name` (a name the
+/// root's `title` then loses).
 #[cfg(feature = "schemars")]
-fn root_schema(
-    json_schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
-    schema_name: fn() -> std::borrow::Cow<'static, str>,
+pub(crate) fn root_schema(
+    json_schema: impl FnOnce(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    name: &str,
 ) -> Value {
     let settings = schemars::generate::SchemaSettings::draft2020_12();
     let definitions_path = settings.definitions_path.clone();
@@ -61,9 +63,7 @@ fn root_schema(
     // that the keys come out in the same order.
     let mut schema = json_schema(&mut generator);
     let object = schema.ensure_object();
-    object
-        .entry("title")
-        .or_insert_with(|| schema_name().into());
+    object.entry("title").or_insert_with(|| name.into());
     if let Some(meta_schema) = meta_schema {
         object.insert("$schema".into(), meta_schema.into());
     }
@@ -126,7 +126,7 @@ pub fn derived<T: DeriveSchema>() -> Value {
 #[doc(hidden)]
 #[cfg(feature = "schemars")]
 pub fn derived_generated<T: schemars::JsonSchema>() -> Value {
-    root_schema(T::json_schema, T::schema_name)
+    root_schema(T::json_schema, &T::schema_name())
 }
 
 /// With schemars off the expansion has already raised a `compile_error!`.

@@ -82,12 +82,15 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, Lifetime, Path, ReturnType, WherePredicate, parse_quote};
 
+use syn::ext::IdentExt;
+
 use crate::ast::{Arg, ToolFn};
 use crate::attr::ToolArgs;
 use crate::check::Identity;
 use crate::codegen::{
     compiled, convert_output, facts, input_schema, krate, output_schema_fn, private_path_string,
 };
+use crate::docs::field_title_and_description;
 
 pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> TokenStream {
     let expansion = Expansion::new(tool, args, &identity.name);
@@ -99,7 +102,10 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
 
     let checks = expansion.parameter_checks();
     let facts = facts(args, &expansion.krate, identity);
-    let input_struct = expansion.input_struct();
+    let input = match &expansion.plain {
+        Some(docs) => expansion.param_statics(docs),
+        None => expansion.input_struct(),
+    };
     let start = expansion.start_fn();
     let input_schema = expansion.input_schema_fn();
     let output_schema = output_schema_fn(args, &expansion.krate);
@@ -123,7 +129,7 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
 
             #facts
 
-            #input_struct
+            #input
 
             #start
 
@@ -157,8 +163,17 @@ struct Expansion<'a> {
     /// What the generated items assume of the input struct. Assumptions
     /// that mention a lifetime are checked where they are used, not where
     /// they are written, so a parameter type that does not fit is reported
-    /// once, by the parameter checks, not again by every item.
+    /// once, by the parameter checks, not again by every item. Empty when
+    /// the parameters are read one by one.
     bounds: Vec<WherePredicate>,
+    /// `<'__tool_m>` on the items that read an input struct.
+    generics: TokenStream,
+    /// When no parameter has an attribute but doc comments, each one's
+    /// title and description: the parameters are then read one by one
+    /// (`__private::Param`), with no input struct. Otherwise the input
+    /// struct derives `Deserialize` and `JsonSchema`, so that `#[serde]` and
+    /// `#[schemars]` on a parameter mean what they mean on a field.
+    plain: Option<Vec<(String, String)>>,
 }
 
 impl<'a> Expansion<'a> {
@@ -168,10 +183,18 @@ impl<'a> Expansion<'a> {
         let input = quote_spanned!(Span::mixed_site()=> __ToolInput);
         // Call-site: serde and schemars read the bounds back from a string.
         let marker = Lifetime::new("'__tool_m", Span::call_site());
-        let mut bounds: Vec<WherePredicate> =
-            vec![parse_quote!(#input<#marker>: #p::DeserializeOwned)];
-        if args.schema.is_none() {
-            bounds.push(parse_quote!(#input<#marker>: #p::InputSchema));
+        let plain = tool
+            .params()
+            .map(|param| field_title_and_description(&param.attrs))
+            .collect::<Option<Vec<_>>>();
+        let mut bounds: Vec<WherePredicate> = Vec::new();
+        let mut generics = TokenStream::new();
+        if plain.is_none() {
+            bounds.push(parse_quote!(#input<#marker>: #p::DeserializeOwned));
+            if args.schema.is_none() {
+                bounds.push(parse_quote!(#input<#marker>: #p::InputSchema));
+            }
+            generics = quote!(<#marker>);
         }
         Self {
             tool,
@@ -186,6 +209,8 @@ impl<'a> Expansion<'a> {
             tool_args: format_ident!("__tool_args", span = Span::mixed_site()),
             now: format_ident!("__tool_now", span = Span::mixed_site()),
             bounds,
+            generics,
+            plain,
         }
     }
 
@@ -193,6 +218,10 @@ impl<'a> Expansion<'a> {
     /// that cannot be a parameter is reported there, with the runtime
     /// trait's note.
     fn parameter_checks(&self) -> Vec<TokenStream> {
+        if self.plain.is_some() {
+            // `Param::new` checks each type, at the parameter.
+            return Vec::new();
+        }
         let p = &self.p;
         let check = if self.args.schema.is_some() {
             quote!(check_serde_parameter)
@@ -255,6 +284,34 @@ impl<'a> Expansion<'a> {
         }
     }
 
+    /// One `static __TOOL_P<i>: Param<T>` per parameter: its name, its doc
+    /// comment, and the functions that read and describe a `T`. The type is
+    /// checked where `Param::new` takes it, spanned at the parameter's type,
+    /// so a type that does not fit is reported once, there.
+    fn param_statics(&self, docs: &[(String, String)]) -> TokenStream {
+        let p = &self.p;
+        let derived = self.args.schema.is_none();
+        let require_schemars = derived.then(|| quote!(#p::require_schemars! {}));
+        let statics = self.tool.named_params().zip(docs).enumerate().map(
+            |(index, ((ident, param), (title, description)))| {
+                let ty = &param.ty;
+                let name = ident.unraw().to_string();
+                let param_static = param_static(index);
+                // Turbofished: an unmet bound is reported at the type.
+                let new = if derived {
+                    quote_spanned!(ty.span()=> #p::param::<#ty>(#name, #title, #description))
+                } else {
+                    quote_spanned!(ty.span()=> #p::param_described_by_hand::<#ty>(#name))
+                };
+                quote!(static #param_static: #p::Param<#ty> = #new;)
+            },
+        );
+        quote! {
+            #require_schemars
+            #(#statics)*
+        }
+    }
+
     /// `predicate` of every parameter type, as the string serde's and
     /// schemars' `bound = "..."` take: built as `syn` predicates, printed
     /// only for the attribute.
@@ -278,14 +335,26 @@ impl<'a> Expansion<'a> {
             bounds,
             ..
         } = self;
-        let fields = self.tool.named_params().map(|(ident, _)| ident);
         let ctx_param = self
             .tool
             .context()
             .map(|ctx_type| quote!(#ctx: #p::Cow<'_, #p::ToolContext<#ctx_type>>,));
+        let read = match self.plain {
+            Some(_) => self.read_params(),
+            None => {
+                let fields = self.tool.named_params().map(|(ident, _)| ident);
+                quote! {
+                    let #input { #(#fields,)* .. } = match #tool_args.read::<#input<#marker>>() {
+                        #p::Result::Ok(input) => input,
+                        #p::Result::Err(error) => return #p::Result::Err(error),
+                    };
+                }
+            }
+        };
+        let generics = &self.generics;
         let started = self.started();
         quote! {
-            fn __tool_start<#marker>(
+            fn __tool_start #generics(
                 #ctx_param
                 #tool_args: #p::Arguments<'_>,
             ) -> #p::Result<#p::Started, #p::ToolError>
@@ -293,12 +362,43 @@ impl<'a> Expansion<'a> {
                 #(#bounds,)*
             {
                 let #now = #tool_args.now;
-                let #input { #(#fields,)* .. } = match #tool_args.read::<#input<#marker>>() {
-                    #p::Result::Ok(input) => input,
-                    #p::Result::Err(error) => return #p::Result::Err(error),
-                };
+                #read
                 #p::Result::Ok(#started)
             }
+        }
+    }
+
+    /// Reads the parameters one by one, each into its `Field`, then binds
+    /// them by their names.
+    fn read_params(&self) -> TokenStream {
+        let Self { p, tool_args, .. } = self;
+        let (idents, names): (Vec<&Ident>, Vec<String>) = self
+            .tool
+            .named_params()
+            .map(|(ident, _)| (ident, ident.unraw().to_string()))
+            .unzip();
+        let fields: Vec<Ident> = (0..idents.len())
+            .map(|index| format_ident!("__tool_field{}", index, span = Span::mixed_site()))
+            .collect();
+        let statics = (0..idents.len()).map(param_static);
+        let expecting = format!("the arguments of tool `{}` as a JSON object", self.name);
+        let read = quote! {
+            #(let mut #fields = #p::Field::new(&#statics);)*
+            if let #p::Result::Err(error) =
+                #tool_args.read_fields(&mut [#(&mut #fields),*], &[#(#names),*], #expecting)
+            {
+                return #p::Result::Err(error);
+            }
+        };
+        if idents.is_empty() {
+            return read;
+        }
+        let tool = self.name;
+        quote! {
+            #read
+            let (#(#p::Some(#idents),)*) = (#(#fields.take(),)*) else {
+                return #p::Result::Err(#p::unread(#tool));
+            };
         }
     }
 
@@ -374,6 +474,14 @@ impl<'a> Expansion<'a> {
                 }
             };
         }
+        if self.plain.is_some() {
+            let statics = (0..self.tool.params().count()).map(param_static);
+            return quote! {
+                fn __tool_input_schema() -> #p::Value {
+                    #p::params_schema(&[#(&#statics),*])
+                }
+            };
+        }
         let body = quote_spanned!(span=> #p::derived_generated_schema::<#input<#marker>>());
         quote! {
             fn __tool_input_schema<#marker>() -> #p::Value
@@ -389,12 +497,17 @@ impl<'a> Expansion<'a> {
     /// every registry when the function takes no context.
     fn registration(&self, tool_type: &Ident) -> TokenStream {
         let Self {
-            p, marker, bounds, ..
+            p,
+            marker,
+            bounds,
+            plain,
+            ..
         } = self;
         let compiled = compiled(self.args, &self.krate);
+        let marker = plain.is_none().then_some(marker).into_iter();
         match self.tool.context() {
             Some(ctx_type) => quote! {
-                impl<#marker> #p::IntoTool<#ctx_type, #p::Generated> for #tool_type
+                impl<#(#marker)*> #p::IntoTool<#ctx_type, #p::Generated> for #tool_type
                 where
                     #(#bounds,)*
                 {
@@ -404,7 +517,7 @@ impl<'a> Expansion<'a> {
                 }
             },
             None => quote! {
-                impl<#marker, __C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type
+                impl<#(#marker,)* __C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type
                 where
                     #(#bounds,)*
                 {
@@ -415,4 +528,9 @@ impl<'a> Expansion<'a> {
             },
         }
     }
+}
+
+/// The `static` that describes the parameter at `index`.
+fn param_static(index: usize) -> Ident {
+    format_ident!("__TOOL_P{}", index, span = Span::mixed_site())
 }
