@@ -98,6 +98,47 @@ fn a_function_is_kept_and_gets_a_tool_type() {
 }
 
 #[test]
+fn parameters_with_only_doc_comments_are_read_one_by_one() {
+    let file = expand(
+        quote!(),
+        quote! {
+            /// Get the weather.
+            fn get_weather(
+                /// ## City
+                ///
+                /// e.g. Paris
+                r#type: String,
+                days: Option<u8>,
+            ) -> String { r#type }
+        },
+    );
+    assert!(errors(&file).is_empty());
+    let generated = file.to_token_stream().to_string();
+    for expected in [
+        "static __TOOL_P0 : :: tool_core :: __private :: Param < String > = :: tool_core :: __private :: param :: < String > (\"type\" , \"City\" , \"e.g. Paris\")",
+        "static __TOOL_P1 : :: tool_core :: __private :: Param < Option < u8 > > = :: tool_core :: __private :: param :: < Option < u8 > > (\"days\" , \"\" , \"\")",
+        "& [\"type\" , \"days\"]",
+        "params_schema (& [& __TOOL_P0 , & __TOOL_P1])",
+    ] {
+        assert!(
+            generated.contains(expected),
+            "missing `{expected}` in:\n{generated}"
+        );
+    }
+    for absent in [
+        "__ToolInput",
+        "derive_json_schema",
+        "check_parameter",
+        "'__tool_m",
+    ] {
+        assert!(
+            !generated.contains(absent),
+            "no input struct and no bounds, but `{absent}` in:\n{generated}"
+        );
+    }
+}
+
+#[test]
 fn a_struct_is_kept_and_gets_a_tool_type() {
     let item = quote! {
         /// Search the web.

@@ -302,3 +302,144 @@ pub fn input_schema(params: &[&dyn Property]) -> Value {
         Value::Null
     }
 }
+
+#[cfg(all(test, feature = "schemars"))]
+mod tests {
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    // The struct `#[tool]` derives for parameters with attributes, here for
+    // the same parameters as the statics below (undocumented, as it is).
+    #[derive(Deserialize, JsonSchema, Debug, PartialEq)]
+    #[serde(
+        deny_unknown_fields,
+        expecting = "the arguments of tool `t` as a JSON object"
+    )]
+    #[schemars(rename = "ToolInput")]
+    struct Args {
+        /// The title.
+        title: String,
+        /// # Tags
+        ///
+        /// What to file it under.
+        tags: Vec<String>,
+        units: Option<Units>,
+        /// How many.
+        count: u8,
+        /// Where.
+        at: Address,
+        extra: Option<Value>,
+    }
+
+    #[derive(Deserialize, JsonSchema, Debug, PartialEq, serde::Serialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Units {
+        Celsius,
+        Fahrenheit,
+    }
+
+    /// A place.
+    #[derive(Deserialize, JsonSchema, Debug, PartialEq, serde::Serialize)]
+    struct Address {
+        /// The street.
+        street: String,
+        number: Option<u16>,
+    }
+
+    static TITLE: Param<String> = param("title", "", "The title.");
+    static TAGS: Param<Vec<String>> = param("tags", "Tags", "What to file it under.");
+    static UNITS: Param<Option<Units>> = param("units", "", "");
+    static COUNT: Param<u8> = param("count", "", "How many.");
+    static AT: Param<Address> = param("at", "", "Where.");
+    static EXTRA: Param<Option<Value>> = param("extra", "", "");
+    const NAMES: &[&str] = &["title", "tags", "units", "count", "at", "extra"];
+
+    fn by_params(node: Node<'_>) -> Result<Args, ToolError> {
+        let mut title = Field::new(&TITLE);
+        let mut tags = Field::new(&TAGS);
+        let mut units = Field::new(&UNITS);
+        let mut count = Field::new(&COUNT);
+        let mut at = Field::new(&AT);
+        let mut extra = Field::new(&EXTRA);
+        let expecting = "the arguments of tool `t` as a JSON object";
+        Arguments::new(node, "t", &|| Ok(()), true).read_fields(
+            &mut [
+                &mut title, &mut tags, &mut units, &mut count, &mut at, &mut extra,
+            ],
+            NAMES,
+            expecting,
+        )?;
+        Ok(Args {
+            title: title.take().expect("read"),
+            tags: tags.take().expect("read"),
+            units: units.take().expect("read"),
+            count: count.take().expect("read"),
+            at: at.take().expect("read"),
+            extra: extra.take().expect("read"),
+        })
+    }
+
+    fn by_derive(node: Node<'_>) -> Result<Args, ToolError> {
+        Arguments::new(node, "t", &|| Ok(()), true).read()
+    }
+
+    #[test]
+    fn parameters_read_as_serde_derives_a_struct_of_them() {
+        let full = json!({
+            "title": "T", "tags": ["a"], "units": "celsius", "count": 3,
+            "at": {"street": "Main", "number": 4}, "extra": {"k": [1]}
+        });
+        let cases = [
+            full.clone(),
+            json!({"at": {"street": "Main"}, "count": 0, "tags": [], "title": ""}),
+            json!({"title": "T", "tags": ["a"], "count": 3, "at": {"street": "S"}, "units": null}),
+            // Missing: the first missing one in parameter order.
+            json!({"tags": ["a"]}),
+            json!({}),
+            // Unknown keys, before and after a bad value.
+            json!({"town": "Paris", "title": 1}),
+            json!({"title": 1, "town": "Paris"}),
+            // Bad values, at every depth, in key order.
+            json!({"count": 300, "title": 1}),
+            json!({"title": "T", "tags": ["a", 2], "count": 3, "at": {"street": "S"}}),
+            json!({"title": "T", "tags": [], "count": 3, "at": {"street": "S", "number": -1}}),
+            json!({"title": "T", "tags": [], "count": 3, "at": {"street": "S", "floor": 2}}),
+            json!({"title": "T", "tags": [], "count": 3, "at": "Main"}),
+            json!({"title": "T", "tags": [], "count": 3, "at": {"street": "S"}, "units": "kelvin"}),
+            // Not an object.
+            json!("title"),
+            json!(["T", ["a"], null, 3, {"street": "S"}, null]),
+            json!(null),
+            json!(7),
+        ];
+        for args in cases {
+            let expected = by_derive(Node::Read(&args));
+            assert_eq!(by_params(Node::Read(&args)), expected, "{args}");
+            let mut taken = args.clone();
+            assert_eq!(by_params(Node::Take(&mut taken)), expected, "taken: {args}");
+        }
+    }
+
+    #[test]
+    fn parameters_give_the_schema_schemars_derives_for_a_struct_of_them() {
+        let params: [&dyn Property; 6] = [&TITLE, &TAGS, &UNITS, &COUNT, &AT, &EXTRA];
+        let ours = input_schema(&params);
+        let derived = crate::schema::input_schema_for::<Args>();
+        assert_eq!(ours, derived);
+        // Key for key, in order.
+        assert_eq!(ours.to_string(), derived.to_string());
+        assert_eq!(ours["required"], json!(["title", "tags", "count", "at"]));
+        assert_eq!(ours["properties"]["tags"]["title"], "Tags");
+    }
+
+    #[test]
+    fn a_hand_described_parameter_adds_nothing_to_a_schema() {
+        static CITY: Param<String> = param_described_by_hand("city");
+        let schema = input_schema(&[&CITY]);
+        assert!(schema.get("properties").is_none(), "{schema}");
+        assert!(schema.get("required").is_none(), "{schema}");
+    }
+}

@@ -21,28 +21,18 @@
 //! struct GetWeather;
 //!
 //! const _: () = {
-//!     const _: () = { p::check_parameter::<String>(); };  // at each parameter's type
-//!
 //!     static __TOOL_FACTS: p::Facts = p::Facts { name, description, metadata };
 //!
-//!     p::derive_json_schema! { "::tool_core::__private::schemars", "<bounds>",
-//!         #[derive(p::Deserialize)]
-//!         #[serde(crate = "::tool_core::__private::serde", bound = "<bounds>",
-//!                 deny_unknown_fields, expecting = "...")]
-//!         struct __ToolInput<'__tool_m> {
-//!             /// City name.
-//!             city: String,
-//!             #[serde(skip)] #[schemars(skip)]
-//!             __marker: p::PhantomData<&'__tool_m ()>,
-//!         }
-//!     }
+//!     // One per parameter; `param` checks the type, spanned at it.
+//!     static __TOOL_P0: p::Param<String> = p::param::<String>("city", "", "City name.");
 //!
-//!     fn __tool_start<'__tool_m>(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
+//!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
 //!         -> p::Result<p::Started, p::ToolError>
-//!     where __ToolInput<'__tool_m>: p::DeserializeOwned + p::InputSchema
 //!     {
 //!         let now = args.now;
-//!         let __ToolInput { city, .. } = args.read::<__ToolInput<'__tool_m>>()?;
+//!         let mut f0 = p::Field::new(&__TOOL_P0);
+//!         args.read_fields(&mut [&mut f0], &["city"], "the arguments of tool ...")?;
+//!         let (p::Some(city),) = (f0.take(),) else { return Err(p::unread("get_weather")) };
 //!         Ok({
 //!             let ctx = ctx.into_owned();
 //!             p::Started::wait(async move {
@@ -50,15 +40,13 @@
 //!                 /* output -> ToolResult, by its type */
 //!             })
 //!         })
-//!         // without a context: p::Started::finish(get_weather(city), |output| ..)
+//!         // without a context: p::Started::finish(get_weather(city), |out| ..)
 //!         // a plain fn: p::Started::call(now, move || ..), or call_with(ctx, ..)
 //!     }
 //!
-//!     fn __tool_input_schema<'__tool_m>() -> p::Value where /* the same */ {
-//!         p::derived_generated_schema::<__ToolInput<'__tool_m>>()
-//!     }
+//!     fn __tool_input_schema() -> p::Value { p::params_schema(&[&__TOOL_P0]) }
 //!
-//!     impl<'__tool_m> p::IntoTool<App, p::Generated> for GetWeather where /* the same */ {
+//!     impl p::IntoTool<App, p::Generated> for GetWeather {
 //!         fn into_registration(self) -> p::Registration<App> {
 //!             p::Registration::with_context(p::Compiled { facts: &__TOOL_FACTS,
 //!                 input_schema: __tool_input_schema, output_schema: p::no_output_schema,
@@ -68,14 +56,43 @@
 //! };
 //! ```
 //!
-//! Every generated function is compiled once: none is generic over a type.
-//! A function without a context parameter is a tool for every registry
-//! (`impl<__C> IntoTool<__C, Generated>`, whose body only names the
-//! functions). A plain (not `async`) function runs at once when the call may
-//! (`Started::call`). With `schema = ...` the input struct derives only
-//! `Deserialize`, `__tool_input_schema` returns the user's expression, and
-//! each parameter is checked with `check_serde_parameter`; with
+//! Nothing generated is generic over a type, and nothing per tool
+//! deserializes: the functions that read and describe a parameter are
+//! generic over its type only, shared by every tool with a parameter of that
+//! type. A function without a context parameter is a tool for every registry
+//! (`impl<__C> IntoTool<__C, Generated>`). With `schema = ...`, each `Param`
+//! is made by `param_described_by_hand` (no `JsonSchema` needed) and
+//! `__tool_input_schema` returns the user's expression; with
 //! `output_schema = ...` a `fn __tool_output_schema` returns the user's.
+//!
+//! When a parameter has an attribute other than a doc comment (`#[serde]`,
+//! `#[schemars]`), the parameters become the fields of an input struct that
+//! derives `Deserialize` and `JsonSchema`, so that the attributes mean what
+//! they mean on a field:
+//!
+//! ```text
+//!     const _: () = { p::check_parameter::<String>(); };  // at each parameter's type
+//!
+//!     p::derive_json_schema! { "::tool_core::__private::schemars", "<bounds>",
+//!         #[derive(p::Deserialize)]
+//!         #[serde(crate = "...", bound = "<bounds>", deny_unknown_fields, expecting = "...")]
+//!         struct __ToolInput<'__tool_m> {
+//!             /// City name.
+//!             #[serde(rename = "town")]
+//!             city: String,
+//!             #[serde(skip)] #[schemars(skip)]
+//!             __marker: p::PhantomData<&'__tool_m ()>,
+//!         }
+//!     }
+//!     // __tool_start, __tool_input_schema and the impl are generic over
+//!     // '__tool_m, bounded by `__ToolInput<'__tool_m>: DeserializeOwned +
+//!     // InputSchema`; the start function reads the struct with
+//!     // `args.read::<__ToolInput<'__tool_m>>()`.
+//! ```
+//!
+//! The bounds hang on the lifetime so that rustc checks them where the items
+//! are used, not where they are written: a parameter type that does not fit
+//! is reported once, by the parameter check.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
