@@ -33,7 +33,7 @@ impl<T: ?Sized> InputSchema for T {}
 
 pub use crate::dispatch::into_tool::{Generated, IntoTool};
 pub use crate::dispatch::params::{
-    Field, Param, Property, Slot, input_schema as params_schema, param, param_described_by_hand,
+    ByHand, Derived, Field, Param, Slot, input_schema as params_schema, slot, slot_by_hand,
 };
 pub use crate::dispatch::runner::{
     Arguments, Compiled, Facts, Registration, Start, StartWith, Started,

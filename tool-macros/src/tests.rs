@@ -115,10 +115,11 @@ fn parameters_with_only_doc_comments_are_read_one_by_one() {
     assert!(errors(&file).is_empty());
     let generated = file.to_token_stream().to_string();
     for expected in [
-        "static __TOOL_P0 : :: tool_core :: __private :: Param < String > = :: tool_core :: __private :: param :: < String > (\"type\" , \"City\" , \"e.g. Paris\")",
-        "static __TOOL_P1 : :: tool_core :: __private :: Param < Option < u8 > > = :: tool_core :: __private :: param :: < Option < u8 > > (\"days\" , \"\" , \"\")",
-        "& [\"type\" , \"days\"]",
-        "params_schema (& [& __TOOL_P0 , & __TOOL_P1])",
+        "static __TOOL_P0 : :: tool_core :: __private :: Param = :: tool_core :: __private :: Param { name : \"type\" , title : \"City\" , description : \"e.g. Paris\" , }",
+        "static __TOOL_P1 : :: tool_core :: __private :: Param = :: tool_core :: __private :: Param { name : \"days\" , title : \"\" , description : \"\" , }",
+        "let mut __tool_field1 = :: tool_core :: __private :: Field :: < Option < u8 > , :: tool_core :: __private :: Derived > :: new (& __TOOL_P1) ;",
+        "read_fields (& mut [:: tool_core :: __private :: slot :: < String > (& mut __tool_field0) , :: tool_core :: __private :: slot :: < Option < u8 > > (& mut __tool_field1)] , & [\"type\" , \"days\"]",
+        "params_schema (& mut [:: tool_core :: __private :: slot :: < String > (& mut __tool_field0) ,",
     ] {
         assert!(
             generated.contains(expected),

@@ -1,13 +1,13 @@
 //! A `#[tool]` function's parameters, read one by one out of the model's
 //! arguments, with no input struct and no `Deserialize` impl per tool.
 //!
-//! Each parameter is a [`Param<T>`]: its name, its doc comment, and the
-//! functions that read it and describe it, taken for `T` once, where the
-//! `static` that holds it is made. Those functions are generic over the
-//! parameter's type only, so a crate of a hundred tools whose parameters are
-//! `String`s and numbers compiles a handful of them, not a hundred
-//! `visit_map`s; what a tool compiles of its own is the list of its
-//! parameters.
+//! Each parameter is a [`Field<T>`] on the start function's stack, described
+//! by a [`Param`] (its name and doc comment) in a `static`. The reading loop
+//! and the schema's assembly are compiled once; what each parameter type
+//! adds is its [`Slot`] impl (read it, read it from nothing, describe it),
+//! compiled once per type, not per tool: a crate of a hundred tools whose
+//! parameters are `String`s and numbers compiles a handful of them instead
+//! of a hundred `visit_map`s.
 //!
 //! Reading follows serde's derive for a struct with `deny_unknown_fields`,
 //! message for message and in its order: keys as the object lists them (an
@@ -16,129 +16,164 @@
 //! rest are "missing field"). A parameter is required in the schema exactly
 //! when reading it from nothing fails.
 
+use std::marker::PhantomData;
+
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
 use crate::ToolError;
+use crate::__private::{Parameter, SerdeParameter};
 use crate::dispatch::input::{Node, Path, unexpected};
 use crate::dispatch::runner::Arguments;
 
-/// One parameter of a `#[tool]` function, as its expansion describes it in
-/// a `static`.
+/// What a `#[tool]` function says of one parameter, in a `static`: its
+/// name, and its doc comment as schemars splits a field's.
 #[doc(hidden)]
-pub struct Param<T> {
-    name: &'static str,
-    read: for<'a> fn(Node<'a>, &mut Path<'a>) -> Result<T, Error>,
-    missing: fn(&'static str) -> Result<T, Error>,
-    /// `None` when the tool's schema is written by hand.
-    #[cfg(feature = "schemars")]
-    schema: Option<Described>,
+pub struct Param {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
 }
 
-/// What a parameter's property in a derived schema is made of.
-#[cfg(feature = "schemars")]
-struct Described {
-    title: &'static str,
-    description: &'static str,
-    schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
-}
-
-/// A parameter whose schema is derived: `title` and `description` are its
-/// doc comment as schemars splits it. A function, not a method, so that a
-/// type that cannot be a parameter is reported at the type the expansion
-/// passes, with the trait's note.
+/// A parameter's value while the arguments are read. `K` says how the
+/// tool's schema is made: [`Derived`] (the parameter's type describes
+/// itself) or [`ByHand`] (the tool's schema is written by hand, so the type
+/// needs no `JsonSchema`).
 #[doc(hidden)]
-pub const fn param<T: crate::__private::Parameter>(
-    name: &'static str,
-    title: &'static str,
-    description: &'static str,
-) -> Param<T> {
-    #[cfg(not(feature = "schemars"))]
-    let _ = (title, description);
-    Param {
-        name,
-        read: read::<T>,
-        missing: missing::<T>,
-        #[cfg(feature = "schemars")]
-        schema: Some(Described {
-            title,
-            description,
-            schema: schemars::SchemaGenerator::subschema_for::<T>,
-        }),
-    }
-}
-
-/// A parameter of a tool whose schema is written by hand.
-#[doc(hidden)]
-pub const fn param_described_by_hand<T: crate::__private::SerdeParameter>(
-    name: &'static str,
-) -> Param<T> {
-    Param {
-        name,
-        read: read::<T>,
-        missing: missing::<T>,
-        #[cfg(feature = "schemars")]
-        schema: None,
-    }
-}
-
-fn read<'a, T: DeserializeOwned>(node: Node<'a>, path: &mut Path<'a>) -> Result<T, Error> {
-    T::deserialize(path.reader(node))
-}
-
-fn missing<T: DeserializeOwned>(name: &'static str) -> Result<T, Error> {
-    T::deserialize(Missing(name))
-}
-
-/// A parameter's value while the arguments are read.
-#[doc(hidden)]
-pub struct Field<T: 'static> {
-    param: &'static Param<T>,
+pub struct Field<T, K = Derived> {
+    param: &'static Param,
     value: Option<T>,
+    kind: PhantomData<K>,
 }
 
-impl<T> Field<T> {
-    pub fn new(param: &'static Param<T>) -> Self {
-        Self { param, value: None }
+#[doc(hidden)]
+pub struct Derived;
+
+#[doc(hidden)]
+pub struct ByHand;
+
+impl<T, K> Field<T, K> {
+    #[inline]
+    pub fn new(param: &'static Param) -> Self {
+        Self {
+            param,
+            value: None,
+            kind: PhantomData,
+        }
     }
 
     /// The value read; `None` only if the arguments were not read.
+    #[inline]
     pub fn take(self) -> Option<T> {
         self.value
     }
+
+    fn read_value<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error>
+    where
+        T: DeserializeOwned,
+    {
+        self.value = Some(T::deserialize(path.reader(node))?);
+        Ok(())
+    }
+
+    fn read_nothing(&mut self) -> Result<(), Error>
+    where
+        T: DeserializeOwned,
+    {
+        self.value = Some(T::deserialize(Missing(self.param.name))?);
+        Ok(())
+    }
 }
 
-/// A field whatever its type: what the reading loop, compiled once, sees.
-/// Generated code names it only to make `&mut dyn Slot`s; its methods take
-/// this crate's private types, so nothing outside can call or implement
-/// them.
+/// A field whatever its type: what the reading loop and the schema's
+/// assembly, compiled once, see. The expansion makes each `Field` one with
+/// [`slot`] (or [`slot_by_hand`]), turbofished with the parameter's type,
+/// in the start function and in the schema function alike: a type that
+/// cannot be a parameter is one error at the type, the same at both, so
+/// rustc reports it once. Its methods take this crate's private types, so
+/// nothing outside can call or implement them.
 #[doc(hidden)]
 #[allow(private_interfaces)]
 pub trait Slot {
-    fn name(&self) -> &'static str;
-    fn is_read(&self) -> bool;
     fn read<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error>;
     fn read_missing(&mut self) -> Result<(), Error>;
+    /// Adds the parameter to `schema` as schemars' derive adds a field: its
+    /// schema with its doc comment, required unless it can be left out.
+    #[cfg(feature = "schemars")]
+    fn describe(&self, generator: &mut schemars::SchemaGenerator, schema: &mut schemars::Schema);
 }
 
 #[allow(private_interfaces)]
-impl<T> Slot for Field<T> {
-    fn name(&self) -> &'static str {
-        self.param.name
-    }
-
-    fn is_read(&self) -> bool {
-        self.value.is_some()
-    }
-
+impl<T: Parameter> Slot for Field<T, Derived> {
     fn read<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error> {
-        self.value = Some((self.param.read)(node, path)?);
-        Ok(())
+        self.read_value(node, path)
     }
 
     fn read_missing(&mut self) -> Result<(), Error> {
-        self.value = Some((self.param.missing)(self.param.name)?);
-        Ok(())
+        self.read_nothing()
+    }
+
+    #[cfg(feature = "schemars")]
+    fn describe(&self, generator: &mut schemars::SchemaGenerator, schema: &mut schemars::Schema) {
+        let required = T::deserialize(Missing(self.param.name)).is_err();
+        add_property(schema, self.param, generator.subschema_for::<T>(), required);
+    }
+}
+
+#[allow(private_interfaces)]
+impl<T: SerdeParameter> Slot for Field<T, ByHand> {
+    fn read<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error> {
+        self.read_value(node, path)
+    }
+
+    fn read_missing(&mut self) -> Result<(), Error> {
+        self.read_nothing()
+    }
+
+    /// The tool's schema is the one written by hand.
+    #[cfg(feature = "schemars")]
+    fn describe(&self, _: &mut schemars::SchemaGenerator, _: &mut schemars::Schema) {}
+}
+
+/// `field` as a [`Slot`]: where a parameter type is checked.
+#[doc(hidden)]
+pub fn slot<T: Parameter>(field: &mut Field<T, Derived>) -> &mut dyn Slot {
+    field
+}
+
+/// The same for a tool whose schema is written by hand.
+#[doc(hidden)]
+pub fn slot_by_hand<T: SerdeParameter>(field: &mut Field<T, ByHand>) -> &mut dyn Slot {
+    field
+}
+
+#[cfg(feature = "schemars")]
+fn add_property(
+    schema: &mut schemars::Schema,
+    param: &Param,
+    mut property: schemars::Schema,
+    required: bool,
+) {
+    for (key, text) in [("title", param.title), ("description", param.description)] {
+        if !text.is_empty() {
+            property.insert(key.into(), text.into());
+        }
+    }
+    let object = schema.ensure_object();
+    if let Some(properties) = object
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Default::default()))
+        .as_object_mut()
+    {
+        properties.insert(param.name.into(), property.into());
+    }
+    if required
+        && let Some(list) = object
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+    {
+        list.push(param.name.into());
     }
 }
 
@@ -169,29 +204,45 @@ fn read_object<'a>(
     names: &'static [&'static str],
     expecting: &'static str,
 ) -> Result<(), Error> {
+    if fields.len() > MAX_FIELDS || names.len() != fields.len() {
+        return Err(de::Error::custom("a tool's parameters are not read this way"));
+    }
     let mut entries = match node {
         Node::Read(Value::Object(map)) => Entries::Read(map.iter()),
         Node::Take(Value::Object(map)) => Entries::Take(map.iter_mut()),
         Node::Read(value) => return Err(not_an_object(value, expecting)),
         Node::Take(value) => return Err(not_an_object(value, expecting)),
     };
+    // Which fields have been read, one bit each.
+    let mut read = 0u64;
     while let Some((key, node)) = entries.next() {
         // On the path while it is read: an unknown key is reported at it.
         path.push_key(key);
-        let Some(field) = fields.iter_mut().find(|field| field.name() == key) else {
+        let found = names.iter().position(|name| *name == key);
+        let Some((index, field)) = found.and_then(|i| Some((i, fields.get_mut(i)?))) else {
             return Err(de::Error::unknown_field(key, names));
         };
-        if field.is_read() {
-            return Err(de::Error::duplicate_field(field.name()));
+        let bit = 1u64 << index;
+        if read & bit != 0 {
+            return Err(de::Error::duplicate_field(names[index]));
         }
         field.read(node, path)?;
+        read |= bit;
         path.pop();
     }
-    for field in fields.iter_mut().filter(|field| !field.is_read()) {
-        field.read_missing()?;
+    if read.count_ones() as usize != fields.len() {
+        for (index, field) in fields.iter_mut().enumerate() {
+            if read & (1u64 << index) == 0 {
+                field.read_missing()?;
+            }
+        }
     }
     Ok(())
 }
+
+/// The most parameters a function's parameters are read one by one for;
+/// `#[tool]` gives a function with more an input struct.
+const MAX_FIELDS: usize = 64;
 
 fn not_an_object(value: &Value, expecting: &'static str) -> Error {
     de::Error::invalid_type(unexpected(value), &expecting)
@@ -233,53 +284,11 @@ impl<'de> Deserializer<'de> for Missing {
     }
 }
 
-/// A parameter whatever its type, as the input schema sees it.
-#[doc(hidden)]
-pub trait Property: Sync {
-    #[cfg(feature = "schemars")]
-    fn insert(&self, generator: &mut schemars::SchemaGenerator, schema: &mut schemars::Schema);
-}
-
-impl<T> Property for Param<T> {
-    /// What schemars' derive inserts for a field: the field's schema with
-    /// its doc comment, required unless it can be left out.
-    #[cfg(feature = "schemars")]
-    fn insert(&self, generator: &mut schemars::SchemaGenerator, schema: &mut schemars::Schema) {
-        let Some(described) = &self.schema else {
-            return;
-        };
-        let mut property = (described.schema)(generator);
-        for (key, text) in [
-            ("title", described.title),
-            ("description", described.description),
-        ] {
-            if !text.is_empty() {
-                property.insert(key.into(), text.into());
-            }
-        }
-        let object = schema.ensure_object();
-        if let Some(properties) = object
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Default::default()))
-            .as_object_mut()
-        {
-            properties.insert(self.name.into(), property.into());
-        }
-        if (self.missing)(self.name).is_err()
-            && let Some(required) = object
-                .entry("required")
-                .or_insert_with(|| Value::Array(Vec::new()))
-                .as_array_mut()
-        {
-            required.push(self.name.into());
-        }
-    }
-}
 
 /// The input schema of a `#[tool]` function's parameters: what schemars
 /// derives for a struct of them with `deny_unknown_fields`, key for key.
 #[doc(hidden)]
-pub fn input_schema(params: &[&dyn Property]) -> Value {
+pub fn input_schema(fields: &mut [&mut dyn Slot]) -> Value {
     #[cfg(feature = "schemars")]
     {
         crate::schema::root_schema(
@@ -288,8 +297,8 @@ pub fn input_schema(params: &[&dyn Property]) -> Value {
                     "type": "object",
                     "additionalProperties": false,
                 });
-                for param in params {
-                    param.insert(generator, &mut schema);
+                for field in fields.iter() {
+                    field.describe(generator, &mut schema);
                 }
                 schema
             },
@@ -298,7 +307,7 @@ pub fn input_schema(params: &[&dyn Property]) -> Value {
     }
     #[cfg(not(feature = "schemars"))]
     {
-        let _ = params;
+        let _ = fields;
         Value::Null
     }
 }
@@ -349,21 +358,51 @@ mod tests {
         number: Option<u16>,
     }
 
-    static TITLE: Param<String> = param("title", "", "The title.");
-    static TAGS: Param<Vec<String>> = param("tags", "Tags", "What to file it under.");
-    static UNITS: Param<Option<Units>> = param("units", "", "");
-    static COUNT: Param<u8> = param("count", "", "How many.");
-    static AT: Param<Address> = param("at", "", "Where.");
-    static EXTRA: Param<Option<Value>> = param("extra", "", "");
+    const fn param(name: &'static str, title: &'static str, description: &'static str) -> Param {
+        Param {
+            name,
+            title,
+            description,
+        }
+    }
+
+    static TITLE: Param = param("title", "", "The title.");
+    static TAGS: Param = param("tags", "Tags", "What to file it under.");
+    static UNITS: Param = param("units", "", "");
+    static COUNT: Param = param("count", "", "How many.");
+    static AT: Param = param("at", "", "Where.");
+    static EXTRA: Param = param("extra", "", "");
     const NAMES: &[&str] = &["title", "tags", "units", "count", "at", "extra"];
 
+    struct Fields {
+        title: Field<String>,
+        tags: Field<Vec<String>>,
+        units: Field<Option<Units>>,
+        count: Field<u8>,
+        at: Field<Address>,
+        extra: Field<Option<Value>>,
+    }
+
+    fn fields() -> Fields {
+        Fields {
+            title: Field::new(&TITLE),
+            tags: Field::new(&TAGS),
+            units: Field::new(&UNITS),
+            count: Field::new(&COUNT),
+            at: Field::new(&AT),
+            extra: Field::new(&EXTRA),
+        }
+    }
+
     fn by_params(node: Node<'_>) -> Result<Args, ToolError> {
-        let mut title = Field::new(&TITLE);
-        let mut tags = Field::new(&TAGS);
-        let mut units = Field::new(&UNITS);
-        let mut count = Field::new(&COUNT);
-        let mut at = Field::new(&AT);
-        let mut extra = Field::new(&EXTRA);
+        let Fields {
+            mut title,
+            mut tags,
+            mut units,
+            mut count,
+            mut at,
+            mut extra,
+        } = fields();
         let expecting = "the arguments of tool `t` as a JSON object";
         Arguments::new(node, "t", &|| Ok(()), true).read_fields(
             &mut [
@@ -425,8 +464,17 @@ mod tests {
 
     #[test]
     fn parameters_give_the_schema_schemars_derives_for_a_struct_of_them() {
-        let params: [&dyn Property; 6] = [&TITLE, &TAGS, &UNITS, &COUNT, &AT, &EXTRA];
-        let ours = input_schema(&params);
+        let Fields {
+            mut title,
+            mut tags,
+            mut units,
+            mut count,
+            mut at,
+            mut extra,
+        } = fields();
+        let ours = input_schema(&mut [
+            &mut title, &mut tags, &mut units, &mut count, &mut at, &mut extra,
+        ]);
         let derived = crate::schema::input_schema_for::<Args>();
         assert_eq!(ours, derived);
         // Key for key, in order.
@@ -437,8 +485,9 @@ mod tests {
 
     #[test]
     fn a_hand_described_parameter_adds_nothing_to_a_schema() {
-        static CITY: Param<String> = param_described_by_hand("city");
-        let schema = input_schema(&[&CITY]);
+        static CITY: Param = param("city", "", "The city.");
+        let mut city = Field::<String, ByHand>::new(&CITY);
+        let schema = input_schema(&mut [&mut city]);
         assert!(schema.get("properties").is_none(), "{schema}");
         assert!(schema.get("required").is_none(), "{schema}");
     }

@@ -88,6 +88,7 @@ pub enum Started {
 
 impl Started {
     /// Runs `run` now if `now`, or leaves it for later.
+    #[inline]
     pub fn call(now: bool, run: impl FnOnce() -> ToolResult + Send + 'static) -> Self {
         if now {
             Started::Done(run())

@@ -200,10 +200,12 @@ impl<'a> Expansion<'a> {
         let input = quote_spanned!(Span::mixed_site()=> __ToolInput);
         // Call-site: serde and schemars read the bounds back from a string.
         let marker = Lifetime::new("'__tool_m", Span::call_site());
+        // tool-core reads at most 64 parameters one by one (one bit each).
         let plain = tool
             .params()
             .map(|param| field_title_and_description(&param.attrs))
-            .collect::<Option<Vec<_>>>();
+            .collect::<Option<Vec<_>>>()
+            .filter(|docs| docs.len() <= 64);
         let mut bounds: Vec<WherePredicate> = Vec::new();
         let mut generics = TokenStream::new();
         if plain.is_none() {
@@ -301,32 +303,61 @@ impl<'a> Expansion<'a> {
         }
     }
 
-    /// One `static __TOOL_P<i>: Param<T>` per parameter: its name, its doc
-    /// comment, and the functions that read and describe a `T`. The type is
-    /// checked where `Param::new` takes it, spanned at the parameter's type,
-    /// so a type that does not fit is reported once, there.
+    /// One `static __TOOL_P<i>: Param` per parameter: its name and its doc
+    /// comment.
     fn param_statics(&self, docs: &[(String, String)]) -> TokenStream {
         let p = &self.p;
-        let derived = self.args.schema.is_none();
-        let require_schemars = derived.then(|| quote!(#p::require_schemars! {}));
-        let statics = self.tool.named_params().zip(docs).enumerate().map(
-            |(index, ((ident, param), (title, description)))| {
-                let ty = &param.ty;
+        let require_schemars = self
+            .args
+            .schema
+            .is_none()
+            .then(|| quote!(#p::require_schemars! {}));
+        let statics = self
+            .tool
+            .named_params()
+            .zip(docs)
+            .enumerate()
+            .map(|(index, ((ident, _), (title, description)))| {
                 let name = ident.unraw().to_string();
                 let param_static = param_static(index);
-                // Turbofished: an unmet bound is reported at the type.
-                let new = if derived {
-                    quote_spanned!(ty.span()=> #p::param::<#ty>(#name, #title, #description))
-                } else {
-                    quote_spanned!(ty.span()=> #p::param_described_by_hand::<#ty>(#name))
-                };
-                quote!(static #param_static: #p::Param<#ty> = #new;)
-            },
-        );
+                quote! {
+                    static #param_static: #p::Param = #p::Param {
+                        name: #name,
+                        title: #title,
+                        description: #description,
+                    };
+                }
+            });
         quote! {
             #require_schemars
             #(#statics)*
         }
+    }
+
+    /// `let mut __tool_field<i> = Field::<T>::new(&__TOOL_P<i>);` for each
+    /// parameter, and each field as the `&mut dyn Slot` the runtime takes,
+    /// made by `slot::<T>`: where a parameter type that cannot be one fails,
+    /// at the type, written alike in the start and the schema functions so
+    /// that rustc reports it once.
+    fn fields(&self) -> (TokenStream, Vec<TokenStream>) {
+        let p = &self.p;
+        let (kind, slot) = if self.args.schema.is_none() {
+            (quote!(#p::Derived), quote!(slot))
+        } else {
+            (quote!(#p::ByHand), quote!(slot_by_hand))
+        };
+        let mut lets = TokenStream::new();
+        let mut slots = Vec::new();
+        for (index, param) in self.tool.params().enumerate() {
+            let ty = &param.ty;
+            let field = field_local(index);
+            let param_static = param_static(index);
+            lets.extend(quote! {
+                let mut #field = #p::Field::<#ty, #kind>::new(&#param_static);
+            });
+            slots.push(quote_spanned!(ty.span()=> #p::#slot::<#ty>(&mut #field)));
+        }
+        (lets, slots)
     }
 
     /// `predicate` of every parameter type, as the string serde's and
@@ -394,15 +425,13 @@ impl<'a> Expansion<'a> {
             .named_params()
             .map(|(ident, _)| (ident, ident.unraw().to_string()))
             .unzip();
-        let fields: Vec<Ident> = (0..idents.len())
-            .map(|index| format_ident!("__tool_field{}", index, span = Span::mixed_site()))
-            .collect();
-        let statics = (0..idents.len()).map(param_static);
+        let fields = (0..idents.len()).map(field_local);
+        let (lets, slots) = self.fields();
         let expecting = format!("the arguments of tool `{}` as a JSON object", self.name);
         let read = quote! {
-            #(let mut #fields = #p::Field::new(&#statics);)*
+            #lets
             if let #p::Result::Err(error) =
-                #tool_args.read_fields(&mut [#(&mut #fields),*], &[#(#names),*], #expecting)
+                #tool_args.read_fields(&mut [#(#slots),*], &[#(#names),*], #expecting)
             {
                 return #p::Result::Err(error);
             }
@@ -492,10 +521,11 @@ impl<'a> Expansion<'a> {
             };
         }
         if self.plain.is_some() {
-            let statics = (0..self.tool.params().count()).map(param_static);
+            let (lets, slots) = self.fields();
             return quote! {
                 fn __tool_input_schema() -> #p::Value {
-                    #p::params_schema(&[#(&#statics),*])
+                    #lets
+                    #p::params_schema(&mut [#(#slots),*])
                 }
             };
         }
@@ -550,4 +580,9 @@ impl<'a> Expansion<'a> {
 /// The `static` that describes the parameter at `index`.
 fn param_static(index: usize) -> Ident {
     format_ident!("__TOOL_P{}", index, span = Span::mixed_site())
+}
+
+/// The local that holds the parameter at `index` while it is read.
+fn field_local(index: usize) -> Ident {
+    format_ident!("__tool_field{}", index, span = Span::mixed_site())
 }
