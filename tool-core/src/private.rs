@@ -214,7 +214,7 @@ pub fn fallback<C>() -> Registration<C> {
 }
 
 /// What a tool's start function returns if a parameter it read one by one
-/// has no value: `read_fields` gives every one a value or an error, so this
+/// has no value: `Object::finish` gives every one a value or an error, so this
 /// is never seen.
 pub fn unread(tool: &str) -> ToolError {
     ToolError::MalformedArguments {

@@ -118,7 +118,9 @@ fn parameters_with_only_doc_comments_are_read_one_by_one() {
         "static __TOOL_P0 : :: tool_core :: __private :: Param = :: tool_core :: __private :: Param { name : \"type\" , title : \"City\" , description : \"e.g. Paris\" , }",
         "static __TOOL_P1 : :: tool_core :: __private :: Param = :: tool_core :: __private :: Param { name : \"days\" , title : \"\" , description : \"\" , }",
         "let mut __tool_field1 = :: tool_core :: __private :: Field :: < Option < u8 > , :: tool_core :: __private :: Derived > :: new (& __TOOL_P1) ;",
-        "read_fields (& mut [:: tool_core :: __private :: slot :: < String > (& mut __tool_field0) , :: tool_core :: __private :: slot :: < Option < u8 > > (& mut __tool_field1)] , & [\"type\" , \"days\"]",
+        "\"type\" => __tool_object . read (0u32 , :: tool_core :: __private :: slot :: < String > (& mut __tool_field0)) ,",
+        "_ => return :: tool_core :: __private :: Result :: Err (__tool_object . unknown (__tool_key , & [\"type\" , \"days\"]))",
+        "__tool_object . finish (& mut [:: tool_core :: __private :: slot :: < String > (& mut __tool_field0) ,",
         "params_schema (& mut [:: tool_core :: __private :: slot :: < String > (& mut __tool_field0) ,",
     ] {
         assert!(

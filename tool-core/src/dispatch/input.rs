@@ -50,15 +50,18 @@ impl Default for Path<'_> {
 
 impl<'a> Path<'a> {
     /// The deserializer of `node`, keeping its path here.
+    #[inline]
     pub(crate) fn reader<'p>(&'p mut self, node: Node<'a>) -> Drain<'a, 'p> {
         Drain { node, path: self }
     }
 
     /// Steps into the object's `key`.
+    #[inline]
     pub(crate) fn push_key(&mut self, key: &'a str) {
         self.push(Step::Key(key));
     }
 
+    #[inline]
     fn push(&mut self, step: Step<'a>) {
         match self.inline.get_mut(self.len) {
             Some(slot) => *slot = step,
@@ -67,6 +70,7 @@ impl<'a> Path<'a> {
         self.len += 1;
     }
 
+    #[inline]
     pub(crate) fn pop(&mut self) {
         self.len -= 1;
         if self.len >= INLINE_STEPS {
@@ -118,6 +122,7 @@ enum Parts<'a> {
 }
 
 impl<'a> Node<'a> {
+    #[inline]
     fn parts(self) -> Parts<'a> {
         match self {
             Node::Read(value) => match value {

@@ -2,12 +2,13 @@
 //! arguments, with no input struct and no `Deserialize` impl per tool.
 //!
 //! Each parameter is a [`Field<T>`] on the start function's stack, described
-//! by a [`Param`] (its name and doc comment) in a `static`. The reading loop
-//! and the schema's assembly are compiled once; what each parameter type
-//! adds is its [`Slot`] impl (read it, read it from nothing, describe it),
-//! compiled once per type, not per tool: a crate of a hundred tools whose
-//! parameters are `String`s and numbers compiles a handful of them instead
-//! of a hundred `visit_map`s.
+//! by a [`Param`] (its name and doc comment) in a `static`. The start
+//! function walks the keys with an [`Object`] and matches each to a field;
+//! what a field does (read its value, read it from nothing, describe
+//! itself) is its [`Slot`] impl, compiled once per parameter type, not per
+//! tool: a crate of a hundred tools whose parameters are `String`s and
+//! numbers compiles a handful of them instead of a hundred `visit_map`s. The
+//! schema's assembly is compiled once.
 //!
 //! Reading follows serde's derive for a struct with `deny_unknown_fields`,
 //! message for message and in its order: keys as the object lists them (an
@@ -21,10 +22,10 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
-use crate::ToolError;
 use crate::__private::{Parameter, SerdeParameter};
+use crate::ToolError;
 use crate::dispatch::input::{Node, Path, unexpected};
-use crate::dispatch::runner::Arguments;
+use crate::dispatch::runner::{Arguments, Gate};
 
 /// What a `#[tool]` function says of one parameter, in a `static`: its
 /// name, and its doc comment as schemars splits a field's.
@@ -177,87 +178,131 @@ fn add_property(
     }
 }
 
-impl Arguments<'_> {
-    /// Reads every parameter into its field, then passes the gate. `names`
-    /// are the fields' names in order, for the message about an unknown
-    /// key; `expecting` says what the arguments should have been when they
-    /// are no object.
-    pub fn read_fields(
-        self,
-        fields: &mut [&mut dyn Slot],
-        names: &'static [&'static str],
-        expecting: &'static str,
-    ) -> Result<(), ToolError> {
+impl<'a> Arguments<'a> {
+    /// The arguments as the object a function's parameters are read out
+    /// of; `expecting` says what they should have been when they are no
+    /// object, which [`Object::finish`] reports (the object then has no
+    /// keys). Never an error here: the object is made in place, not moved
+    /// out of a `Result`.
+    #[inline]
+    pub fn object(self, expecting: &'static str) -> Object<'a> {
         let (node, tool, gate) = self.into_parts();
-        let mut path = Path::default();
-        match read_object(node, &mut path, fields, names, expecting) {
-            Ok(()) => gate(),
-            Err(error) => Err(path.invalid(tool, &error)),
+        let entries = match node {
+            Node::Read(Value::Object(map)) => Entries::Read(map.iter()),
+            Node::Take(Value::Object(map)) => Entries::Take(map.iter_mut()),
+            Node::Read(value) => Entries::NotAnObject(value),
+            Node::Take(value) => Entries::NotAnObject(value),
+        };
+        Object {
+            entries,
+            pending: None,
+            path: Path::default(),
+            read: 0,
+            tool,
+            gate,
+            expecting,
         }
     }
 }
 
-fn read_object<'a>(
-    node: Node<'a>,
-    path: &mut Path<'a>,
-    fields: &mut [&mut dyn Slot],
-    names: &'static [&'static str],
+/// The arguments of a `#[tool]` function while its start function reads
+/// them, key by key as the object lists them: the function matches each
+/// key to a parameter (or calls [`Object::unknown`]) and reads its value
+/// with [`Object::read`], then [`Object::finish`] reads the parameters not
+/// given and passes the gate. The loop and the match are the function's
+/// own, so the keys are compared as constants and each read is a direct
+/// call; what they call is compiled once.
+#[doc(hidden)]
+pub struct Object<'a> {
+    entries: Entries<'a>,
+    /// The value of the key `next_key` gave.
+    pending: Option<Node<'a>>,
+    path: Path<'a>,
+    /// Which parameters have been read, one bit each.
+    read: u64,
+    tool: &'a str,
+    gate: Gate<'a>,
     expecting: &'static str,
-) -> Result<(), Error> {
-    if fields.len() > MAX_FIELDS || names.len() != fields.len() {
-        return Err(de::Error::custom("a tool's parameters are not read this way"));
+}
+
+impl<'a> Object<'a> {
+    /// The next key; on the path until its value is read, so that a
+    /// problem with either is reported at it.
+    #[inline]
+    pub fn next_key(&mut self) -> Option<&'a str> {
+        let (key, node) = self.entries.next()?;
+        self.path.push_key(key);
+        self.pending = Some(node);
+        Some(key)
     }
-    let mut entries = match node {
-        Node::Read(Value::Object(map)) => Entries::Read(map.iter()),
-        Node::Take(Value::Object(map)) => Entries::Take(map.iter_mut()),
-        Node::Read(value) => return Err(not_an_object(value, expecting)),
-        Node::Take(value) => return Err(not_an_object(value, expecting)),
-    };
-    // Which fields have been read, one bit each.
-    let mut read = 0u64;
-    while let Some((key, node)) = entries.next() {
-        // On the path while it is read: an unknown key is reported at it.
-        path.push_key(key);
-        let found = names.iter().position(|name| *name == key);
-        let Some((index, field)) = found.and_then(|i| Some((i, fields.get_mut(i)?))) else {
-            return Err(de::Error::unknown_field(key, names));
-        };
-        let bit = 1u64 << index;
-        if read & bit != 0 {
-            return Err(de::Error::duplicate_field(names[index]));
+
+    /// Reads the value of the last key into the parameter at `index`.
+    #[inline(always)]
+    pub fn read(&mut self, index: u32, field: &mut dyn Slot) -> Result<(), ToolError> {
+        let bit = 1u64 << (index % 64);
+        match self.pending.take() {
+            Some(node) if self.read & bit == 0 => match field.read(node, &mut self.path) {
+                Ok(()) => {
+                    self.read |= bit;
+                    self.path.pop();
+                    Ok(())
+                }
+                Err(error) => Err(self.invalid(&error)),
+            },
+            _ => Err(self.invalid(&de::Error::custom("a key read twice"))),
         }
-        field.read(node, path)?;
-        read |= bit;
-        path.pop();
     }
-    if read.count_ones() as usize != fields.len() {
-        for (index, field) in fields.iter_mut().enumerate() {
-            if read & (1u64 << index) == 0 {
-                field.read_missing()?;
+
+    /// The last key is no parameter's: serde's words, with the names.
+    #[cold]
+    pub fn unknown(&self, key: &str, names: &'static [&'static str]) -> ToolError {
+        self.invalid(&de::Error::unknown_field(key, names))
+    }
+
+    /// Reads each parameter the arguments did not give from nothing, then
+    /// passes the gate.
+    pub fn finish(self, fields: &mut [&mut dyn Slot]) -> Result<(), ToolError> {
+        if let Entries::NotAnObject(value) = self.entries {
+            return Err(not_an_object(self.tool, value, self.expecting));
+        }
+        if self.read.count_ones() as usize != fields.len() {
+            for (index, field) in fields.iter_mut().enumerate() {
+                if self.read & (1u64 << (index % 64)) == 0
+                    && let Err(error) = field.read_missing()
+                {
+                    return Err(self.invalid(&error));
+                }
             }
         }
+        (self.gate)()
     }
-    Ok(())
+
+    #[cold]
+    fn invalid(&self, error: &Error) -> ToolError {
+        self.path.invalid(self.tool, error)
+    }
 }
 
-/// The most parameters a function's parameters are read one by one for;
-/// `#[tool]` gives a function with more an input struct.
-const MAX_FIELDS: usize = 64;
-
-fn not_an_object(value: &Value, expecting: &'static str) -> Error {
-    de::Error::invalid_type(unexpected(value), &expecting)
+#[cold]
+fn not_an_object(tool: &str, value: &Value, expecting: &'static str) -> ToolError {
+    let error: Error = de::Error::invalid_type(unexpected(value), &expecting);
+    Path::default().invalid(tool, &error)
 }
 
 enum Entries<'a> {
     Read(serde_json::map::Iter<'a>),
     Take(serde_json::map::IterMut<'a>),
+    /// Arguments that are no object: no keys.
+    NotAnObject(&'a Value),
 }
 
 impl<'a> Entries<'a> {
+    #[inline]
     fn next(&mut self) -> Option<(&'a str, Node<'a>)> {
         match self {
             Entries::Read(entries) => entries.next().map(|(k, v)| (k.as_str(), Node::Read(v))),
             Entries::Take(entries) => entries.next().map(|(k, v)| (k.as_str(), Node::Take(v))),
+            Entries::NotAnObject(_) => None,
         }
     }
 }
@@ -283,7 +328,6 @@ impl<'de> Deserializer<'de> for Missing {
         struct enum identifier ignored_any
     }
 }
-
 
 /// The input schema of a `#[tool]` function's parameters: what schemars
 /// derives for a struct of them with `deny_unknown_fields`, key for key.
@@ -403,14 +447,28 @@ mod tests {
             mut at,
             mut extra,
         } = fields();
+        // What the expansion generates.
         let expecting = "the arguments of tool `t` as a JSON object";
-        Arguments::new(node, "t", &|| Ok(()), true).read_fields(
-            &mut [
-                &mut title, &mut tags, &mut units, &mut count, &mut at, &mut extra,
-            ],
-            NAMES,
-            expecting,
-        )?;
+        let mut object = Arguments::new(node, "t", &|| Ok(()), true).object(expecting);
+        while let Some(key) = object.next_key() {
+            match key {
+                "title" => object.read(0, slot(&mut title))?,
+                "tags" => object.read(1, slot(&mut tags))?,
+                "units" => object.read(2, slot(&mut units))?,
+                "count" => object.read(3, slot(&mut count))?,
+                "at" => object.read(4, slot(&mut at))?,
+                "extra" => object.read(5, slot(&mut extra))?,
+                _ => return Err(object.unknown(key, NAMES)),
+            }
+        }
+        object.finish(&mut [
+            slot(&mut title),
+            slot(&mut tags),
+            slot(&mut units),
+            slot(&mut count),
+            slot(&mut at),
+            slot(&mut extra),
+        ])?;
         Ok(Args {
             title: title.take().expect("read"),
             tags: tags.take().expect("read"),

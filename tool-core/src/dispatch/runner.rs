@@ -56,7 +56,7 @@ impl<'a> Arguments<'a> {
         }
     }
 
-    /// What `read_fields` reads, the tool's name, and the gate.
+    /// What `Arguments::object` reads, the tool's name, and the gate.
     pub(crate) fn into_parts(self) -> (Node<'a>, &'a str, Gate<'a>) {
         (self.node, self.tool, self.gate)
     }

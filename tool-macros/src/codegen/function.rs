@@ -23,15 +23,23 @@
 //! const _: () = {
 //!     static __TOOL_FACTS: p::Facts = p::Facts { name, description, metadata };
 //!
-//!     // One per parameter; `param` checks the type, spanned at it.
-//!     static __TOOL_P0: p::Param<String> = p::param::<String>("city", "", "City name.");
+//!     // One per parameter: its name and doc comment.
+//!     static __TOOL_P0: p::Param = p::Param { name: "city", title: "", description: "City name." };
 //!
 //!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
 //!         -> p::Result<p::Started, p::ToolError>
 //!     {
 //!         let now = args.now;
-//!         let mut f0 = p::Field::new(&__TOOL_P0);
-//!         args.read_fields(&mut [&mut f0], &["city"], "the arguments of tool ...")?;
+//!         let mut f0 = p::Field::<String, p::Derived>::new(&__TOOL_P0);
+//!         let mut object = args.object("the arguments of tool `get_weather` as a JSON object");
+//!         while let Some(key) = object.next_key() {
+//!             match key {
+//!                 // `slot::<T>` checks the type, spanned at it, alike everywhere.
+//!                 "city" => object.read(0, p::slot::<String>(&mut f0))?,
+//!                 _ => return Err(object.unknown(key, &["city"])),
+//!             }
+//!         }
+//!         object.finish(&mut [p::slot::<String>(&mut f0)])?;
 //!         let (p::Some(city),) = (f0.take(),) else { return Err(p::unread("get_weather")) };
 //!         Ok({
 //!             let ctx = ctx.into_owned();
@@ -44,7 +52,10 @@
 //!         // a plain fn: p::Started::call(now, move || ..), or call_with(ctx, ..)
 //!     }
 //!
-//!     fn __tool_input_schema() -> p::Value { p::params_schema(&[&__TOOL_P0]) }
+//!     fn __tool_input_schema() -> p::Value {
+//!         let mut f0 = p::Field::<String, p::Derived>::new(&__TOOL_P0);
+//!         p::params_schema(&mut [p::slot::<String>(&mut f0)])
+//!     }
 //!
 //!     impl p::IntoTool<App, p::Generated> for GetWeather {
 //!         fn into_registration(self) -> p::Registration<App> {
@@ -56,14 +67,17 @@
 //! };
 //! ```
 //!
-//! Nothing generated is generic over a type, and nothing per tool
-//! deserializes: the functions that read and describe a parameter are
-//! generic over its type only, shared by every tool with a parameter of that
-//! type. A function without a context parameter is a tool for every registry
-//! (`impl<__C> IntoTool<__C, Generated>`). With `schema = ...`, each `Param`
-//! is made by `param_described_by_hand` (no `JsonSchema` needed) and
+//! Nothing generated is generic over a type, and no deserializer is
+//! generated per tool: the start function matches the keys itself (so they
+//! are compared as constants and each read is a direct call), and what a
+//! read calls is generic over the parameter's type only, shared by every
+//! tool with a parameter of that type. A function without a context
+//! parameter is a tool for every registry (`impl<__C> IntoTool<__C,
+//! Generated>`). With `schema = ...`, the fields are `Field<T, ByHand>`
+//! made slots by `slot_by_hand` (no `JsonSchema` needed) and
 //! `__tool_input_schema` returns the user's expression; with
-//! `output_schema = ...` a `fn __tool_output_schema` returns the user's.
+//! `output_schema = ...` a `fn __tool_output_schema` returns the user's. A
+//! function with more than 64 parameters gets the input struct below.
 //!
 //! When a parameter has an attribute other than a doc comment (`#[serde]`,
 //! `#[schemars]`), the parameters become the fields of an input struct that
@@ -312,12 +326,8 @@ impl<'a> Expansion<'a> {
             .schema
             .is_none()
             .then(|| quote!(#p::require_schemars! {}));
-        let statics = self
-            .tool
-            .named_params()
-            .zip(docs)
-            .enumerate()
-            .map(|(index, ((ident, _), (title, description)))| {
+        let statics = self.tool.named_params().zip(docs).enumerate().map(
+            |(index, ((ident, _), (title, description)))| {
                 let name = ident.unraw().to_string();
                 let param_static = param_static(index);
                 quote! {
@@ -327,7 +337,8 @@ impl<'a> Expansion<'a> {
                         description: #description,
                     };
                 }
-            });
+            },
+        );
         quote! {
             #require_schemars
             #(#statics)*
@@ -428,12 +439,39 @@ impl<'a> Expansion<'a> {
         let fields = (0..idents.len()).map(field_local);
         let (lets, slots) = self.fields();
         let expecting = format!("the arguments of tool `{}` as a JSON object", self.name);
+        let object = format_ident!("__tool_object", span = Span::mixed_site());
+        let key = format_ident!("__tool_key", span = Span::mixed_site());
+        let error = format_ident!("__tool_error", span = Span::mixed_site());
+        let outcome = format_ident!("__tool_read", span = Span::mixed_site());
+        let unknown = quote!(return #p::Result::Err(#object.unknown(#key, &[#(#names),*])));
+        // Each key as a constant, each read a call the compiler can see
+        // through: the loop is this function's own.
+        let each_key = if idents.is_empty() {
+            quote! {
+                if let #p::Some(#key) = #object.next_key() {
+                    #unknown;
+                }
+            }
+        } else {
+            let indices = 0..idents.len() as u32;
+            quote! {
+                while let #p::Some(#key) = #object.next_key() {
+                    let #outcome = match #key {
+                        #(#names => #object.read(#indices, #slots),)*
+                        _ => #unknown,
+                    };
+                    if let #p::Result::Err(#error) = #outcome {
+                        return #p::Result::Err(#error);
+                    }
+                }
+            }
+        };
         let read = quote! {
             #lets
-            if let #p::Result::Err(error) =
-                #tool_args.read_fields(&mut [#(#slots),*], &[#(#names),*], #expecting)
-            {
-                return #p::Result::Err(error);
+            let mut #object = #tool_args.object(#expecting);
+            #each_key
+            if let #p::Result::Err(#error) = #object.finish(&mut [#(#slots),*]) {
+                return #p::Result::Err(#error);
             }
         };
         if idents.is_empty() {
