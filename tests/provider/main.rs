@@ -1,10 +1,12 @@
 //! The provider side, as one test binary: definitions against the
-//! providers' own payloads and each dialect's rules, calls parsed and
-//! results formatted, strict mode's `null`s, and whole agent loops.
+//! providers' own payloads, each dialect's rules and the providers' own SDK
+//! models, calls parsed and results formatted, strict mode's `null`s, and
+//! whole agent loops.
 
 mod agent_loop;
 mod corpus;
 mod fixtures;
 mod registry;
 mod schemas;
+mod sdk;
 mod strict_nulls;

@@ -1,10 +1,13 @@
 //! A corpus of tools whose argument types hold every red flag of
 //! docs/providers.md 6.7: what schemars derives and some provider refuses, each
-//! at least once. `provider_schemas.rs` turns it into every provider's
-//! definitions and checks them.
+//! at least once, and (in `shapes.rs`) every shape schemars writes inside
+//! another. `schemas.rs` turns it into every provider's definitions and
+//! checks them; `sdk.rs` has the providers' own SDKs check them.
 //!
 //! What each tool covers is said beside it; the bodies only echo their
 //! arguments, since what is checked here is the schemas.
+
+mod shapes;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr};
@@ -30,7 +33,7 @@ struct Location {
 }
 
 /// Temperature unit.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 enum Units {
     Celsius,
@@ -470,11 +473,11 @@ fn ping() -> Value {
 }
 
 /// The number of tools [`registry`] holds.
-pub(crate) const TOOLS: usize = 17;
+pub(crate) const TOOLS: usize = 17 + shapes::TOOLS;
 
 /// Every tool of the corpus, in a registry.
 pub(crate) fn registry() -> ToolRegistry {
-    ToolRegistry::new()
+    let registry = ToolRegistry::new()
         .with(GetWeather)
         .with(PlanRoute)
         .with(DrawShape)
@@ -491,7 +494,8 @@ pub(crate) fn registry() -> ToolRegistry {
         .with(AddContact)
         .with(AllowAddress)
         .with(ConvertQuantity)
-        .with(Ping)
+        .with(Ping);
+    shapes::register(registry)
 }
 
 /// Arguments a model could send to each tool, every property at every level
@@ -499,7 +503,7 @@ pub(crate) fn registry() -> ToolRegistry {
 /// is required), one example per variant of each enum.
 pub(crate) fn full_arguments() -> Vec<(&'static str, Value)> {
     let paris = json!({"city": "Paris", "country": "FR"});
-    vec![
+    let mut all = vec![
         (
             "get_weather",
             json!({"location": paris, "units": "celsius", "days": 3}),
@@ -584,13 +588,15 @@ pub(crate) fn full_arguments() -> Vec<(&'static str, Value)> {
                    "limit": 1000, "unit_index": 3}),
         ),
         ("ping", json!({})),
-    ]
+    ];
+    all.extend(shapes::full_arguments());
+    all
 }
 
 /// Arguments with only what is required, for the dialects where optional
 /// properties stay optional.
 pub(crate) fn minimal_arguments() -> Vec<(&'static str, Value)> {
-    vec![
+    let mut all = vec![
         ("get_weather", json!({"location": {"city": "Paris"}})),
         (
             "plan_route",
@@ -620,5 +626,7 @@ pub(crate) fn minimal_arguments() -> Vec<(&'static str, Value)> {
             json!({"value": 1, "ratio": 1, "places": 0, "batch": 0, "offset": 0, "limit": 0, "unit_index": 0}),
         ),
         ("ping", json!({})),
-    ]
+    ];
+    all.extend(shapes::minimal_arguments());
+    all
 }

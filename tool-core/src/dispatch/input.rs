@@ -389,7 +389,8 @@ impl<'de, 'a> MapAccess<'de> for Map<'a, '_> {
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
         match self.next_key() {
-            Some(key) => match seed.deserialize(key.into_deserializer()) {
+            // Read as serde_json reads a key: `"1"` is a `u32` key too.
+            Some(key) => match seed.deserialize(super::key::MapKey(key)) {
                 Ok(key) => Ok(Some(key)),
                 Err(error) => Err(error),
             },

@@ -9,6 +9,7 @@ mod entry;
 mod execute;
 pub(crate) mod input;
 pub(crate) mod into_tool;
+mod key;
 mod observe;
 pub(crate) mod params;
 mod pending;

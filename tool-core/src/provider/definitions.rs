@@ -34,9 +34,10 @@ impl Definitions {
     }
 
     /// The tools that strict mode was asked for but that go without it, and
-    /// why (a map with free keys, a tuple, a recursive type, a provider's
-    /// limit...). Empty when every tool is strict, or strict mode was not
-    /// asked for. Each is also logged once, as a `tracing` warning.
+    /// everything that stands in the way of each (a map with free keys, a
+    /// tuple, a recursive type, a provider's limit...): see [`NotStrict`].
+    /// Empty when every tool is strict, or strict mode was not asked for.
+    /// Each is also logged once, as a `tracing` warning.
     pub fn not_strict(&self) -> &[NotStrict] {
         &self.not_strict
     }
@@ -48,23 +49,106 @@ impl Serialize for Definitions {
     }
 }
 
-/// A tool sent with `"strict": false` although strict mode was asked for.
+/// A tool sent with `"strict": false` although strict mode was asked for,
+/// with every part of its input schema that stands in the way, so that all
+/// of them can be fixed in one go.
+///
+/// ```
+/// use std::collections::HashMap;
+///
+/// use tool_core::provider::{Blocker, Provider};
+/// use tool_core::{tool, ToolRegistry};
+///
+/// /// Count words and mark a spot.
+/// #[tool]
+/// fn count(
+///     /// Counts so far, by word.
+///     seen: HashMap<String, u32>,
+///     /// Row and column.
+///     spot: (u32, u32),
+/// ) -> String {
+///     format!("{} words, at {spot:?}", seen.len())
+/// }
+///
+/// let registry: ToolRegistry = ToolRegistry::new().with(Count);
+/// let definitions = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
+/// let [not_strict] = definitions.not_strict() else { panic!("one tool") };
+/// assert_eq!(not_strict.tool, "count");
+/// assert_eq!(
+///     not_strict.blockers,
+///     [
+///         Blocker {
+///             at: "/properties/seen".into(),
+///             reason: "a map (`additionalProperties` is a schema): strict mode closes every object".into(),
+///         },
+///         Blocker {
+///             at: "/properties/spot".into(),
+///             reason: "a tuple (`prefixItems`) is outside strict mode's subset".into(),
+///         },
+///     ]
+/// );
+/// assert_eq!(
+///     not_strict.to_string(),
+///     "tool `count` is sent with `strict: false`: its input schema cannot be made strict \
+///      (at `/properties/seen`: a map (`additionalProperties` is a schema): strict mode closes every object; \
+///      at `/properties/spot`: a tuple (`prefixItems`) is outside strict mode's subset)"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotStrict {
     /// The tool's name.
     pub tool: String,
-    /// Why its schema cannot be strict, with the JSON Pointer of the part
-    /// that stands in the way.
-    pub reason: String,
+    /// Everything that keeps its schema from strict mode, in the order
+    /// found (never empty).
+    pub blockers: Vec<Blocker>,
 }
 
 impl fmt::Display for NotStrict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "tool `{}` is sent with `strict: false`: its input schema cannot be made strict ({})",
-            self.tool, self.reason
-        )
+            "tool `{}` is sent with `strict: false`: its input schema cannot be made strict (",
+            self.tool
+        )?;
+        for (index, blocker) in self.blockers.iter().enumerate() {
+            if index > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{blocker}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// One thing that keeps a tool's input schema from strict mode: where it
+/// is, and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocker {
+    /// The JSON Pointer of the subschema that stands in the way, in the
+    /// schema as the provider's strict form writes it (references with a
+    /// description beside them inlined); empty for the whole schema (the
+    /// root, or a limit of the provider's).
+    pub at: String,
+    /// What stands in the way, and why the provider's strict mode refuses it.
+    pub reason: String,
+}
+
+impl fmt::Display for Blocker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.at.is_empty() {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "at `{}`: {}", self.at, self.reason)
+        }
+    }
+}
+
+impl From<Unfit> for Blocker {
+    fn from(unfit: Unfit) -> Self {
+        Blocker {
+            at: unfit.at,
+            reason: unfit.reason,
+        }
     }
 }
 
@@ -109,14 +193,18 @@ pub(crate) fn definition_of(
             by: provider.api(),
             reason,
         })?;
-    let rejected = |unfit: Unfit| RegistryError::SchemaRejected {
+    let rejected = |unfit: Vec<Unfit>| RegistryError::SchemaRejected {
         name: tool.name.to_owned(),
         by: provider.api(),
-        reason: unfit.to_string(),
+        reason: unfit
+            .iter()
+            .map(Unfit::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
     };
-    let fallback = |unfit: Unfit| NotStrict {
+    let fallback = |unfit: Vec<Unfit>| NotStrict {
         tool: tool.name.to_owned(),
-        reason: unfit.to_string(),
+        blockers: unfit.into_iter().map(Blocker::from).collect(),
     };
     let schema = tool.input_schema;
     let (parameters, strict, not_strict) = match provider {
@@ -140,11 +228,11 @@ pub(crate) fn definition_of(
     };
     let root_type = parameters.get("type").and_then(Value::as_str);
     if !matches!(root_type, Some("object" | "OBJECT")) {
-        return Err(rejected(Unfit {
+        return Err(rejected(vec![Unfit {
             at: String::new(),
             reason: "the arguments are not an object (every provider wants `\"type\": \"object\"` at the root)"
                 .into(),
-        }));
+        }]));
     }
     Ok((shaped(provider, tool, parameters, strict), not_strict))
 }
@@ -201,9 +289,9 @@ fn shaped(provider: Provider, tool: &ToolInfo<'_>, parameters: Value, strict: bo
 /// The strict schema when it was asked for and can be had; the plain one,
 /// and why, otherwise.
 fn strictly(
-    made: Option<Result<Value, Unfit>>,
+    made: Option<Result<Value, Vec<Unfit>>>,
     plain: impl FnOnce() -> Value,
-    fallback: impl FnOnce(Unfit) -> NotStrict,
+    fallback: impl FnOnce(Vec<Unfit>) -> NotStrict,
 ) -> (Value, bool, Option<NotStrict>) {
     match made {
         Some(Ok(schema)) => (schema, true, None),

@@ -20,7 +20,7 @@ use crate::{RegistryError, ToolCheck, ToolInfo, ToolRegistry, ToolResult};
 
 pub use call::{ParseError, ProviderCall};
 use definitions::build_definitions;
-pub use definitions::{Definitions, NotStrict};
+pub use definitions::{Blocker, Definitions, NotStrict};
 pub use turn::Turn;
 
 /// An API that calls tools, and the form of it a registry speaks.

@@ -4,17 +4,20 @@
 use serde_json::{Map, Value};
 
 use super::refs::{Inline, inline};
-use super::walk::try_children;
+use super::walk::children;
 use super::{Unfit, describe, drop_null, keep_only, one_of_as_any_of, plain};
 
-/// Keywords `parametersJsonSchema` takes.
-const JSON_SCHEMA_KEPT: [&str; 17] = [
+/// Keywords `parametersJsonSchema` takes: those of docs/providers.md 3.3
+/// that google-genai's own `JSONSchema` model has a field for, since it
+/// refuses a schema with any other (3.3: not `prefixItems`, which
+/// [`tuple_as_array`] rewrites, nor `propertyOrdering`, which the key order
+/// already says).
+const JSON_SCHEMA_KEPT: [&str; 15] = [
     "type",
     "format",
     "description",
     "enum",
     "items",
-    "prefixItems",
     "minItems",
     "maxItems",
     "minimum",
@@ -23,7 +26,6 @@ const JSON_SCHEMA_KEPT: [&str; 17] = [
     "properties",
     "additionalProperties",
     "required",
-    "propertyOrdering",
     "$ref",
     "$defs",
 ];
@@ -55,12 +57,11 @@ const OPENAPI_KEPT: [&str; 20] = [
 /// The schema for `parametersJsonSchema`: references inlined (the inner
 /// level of a recursive type described, not repeated), no `$schema`
 /// and no `title` anywhere, `const` as a one-value `enum`, `oneOf` as
-/// `anyOf`, and only the keywords Gemini takes; what the others said is kept
-/// in the description.
-pub(crate) fn gemini(schema: &Value) -> Result<Value, Unfit> {
-    let mut schema = inline(plain(schema), Inline::CutRecursion)?;
-    pass(&mut schema, "", Form::JsonSchema)?;
-    Ok(schema)
+/// `anyOf`, tuples as arrays of a choice, and only the keywords Gemini
+/// takes; what the others said is kept in the description. Or everything
+/// Gemini cannot be told, in the order met.
+pub(crate) fn gemini(schema: &Value) -> Result<Value, Vec<Unfit>> {
+    rewrite(schema, Form::JsonSchema)
 }
 
 /// The schema for the legacy `parameters` (what the Live API takes): every
@@ -69,10 +70,19 @@ pub(crate) fn gemini(schema: &Value) -> Result<Value, Unfit> {
 /// only, no `additionalProperties`, tuples as arrays of a choice, and
 /// property names Gemini accepts, and each object's `propertyOrdering`
 /// (the OpenAPI form has no key order of its own).
-pub(crate) fn gemini_openapi(schema: &Value) -> Result<Value, Unfit> {
-    let mut schema = inline(plain(schema), Inline::CutRecursion)?;
-    pass(&mut schema, "", Form::OpenApi)?;
-    Ok(schema)
+pub(crate) fn gemini_openapi(schema: &Value) -> Result<Value, Vec<Unfit>> {
+    rewrite(schema, Form::OpenApi)
+}
+
+fn rewrite(schema: &Value, form: Form) -> Result<Value, Vec<Unfit>> {
+    let mut unfit = Vec::new();
+    let mut schema = inline(plain(schema), Inline::CutRecursion, &mut unfit);
+    pass(&mut schema, "", form, &mut unfit);
+    if unfit.is_empty() {
+        Ok(schema)
+    } else {
+        Err(unfit)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -81,12 +91,14 @@ enum Form {
     OpenApi,
 }
 
-fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
+fn pass(node: &mut Value, at: &str, form: Form, unfit: &mut Vec<Unfit>) {
     let Value::Object(map) = node else {
-        return Ok(());
+        return;
     };
     one_of_as_any_of(map);
     merge_all_of(map);
+    tuple_as_array(map);
+    pattern_keyed_map(map);
     if let Some(value) = map.remove("const") {
         if !map.contains_key("type")
             && let Some(t) = type_of(&value)
@@ -96,7 +108,7 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
         map.insert("enum".into(), Value::Array(vec![value]));
     }
     if form == Form::OpenApi {
-        openapi_node(map, at)?;
+        openapi_node(map, at, unfit);
     }
     let kept: &[&str] = match form {
         Form::JsonSchema => &JSON_SCHEMA_KEPT,
@@ -115,21 +127,23 @@ fn pass(node: &mut Value, at: &str, form: Form) -> Result<(), Unfit> {
     if form == Form::OpenApi && names.len() > 1 {
         map.insert("propertyOrdering".into(), names.into());
     }
-    try_children(map, at, &mut |child, pointer| pass(child, pointer, form))?;
+    children(map, at, &mut |child, pointer| {
+        pass(child, pointer, form, unfit)
+    });
     if form == Form::OpenApi && map.contains_key("anyOf") {
         if at.is_empty() {
-            return Err(Unfit::new(
+            unfit.push(Unfit::new(
                 at,
                 "the arguments are one of several objects (a flattened enum?), which Gemini's OpenAPI form cannot say at the root; use `parametersJsonSchema` (`Provider::Gemini { openapi: false }`)",
             ));
+            return;
         }
         any_of_alone(map);
     }
-    Ok(())
 }
 
 /// What the OpenAPI form changes on one node before its keywords are sorted.
-fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
+fn openapi_node(map: &mut Map<String, Value>, at: &str, unfit: &mut Vec<Unfit>) {
     // `null` in a type, an enum or a choice becomes `nullable`; a choice
     // left with one branch was merged, and may bring a `oneOf` of its own.
     if drop_null(map) {
@@ -143,20 +157,18 @@ fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
         map.remove("enum");
         describe(map, &[("enum".to_owned(), values)]);
     }
-    if let Some(Value::Array(items)) = map.remove("prefixItems") {
-        map.insert("items".into(), serde_json::json!({ "anyOf": items }));
-    }
-    if let Some(Value::Object(properties)) = map.get("properties")
-        && let Some(name) = properties
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        for name in properties
             .keys()
-            .find(|name| !is_openapi_property_name(name))
-    {
-        return Err(Unfit::new(
-            at,
-            format!(
-                "property `{name}`: Gemini's `parameters` take names of letters, digits and `_`, starting with a letter or `_`, at most 64"
-            ),
-        ));
+            .filter(|name| !is_openapi_property_name(name))
+        {
+            unfit.push(Unfit::new(
+                at,
+                format!(
+                    "property `{name}`: Gemini's `parameters` take names of letters, digits and `_`, starting with a letter or `_`, at most 64"
+                ),
+            ));
+        }
     }
     match map.get_mut("type") {
         Some(Value::String(t)) => *t = t.to_uppercase(),
@@ -172,7 +184,6 @@ fn openapi_node(map: &mut Map<String, Value>, at: &str) -> Result<(), Unfit> {
         }
         _ => {}
     }
-    Ok(())
 }
 
 /// Vertex AI takes `anyOf` only as the sole field of its node: what the
@@ -221,6 +232,115 @@ fn any_of_alone(map: &mut Map<String, Value>) {
         }
     }
     map.insert("anyOf".into(), Value::Array(branches));
+}
+
+/// A tuple as an array of a choice. Neither google-genai's `JSONSchema`
+/// model nor the OpenAPI `Schema` has `prefixItems` (docs/providers.md 3.3):
+/// the first refuses a whole declaration that has it. The length stays in
+/// `minItems` and `maxItems`; the types of the items, each once, become the
+/// choice (or the items' one schema when they are all alike); the order of
+/// the types, which a choice cannot say, goes into the description:
+/// `Row and label. (items in order: integer, string)`. Items past the
+/// tuple's (`items` as a schema) join the choice; `items: false` goes, as
+/// `maxItems` says it.
+fn tuple_as_array(map: &mut Map<String, Value>) {
+    let Some(Value::Array(prefix)) = map.remove("prefixItems") else {
+        return;
+    };
+    let rest = match map.remove("items") {
+        Some(Value::Bool(false)) | None => None,
+        Some(rest) => Some(rest),
+    };
+    let order = prefix.iter().map(label).collect::<Vec<_>>().join(", ");
+    let mut choices: Vec<Value> = Vec::new();
+    for item in prefix.into_iter().chain(rest) {
+        if !choices.contains(&item) {
+            choices.push(item);
+        }
+    }
+    let items = match choices.len() {
+        0 => return,
+        1 => choices.remove(0),
+        _ => {
+            let note = format!("items in order: {order}");
+            let description = match map.get("description").and_then(Value::as_str) {
+                Some(text) if !text.is_empty() => format!("{text} ({note})"),
+                _ => note,
+            };
+            map.insert("description".into(), Value::String(description));
+            serde_json::json!({ "anyOf": choices })
+        }
+    };
+    map.insert("items".into(), items);
+}
+
+/// A map whose keys follow a pattern (schemars' `HashMap<u32, T>`:
+/// `patternProperties: {"^\\d+$": T}` beside `additionalProperties: false`)
+/// as a map of `T`, the pattern said in the description. Gemini takes no
+/// `patternProperties`; dropping it alone would leave
+/// `additionalProperties: false`, which refuses every key the tool takes
+/// (docs/providers.md 3.3).
+fn pattern_keyed_map(map: &mut Map<String, Value>) {
+    let Some(Value::Object(patterns)) = map.remove("patternProperties") else {
+        return;
+    };
+    let mut values: Vec<Value> = match map.remove("additionalProperties") {
+        Some(Value::Bool(false)) | None => Vec::new(),
+        Some(other) => vec![other],
+    };
+    for value in patterns.values() {
+        if !values.contains(value) {
+            values.push(value.clone());
+        }
+    }
+    let value = match values.len() {
+        0 => return,
+        1 => values.remove(0),
+        _ => serde_json::json!({ "anyOf": values }),
+    };
+    map.insert("additionalProperties".into(), value);
+    let keys: Vec<&str> = patterns.keys().map(String::as_str).collect();
+    let note = format!("keys matching {}", keys.join(" or "));
+    let description = match map.get("description").and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => format!("{text} ({note})"),
+        _ => note,
+    };
+    map.insert("description".into(), Value::String(description));
+}
+
+/// What a schema is, in a word or a few, for a tuple's description:
+/// `integer`, `string or null`, `"celsius" or "fahrenheit"`, `object`.
+fn label(schema: &Value) -> String {
+    let Some(map) = schema.as_object() else {
+        return "any value".to_owned();
+    };
+    let or = |words: Vec<String>| words.join(" or ");
+    if let Some(value) = map.get("const") {
+        return value.to_string();
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        return or(values.iter().map(Value::to_string).collect());
+    }
+    match map.get("type") {
+        Some(Value::String(t)) => return t.clone(),
+        Some(Value::Array(types)) => {
+            return or(types
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect());
+        }
+        _ => {}
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get(keyword) {
+            return or(branches.iter().map(label).collect());
+        }
+    }
+    if map.contains_key("properties") {
+        return "object".to_owned();
+    }
+    "any value".to_owned()
 }
 
 /// `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.

@@ -128,9 +128,11 @@ const ANNOTATIONS: [&str; 9] = [
 /// Whether a removed keyword said something the model should still read:
 /// not an annotation, not a vendor extension, not a closed object's
 /// `additionalProperties: false` (the model sends what the properties say
-/// anyway), not a number's format (which only restates its Rust type).
+/// anyway), not Gemini's `propertyOrdering` (the order of the properties
+/// says it), not a number's format (which only restates its Rust type).
 fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>) -> bool {
-    if ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-") {
+    if ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-") || keyword == "propertyOrdering"
+    {
         return false;
     }
     if keyword == "additionalProperties" && *value == Value::Bool(false) {

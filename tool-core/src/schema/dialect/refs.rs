@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use super::Unfit;
-use super::walk::try_children;
+use super::walk::children;
 
 /// Which `$ref`s [`inline`] replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +26,11 @@ pub(super) enum Inline {
 
 /// Rewrites the `$ref`s of `schema` as `mode` says. The `$defs` that are
 /// still referenced afterwards are kept (rewritten the same way); the others
-/// go.
-pub(super) fn inline(mut schema: Value, mode: Inline) -> Result<Value, Unfit> {
+/// go. Every reference that cannot be rewritten (one that resolves to
+/// nothing, a recursive one with [`Inline::All`]) is added to `unfit`.
+pub(super) fn inline(mut schema: Value, mode: Inline, unfit: &mut Vec<Unfit>) -> Value {
     let Some(root) = schema.as_object_mut() else {
-        return Ok(schema);
+        return schema;
     };
     let mut table = BTreeMap::new();
     for container in ["$defs", "definitions"] {
@@ -45,8 +46,9 @@ pub(super) fn inline(mut schema: Value, mode: Inline) -> Result<Value, Unfit> {
         recursive,
         mode,
         kept: BTreeSet::new(),
+        unfit,
     };
-    inliner.node(&mut schema, "", &mut Vec::new())?;
+    inliner.node(&mut schema, "", &mut Vec::new());
 
     let mut done = BTreeSet::new();
     let mut kept_defs: BTreeMap<&str, Map<String, Value>> = BTreeMap::new();
@@ -62,7 +64,7 @@ pub(super) fn inline(mut schema: Value, mode: Inline) -> Result<Value, Unfit> {
         };
         let mut def = def.clone();
         let at = format!("/{container}/{name}");
-        inliner.node(&mut def, &at, &mut vec![reference.clone()])?;
+        inliner.node(&mut def, &at, &mut vec![reference.clone()]);
         kept_defs
             .entry(container)
             .or_default()
@@ -73,24 +75,26 @@ pub(super) fn inline(mut schema: Value, mode: Inline) -> Result<Value, Unfit> {
             root.insert(container.to_owned(), Value::Object(defs));
         }
     }
-    Ok(schema)
+    schema
 }
 
 type Table = BTreeMap<String, (&'static str, String, Value)>;
 
-struct Inliner<'t> {
+struct Inliner<'t, 'u> {
     table: &'t Table,
     /// The definitions that reach themselves.
     recursive: BTreeSet<String>,
     mode: Inline,
     /// The references left in place.
     kept: BTreeSet<String>,
+    /// The references that could not be rewritten, and where.
+    unfit: &'u mut Vec<Unfit>,
 }
 
-impl Inliner<'_> {
-    fn node(&mut self, node: &mut Value, at: &str, stack: &mut Vec<String>) -> Result<(), Unfit> {
+impl Inliner<'_, '_> {
+    fn node(&mut self, node: &mut Value, at: &str, stack: &mut Vec<String>) {
         let Value::Object(map) = node else {
-            return Ok(());
+            return;
         };
         if let Some(Value::String(reference)) = map.get("$ref") {
             let reference = reference.clone();
@@ -99,14 +103,15 @@ impl Inliner<'_> {
                 if reference == "#" {
                     return self.recursion(map, at, &reference, "input");
                 }
-                return Err(Unfit::new(
+                self.unfit.push(Unfit::new(
                     at,
                     format!("`$ref` to `{reference}`, which is not a definition of this schema"),
                 ));
+                return;
             };
             if self.mode == Inline::WithSiblings && !siblings {
                 self.kept.insert(reference);
-                return Ok(());
+                return;
             }
             let recursive = match self.mode {
                 Inline::CutRecursion => stack.contains(&reference),
@@ -126,29 +131,23 @@ impl Inliner<'_> {
                 }
             }
             stack.push(reference);
-            let result = self.node(node, at, stack);
+            self.node(node, at, stack);
             stack.pop();
-            return result;
+            return;
         }
-        try_children(map, at, &mut |child, pointer| {
+        children(map, at, &mut |child, pointer| {
             self.node(child, pointer, stack)
-        })
+        });
     }
 
     /// A reference into a recursive type, as the mode says.
-    fn recursion(
-        &mut self,
-        map: &mut Map<String, Value>,
-        at: &str,
-        reference: &str,
-        name: &str,
-    ) -> Result<(), Unfit> {
+    fn recursion(&mut self, map: &mut Map<String, Value>, at: &str, reference: &str, name: &str) {
         match self.mode {
-            Inline::All if reference == "#" => Err(Unfit::new(
+            Inline::All if reference == "#" => self.unfit.push(Unfit::new(
                 at,
                 "the input contains itself (a recursive type), which this dialect cannot express",
             )),
-            Inline::All => Err(Unfit::new(
+            Inline::All => self.unfit.push(Unfit::new(
                 at,
                 format!("`{name}` is a recursive type, which this dialect cannot express"),
             )),
@@ -165,7 +164,6 @@ impl Inliner<'_> {
                 };
                 map.retain(|keyword, _| keyword == "default");
                 map.insert("description".into(), Value::String(description));
-                Ok(())
             }
             Inline::WithSiblings => {
                 if map.len() > 1 {
@@ -173,7 +171,6 @@ impl Inliner<'_> {
                     map.insert("anyOf".into(), serde_json::json!([{"$ref": reference}]));
                 }
                 self.kept.insert(reference.to_owned());
-                Ok(())
             }
         }
     }

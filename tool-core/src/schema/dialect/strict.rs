@@ -4,16 +4,23 @@ use serde_json::{Map, Value};
 
 use super::{Unfit, one_of_as_any_of};
 
+/// Keywords that make a schema unfit for either strict mode but hold
+/// subschemas: a pass keeps them (its output is thrown away anyway, as
+/// [`shared_rules`] has said why) so that its walk reaches what is inside
+/// and names those blockers too.
+pub(super) const BLOCKERS_WITH_SUBSCHEMAS: [&str; 2] = ["prefixItems", "patternProperties"];
+
 /// The rules both strict modes share, on one node: `oneOf` as `anyOf`, a
 /// one-schema `allOf` merged, and no tuples, pattern-keyed maps or patterns
-/// with a construct in `refused_in_patterns`. `mode` names the mode in
-/// messages.
+/// with a construct in `refused_in_patterns`; every rule broken is added to
+/// `unfit`. `mode` names the mode in messages.
 pub(super) fn shared_rules(
     map: &mut Map<String, Value>,
     at: &str,
     mode: &str,
     refused_in_patterns: &[&str],
-) -> Result<(), Unfit> {
+    unfit: &mut Vec<Unfit>,
+) {
     one_of_as_any_of(map);
     match map.remove("allOf") {
         None => {}
@@ -24,21 +31,19 @@ pub(super) fn shared_rules(
                 }
             }
         }
-        Some(_) => {
-            return Err(Unfit::new(
-                at,
-                format!("`allOf` of several schemas is outside {mode}'s subset"),
-            ));
-        }
+        Some(_) => unfit.push(Unfit::new(
+            at,
+            format!("`allOf` of several schemas is outside {mode}'s subset"),
+        )),
     }
     if map.contains_key("prefixItems") {
-        return Err(Unfit::new(
+        unfit.push(Unfit::new(
             at,
             format!("a tuple (`prefixItems`) is outside {mode}'s subset"),
         ));
     }
     if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
-        return Err(Unfit::new(
+        unfit.push(Unfit::new(
             at,
             format!("a map whose keys follow a pattern: {mode} closes every object"),
         ));
@@ -46,26 +51,26 @@ pub(super) fn shared_rules(
     if let Some(Value::String(pattern)) = map.get("pattern")
         && refused_in_patterns.iter().any(|p| pattern.contains(p))
     {
-        return Err(Unfit::new(
+        unfit.push(Unfit::new(
             at,
             format!("a `pattern` with a look-around or back-reference, which {mode} refuses"),
         ));
     }
-    Ok(())
 }
 
-/// Closes an object: `additionalProperties: false`, or why it cannot be (a
-/// map with free keys).
-pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str) -> Result<(), Unfit> {
+/// Closes an object: `additionalProperties: false`, or adds to `unfit` why
+/// it cannot be (a map with free keys, a flattened enum).
+pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str, unfit: &mut Vec<Unfit>) {
     // Closing such an object would refuse the choice's properties, and each
     // choice the object's own.
     if ["anyOf", "allOf"].iter().any(|k| map.contains_key(*k)) && map.contains_key("properties") {
-        return Err(Unfit::new(
+        unfit.push(Unfit::new(
             at,
             format!(
                 "an object with properties of its own and of a choice (a flattened enum?): {mode} closes every object"
             ),
         ));
+        return;
     }
     if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
         map.remove("unevaluatedProperties");
@@ -73,9 +78,8 @@ pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str) -> Resul
     match map.get("additionalProperties") {
         None | Some(Value::Bool(false)) => {
             map.insert("additionalProperties".into(), Value::Bool(false));
-            Ok(())
         }
-        Some(_) => Err(Unfit::new(
+        Some(_) => unfit.push(Unfit::new(
             at,
             format!("a map (`additionalProperties` is a schema): {mode} closes every object"),
         )),

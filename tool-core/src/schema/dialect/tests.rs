@@ -5,6 +5,11 @@ use serde_json::{Value, json};
 
 use super::*;
 
+/// Each blocker as its message reads.
+fn texts(unfit: Vec<Unfit>) -> Vec<String> {
+    unfit.iter().map(Unfit::to_string).collect()
+}
+
 /// schemars 1.x's output for a struct with a documented nested struct, an
 /// optional enum, numbers with formats, a set, a map, a tuple, any JSON
 /// value and a default.
@@ -74,26 +79,28 @@ fn openai_strict_closes_requires_and_nulls_the_optional() {
 
 #[test]
 fn openai_strict_refuses_what_it_cannot_say_and_says_where() {
-    let unfit = |schema: Value| openai_strict(&schema).unwrap_err().to_string();
+    let unfit = |schema: Value| texts(openai_strict(&schema).unwrap_err());
     assert_eq!(
         unfit(
             json!({"type": "object", "properties": {"extra": {"type": "object", "additionalProperties": {"type": "integer"}}}})
         ),
-        "at `/properties/extra`: a map (`additionalProperties` is a schema): strict mode closes every object"
+        [
+            "at `/properties/extra`: a map (`additionalProperties` is a schema): strict mode closes every object"
+        ]
     );
     assert_eq!(
         unfit(
             json!({"type": "object", "properties": {"pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}}})
         ),
-        "at `/properties/pair`: a tuple (`prefixItems`) is outside strict mode's subset"
+        ["at `/properties/pair`: a tuple (`prefixItems`) is outside strict mode's subset"]
     );
     assert_eq!(
         unfit(json!({"type": "object", "properties": {"raw": true}})),
-        "at `/properties/raw`: any JSON value (no `type`): strict mode needs one"
+        ["at `/properties/raw`: any JSON value (no `type`): strict mode needs one"]
     );
     assert_eq!(
         unfit(json!({"oneOf": [{"type": "object"}, {"type": "object"}]})),
-        "the input is not one object (strict mode needs an object at the root, not a choice)"
+        ["the input is not one object (strict mode needs an object at the root, not a choice)"]
     );
 }
 
@@ -204,8 +211,10 @@ fn gemini_openapi_speaks_openapi() {
     );
     let kebab = json!({"type": "object", "properties": {"max-results": {"type": "integer"}}});
     assert_eq!(
-        gemini_openapi(&kebab).unwrap_err().to_string(),
-        "property `max-results`: Gemini's `parameters` take names of letters, digits and `_`, starting with a letter or `_`, at most 64"
+        texts(gemini_openapi(&kebab).unwrap_err()),
+        [
+            "property `max-results`: Gemini's `parameters` take names of letters, digits and `_`, starting with a letter or `_`, at most 64"
+        ]
     );
 }
 
@@ -233,10 +242,8 @@ fn anthropic_strict_keeps_optionals_optional_and_counts_its_budget() {
 
     let many = json!({"type": "object", "properties": (0..25).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect::<serde_json::Map<_, _>>()});
     assert_eq!(
-        anthropic_strict(&many, &mut AnthropicBudget::default())
-            .unwrap_err()
-            .to_string(),
-        "the strict tools of a request may have at most 24 optional parameters in all"
+        texts(anthropic_strict(&many, &mut AnthropicBudget::default()).unwrap_err()),
+        ["the strict tools of a request may have at most 24 optional parameters in all"]
     );
 }
 
@@ -259,5 +266,155 @@ fn a_property_named_like_a_keyword_is_a_property() {
     assert_eq!(
         gemini["properties"],
         json!({"title": {"type": "string"}, "format": {"type": "string"}})
+    );
+}
+
+/// A schema with a blocker for strict mode in every place it can hide:
+/// beside another on one node, inside a tuple, in a map's values, behind a
+/// reference with a description, and in a `$defs` entry.
+fn many_blockers() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "counts": {"type": "object", "additionalProperties": {
+                "type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]
+            }},
+            "pair": {"type": "array", "prefixItems": [
+                {"type": "object", "additionalProperties": {"type": "integer"}},
+                {"type": "string", "pattern": "^(?!x)"}
+            ], "minItems": 2, "maxItems": 2},
+            "raw": {},
+            "place": {"description": "Where.", "$ref": "#/$defs/Place"},
+            "other": {"$ref": "#/$defs/Place"},
+            "nonzero": {"type": "integer", "not": {"const": 0}}
+        },
+        "required": ["counts", "pair", "raw", "place", "other", "nonzero"],
+        "$defs": {"Place": {"type": "object", "properties": {
+            "tags": {"type": "object", "patternProperties": {"^\\d+$": {"type": "array"}}}
+        }}}
+    })
+}
+
+#[test]
+fn openai_strict_names_every_blocker_with_its_pointer() {
+    assert_eq!(
+        texts(openai_strict(&many_blockers()).unwrap_err()),
+        [
+            "at `/properties/counts`: a map (`additionalProperties` is a schema): strict mode closes every object",
+            "at `/properties/counts/additionalProperties`: a tuple (`prefixItems`) is outside strict mode's subset",
+            "at `/properties/pair`: a tuple (`prefixItems`) is outside strict mode's subset",
+            "at `/properties/pair/prefixItems/0`: a map (`additionalProperties` is a schema): strict mode closes every object",
+            "at `/properties/pair/prefixItems/1`: a `pattern` with a look-around or back-reference, which strict mode refuses",
+            "at `/properties/raw`: any JSON value (no `type`): strict mode needs one",
+            "at `/properties/place/properties/tags`: a map whose keys follow a pattern: strict mode closes every object",
+            "at `/properties/place/properties/tags/patternProperties/^\\d+$`: an array of any JSON values: strict mode needs its items' type",
+            "at `/properties/nonzero`: `not` is outside strict mode's subset",
+            "at `/$defs/Place/properties/tags`: a map whose keys follow a pattern: strict mode closes every object",
+            "at `/$defs/Place/properties/tags/patternProperties/^\\d+$`: an array of any JSON values: strict mode needs its items' type",
+        ]
+    );
+}
+
+#[test]
+fn anthropic_strict_names_every_blocker_and_spends_no_budget_on_them() {
+    let mut budget = AnthropicBudget::default();
+    let recursive = json!({
+        "type": "object",
+        "properties": {
+            "tree": {"$ref": "#/$defs/Node"},
+            "forest": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Node"}},
+            "unit": {"enum": [{"a": 1}, "b"]}
+        },
+        "$defs": {"Node": {"type": "object", "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+        }}}
+    });
+    assert_eq!(
+        texts(anthropic_strict(&recursive, &mut budget).unwrap_err()),
+        [
+            "at `/properties/tree`: `Node` is a recursive type, which this dialect cannot express",
+            "at `/properties/forest/additionalProperties`: `Node` is a recursive type, which this dialect cannot express",
+            "at `/properties/forest`: a map (`additionalProperties` is a schema): strict tool use closes every object",
+            "at `/properties/unit`: an `enum` of objects or arrays (strict tool use takes only plain values)",
+        ]
+    );
+    assert_eq!(budget, AnthropicBudget::default());
+    // A request's limits, every one a tool would pass.
+    let optional_unions = json!({"type": "object", "properties": (0..25)
+        .map(|i| (format!("p{i}"), json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})))
+        .collect::<serde_json::Map<_, _>>()});
+    assert_eq!(
+        texts(anthropic_strict(&optional_unions, &mut budget).unwrap_err()),
+        [
+            "the strict tools of a request may have at most 24 optional parameters in all",
+            "the strict tools of a request may have at most 16 parameters with `anyOf` or several types in all",
+        ]
+    );
+}
+
+/// A tuple `(i32, String)` as schemars writes it, optional, with a
+/// description.
+fn tuple() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "position": {"description": "Row and label.", "type": ["array", "null"], "prefixItems": [
+                {"type": "integer", "format": "int32"}, {"type": "string"}
+            ], "minItems": 2, "maxItems": 2},
+            "offset": {"type": "array", "prefixItems": [
+                {"type": "number", "format": "double"}, {"type": "number", "format": "double"}
+            ], "minItems": 2, "maxItems": 2},
+            "open": {"type": "array", "prefixItems": [{"const": "x"}], "items": {"type": "integer"}}
+        }
+    })
+}
+
+#[test]
+fn gemini_writes_a_tuple_as_an_array_of_a_choice_with_its_order_described() {
+    // google-genai's `JSONSchema` has no `prefixItems` and refuses a
+    // declaration with it (docs/providers.md 3.3).
+    assert_eq!(
+        gemini(&tuple()).unwrap()["properties"],
+        json!({
+            "position": {
+                "description": "Row and label. (items in order: integer, string)",
+                "type": ["array", "null"],
+                "minItems": 2,
+                "maxItems": 2,
+                "items": {"anyOf": [{"type": "integer", "format": "int32"}, {"type": "string"}]}
+            },
+            "offset": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number", "format": "double"}},
+            "open": {
+                "type": "array",
+                "description": "items in order: \"x\"",
+                "items": {"anyOf": [{"type": "string", "enum": ["x"]}, {"type": "integer"}]}
+            }
+        })
+    );
+    assert_eq!(
+        gemini_openapi(&tuple()).unwrap()["properties"]["position"],
+        json!({
+            "description": "Row and label. (items in order: integer, string)",
+            "type": "ARRAY",
+            "nullable": true,
+            "minItems": 2,
+            "maxItems": 2,
+            "items": {"anyOf": [{"type": "INTEGER", "format": "int32"}, {"type": "STRING"}]}
+        })
+    );
+}
+
+#[test]
+fn gemini_leaves_out_property_ordering_silently_in_the_json_schema_form() {
+    // The key order says it, and google-genai's `JSONSchema` has no such
+    // field; the OpenAPI form writes its own.
+    let schema = json!({"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}, "propertyOrdering": ["b", "a"]});
+    assert_eq!(
+        gemini(&schema).unwrap(),
+        json!({"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}})
+    );
+    assert_eq!(
+        gemini_openapi(&schema).unwrap()["propertyOrdering"],
+        json!(["b", "a"])
     );
 }

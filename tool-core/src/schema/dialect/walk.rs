@@ -66,23 +66,6 @@ pub(super) fn children(
     }
 }
 
-/// Calls `f` on each direct subschema of `node` until one fails.
-pub(super) fn try_children<E>(
-    node: &mut Map<String, Value>,
-    at: &str,
-    f: &mut dyn FnMut(&mut Value, &str) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut failed = None;
-    children(node, at, &mut |child, pointer| {
-        if failed.is_none()
-            && let Err(error) = f(child, pointer)
-        {
-            failed = Some(error);
-        }
-    });
-    failed.map_or(Ok(()), Err)
-}
-
 /// Calls `f` on every subschema below `node`, a parent before its children
 /// (which `f` may have changed).
 pub(super) fn each_subschema(node: &mut Value, at: &str, f: &mut dyn FnMut(&mut Value, &str)) {

@@ -1,0 +1,164 @@
+//! Every provider's definitions of the corpus, held to the providers' own
+//! SDK models (google-genai, mcp, openai, anthropic) by
+//! `tests/sdk/check_definitions.py`, which says what each check proves.
+//!
+//! The SDKs are Python packages: `.ci/run` installs
+//! `tests/sdk/requirements.txt` into a venv and names its interpreter in
+//! `TOOL_SDK_PYTHON`. Without that variable (a plain `cargo test`) these
+//! tests say on stderr that they were skipped, and why; with it, an
+//! interpreter that cannot run or a package that is missing is a failure.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Map, Value, json};
+use tool_core::provider::Provider;
+
+use crate::corpus;
+
+/// The variable that names the SDKs' interpreter.
+const PYTHON: &str = "TOOL_SDK_PYTHON";
+
+/// The interpreter of the SDKs' venv; `None`, said on stderr (which the
+/// test harness does not capture), when [`PYTHON`] is not set.
+fn sdk_python(test: &str) -> Option<PathBuf> {
+    match std::env::var_os(PYTHON) {
+        Some(python) if !python.is_empty() => Some(python.into()),
+        _ => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "{test}: skipped: {PYTHON} is not set, so the providers' SDKs are not checked \
+                 (.ci/run installs tests/sdk/requirements.txt into target/sdk-venv and sets \
+                 {PYTHON}=target/sdk-venv/bin/python)"
+            );
+            None
+        }
+    }
+}
+
+/// What the checker printed and how it ended.
+struct Checked {
+    /// Its exit code.
+    code: i32,
+    /// Its `refused: ..` lines.
+    refused: Vec<String>,
+    /// Its `checked: {..}` line: tools checked by provider.
+    checked: Map<String, Value>,
+}
+
+/// Runs the checker with `python` on `definitions` (provider name to
+/// `tools` value), written to a file named `file`.
+fn check(python: &Path, definitions: &Value, file: &str) -> Checked {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sdk");
+    std::fs::create_dir_all(&dir).expect("create the definitions' directory");
+    let path = dir.join(file);
+    let text = serde_json::to_string_pretty(definitions).expect("serialize");
+    std::fs::write(&path, text).expect("write the definitions");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/check_definitions.py");
+    let output = Command::new(python)
+        .arg(&script)
+        .arg(&path)
+        .output()
+        .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let code = output.status.code().unwrap_or(-1);
+    assert!(
+        code == 0 || code == 1,
+        "the checker could not check (exit {code}):\n{stderr}{stdout}"
+    );
+    let refused = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("refused: "))
+        .map(str::to_owned)
+        .collect();
+    let checked = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("checked: "))
+        .and_then(|counts| serde_json::from_str(counts).ok())
+        .unwrap_or_else(|| panic!("no `checked:` line in:\n{stdout}{stderr}"));
+    Checked {
+        code,
+        refused,
+        checked,
+    }
+}
+
+#[test]
+fn every_definition_passes_the_providers_own_sdk_models() {
+    let Some(python) = sdk_python("every_definition_passes_the_providers_own_sdk_models") else {
+        return;
+    };
+    let registry = corpus::registry();
+    let definitions: Map<String, Value> = Provider::ALL
+        .into_iter()
+        .map(|provider| {
+            let tools = provider.definitions(&registry).expect("definitions");
+            (provider.name().to_owned(), tools.tools().clone())
+        })
+        .collect();
+    let checked = check(&python, &Value::Object(definitions), "corpus.json");
+    assert_eq!(
+        checked.refused,
+        Vec::<String>::new(),
+        "refused by the providers' SDKs"
+    );
+    assert_eq!(checked.code, 0);
+    // Every tool of every provider was looked at: a checker that saw
+    // nothing would pass too.
+    let expected: Map<String, Value> = Provider::ALL
+        .into_iter()
+        .map(|provider| (provider.name().to_owned(), json!(corpus::TOOLS)))
+        .collect();
+    assert_eq!(checked.checked, expected);
+}
+
+#[test]
+fn the_sdk_checker_names_every_refusal() {
+    let Some(python) = sdk_python("the_sdk_checker_names_every_refusal") else {
+        return;
+    };
+    // One refusal of each kind the checker proves, per provider.
+    let object = json!({"type": "object", "properties": {}});
+    let bad = json!({
+        // A coerced value and an ignored key.
+        "openai": [{"type": "function", "function": {
+            "name": "a", "description": "A.", "parameters": object, "strict": "yes"
+        }, "extra": 1}],
+        // A required field missing.
+        "openai-responses": [{"type": "function", "name": "a", "description": "A.", "parameters": object}],
+        // A schema that is not an object.
+        "anthropic": [{"name": "a", "description": "A.", "input_schema": {"type": "array"}}],
+        // The refusal of issue 9: a tuple in `parametersJsonSchema`.
+        "gemini": [{"functionDeclarations": [{"name": "a", "description": "A.", "parametersJsonSchema": {
+            "type": "object",
+            "properties": {"p": {"type": "array", "prefixItems": [{"type": "string"}]}}
+        }}]}],
+        // A field the OpenAPI `Schema` does not have.
+        "gemini-openapi": [{"functionDeclarations": [{"name": "a", "description": "A.", "parameters": {
+            "type": "OBJECT", "$schema": "https://json-schema.org/draft/2020-12/schema"
+        }}]}],
+        // Keys MCP's `Tool` and its annotations ignore.
+        "mcp": [{"name": "a", "description": "A.", "inputSchema": object, "strict": true,
+                 "annotations": {"readOnlyHint": true, "readonly": true}}],
+        // A provider the checker has no model for.
+        "grok": []
+    });
+    let checked = check(&python, &bad, "refused.json");
+    assert_eq!(checked.code, 1);
+    assert_eq!(
+        checked.refused,
+        [
+            "openai a: ChatCompletionToolParam: /function/strict: \"yes\" read as true",
+            "openai a: ChatCompletionToolParam: /extra: ignored (not a field of the model)",
+            "openai-responses a: FunctionToolParam: /strict: Field required",
+            "anthropic a: InputSchemaTyped: /type: Input should be 'object'",
+            "gemini a: JSONSchema: /properties/p/prefixItems: Extra inputs are not permitted",
+            "gemini-openapi a: FunctionDeclaration: /parameters/$schema: Extra inputs are not permitted",
+            "mcp a: Tool: /strict: ignored (not a field of the model)",
+            "mcp a: Tool: /annotations/readonly: ignored (not a field of the model)",
+            "grok -: -: /: no SDK model known for this provider",
+        ]
+    );
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Every tool definition, held to the providers' own SDK models.
+
+Usage: check_definitions.py DEFINITIONS.json
+
+DEFINITIONS.json maps each provider's name, as `Provider::name` writes it
+(`openai`, `openai-strict`, `gemini-openapi`, ...), to that provider's
+`tools` value. tests/provider/sdk.rs writes it for the whole corpus and runs
+this script with the interpreter of the venv that .ci/run installs
+tests/sdk/requirements.txt into.
+
+Prints one line per refusal, `refused: <provider> <tool>: <model>: <where>:
+<what>`, then `checked: {"<provider>": <tools checked>, ...}`. Exits 0 when
+no model refused anything, 1 when one did, 2 when it cannot check (a
+package missing or not at its pinned version, a file it cannot read).
+
+What each check proves:
+
+- Gemini (google-genai): `Tool`, `FunctionDeclaration`, `Schema` and
+  `JSONSchema` are pydantic models that forbid unknown fields, so
+  validation refuses an unknown keyword at any depth and a value of the
+  wrong type. `FunctionDeclaration.parametersJsonSchema` is typed `Any`, so
+  it is validated again as the SDK's `JSONSchema`, the model that refuses
+  `prefixItems` (docs/providers.md 3.3). The legacy `parameters` is a
+  `Schema` inside the declaration.
+- MCP (`mcp.types.Tool`): the model ignores unknown fields and types
+  `inputSchema` as any object; the round trip below proves that every key
+  of the tool and of its annotations is one the SDK knows, with the type it
+  expects. The schema's content is left to the Rust suite's check against
+  the JSON Schema 2020-12 meta-schema.
+- OpenAI (`ChatCompletionToolParam`, `FunctionToolParam`) and Anthropic
+  (`ToolParam`) are TypedDicts, validated with `pydantic.TypeAdapter`, which
+  ignores keys a TypedDict does not declare and coerces values (`"yes"` to
+  `True`); the round trip proves there were none of either. Their schema
+  fields are `Dict[str, object]`: an object, nothing more. Anthropic's
+  `input_schema` is also validated as the SDK's `InputSchemaTyped`
+  (`type: "object"`, `properties` an object, `required` strings).
+
+The round trip: what the model gives back (`model_dump(by_alias=True,
+exclude_unset=True, mode="json")` or the validated TypedDict) must equal
+what was sent, key for key and value for value; a key dropped was ignored,
+a value changed was coerced.
+"""
+
+import json
+import re
+import sys
+from importlib import metadata
+from pathlib import Path
+
+REQUIREMENTS = Path(__file__).with_name("requirements.txt")
+
+
+def pinned_versions_problems():
+    """Every package of requirements.txt not installed at its version."""
+    installed = {
+        normalize(dist.metadata["Name"]): dist.version
+        for dist in metadata.distributions()
+    }
+    problems = []
+    for line in REQUIREMENTS.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, _, version = line.partition("==")
+        have = installed.get(normalize(name))
+        if have != version:
+            problems.append(f"{name}=={version} (installed: {have or 'none'})")
+    return problems
+
+
+def normalize(name):
+    """A distribution name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def differences(sent, back, at=""):
+    """Where `back` differs from `sent`, as `(where, what)`: keys dropped,
+    keys added, values changed."""
+    if isinstance(sent, dict) and isinstance(back, dict):
+        for key, value in sent.items():
+            where = f"{at}/{key}"
+            if key not in back:
+                yield where, "ignored (not a field of the model)"
+            else:
+                yield from differences(value, back[key], where)
+        for key in back.keys() - sent.keys():
+            yield f"{at}/{key}", "added by the model"
+    elif isinstance(sent, list) and isinstance(back, list) and len(sent) == len(back):
+        for index, (one, other) in enumerate(zip(sent, back)):
+            yield from differences(one, other, f"{at}/{index}")
+    elif sent != back or isinstance(sent, bool) != isinstance(back, bool):
+        yield at or "/", f"{json.dumps(sent)} read as {json.dumps(back)}"
+
+
+def pydantic_errors(error):
+    """A pydantic `ValidationError` as `(where, what)` pairs."""
+    for item in error.errors(include_url=False):
+        where = "/" + "/".join(str(part) for part in item["loc"])
+        yield where, item["msg"]
+
+
+class Checker:
+    """The SDK models, imported once, and the refusals found so far."""
+
+    def __init__(self):
+        import pydantic
+        from anthropic.types import ToolParam
+        from anthropic.types.tool_param import InputSchemaTyped
+        from google.genai import types as genai
+        from mcp import types as mcp
+        from openai.types.chat import ChatCompletionToolParam
+        from openai.types.responses import FunctionToolParam
+
+        self.ValidationError = pydantic.ValidationError
+        self.genai = genai
+        self.mcp_tool = mcp.Tool
+        adapter = pydantic.TypeAdapter
+        self.typed_dicts = {
+            "chat": ("ChatCompletionToolParam", adapter(ChatCompletionToolParam)),
+            "responses": ("FunctionToolParam", adapter(FunctionToolParam)),
+            "anthropic": ("ToolParam", adapter(ToolParam)),
+            "input_schema": ("InputSchemaTyped", adapter(InputSchemaTyped)),
+        }
+        self.refusals = []
+
+    def refuse(self, provider, tool, model, where, what):
+        self.refusals.append(f"{provider} {tool}: {model}: {where}: {what}")
+
+    def model(self, provider, tool, model, value):
+        """`value` validated by the pydantic model `model`, and back."""
+        try:
+            validated = model.model_validate(value)
+        except self.ValidationError as error:
+            for where, what in pydantic_errors(error):
+                self.refuse(provider, tool, model.__name__, where, what)
+            return
+        back = validated.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        for where, what in differences(value, back):
+            self.refuse(provider, tool, model.__name__, where, what)
+
+    def typed_dict(self, provider, tool, kind, value):
+        """`value` validated as the TypedDict `kind` names, and back."""
+        name, adapter = self.typed_dicts[kind]
+        try:
+            back = adapter.validate_python(value)
+        except self.ValidationError as error:
+            for where, what in pydantic_errors(error):
+                self.refuse(provider, tool, name, where, what)
+            return
+        for where, what in differences(value, back):
+            self.refuse(provider, tool, name, where, what)
+
+    def provider(self, provider, tools):
+        """Checks one provider's `tools` value; how many tools it held."""
+        if provider in ("gemini", "gemini-openapi"):
+            return self.gemini(provider, tools)
+        check = {
+            "openai": self.chat,
+            "openai-strict": self.chat,
+            "openai-responses": self.responses,
+            "openai-responses-loose": self.responses,
+            "anthropic": self.anthropic,
+            "anthropic-strict": self.anthropic,
+            "mcp": self.mcp,
+        }.get(provider)
+        if check is None:
+            self.refuse(provider, "-", "-", "/", "no SDK model known for this provider")
+            return 0
+        if not isinstance(tools, list):
+            self.refuse(provider, "-", "tools", "/", "not a list")
+            return 0
+        for tool in tools:
+            check(provider, tool)
+        return len(tools)
+
+    def chat(self, provider, tool):
+        name = tool.get("function", {}).get("name", "?")
+        self.typed_dict(provider, name, "chat", tool)
+
+    def responses(self, provider, tool):
+        self.typed_dict(provider, tool.get("name", "?"), "responses", tool)
+
+    def anthropic(self, provider, tool):
+        name = tool.get("name", "?")
+        self.typed_dict(provider, name, "anthropic", tool)
+        self.typed_dict(provider, name, "input_schema", tool.get("input_schema"))
+
+    def mcp(self, provider, tool):
+        self.model(provider, tool.get("name", "?"), self.mcp_tool, tool)
+
+    def gemini(self, provider, tools):
+        """Gemini's `[{"functionDeclarations": [..]}]`: the `Tool`, then
+        each declaration and its JSON Schema."""
+        genai = self.genai
+        if not isinstance(tools, list) or len(tools) != 1:
+            self.refuse(provider, "-", "tools", "/", "not one `Tool`")
+            return 0
+        # The declarations one by one below, each named.
+        declarations = tools[0].get("functionDeclarations", [])
+        self.model(provider, "-", genai.Tool, {**tools[0], "functionDeclarations": []})
+        for declaration in declarations:
+            name = declaration.get("name", "?")
+            self.model(provider, name, genai.FunctionDeclaration, declaration)
+            schema = declaration.get("parametersJsonSchema")
+            if schema is not None:
+                self.model(provider, name, genai.JSONSchema, schema)
+        return len(declarations)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.split("\n\n", 2)[1], file=sys.stderr)
+        return 2
+    try:
+        checker = Checker()
+    except ImportError as error:
+        print(
+            f"cannot check: {error}; install the SDKs with "
+            f"`pip install -r {REQUIREMENTS}`",
+            file=sys.stderr,
+        )
+        return 2
+    unpinned = pinned_versions_problems()
+    if unpinned:
+        print(
+            f"cannot check: not the pinned SDKs: {', '.join(unpinned)}; install "
+            f"them with `pip install -r {REQUIREMENTS}`",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        definitions = json.loads(Path(argv[1]).read_text())
+    except (OSError, ValueError) as error:
+        print(f"cannot check: {argv[1]}: {error}", file=sys.stderr)
+        return 2
+    checked = {
+        provider: checker.provider(provider, tools)
+        for provider, tools in definitions.items()
+    }
+    for refusal in checker.refusals:
+        print(f"refused: {refusal}")
+    print(f"checked: {json.dumps(checked)}")
+    return 1 if checker.refusals else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
