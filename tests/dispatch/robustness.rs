@@ -90,7 +90,8 @@ fn shape_problems(tool: &str, args: &Value, result: &ToolResult, problems: &mut 
 // ---- The oracle --------------------------------------------------------------
 
 /// The arguments as the registry documents reading them: an object, a string
-/// holding one, `null` or a blank string for none; anything else is refused.
+/// holding one, `null`, a blank string or the string `null` for none;
+/// anything else is refused. (The strategies below write no key twice.)
 fn read_arguments(args: &Value) -> Option<Map<String, Value>> {
     match args {
         Value::Object(object) => Some(object.clone()),
@@ -98,6 +99,7 @@ fn read_arguments(args: &Value) -> Option<Map<String, Value>> {
         Value::String(text) if text.trim().is_empty() => Some(Map::new()),
         Value::String(text) => match serde_json::from_str(text) {
             Ok(Value::Object(object)) => Some(object),
+            Ok(Value::Null) => Some(Map::new()),
             _ => None,
         },
         _ => None,

@@ -82,9 +82,9 @@ pub use dispatch::{
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
 pub use tool::{
-    BoxFuture, CancellationToken, IntoToolOutput, RegistryError, Tool, ToolContext, ToolDefinition,
-    ToolError, ToolInfo, ToolMetadata, ToolOutput, ToolResult, ToolTier, TypedTool, Violation,
-    call_id,
+    BoxFuture, CancellationToken, Echo, IntoToolOutput, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS,
+    RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolMetadata,
+    ToolOutput, ToolResult, ToolTier, TypedTool, Violation, call_id,
 };
 
 #[doc(inline)]

@@ -3,16 +3,21 @@
 
 use std::fmt::{self, Write as _};
 
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::ToolError;
+use crate::schema::push_key;
+use crate::{ToolError, Violation};
 
 /// The default limit on the arguments of one call: 1 MiB of compact JSON.
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
 
 /// The arguments as a JSON object, or why they cannot be: over `limit`
-/// bytes, not JSON, or not an object. `null` and an empty string (what
-/// some providers send for a tool without parameters) are `{}`.
+/// bytes, not JSON, not an object, or (in a JSON string) an object with a
+/// key twice, whose first value would otherwise be dropped without a word.
+/// `null`, an empty string and the string `"null"` (the ways providers say
+/// a tool without parameters gets none) are `{}`.
 pub(crate) fn normalize(tool: &str, args: Value, limit: usize) -> Result<Value, ToolError> {
     let malformed = |problem: String| ToolError::MalformedArguments {
         tool: tool.to_owned(),
@@ -31,19 +36,179 @@ pub(crate) fn normalize(tool: &str, args: Value, limit: usize) -> Result<Value, 
             if text.trim().is_empty() {
                 return Ok(Value::Object(Map::new()));
             }
-            match serde_json::from_str::<Value>(&text) {
+            match parse(&text) {
                 Ok(Value::Object(object)) => Ok(Value::Object(object)),
+                Ok(Value::Null) => Ok(Value::Object(Map::new())),
                 Ok(other) => Err(malformed(format!(
                     "are {}, not a JSON object",
                     kind(&other)
                 ))),
-                Err(error) => Err(malformed(format!("are not valid JSON ({error})"))),
+                Err(Unreadable::Json(error)) => {
+                    Err(malformed(format!("are not valid JSON ({error})")))
+                }
+                Err(Unreadable::KeyTwice(twice)) => Err(ToolError::InvalidArguments {
+                    tool: tool.to_owned(),
+                    violations: vec![twice.violation()],
+                }),
             }
         }
         other => Err(malformed(format!(
             "are {}, not a JSON object",
             kind(&other)
         ))),
+    }
+}
+
+/// Why a JSON text is no value.
+enum Unreadable {
+    Json(serde_json::Error),
+    KeyTwice(KeyTwice),
+}
+
+/// An object with a key twice: where, and which key.
+#[derive(Default)]
+struct KeyTwice {
+    /// The steps to the object, innermost first (they are added as the
+    /// error leaves each level).
+    steps: Vec<String>,
+    key: String,
+}
+
+impl KeyTwice {
+    fn violation(self) -> Violation {
+        let mut pointer = String::new();
+        for step in self.steps.iter().rev() {
+            push_key(&mut pointer, step);
+        }
+        if pointer.is_empty() {
+            Violation::new(
+                "",
+                format!("argument `{}` is given twice; give it once", self.key),
+            )
+        } else {
+            Violation::new(
+                pointer,
+                format!("key `{}` is given twice; give it once", self.key),
+            )
+        }
+    }
+}
+
+/// `text` as JSON, refusing an object with a key twice (serde_json keeps
+/// the last value and drops the first).
+fn parse(text: &str) -> Result<Value, Unreadable> {
+    let mut twice = None;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed = UniqueKeys { twice: &mut twice }
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    match (parsed, twice) {
+        (_, Some(twice)) => Err(Unreadable::KeyTwice(twice)),
+        (Ok(value), None) => Ok(value),
+        (Err(error), None) => Err(Unreadable::Json(error)),
+    }
+}
+
+/// Reads a [`Value`] as serde_json does, but stops at a key given twice,
+/// leaving where in `twice`.
+struct UniqueKeys<'t> {
+    twice: &'t mut Option<KeyTwice>,
+}
+
+impl UniqueKeys<'_> {
+    /// Adds `step` to the path of a key found twice below it.
+    fn within<T, E>(
+        &mut self,
+        step: impl FnOnce() -> String,
+        result: Result<T, E>,
+    ) -> Result<T, E> {
+        if result.is_err()
+            && let Some(twice) = self.twice.as_mut()
+        {
+            twice.steps.push(step());
+        }
+        result
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for UniqueKeys<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for UniqueKeys<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        loop {
+            let index = items.len();
+            let item = seq.next_element_seed(UniqueKeys {
+                twice: &mut *self.twice,
+            });
+            match self.within(|| index.to_string(), item)? {
+                Some(item) => items.push(item),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(UniqueKeys {
+                twice: &mut *self.twice,
+            });
+            let value = self.within(|| key.clone(), value)?;
+            match object.entry(key) {
+                Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                Entry::Occupied(slot) => {
+                    *self.twice = Some(KeyTwice {
+                        steps: Vec::new(),
+                        key: slot.key().clone(),
+                    });
+                    return Err(de::Error::custom("a key given twice"));
+                }
+            }
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -206,6 +371,53 @@ mod tests {
         );
         assert_eq!(normalize("t", json!(null), 100).ok(), Some(json!({})));
         assert_eq!(normalize("t", json!(" "), 100).ok(), Some(json!({})));
+        // What some OpenAI-compatible servers send for a tool without
+        // parameters.
+        assert_eq!(normalize("t", json!("null"), 100).ok(), Some(json!({})));
+        assert_eq!(normalize("t", json!(" null\n"), 100).ok(), Some(json!({})));
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_where_it_is() {
+        let cases = [
+            (
+                r#"{"city": "Paris", "city": "Lyon"}"#,
+                "invalid arguments for tool `t`: argument `city` is given twice; give it once. Correct the arguments and call the tool again.",
+            ),
+            (
+                r#"{"address": {"street": "a", "number": 1, "street": "b"}}"#,
+                "invalid arguments for tool `t`: argument `address` at `/address`: key `street` is given twice; give it once. Correct the arguments and call the tool again.",
+            ),
+            (
+                r#"{"stops": [{"at": 1}, {"at": 2, "at": 3}], "x~/y": {"k": 1, "k": 1}}"#,
+                "invalid arguments for tool `t`: argument `stops` at `/stops/1`: key `at` is given twice; give it once. Correct the arguments and call the tool again.",
+            ),
+            (
+                r#"{"x~/y": {"k": 1, "k": 1}}"#,
+                "invalid arguments for tool `t`: argument `x~/y` at `/x~0~1y`: key `k` is given twice; give it once. Correct the arguments and call the tool again.",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(message(json!(text), 1000), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn json_text_reads_as_serde_json_reads_it() {
+        let texts = [
+            r#"{"a": [1, -2, 3.5, 1e300, 18446744073709551615, -9223372036854775808, null, true, false]}"#,
+            r#"{"s": "quote \" \u00e9 \ud83d\ude00", "o": {"p": {}, "q": []}, "": 0}"#,
+            r#"{"a": 1} "#,
+        ];
+        for text in texts {
+            let ours = normalize("t", json!(text), 1000).expect("arguments");
+            let theirs: Value = serde_json::from_str(text).expect("JSON");
+            assert_eq!(ours.to_string(), theirs.to_string(), "{text}");
+        }
+        assert_eq!(
+            message(json!(r#"{"a": 1} x"#), 100),
+            "the arguments for tool `t` are not valid JSON (trailing characters at line 1 column 10); send them as a JSON object"
+        );
     }
 
     #[test]

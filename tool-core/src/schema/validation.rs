@@ -8,6 +8,7 @@ use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use crate::Violation;
+use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
 
 /// A tool's compiled schema.
 pub(crate) struct SchemaCheck {
@@ -81,7 +82,7 @@ impl SchemaCheck {
             }
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-                let names = backticked(unexpected.iter().map(String::as_str));
+                let names = echoed_names(unexpected);
                 let noun = if unexpected.len() == 1 { "" } else { "s" };
                 if pointer.is_empty() && !self.properties.is_empty() {
                     let expected = backticked(self.properties.iter().map(String::as_str));
@@ -165,7 +166,7 @@ impl SchemaCheck {
             ValidationErrorKind::MaxProperties { limit } => {
                 format!("must have at most {limit} fields")
             }
-            _ => error.to_string(),
+            _ => bound_quoted(&error.to_string()),
         };
         out.push(Violation::new(pointer, message));
     }
@@ -209,7 +210,7 @@ fn plain(value: &Value) -> String {
         Value::String(text) => Cow::Borrowed(text.as_str()),
         other => Cow::Owned(other.to_string()),
     };
-    shorten(&text)
+    Echo(&text).to_string()
 }
 
 fn got(value: &Value) -> String {
@@ -239,12 +240,18 @@ fn backticked<'a>(names: impl Iterator<Item = impl AsRef<str> + 'a>) -> String {
     names.join(", ")
 }
 
-/// At most 60 characters, with `…` where cut.
-fn shorten(text: &str) -> String {
-    const MAX: usize = 60;
-    match text.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
+/// The model's own names, each an [`Echo`], at most
+/// [`MAX_LISTED_PROBLEMS`] of them: `` `a`, `b` and 3 more ``.
+fn echoed_names(names: &[String]) -> String {
+    let listed = names
+        .iter()
+        .take(MAX_LISTED_PROBLEMS)
+        .map(|name| format!("`{}`", Echo(name)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match names.len().saturating_sub(MAX_LISTED_PROBLEMS) {
+        0 => listed,
+        more => format!("{listed} and {more} more"),
     }
 }
 
@@ -253,8 +260,13 @@ fn shorten(text: &str) -> String {
 pub(crate) fn from_serde(pointer: String, message: String) -> Violation {
     // serde_path_to_error puts an unknown field in the path: `/town` for a
     // top-level `town`. It is a problem of the arguments as a whole.
-    let top_level_unknown = pointer.matches('/').count() == 1
-        && message.starts_with(&format!("unknown field `{}`", &pointer[1..]));
+    let top_level_unknown = pointer
+        .strip_prefix('/')
+        .filter(|step| !step.contains('/'))
+        .map(|step| step.replace("~1", "/").replace("~0", "~"))
+        .is_some_and(|key| message.starts_with(&format!("unknown field `{key}`")));
+    // What the deserializer repeats of the arguments, bounded.
+    let message = bound_quoted(&message);
     let pointer = if top_level_unknown {
         String::new()
     } else {
@@ -333,7 +345,7 @@ mod tests {
             messages,
             [format!(
                 "argument `a` at `/a`: expected an integer, got a string `{}…`",
-                "x".repeat(60)
+                "x".repeat(crate::MAX_ECHO_CHARS - 1)
             )]
         );
     }

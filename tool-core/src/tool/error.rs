@@ -3,6 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS};
+
 /// Why a call did not produce a successful result.
 ///
 /// Every variant is something the model caused or can react to. The
@@ -14,7 +16,7 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum ToolError {
     /// The model asked for a tool the registry does not have.
-    #[error("unknown tool `{name}`.{} Available tools: {}.", DidYouMean(suggestion.as_deref()), Backticked(available))]
+    #[error("unknown tool `{}`.{} Available tools: {}.", Echo(name), DidYouMean(suggestion.as_deref()), Backticked(available))]
     UnknownTool {
         /// The name the model sent.
         name: String,
@@ -161,8 +163,10 @@ impl fmt::Display for Violation {
         match self.argument() {
             Some(argument) => write!(
                 f,
-                "argument `{argument}` at `{}`: {}",
-                self.pointer, self.message
+                "argument `{}` at `{}`: {}",
+                Echo(&argument),
+                Echo(&self.pointer),
+                self.message
             ),
             None => f.write_str(&self.message),
         }
@@ -173,13 +177,17 @@ struct Violations<'a>(&'a [Violation]);
 
 impl fmt::Display for Violations<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, violation) in self.0.iter().enumerate() {
+        for (i, violation) in self.0.iter().take(MAX_LISTED_PROBLEMS).enumerate() {
             if i > 0 {
                 f.write_str("; ")?;
             }
             write!(f, "{violation}")?;
         }
-        Ok(())
+        match self.0.len().saturating_sub(MAX_LISTED_PROBLEMS) {
+            0 => Ok(()),
+            1 => f.write_str("; and 1 more problem"),
+            more => write!(f, "; and {more} more problems"),
+        }
     }
 }
 

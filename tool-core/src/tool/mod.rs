@@ -3,6 +3,7 @@
 
 mod call_id;
 mod context;
+pub(crate) mod echo;
 mod error;
 mod metadata;
 mod name;
@@ -11,6 +12,7 @@ mod result;
 pub use call_id::call_id;
 pub(crate) use context::Call;
 pub use context::{CancellationToken, ToolContext};
+pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::check_tool_name;
