@@ -3,6 +3,7 @@
 //! stress. The tracing span has a binary of its own (`tracing_span.rs`).
 
 pub mod hostile_env;
+mod hostile_output;
 mod pipeline;
 mod robustness;
 mod stress;

@@ -42,8 +42,30 @@ impl SchemaCheck {
             return Vec::new();
         }
         let mut violations = Vec::new();
+        // Keys a `false` schema refuses at the top (a tool without
+        // parameters), said once, as unknown arguments are.
+        let mut refused = false;
         for error in self.validator.iter_errors(instance) {
-            self.describe(&error, &mut violations);
+            let top = error.instance_path().as_str().is_empty()
+                || top_level_key(error.instance_path().as_str()).is_some();
+            // The validator reports `additionalProperties: false` with no
+            // `properties` once per key, at the object's path or the key's.
+            if matches!(error.kind(), ValidationErrorKind::FalseSchema)
+                && top
+                && error.schema_path().as_str() == "/additionalProperties"
+            {
+                refused = true;
+            } else {
+                self.describe(&error, &mut violations);
+            }
+        }
+        if refused && let Some(object) = instance.as_object() {
+            let unknown: Vec<String> = object
+                .keys()
+                .filter(|key| !self.properties.contains(key))
+                .cloned()
+                .collect();
+            violations.push(self.unknown_arguments(&unknown));
         }
         // The arguments' order: the whole first, then each property as the
         // schema lists it.
@@ -82,16 +104,12 @@ impl SchemaCheck {
             }
             ValidationErrorKind::AdditionalProperties { unexpected }
             | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-                let names = echoed_names(unexpected);
-                let noun = if unexpected.len() == 1 { "" } else { "s" };
-                if pointer.is_empty() && !self.properties.is_empty() {
-                    let expected = backticked(self.properties.iter().map(String::as_str));
-                    format!("unknown argument{noun} {names}; expected one of {expected}")
-                } else if pointer.is_empty() {
-                    format!("unknown argument{noun} {names}; this tool takes none")
-                } else {
-                    format!("unknown field{noun} {names}")
+                if pointer.is_empty() {
+                    out.push(self.unknown_arguments(unexpected));
+                    return;
                 }
+                let noun = if unexpected.len() == 1 { "" } else { "s" };
+                format!("unknown field{noun} {}", echoed_names(unexpected))
             }
             ValidationErrorKind::AnyOf { context }
             | ValidationErrorKind::OneOfNotValid { context } => {
@@ -166,10 +184,33 @@ impl SchemaCheck {
             ValidationErrorKind::MaxProperties { limit } => {
                 format!("must have at most {limit} fields")
             }
-            _ => bound_quoted(&error.to_string()),
+            ValidationErrorKind::FalseSchema => "no value is allowed here".to_owned(),
+            // The validator's own words can hold the value whole.
+            _ => Echo(&error.to_string()).to_string(),
         };
         out.push(Violation::new(pointer, message));
     }
+}
+
+impl SchemaCheck {
+    /// Top-level keys the schema does not know.
+    fn unknown_arguments(&self, keys: &[String]) -> Violation {
+        let names = echoed_names(keys);
+        let noun = if keys.len() == 1 { "" } else { "s" };
+        let message = if self.properties.is_empty() {
+            format!("unknown argument{noun} {names}; this tool takes none")
+        } else {
+            let expected = backticked(self.properties.iter().map(String::as_str));
+            format!("unknown argument{noun} {names}; expected one of {expected}")
+        };
+        Violation::new("", message)
+    }
+}
+
+/// The key of a pointer one step deep: `city` for `/city`.
+fn top_level_key(pointer: &str) -> Option<String> {
+    let step = pointer.strip_prefix('/')?;
+    (!step.contains('/')).then(|| step.replace("~1", "/").replace("~0", "~"))
 }
 
 /// A branch that failed only because the value is not `null`.
@@ -260,10 +301,7 @@ fn echoed_names(names: &[String]) -> String {
 pub(crate) fn from_serde(pointer: String, message: String) -> Violation {
     // serde_path_to_error puts an unknown field in the path: `/town` for a
     // top-level `town`. It is a problem of the arguments as a whole.
-    let top_level_unknown = pointer
-        .strip_prefix('/')
-        .filter(|step| !step.contains('/'))
-        .map(|step| step.replace("~1", "/").replace("~0", "~"))
+    let top_level_unknown = top_level_key(&pointer)
         .is_some_and(|key| message.starts_with(&format!("unknown field `{key}`")));
     // What the deserializer repeats of the arguments, bounded.
     let message = bound_quoted(&message);

@@ -1,0 +1,198 @@
+//! Model output that cannot hurt: what the model sent is repeated back
+//! bounded and with nothing hidden in it, no argument is silently dropped,
+//! and every way a provider says "no arguments" means none. Each test
+//! asserts the exact text the model receives.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::{Value, json};
+use tokio::runtime::Runtime;
+use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, ToolResult, tool};
+
+/// Get the weather for a city.
+#[tool(tier = Observe)]
+fn get_weather(
+    /// The city.
+    city: String,
+    /// Days ahead, 0 to 3.
+    days: Option<u8>,
+) -> String {
+    format!("{city} in {} days: sunny", days.unwrap_or(0))
+}
+
+/// Say that the service is up.
+#[tool(tier = Observe)]
+fn ping() -> &'static str {
+    "pong"
+}
+
+fn registry() -> ToolRegistry {
+    ToolRegistry::new().with(GetWeather).with(Ping)
+}
+
+fn call(name: &str, args: Value) -> ToolResult {
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    runtime.block_on(registry().call(&ToolContext::new(()), name, args))
+}
+
+fn text(name: &str, args: Value) -> String {
+    call(name, args).model_text().into_owned()
+}
+
+#[test]
+fn a_huge_unknown_tool_name_comes_back_cut() {
+    let name = "n".repeat(1 << 20);
+    assert_eq!(
+        text(&name, json!({})),
+        format!(
+            "unknown tool `{}…`. Available tools: `get_weather`, `ping`.",
+            "n".repeat(MAX_ECHO_CHARS - 1)
+        )
+    );
+}
+
+#[test]
+fn a_huge_unknown_argument_comes_back_cut() {
+    let key = "k".repeat(500_000);
+    let expected = format!(
+        "invalid arguments for tool `get_weather`: unknown argument `{}…`; expected one of `city`, `days`. Correct the arguments and call the tool again.",
+        "k".repeat(MAX_ECHO_CHARS - 1)
+    );
+    let mut args = serde_json::Map::new();
+    args.insert("city".into(), json!("Paris"));
+    args.insert(key, json!(1));
+    assert_eq!(text("get_weather", Value::Object(args.clone())), expected);
+    // Through the deserializer alone, in serde's words.
+    let registry = registry().with_validation(false);
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    let result =
+        runtime.block_on(registry.call(&ToolContext::new(()), "get_weather", Value::Object(args)));
+    assert_eq!(
+        result.model_text(),
+        format!(
+            "invalid arguments for tool `get_weather`: unknown argument `{}…`, expected `city` or `days`. Correct the arguments and call the tool again.",
+            "k".repeat(MAX_ECHO_CHARS - 1)
+        )
+    );
+}
+
+#[test]
+fn hidden_characters_in_names_are_shown() {
+    assert_eq!(
+        text("get_\u{202e}rehtaew\n", json!({})),
+        "unknown tool `get_\\u{202e}rehtaew\\n`. Available tools: `get_weather`, `ping`."
+    );
+    assert_eq!(
+        text("get_weather", json!({"city": "Paris", "\u{1b}[2Jdays": 1})),
+        "invalid arguments for tool `get_weather`: unknown argument `\\u{1b}[2Jdays`; expected one of `city`, `days`. Correct the arguments and call the tool again."
+    );
+}
+
+#[test]
+fn at_most_eight_problems_are_listed() {
+    let args: serde_json::Map<String, Value> =
+        (0..20).map(|i| (format!("x{i}"), json!(i))).collect();
+    assert_eq!(
+        text("ping", Value::Object(args)),
+        "invalid arguments for tool `ping`: unknown arguments `x0`, `x1`, `x2`, `x3`, `x4`, `x5`, `x6`, `x7` and 12 more; this tool takes none. Correct the arguments and call the tool again."
+    );
+}
+
+#[test]
+fn a_key_given_twice_is_refused_not_dropped() {
+    assert_eq!(
+        text("get_weather", json!(r#"{"city": "Paris", "city": "Lyon"}"#)),
+        "invalid arguments for tool `get_weather`: argument `city` is given twice; give it once. Correct the arguments and call the tool again."
+    );
+}
+
+#[test]
+fn every_way_of_saying_no_arguments_means_none() {
+    for none in [
+        json!(null),
+        json!(""),
+        json!("  "),
+        json!("null"),
+        json!({}),
+    ] {
+        assert_eq!(text("ping", none.clone()), "pong", "{none}");
+    }
+}
+
+/// The documented bound on an error text: every echo is cut to
+/// `MAX_ECHO_CHARS`, at most `MAX_LISTED_PROBLEMS` are listed, and the rest
+/// is the registry's own words and names.
+const MAX_TEXT_CHARS: usize = 2048;
+
+fn huge_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        (any::<char>(), 0..5000usize).prop_map(|(c, n)| c.to_string().repeat(n)),
+        Just("\u{202e}\u{2066}\n\r\t\u{0}\u{200b}".repeat(300)),
+    ]
+}
+
+fn hostile_arguments() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        huge_text().prop_map(Value::String),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        Just(Value::Null),
+    ];
+    let value = leaf.prop_recursive(3, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..40).prop_map(Value::Array),
+            prop::collection::btree_map(huge_text(), inner, 0..12)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    });
+    let object = prop::collection::btree_map(
+        prop_oneof![
+            Just("city".to_owned()),
+            Just("days".to_owned()),
+            huge_text()
+        ],
+        value,
+        0..30,
+    )
+    .prop_map(|m| Value::Object(m.into_iter().collect()));
+    prop_oneof![
+        object.clone(),
+        object.prop_map(|o| Value::String(o.to_string())),
+        huge_text().prop_map(Value::String),
+    ]
+}
+
+#[test]
+fn no_error_text_exceeds_the_bound() {
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    let ctx = ToolContext::new(());
+    let strict = registry();
+    let lax = registry().with_validation(false);
+    let names = prop_oneof![
+        Just("get_weather".to_owned()),
+        Just("ping".to_owned()),
+        huge_text()
+    ];
+    let mut runner = TestRunner::new(Config {
+        cases: 256,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let outcome = runner.run(&(names, hostile_arguments()), |(name, args)| {
+        for registry in [&strict, &lax] {
+            let result = runtime.block_on(registry.call(&ctx, &name, args.clone()));
+            let chars = result.model_text().chars().count();
+            if chars > MAX_TEXT_CHARS {
+                return Err(TestCaseError::fail(format!(
+                    "{chars} characters: {}",
+                    result.model_text()
+                )));
+            }
+        }
+        Ok(())
+    });
+    if let Err(error) = outcome {
+        panic!("an error text over the bound: {error}");
+    }
+}
