@@ -196,3 +196,63 @@ fn no_error_text_exceeds_the_bound() {
         panic!("an error text over the bound: {error}");
     }
 }
+
+/// Book a meeting.
+#[tool(tier = Observe)]
+fn book(
+    /// Who to invite.
+    #[schemars(email)]
+    email: String,
+    /// Where to read the agenda.
+    #[schemars(url)]
+    agenda: Option<String>,
+    /// When, in RFC 3339.
+    #[schemars(extend("format" = "date-time"))]
+    at: Option<String>,
+    /// The meeting's id.
+    #[schemars(extend("format" = "uuid"))]
+    id: Option<String>,
+    /// The room's address.
+    #[schemars(extend("format" = "ipv4"))]
+    room: Option<String>,
+    /// How many people, at most 20.
+    people: Option<u8>,
+) -> String {
+    let _ = (agenda, at, id, room, people);
+    format!("booked with {email}")
+}
+
+#[test]
+fn declared_formats_are_enforced() {
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    let registry = ToolRegistry::new().with(Book);
+    let ctx = ToolContext::new(());
+    let text = |args: Value| {
+        runtime
+            .block_on(registry.call(&ctx, "book", args))
+            .model_text()
+            .into_owned()
+    };
+    assert_eq!(
+        text(json!({
+            "email": "not-an-email",
+            "agenda": "::not a uri",
+            "at": "tomorrow",
+            "id": "42",
+            "room": "300.1.1.1",
+            "people": 300
+        })),
+        "invalid arguments for tool `book`: argument `email` at `/email`: must be a valid email, got `not-an-email`; argument `agenda` at `/agenda`: must be a valid uri, got `::not a uri`; argument `at` at `/at`: must be a valid date-time, got `tomorrow`; argument `id` at `/id`: must be a valid uuid, got `42`; argument `room` at `/room`: must be a valid ipv4, got `300.1.1.1`; argument `people` at `/people`: must be at most 255, got 300. Correct the arguments and call the tool again."
+    );
+    assert_eq!(
+        text(json!({
+            "email": "ada@example.com",
+            "agenda": "https://example.com/agenda",
+            "at": "2026-11-23T10:00:00Z",
+            "id": "67e55044-10b1-426f-9247-bb680e5fe0c8",
+            "room": "10.0.0.7",
+            "people": 12
+        })),
+        "booked with ada@example.com"
+    );
+}

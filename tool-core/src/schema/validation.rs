@@ -21,7 +21,13 @@ pub(crate) struct SchemaCheck {
 impl SchemaCheck {
     /// Compiles `schema`; the validator's complaint if it is not a schema.
     pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
+        // Formats are checked, not only announced: a parameter declared an
+        // email or a URI is refused when it is none. Formats the validator
+        // does not know (schemars' `uint8`, `double`, ...) restate the
+        // type, whose range keywords are checked anyway.
         let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .should_ignore_unknown_formats(true)
             .build(schema)
             .map_err(|error| error.to_string())?;
         let properties = schema
@@ -369,6 +375,42 @@ mod tests {
                 "argument `days` at `/days`: expected an integer, got a number `-1.5`",
                 "argument `days` at `/days`: must be at least 0, got -1.5",
             ]
+        );
+    }
+
+    #[test]
+    fn every_common_format_is_checked() {
+        let cases = [
+            ("email", "ada@example.com", "ada"),
+            ("uri", "https://example.com/a?b=c", "::not a uri"),
+            ("date-time", "2026-11-23T10:00:00+01:00", "2026-11-23 10:00"),
+            ("date", "2026-11-23", "23/11/2026"),
+            ("time", "10:00:00Z", "10 o'clock"),
+            ("uuid", "67e55044-10b1-426f-9247-bb680e5fe0c8", "67e55044"),
+            ("ipv4", "192.168.0.1", "192.168.0.256"),
+            ("ipv6", "2001:db8::1", "2001:db8:::1"),
+            ("hostname", "api.example.com", "-bad-.example.com"),
+        ];
+        for (format, good, bad) in cases {
+            let schema = json!({"type": "object", "properties": {"v": {"type": "string", "format": format}}});
+            assert_eq!(
+                check(schema.clone(), json!({"v": good})),
+                Vec::<String>::new(),
+                "{format}"
+            );
+            assert_eq!(
+                check(schema, json!({"v": bad})),
+                [format!(
+                    "argument `v` at `/v`: must be a valid {format}, got `{bad}`"
+                )],
+                "{format}"
+            );
+        }
+        // Integer widths are schemars' own formats, checked by their range.
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}}});
+        assert_eq!(
+            check(schema, json!({"n": 256})),
+            ["argument `n` at `/n`: must be at most 255, got 256"]
         );
     }
 
