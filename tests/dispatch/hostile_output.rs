@@ -89,6 +89,31 @@ fn hidden_characters_in_names_are_shown() {
 }
 
 #[test]
+fn a_key_of_backticks_cannot_break_out_of_its_quotes() {
+    let key = "`".repeat(200);
+    let echoed = format!("{}…", "\\u{60}".repeat(10));
+    let registry = registry().with_validation(false);
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    let result = runtime.block_on(registry.call(
+        &ToolContext::new(()),
+        "get_weather",
+        json!({"city": "Paris", key.clone(): 1}),
+    ));
+    assert_eq!(
+        result.model_text(),
+        format!(
+            "invalid arguments for tool `get_weather`: unknown argument `{echoed}`, expected `city` or `days`. Correct the arguments and call the tool again."
+        )
+    );
+    assert_eq!(
+        text("get_weather", json!({"city": "Paris", key: 1})),
+        format!(
+            "invalid arguments for tool `get_weather`: unknown argument `{echoed}`; expected one of `city`, `days`. Correct the arguments and call the tool again."
+        )
+    );
+}
+
+#[test]
 fn at_most_eight_problems_are_listed() {
     let args: serde_json::Map<String, Value> =
         (0..20).map(|i| (format!("x{i}"), json!(i))).collect();

@@ -213,6 +213,12 @@ impl SchemaCheck {
     }
 }
 
+/// The last step of a pointer, unescaped: `city` for `/address/city`.
+fn last_key(pointer: &str) -> Option<String> {
+    let (_, step) = pointer.rsplit_once('/')?;
+    Some(step.replace("~1", "/").replace("~0", "~"))
+}
+
 /// The key of a pointer one step deep: `city` for `/city`.
 fn top_level_key(pointer: &str) -> Option<String> {
     let step = pointer.strip_prefix('/')?;
@@ -309,7 +315,12 @@ pub(crate) fn from_serde(pointer: String, message: String) -> Violation {
     // top-level `town`. It is a problem of the arguments as a whole.
     let top_level_unknown = top_level_key(&pointer)
         .is_some_and(|key| message.starts_with(&format!("unknown field `{key}`")));
-    // What the deserializer repeats of the arguments, bounded.
+    // What the deserializer repeats of the arguments, bounded: the key it
+    // failed at first (it may hold the quotes themselves), then the rest.
+    let message = match last_key(&pointer) {
+        Some(key) => message.replacen(&format!("`{key}`"), &format!("`{}`", Echo(&key)), 1),
+        None => message,
+    };
     let message = bound_quoted(&message);
     let pointer = if top_level_unknown {
         String::new()

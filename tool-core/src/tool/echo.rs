@@ -18,7 +18,8 @@ pub const MAX_LISTED_PROBLEMS: usize = 8;
 
 /// Model output as it is repeated: at most [`MAX_ECHO_CHARS`] characters,
 /// control characters and bidirectional and invisible formatting
-/// characters written as escapes (`\n`, `\u{202e}`).
+/// characters written as escapes (`\n`, `\u{202e}`), and so is a
+/// backtick, which quotes the echo in the text around it.
 ///
 /// ```
 /// use tool_core::Echo;
@@ -75,9 +76,10 @@ fn escaped_width(c: char) -> usize {
 /// Control characters, and the formatting characters that reorder or hide
 /// text: bidirectional embeddings, overrides, isolates and marks,
 /// zero-width characters, line and paragraph separators, the byte order
-/// mark.
+/// mark; and the backtick, so that an echo cannot close its quotes.
 fn is_hidden(c: char) -> bool {
-    c.is_control()
+    c == '`'
+        || c.is_control()
         || matches!(
             c,
             '\u{061c}'
