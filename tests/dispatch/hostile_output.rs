@@ -281,3 +281,12 @@ fn declared_formats_are_enforced() {
         "booked with ada@example.com"
     );
 }
+
+#[test]
+fn nesting_deeper_than_128_levels_is_refused() {
+    let deep = format!("{{\"city\": {}1{}}}", "[".repeat(200), "]".repeat(200));
+    assert_eq!(
+        text("get_weather", json!(deep)),
+        "the arguments for tool `get_weather` are not valid JSON (recursion limit exceeded at line 1 column 136); send them as a JSON object"
+    );
+}

@@ -845,7 +845,7 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
     let error = parse_error(GEMINI, fixture("anthropic-tool_use-response.json"));
     assert_eq!(
         error.to_string(),
-        "cannot read the tool calls of this Gemini response: expected a response (with `candidates`) or a content (with `parts`), got an object"
+        "cannot read the tool calls of this Gemini response: expected a response (with `candidates`), a content (with `parts`) or its parts, got an object"
     );
     assert_eq!(error.provider, GEMINI);
     assert_eq!(
@@ -887,7 +887,7 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
         (
             CHAT,
             fixture("gemini-functionCall-response.json"),
-            "expected a chat completion (with `choices`) or its message, got an object",
+            "expected a chat completion (with `choices`), its message or its `tool_calls`, got an object",
         ),
         (
             CHAT,
@@ -929,11 +929,52 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}),
             "the request has no `params`",
         ),
+        (
+            Provider::Mcp,
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [], "isError": false}}),
+            "expected a `tools/call` request, got a JSON-RPC response (it has `result` and no `method`)",
+        ),
     ];
     for (provider, response, message) in cases {
         let error = parse_error(provider, response);
         assert_eq!(error.provider, provider);
         assert_eq!(error.message, message, "{provider}");
+    }
+}
+
+/// A bare list of calls is read alike for every provider: Chat's
+/// `tool_calls`, Responses' output items, Anthropic's content blocks,
+/// Gemini's parts; and the turn carried back is the message that holds it.
+#[test]
+fn bare_lists_of_calls_are_read_alike() {
+    let cases = [
+        (
+            CHAT,
+            json!([{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]),
+            json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}),
+        ),
+        (
+            RESPONSES,
+            json!([{"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}]),
+            json!({"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}),
+        ),
+        (
+            ANTHROPIC,
+            json!([{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}]),
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}]}),
+        ),
+        (
+            GEMINI,
+            json!([{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]),
+            json!({"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}),
+        ),
+    ];
+    for (provider, bare, turn) in cases {
+        let calls = provider.parse_calls(&bare).expect("a bare list reads");
+        assert_eq!(calls.len(), 1, "{provider}");
+        assert_eq!(calls[0].name(), "get_weather", "{provider}");
+        let turns = provider.model_turn(&bare).expect("a turn");
+        assert_eq!(turns.first(), Some(&turn), "{provider}");
     }
 }
 

@@ -1,37 +1,47 @@
 //! Google Gemini (`generateContent`).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 
 use super::call::{kind, optional_string, string_at};
 use crate::provider::ProviderCall;
 use crate::{ToolOutput, ToolResult};
 
-/// The model's content: `candidates[0].content` of a response, or the
-/// content itself.
-fn content(response: &Value) -> Result<&Value, String> {
+/// The model's content: `candidates[0].content` of a response, the content
+/// itself, or its bare `parts` (read as the model's content that holds
+/// them, as the other providers' bare lists are).
+fn content(response: &Value) -> Result<Cow<'_, Value>, String> {
+    if response.is_array() {
+        return Ok(Cow::Owned(json!({"role": "model", "parts": response})));
+    }
     if response.get("candidates").is_some() {
-        return response.pointer("/candidates/0/content").ok_or_else(|| {
-            // A candidate stopped for safety or a malformed call has no
-            // content; its reason is what the application needs to know.
-            match response.pointer("/candidates/0/finishReason") {
-                Some(Value::String(reason)) => {
-                    format!("`candidates[0]` has no `content` (finishReason `{reason}`)")
+        return response
+            .pointer("/candidates/0/content")
+            .map(Cow::Borrowed)
+            .ok_or_else(|| {
+                // A candidate stopped for safety or a malformed call has no
+                // content; its reason is what the application needs to know.
+                match response.pointer("/candidates/0/finishReason") {
+                    Some(Value::String(reason)) => {
+                        format!("`candidates[0]` has no `content` (finishReason `{reason}`)")
+                    }
+                    _ => "`candidates[0]` has no `content`".to_owned(),
                 }
-                _ => "`candidates[0]` has no `content`".to_owned(),
-            }
-        });
+            });
     }
     if response.get("parts").is_some() {
-        return Ok(response);
+        return Ok(Cow::Borrowed(response));
     }
     Err(format!(
-        "expected a response (with `candidates`) or a content (with `parts`), got {}",
+        "expected a response (with `candidates`), a content (with `parts`) or its parts, got {}",
         kind(response)
     ))
 }
 
 pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
-    let Some(parts) = content(response)?.get("parts").and_then(Value::as_array) else {
+    let content = content(response)?;
+    let Some(parts) = content.get("parts").and_then(Value::as_array) else {
         return Ok(Vec::new());
     };
     parts
@@ -50,7 +60,7 @@ pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
 }
 
 pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
-    Ok(vec![content(response)?.clone()])
+    Ok(vec![content(response)?.into_owned()])
 }
 
 /// One user content holding a `functionResponse` part per call, in order.

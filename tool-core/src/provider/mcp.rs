@@ -23,6 +23,17 @@ fn parse_one(request: &Value) -> Result<ProviderCall, String> {
             kind(request)
         ));
     }
+    // A response read as a request: say so, rather than that it lacks a
+    // `method`.
+    if request.get("method").is_none()
+        && let Some(key) = ["result", "error"]
+            .into_iter()
+            .find(|key| request.get(*key).is_some())
+    {
+        return Err(format!(
+            "expected a `tools/call` request, got a JSON-RPC response (it has `{key}` and no `method`)"
+        ));
+    }
     let method = string_at(request, "method", "the request")?;
     if method != "tools/call" {
         return Err(format!("expected a `tools/call` request, got `{method}`"));

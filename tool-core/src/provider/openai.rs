@@ -1,30 +1,40 @@
 //! OpenAI: Chat Completions and Responses.
 
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
 
 use super::call::{kind, list, optional_string, string_at, typed_calls};
 use crate::ToolResult;
 use crate::provider::ProviderCall;
 
-/// The assistant message of a completion, or the message itself.
-fn chat_message(response: &Value) -> Result<&Value, String> {
+/// The assistant message of a completion, or the message itself; a bare
+/// `tool_calls` array is read as the message that holds it, as the other
+/// providers' bare lists are.
+fn chat_message(response: &Value) -> Result<Cow<'_, Value>, String> {
+    if response.is_array() {
+        return Ok(Cow::Owned(
+            json!({"role": "assistant", "tool_calls": response}),
+        ));
+    }
     if response.get("choices").is_some() {
         return response
             .pointer("/choices/0/message")
+            .map(Cow::Borrowed)
             .ok_or_else(|| "`choices[0]` has no `message`".to_owned());
     }
     if response.get("role").is_some() || response.get("tool_calls").is_some() {
-        return Ok(response);
+        return Ok(Cow::Borrowed(response));
     }
     Err(format!(
-        "expected a chat completion (with `choices`) or its message, got {}",
+        "expected a chat completion (with `choices`), its message or its `tool_calls`, got {}",
         kind(response)
     ))
 }
 
 pub(super) fn parse_chat(response: &Value) -> Result<Vec<ProviderCall>, String> {
     let message = chat_message(response)?;
-    list(message, "tool_calls", "a message", true)?
+    list(&message, "tool_calls", "a message", true)?
         .iter()
         .enumerate()
         .map(|(at, call)| {
@@ -48,7 +58,7 @@ pub(super) fn parse_chat(response: &Value) -> Result<Vec<ProviderCall>, String> 
 }
 
 pub(super) fn chat_turn(response: &Value) -> Result<Vec<Value>, String> {
-    Ok(vec![chat_message(response)?.clone()])
+    Ok(vec![chat_message(response)?.into_owned()])
 }
 
 /// One `tool` message per call, in order: Chat Completions refuses a
