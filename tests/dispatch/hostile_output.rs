@@ -290,3 +290,36 @@ fn nesting_deeper_than_128_levels_is_refused() {
         "the arguments for tool `get_weather` are not valid JSON (recursion limit exceeded at line 1 column 136); send them as a JSON object"
     );
 }
+
+/// Records the tool names an observer is given.
+struct Names(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl tool_core::CallObserver for Names {
+    fn call_started(&self, event: &tool_core::CallStarted<'_>) {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .push(event.tool.to_owned());
+    }
+
+    fn call_finished(&self, event: &tool_core::CallFinished<'_>) {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .push(event.tool.to_owned());
+    }
+}
+
+#[test]
+fn events_carry_an_unknown_name_bounded() {
+    let names = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let registry = registry().with_observer(Names(std::sync::Arc::clone(&names)));
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    let name = format!("{}\u{202e}", "n".repeat(1 << 20));
+    runtime.block_on(registry.call(&ToolContext::new(()), &name, json!({})));
+    let expected = format!("{}…", "n".repeat(MAX_ECHO_CHARS - 1));
+    assert_eq!(
+        *names.lock().expect("not poisoned"),
+        [expected.clone(), expected]
+    );
+}

@@ -25,6 +25,7 @@ use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::runner::{Arguments, Started};
 use crate::tool::Call;
+use crate::tool::echo::Echo;
 use crate::{
     Approval, CallFinished, CallStarted, ToolContext, ToolError, ToolOutput, ToolResult, ToolTier,
 };
@@ -164,7 +165,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         found: Result<&Entry<Ctx>, Box<ToolError>>,
         args: Value,
     ) -> ToolResult {
-        let span = tracing::info_span!("tool_call", tool = name, call_id = tracing::field::Empty);
+        // The name as the model sent it, bounded: it may be no tool's.
+        let span =
+            tracing::info_span!("tool_call", tool = %Echo(name), call_id = tracing::field::Empty);
         // The id costs a hash; it is made only for someone who reads it.
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
@@ -173,7 +176,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Err(unknown) => {
                 let result = ToolResult::from(*unknown);
                 if watched {
-                    self.report(&span, name, &call_id(name, &args), start, &result);
+                    // No tool's name: the observer gets it bounded too.
+                    let shown = Echo(name).to_string();
+                    self.report(&span, &shown, &call_id(name, &args), start, &result);
                 }
                 return result;
             }
