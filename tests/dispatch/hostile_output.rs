@@ -323,3 +323,32 @@ fn events_carry_an_unknown_name_bounded() {
         [expected.clone(), expected]
     );
 }
+
+#[test]
+fn an_mcp_error_for_a_huge_name_is_bounded() {
+    let runtime = Runtime::new().expect("a Tokio runtime");
+    let request = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "n".repeat(1 << 20), "arguments": {}}
+    });
+    let turn = runtime
+        .block_on(tool_core::provider::Provider::Mcp.respond(
+            &registry(),
+            &ToolContext::new(()),
+            &request,
+        ))
+        .expect("a tools/call request");
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "jsonrpc": "2.0", "id": 7,
+            "error": {
+                "code": -32602,
+                "message": format!(
+                    "unknown tool `{}…`. Available tools: `get_weather`, `ping`.",
+                    "n".repeat(MAX_ECHO_CHARS - 1)
+                )
+            }
+        })]
+    );
+}
