@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::{
     ApproveAll, BoxFuture, Inserted, OnDuplicate, RegistryError, Tool, ToolContext, ToolError,
-    ToolMetadata, ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, tool,
+    ToolMetadata, ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, Violation, tool,
 };
 
 struct App {
@@ -745,4 +745,89 @@ async fn the_adapter_is_usable_on_its_own() {
     assert_eq!(Tool::<App>::name(&tool), "get_weather");
     let result = tool.call(&app(), json!({"city": "Nice"})).await;
     assert_eq!(result.as_json().map(|v| &v["city"]), Some(&json!("Nice")));
+}
+
+/// A tool whose input a schema cannot fully check.
+struct Count {
+    validated: Arc<AtomicUsize>,
+}
+
+#[derive(Deserialize)]
+struct Range {
+    start: u32,
+    end: u32,
+}
+
+impl TypedTool for Count {
+    type Input = Range;
+
+    fn name(&self) -> &str {
+        "count"
+    }
+
+    fn description(&self) -> &str {
+        "Count from start to end."
+    }
+
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"start": {"type": "integer"}, "end": {"type": "integer"}}})
+    }
+
+    fn metadata(&self) -> ToolMetadata {
+        // Confirm, and no approval hook below: a call that gets past the
+        // tool's checks is denied, so a refusal shows they ran first.
+        ToolMetadata::DEFAULT
+    }
+
+    fn validate(&self, _ctx: &ToolContext, input: &Range) -> Result<(), Vec<Violation>> {
+        self.validated.fetch_add(1, Ordering::Relaxed);
+        if input.end < input.start {
+            return Err(vec![
+                Violation::for_argument("end", "must not be before `start`"),
+                Violation::new("", "the range is empty"),
+            ]);
+        }
+        Ok(())
+    }
+
+    async fn execute(&self, _ctx: &ToolContext, input: Range) -> ToolResult {
+        ToolResult::text((input.end - input.start).to_string())
+    }
+}
+
+#[tokio::test]
+async fn a_tools_own_checks_run_after_deserialization_and_before_the_policy() {
+    let validated = Arc::new(AtomicUsize::new(0));
+    let registry: ToolRegistry = ToolRegistry::new().with(Count {
+        validated: Arc::clone(&validated),
+    });
+    let ctx = ToolContext::new(());
+    let text = |args: Value| {
+        let registry = &registry;
+        let ctx = &ctx;
+        async move {
+            registry
+                .call(ctx, "count", args)
+                .await
+                .model_text()
+                .into_owned()
+        }
+    };
+    assert_eq!(
+        text(json!({"start": 5, "end": 2})).await,
+        "invalid arguments for tool `count`: argument `end` at `/end`: must not be before `start`; the range is empty. Correct the arguments and call the tool again."
+    );
+    // Arguments that do not deserialize never reach the checks.
+    assert_eq!(
+        text(json!({"start": "five", "end": 2})).await,
+        "invalid arguments for tool `count`: argument `start` at `/start`: expected an integer, got a string `five`. Correct the arguments and call the tool again."
+    );
+    assert_eq!(validated.load(Ordering::Relaxed), 1);
+    // Accepted input goes on to the policy: a `Confirm` tool with no hook.
+    let denied = text(json!({"start": 2, "end": 5})).await;
+    assert!(
+        denied.starts_with("the call to tool `count` was denied"),
+        "{denied}"
+    );
+    assert_eq!(validated.load(Ordering::Relaxed), 2);
 }

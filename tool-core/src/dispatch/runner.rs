@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::dispatch::input::{Node, Path};
-use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult};
+use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult, Violation};
 
 /// A call as a tool's start function receives it: the model's arguments,
 /// read into the tool's input with [`Arguments::read`], which also passes
@@ -59,6 +59,27 @@ impl<'a> Arguments<'a> {
     /// What `Arguments::object` reads, the tool's name, and the gate.
     pub(crate) fn into_parts(self) -> (Node<'a>, &'a str, Gate<'a>) {
         (self.node, self.tool, self.gate)
+    }
+
+    /// [`read`](Arguments::read), with the tool's own checks of the input
+    /// between the deserialization and the gate.
+    pub(crate) fn read_checked<T: DeserializeOwned>(
+        self,
+        check: impl FnOnce(&T) -> Result<(), Vec<Violation>>,
+    ) -> Result<T, ToolError> {
+        let mut path = Path::default();
+        let input = match T::deserialize(path.reader(self.node)) {
+            Ok(input) => input,
+            Err(error) => return Err(path.invalid(self.tool, &error)),
+        };
+        if let Err(violations) = check(&input) {
+            return Err(ToolError::InvalidArguments {
+                tool: self.tool.to_owned(),
+                violations,
+            });
+        }
+        (self.gate)()?;
+        Ok(input)
     }
 
     /// The arguments as they are, for a tool that reads them itself.

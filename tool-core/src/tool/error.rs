@@ -150,6 +150,21 @@ impl Violation {
         }
     }
 
+    /// A problem with the top-level argument `name`: `/name`.
+    ///
+    /// ```
+    /// use tool_core::Violation;
+    ///
+    /// let problem = Violation::for_argument("end", "must not be before `start`");
+    /// assert_eq!(problem.pointer, "/end");
+    /// assert_eq!(problem.to_string(), "argument `end` at `/end`: must not be before `start`");
+    /// ```
+    pub fn for_argument(name: &str, message: impl Into<String>) -> Self {
+        let mut pointer = String::new();
+        crate::schema::push_key(&mut pointer, name);
+        Self::new(pointer, message)
+    }
+
     /// The top-level argument the pointer falls in: `units` for `/units`,
     /// `location` for `/location/city`.
     pub fn argument(&self) -> Option<String> {

@@ -90,6 +90,44 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         ToolMetadata::DEFAULT
     }
 
+    /// The tool's own checks of its input, for what a schema cannot say
+    /// (`end` after `start`, an account that belongs to the caller): run
+    /// after the arguments are deserialized and before the policy checks
+    /// (tier, scopes, approval). A refusal reaches the model as schema
+    /// violations do, each [`Violation`] naming its argument when it has
+    /// one ([`Violation::for_argument`]). Default: every input is accepted.
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use serde_json::{json, Value};
+    /// use tool_core::{ToolContext, ToolResult, TypedTool, Violation};
+    ///
+    /// #[derive(Deserialize)]
+    /// struct Range { start: u32, end: u32 }
+    ///
+    /// struct Count;
+    ///
+    /// impl TypedTool for Count {
+    ///     type Input = Range;
+    ///     fn name(&self) -> &str { "count" }
+    ///     fn description(&self) -> &str { "Count from start to end." }
+    ///     fn input_schema(&self) -> Value { json!({"type": "object"}) }
+    ///     fn validate(&self, _ctx: &ToolContext, input: &Range) -> Result<(), Vec<Violation>> {
+    ///         if input.end < input.start {
+    ///             return Err(vec![Violation::for_argument("end", "must not be before `start`")]);
+    ///         }
+    ///         Ok(())
+    ///     }
+    ///     async fn execute(&self, _ctx: &ToolContext, input: Range) -> ToolResult {
+    ///         ToolResult::text((input.end - input.start).to_string())
+    ///     }
+    /// }
+    /// ```
+    fn validate(&self, ctx: &ToolContext<Ctx>, input: &Self::Input) -> Result<(), Vec<Violation>> {
+        let _ = (ctx, input);
+        Ok(())
+    }
+
     /// Whether the tool can run for this caller now; the reason, for the
     /// model, when it cannot. Checked before every call. Default: available.
     fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
