@@ -4,6 +4,7 @@
 
 pub mod hostile_env;
 mod hostile_output;
+mod own_checks;
 mod pipeline;
 mod robustness;
 mod stress;

@@ -33,7 +33,7 @@ impl<T: ?Sized> InputSchema for T {}
 
 pub use crate::dispatch::into_tool::{Generated, IntoTool};
 pub use crate::dispatch::params::{
-    ByHand, Derived, Field, Param, Slot, input_schema as params_schema, slot, slot_by_hand,
+    ByHand, Checks, Derived, Field, Param, Slot, input_schema as params_schema, slot, slot_by_hand,
 };
 pub use crate::dispatch::runner::{
     Arguments, Compiled, Facts, Registration, Start, StartWith, Started,
@@ -94,6 +94,37 @@ pub const fn check_parameter<T: Parameter>() {}
 pub trait StructInput: DeserializeOwned {}
 
 impl<T: DeserializeOwned> StructInput for T {}
+
+/// What a `#[tool(validate = ...)]` function returns: its refusal as the
+/// violations the model reads.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a verdict on a tool's input",
+    label = "the function named by `validate` must return this",
+    note = "return `Result<(), Vec<tool_core::Violation>>` or `Result<(), tool_core::Violation>`"
+)]
+pub trait Verdict {
+    fn into_violations(self) -> Result<(), Vec<crate::Violation>>;
+}
+
+impl Verdict for Result<(), Vec<crate::Violation>> {
+    fn into_violations(self) -> Result<(), Vec<crate::Violation>> {
+        self
+    }
+}
+
+impl Verdict for Result<(), crate::Violation> {
+    fn into_violations(self) -> Result<(), Vec<crate::Violation>> {
+        self.map_err(|violation| vec![violation])
+    }
+}
+
+/// Reads a `#[tool]` struct and runs its own checks on it.
+pub fn read_struct_checked<T: StructInput, V: Verdict>(
+    args: Arguments<'_>,
+    check: impl FnOnce(&T) -> V,
+) -> Result<T, ToolError> {
+    args.read_checked(|input| check(input).into_violations())
+}
 
 /// Reads a `#[tool]` struct from the model's arguments.
 pub fn read_struct<T: StructInput>(args: Arguments<'_>) -> Result<T, ToolError> {

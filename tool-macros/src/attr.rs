@@ -21,6 +21,7 @@ pub(crate) const KEYS: &[&str] = &[
     "title",
     "schema",
     "output_schema",
+    "validate",
     "context",
     "crate",
     "tier",
@@ -55,6 +56,8 @@ pub(crate) struct ToolArgs {
     pub(crate) title: Option<LitStr>,
     pub(crate) schema: Option<Expr>,
     pub(crate) output_schema: Option<Expr>,
+    /// The tool's own checks of its input, run before the policy checks.
+    pub(crate) validate: Option<Path>,
     pub(crate) context: Option<Type>,
     pub(crate) krate: Option<Path>,
     pub(crate) tier: Option<WithSpan<Tier>>,
@@ -104,6 +107,8 @@ fn parse_one(
         "schema" => set(&mut out.schema, value(meta)?, key, meta, errors),
         // output_schema = json!({...})
         "output_schema" => set(&mut out.output_schema, value(meta)?, key, meta, errors),
+        // validate = check_range
+        "validate" => set(&mut out.validate, value(meta)?, key, meta, errors),
         // context = App
         "context" => set(&mut out.context, value(meta)?, key, meta, errors),
         // crate = tool_core   or   crate = "tool_core"

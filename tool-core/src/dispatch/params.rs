@@ -277,9 +277,42 @@ impl<'a> Object<'a> {
         (self.gate)()
     }
 
+    /// [`finish`](Object::finish) without the gate, for a tool with checks
+    /// of its own, which run first.
+    pub fn finish_unchecked(self, fields: &mut [&mut dyn Slot]) -> Result<Checks<'a>, ToolError> {
+        let Object { tool, gate, .. } = self;
+        let gateless = Object {
+            gate: &|| Ok(()),
+            ..self
+        };
+        gateless.finish(fields)?;
+        Ok(Checks { tool, gate })
+    }
+
     #[cold]
     fn invalid(&self, error: &Error) -> ToolError {
         self.path.invalid(self.tool, error)
+    }
+}
+
+/// What is left once a tool's parameters are read: its own checks, then
+/// the gate.
+#[doc(hidden)]
+pub struct Checks<'a> {
+    tool: &'a str,
+    gate: Gate<'a>,
+}
+
+impl Checks<'_> {
+    /// The tool's verdict on its input, then the gate.
+    pub fn pass(self, verdict: impl crate::__private::Verdict) -> Result<(), ToolError> {
+        if let Err(violations) = verdict.into_violations() {
+            return Err(ToolError::InvalidArguments {
+                tool: self.tool.to_owned(),
+                violations,
+            });
+        }
+        (self.gate)()
     }
 }
 

@@ -402,8 +402,24 @@ impl<'a> Expansion<'a> {
             Some(_) => self.read_params(),
             None => {
                 let fields = self.tool.named_params().map(|(ident, _)| ident);
+                let read = match &self.args.validate {
+                    None => quote!(#tool_args.read::<#input<#marker>>()),
+                    Some(validate) => {
+                        // The tool's own checks, on the struct read, before the gate.
+                        let read = format_ident!("__tool_read", span = Span::mixed_site());
+                        let check_args = self.tool.args.iter().filter_map(|arg| match arg {
+                            Arg::Context(_) => Some(quote!(&#ctx)),
+                            Arg::Param(param) => param.ident().map(|ident| quote!(&#read.#ident)),
+                            Arg::Receiver(_) => None,
+                        });
+                        let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
+                        quote! {
+                            #p::read_struct_checked::<#input<#marker>, _>(#tool_args, |#read| #verdict)
+                        }
+                    }
+                };
                 quote! {
-                    let #input { #(#fields,)* .. } = match #tool_args.read::<#input<#marker>>() {
+                    let #input { #(#fields,)* .. } = match #read {
                         #p::Result::Ok(input) => input,
                         #p::Result::Err(error) => return #p::Result::Err(error),
                     };
@@ -466,23 +482,46 @@ impl<'a> Expansion<'a> {
                 }
             }
         };
-        let read = quote! {
+        let tool = self.name;
+        let bind = (!idents.is_empty()).then(|| {
+            quote! {
+                let (#(#p::Some(#idents),)*) = (#(#fields.take(),)*) else {
+                    return #p::Result::Err(#p::unread(#tool));
+                };
+            }
+        });
+        let Some(validate) = &self.args.validate else {
+            return quote! {
+                #lets
+                let mut #object = #tool_args.object(#expecting);
+                #each_key
+                if let #p::Result::Err(#error) = #object.finish(&mut [#(#slots),*]) {
+                    return #p::Result::Err(#error);
+                }
+                #bind
+            };
+        };
+        // The tool's own checks, on what was read, before the gate.
+        let checks = format_ident!("__tool_checks", span = Span::mixed_site());
+        let ctx = &self.ctx;
+        let check_args = self.tool.args.iter().filter_map(|arg| match arg {
+            Arg::Context(_) => Some(quote!(&#ctx)),
+            Arg::Param(param) => param.ident().map(|ident| quote!(&#ident)),
+            Arg::Receiver(_) => None,
+        });
+        let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
+        quote! {
             #lets
             let mut #object = #tool_args.object(#expecting);
             #each_key
-            if let #p::Result::Err(#error) = #object.finish(&mut [#(#slots),*]) {
+            let #checks = match #object.finish_unchecked(&mut [#(#slots),*]) {
+                #p::Result::Ok(checks) => checks,
+                #p::Result::Err(#error) => return #p::Result::Err(#error),
+            };
+            #bind
+            if let #p::Result::Err(#error) = #checks.pass(#verdict) {
                 return #p::Result::Err(#error);
             }
-        };
-        if idents.is_empty() {
-            return read;
-        }
-        let tool = self.name;
-        quote! {
-            #read
-            let (#(#p::Some(#idents),)*) = (#(#fields.take(),)*) else {
-                return #p::Result::Err(#p::unread(#tool));
-            };
         }
     }
 

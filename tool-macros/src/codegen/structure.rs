@@ -58,6 +58,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
 use syn::{Ident, Path};
 
 use crate::ast::ToolStruct;
@@ -136,7 +137,19 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     };
     // Spanned at the struct's name: a missing `Deserialize` or a missing or
     // mistyped `run` is reported there.
-    let read = quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args));
+    let read = match &args.validate {
+        None => quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args)),
+        // The tool's own checks, on the struct read (and the context, when
+        // the tool has one), before the gate.
+        Some(validate) => {
+            let read = format_ident!("__tool_read", span = Span::mixed_site());
+            let ctx_arg = args.context.as_ref().map(|_| quote!(, &#ctx));
+            let verdict = quote_spanned!(validate.span()=> #validate(#read #ctx_arg));
+            quote_spanned! {span=>
+                #p::read_struct_checked::<#ident, _>(#tool_args, |#read| #verdict)
+            }
+        }
+    };
     let receiver = quote_spanned!(span=> #input);
     let run_call = quote_spanned!(span=> #receiver.run(#run_args));
     let convert = convert_output(krate, name, &output, span);

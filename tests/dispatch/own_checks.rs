@@ -1,0 +1,151 @@
+//! A tool's own checks of its input (`#[tool(validate = ...)]`): run after
+//! the arguments are read and before the policy checks, with the context;
+//! their refusal reaches the model as schema violations do.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tool_core::{ToolContext, ToolRegistry, Violation, tool};
+
+/// The application: the accounts the caller owns.
+struct Bank {
+    owned: Vec<String>,
+}
+
+fn ctx() -> ToolContext<Bank> {
+    ToolContext::new(Bank {
+        owned: vec!["acc-1".into()],
+    })
+}
+
+/// The range checks shared by the tools below.
+fn range(
+    ctx: &ToolContext<Bank>,
+    account: &String,
+    start: &u32,
+    end: &u32,
+) -> Result<(), Vec<Violation>> {
+    let mut problems = Vec::new();
+    if !ctx.state().owned.contains(account) {
+        problems.push(Violation::for_argument(
+            "account",
+            "is not one of the caller's accounts",
+        ));
+    }
+    if end < start {
+        problems.push(Violation::for_argument("end", "must not be before `start`"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Sum the transactions of an account between two days. Confirm tier and
+/// no approval hook: a call past the checks is denied, which shows the
+/// checks ran first.
+#[tool(validate = range)]
+fn sum(
+    ctx: &ToolContext<Bank>,
+    /// The account.
+    account: String,
+    /// The first day.
+    start: u32,
+    /// The last day.
+    end: u32,
+) -> String {
+    let _ = ctx;
+    format!("{account}: {}", end - start)
+}
+
+/// The same with an attribute on a parameter (read through a derived
+/// input struct).
+#[tool(validate = range, name = "sum_renamed")]
+fn sum_attr(
+    ctx: &ToolContext<Bank>,
+    /// The account.
+    #[serde(rename = "account")]
+    acct: String,
+    /// The first day.
+    start: u32,
+    /// The last day.
+    end: u32,
+) -> String {
+    let _ = ctx;
+    format!("{acct}: {}", end - start)
+}
+
+/// Sum the transactions of an account between two days.
+#[tool(context = Bank, validate = Period::check)]
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Period {
+    /// The account.
+    account: String,
+    /// The first day.
+    start: u32,
+    /// The last day.
+    end: u32,
+}
+
+impl Period {
+    fn check(&self, ctx: &ToolContext<Bank>) -> Result<(), Violation> {
+        range(ctx, &self.account, &self.start, &self.end).map_err(|mut problems| problems.remove(0))
+    }
+
+    fn run(self, _ctx: &ToolContext<Bank>) -> String {
+        format!("{}: {}", self.account, self.end - self.start)
+    }
+}
+
+async fn text(name: &str, args: Value) -> String {
+    let registry = ToolRegistry::<Bank>::new()
+        .with(Sum)
+        .with(SumAttr)
+        .with(PeriodTool);
+    registry
+        .call(&ctx(), name, args)
+        .await
+        .model_text()
+        .into_owned()
+}
+
+#[tokio::test]
+async fn a_functions_own_checks_refuse_before_the_policy() {
+    for tool in ["sum", "sum_renamed"] {
+        assert_eq!(
+            text(tool, json!({"account": "acc-2", "start": 5, "end": 2})).await,
+            format!(
+                "invalid arguments for tool `{tool}`: argument `account` at `/account`: is not one of the caller's accounts; argument `end` at `/end`: must not be before `start`. Correct the arguments and call the tool again."
+            ),
+            "{tool}"
+        );
+        // Arguments that do not read never reach the checks.
+        assert_eq!(
+            text(tool, json!({"account": "acc-1", "start": "five", "end": 2})).await,
+            format!(
+                "invalid arguments for tool `{tool}`: argument `start` at `/start`: expected an integer, got a string `five`. Correct the arguments and call the tool again."
+            ),
+            "{tool}"
+        );
+        // Accepted input goes on to the policy: Confirm, no hook.
+        let denied = text(tool, json!({"account": "acc-1", "start": 2, "end": 5})).await;
+        assert!(
+            denied.starts_with(&format!("the call to tool `{tool}` was denied")),
+            "{denied}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_structs_own_checks_refuse_before_the_policy() {
+    assert_eq!(
+        text("period", json!({"account": "acc-1", "start": 5, "end": 2})).await,
+        "invalid arguments for tool `period`: argument `end` at `/end`: must not be before `start`. Correct the arguments and call the tool again."
+    );
+    let denied = text("period", json!({"account": "acc-1", "start": 2, "end": 5})).await;
+    assert!(
+        denied.starts_with("the call to tool `period` was denied"),
+        "{denied}"
+    );
+}
