@@ -33,10 +33,11 @@ impl<T: ?Sized> InputSchema for T {}
 
 pub use crate::dispatch::into_tool::{Generated, IntoTool};
 pub use crate::dispatch::params::{
-    ByHand, Checks, Derived, Field, Param, Slot, input_schema as params_schema, slot, slot_by_hand,
+    ByHand, Derived, Field, Param, Parameter, SerdeParameter, Slot, input_schema as params_schema,
+    slot, slot_by_hand,
 };
 pub use crate::dispatch::runner::{
-    Arguments, Compiled, Facts, Registration, Start, StartWith, Started,
+    Arguments, Checks, Compiled, Facts, Registration, Start, StartWith, Started, Verdict,
 };
 pub use crate::schema::{derived as derived_schema, derived_generated as derived_generated_schema};
 pub use crate::{
@@ -46,42 +47,6 @@ pub use crate::{
 
 use crate::IntoToolOutput;
 use crate::tool::from_error;
-
-/// What a parameter type of a `#[tool]` function must be when the schema is
-/// derived. The expansion checks it once per parameter, at the parameter's
-/// type, so a type that does not fit is reported there (once per trait it
-/// lacks), with a note, and nowhere else.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "the model's arguments are deserialized into this type, and the input schema derived from it",
-    note = "derive `serde::Deserialize`, `serde::Serialize` and `schemars::JsonSchema` for `{Self}`, or write the tool's whole schema with `#[tool(schema = ...)]`"
-)]
-#[cfg(feature = "schemars")]
-pub trait Parameter: DeserializeOwned + Serialize + JsonSchema {}
-
-#[cfg(feature = "schemars")]
-impl<T: DeserializeOwned + Serialize + JsonSchema> Parameter for T {}
-
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "the model's arguments are deserialized into this type",
-    note = "derive `serde::Deserialize` and `serde::Serialize` for `{Self}`"
-)]
-#[cfg(not(feature = "schemars"))]
-pub trait Parameter: DeserializeOwned + Serialize {}
-
-#[cfg(not(feature = "schemars"))]
-impl<T: DeserializeOwned + Serialize> Parameter for T {}
-
-/// The same for a tool whose schema is written by hand: no `JsonSchema`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "the model's arguments are deserialized into this type",
-    note = "derive `serde::Deserialize` and `serde::Serialize` for `{Self}`"
-)]
-pub trait SerdeParameter: DeserializeOwned + Serialize {}
-
-impl<T: DeserializeOwned + Serialize> SerdeParameter for T {}
 
 pub const fn check_parameter<T: Parameter>() {}
 
@@ -94,29 +59,6 @@ pub const fn check_parameter<T: Parameter>() {}
 pub trait StructInput: DeserializeOwned {}
 
 impl<T: DeserializeOwned> StructInput for T {}
-
-/// What a `#[tool(validate = ...)]` function returns: its refusal as the
-/// violations the model reads.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a verdict on a tool's input",
-    label = "the function named by `validate` must return this",
-    note = "return `Result<(), Vec<tool_core::Violation>>` or `Result<(), tool_core::Violation>`"
-)]
-pub trait Verdict {
-    fn into_violations(self) -> Result<(), Vec<crate::Violation>>;
-}
-
-impl Verdict for Result<(), Vec<crate::Violation>> {
-    fn into_violations(self) -> Result<(), Vec<crate::Violation>> {
-        self
-    }
-}
-
-impl Verdict for Result<(), crate::Violation> {
-    fn into_violations(self) -> Result<(), Vec<crate::Violation>> {
-        self.map_err(|violation| vec![violation])
-    }
-}
 
 /// Reads a `#[tool]` struct and runs its own checks on it.
 pub fn read_struct_checked<T: StructInput, V: Verdict>(

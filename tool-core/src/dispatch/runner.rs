@@ -45,15 +45,7 @@ impl<'a> Arguments<'a> {
     /// Pointer of the bad value and the deserializer's message), then
     /// passes the gate.
     pub fn read<T: DeserializeOwned>(self) -> Result<T, ToolError> {
-        // Kept small: it is compiled once per input type.
-        let mut path = Path::default();
-        match T::deserialize(path.reader(self.node)) {
-            Ok(input) => match (self.gate)() {
-                Ok(()) => Ok(input),
-                Err(error) => Err(error),
-            },
-            Err(error) => Err(path.invalid(self.tool, &error)),
-        }
+        self.read_checked(|_: &T| Ok(()))
     }
 
     /// What `Arguments::object` reads, the tool's name, and the gate.
@@ -67,18 +59,17 @@ impl<'a> Arguments<'a> {
         self,
         check: impl FnOnce(&T) -> Result<(), Vec<Violation>>,
     ) -> Result<T, ToolError> {
+        // Kept small: it is compiled once per input type.
         let mut path = Path::default();
         let input = match T::deserialize(path.reader(self.node)) {
             Ok(input) => input,
             Err(error) => return Err(path.invalid(self.tool, &error)),
         };
-        if let Err(violations) = check(&input) {
-            return Err(ToolError::InvalidArguments {
-                tool: self.tool.to_owned(),
-                violations,
-            });
-        }
-        (self.gate)()?;
+        let checks = Checks {
+            tool: self.tool,
+            gate: self.gate,
+        };
+        checks.pass(check(&input))?;
         Ok(input)
     }
 
@@ -89,6 +80,51 @@ impl<'a> Arguments<'a> {
             Node::Read(value) => value.clone(),
             Node::Take(value) => std::mem::take(value),
         })
+    }
+}
+
+/// What a `#[tool(validate = ...)]` function returns: its refusal as the
+/// violations the model reads.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a verdict on a tool's input",
+    label = "the function named by `validate` must return this",
+    note = "return `Result<(), Vec<tool_core::Violation>>` or `Result<(), tool_core::Violation>`"
+)]
+#[doc(hidden)]
+pub trait Verdict {
+    fn into_violations(self) -> Result<(), Vec<Violation>>;
+}
+
+impl Verdict for Result<(), Vec<Violation>> {
+    fn into_violations(self) -> Result<(), Vec<Violation>> {
+        self
+    }
+}
+
+impl Verdict for Result<(), Violation> {
+    fn into_violations(self) -> Result<(), Vec<Violation>> {
+        self.map_err(|violation| vec![violation])
+    }
+}
+
+/// What is left once a tool's input is read: its own checks, then the
+/// gate.
+#[doc(hidden)]
+pub struct Checks<'a> {
+    pub(crate) tool: &'a str,
+    pub(crate) gate: Gate<'a>,
+}
+
+impl Checks<'_> {
+    /// The tool's verdict on its input, then the gate.
+    pub fn pass(self, verdict: impl Verdict) -> Result<(), ToolError> {
+        if let Err(violations) = verdict.into_violations() {
+            return Err(ToolError::InvalidArguments {
+                tool: self.tool.to_owned(),
+                violations,
+            });
+        }
+        (self.gate)()
     }
 }
 

@@ -407,11 +407,7 @@ impl<'a> Expansion<'a> {
                     Some(validate) => {
                         // The tool's own checks, on the struct read, before the gate.
                         let read = format_ident!("__tool_read", span = Span::mixed_site());
-                        let check_args = self.tool.args.iter().filter_map(|arg| match arg {
-                            Arg::Context(_) => Some(quote!(&#ctx)),
-                            Arg::Param(param) => param.ident().map(|ident| quote!(&#read.#ident)),
-                            Arg::Receiver(_) => None,
-                        });
+                        let check_args = self.args_as(|ident| quote!(&#read.#ident));
                         let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
                         quote! {
                             #p::read_struct_checked::<#input<#marker>, _>(#tool_args, |#read| #verdict)
@@ -503,12 +499,7 @@ impl<'a> Expansion<'a> {
         };
         // The tool's own checks, on what was read, before the gate.
         let checks = format_ident!("__tool_checks", span = Span::mixed_site());
-        let ctx = &self.ctx;
-        let check_args = self.tool.args.iter().filter_map(|arg| match arg {
-            Arg::Context(_) => Some(quote!(&#ctx)),
-            Arg::Param(param) => param.ident().map(|ident| quote!(&#ident)),
-            Arg::Receiver(_) => None,
-        });
+        let check_args = self.args_as(|ident| quote!(&#ident));
         let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
         quote! {
             #lets
@@ -525,6 +516,23 @@ impl<'a> Expansion<'a> {
         }
     }
 
+    /// The function's arguments in its order, for calling it or the
+    /// function named by `validate`: the context borrowed, each parameter
+    /// as `param` writes it. (`check` has refused a receiver and a
+    /// parameter without a name.)
+    fn args_as(&self, param: impl Fn(&Ident) -> TokenStream) -> Vec<TokenStream> {
+        let ctx = &self.ctx;
+        self.tool
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                Arg::Context(_) => Some(quote!(&#ctx)),
+                Arg::Param(param_arg) => param_arg.ident().map(&param),
+                Arg::Receiver(_) => None,
+            })
+            .collect()
+    }
+
     /// The `Started` that calls the user's function: at once for a plain
     /// function when the call may, as a future for an `async` one.
     fn started(&self) -> TokenStream {
@@ -538,12 +546,7 @@ impl<'a> Expansion<'a> {
         let sig = &self.tool.item.sig;
         let span = sig.ident.span();
         let fn_ident = &sig.ident;
-        // `check` has refused a receiver and a parameter without a name.
-        let call_args = self.tool.args.iter().filter_map(|arg| match arg {
-            Arg::Context(_) => Some(quote!(&#ctx)),
-            Arg::Param(param) => param.ident().map(|ident| quote!(#ident)),
-            Arg::Receiver(_) => None,
-        });
+        let call_args = self.args_as(|ident| quote!(#ident));
         let call = quote_spanned!(span=> #fn_ident(#(#call_args),*));
         let return_span = match &sig.output {
             ReturnType::Type(_, ty) => ty.span(),
