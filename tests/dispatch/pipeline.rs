@@ -365,6 +365,7 @@ struct NoArgs {}
 
 impl TypedTool<App> for OfficeHours {
     type Input = NoArgs;
+    type Output = ToolResult;
     fn name(&self) -> &str {
         "call_office"
     }

@@ -523,6 +523,7 @@ struct Nothing {}
 
 impl TypedTool for Counted {
     type Input = Nothing;
+    type Output = ToolResult;
     fn name(&self) -> &str {
         "counted"
     }
@@ -725,6 +726,7 @@ struct City {
 
 impl TypedTool<App> for WeatherByHand {
     type Input = City;
+    type Output = ToolResult;
     fn name(&self) -> &str {
         "get_weather"
     }
@@ -760,6 +762,7 @@ struct Range {
 
 impl TypedTool for Count {
     type Input = Range;
+    type Output = ToolResult;
 
     fn name(&self) -> &str {
         "count"

@@ -1694,6 +1694,7 @@ struct Picker(String);
 
 impl TypedTool for Picker {
     type Input = Value;
+    type Output = ToolResult;
 
     fn name(&self) -> &str {
         &self.0

@@ -82,7 +82,8 @@ pub use dispatch::{
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
 pub use tool::{
-    BoxFuture, CancellationToken, Echo, IntoToolOutput, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS,
+    BoxFuture, CancellationToken, DEFAULT_MAX_MEDIA_BYTES, Echo, ExecuteOutput, Image,
+    IntoToolOutput, Link, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS, Media, MediaKind, Part,
     RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolMetadata,
     ToolOutput, ToolResult, ToolTier, TypedTool, Violation, call_id,
 };

@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use crate::dispatch::input::Node;
 use crate::dispatch::runner::{Arguments, Prepare, Started};
-use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool};
+use crate::{
+    BoxFuture, ExecuteOutput, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool,
+};
 
 /// A [`TypedTool`] seen as an untyped [`Tool`].
 ///
@@ -31,6 +33,7 @@ use crate::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, T
 ///
 /// impl TypedTool for Add {
 ///     type Input = Pair;
+///     type Output = ToolResult;
 ///     fn name(&self) -> &str { "add" }
 ///     fn description(&self) -> &str { "Add two numbers." }
 ///     fn input_schema(&self) -> Value { json!({"type": "object"}) }
@@ -155,13 +158,14 @@ where
             Err(input)
         };
         match now {
-            Ok(result) => Ok(Started::Done(result)),
+            Ok(output) => Ok(Started::Done(output.into_tool_result(self.tool.name()))),
             Err(input) => {
                 let tool = Arc::clone(&self.tool);
                 let ctx = ctx.into_owned();
-                Ok(Started::wait(
-                    async move { tool.execute(&ctx, input).await },
-                ))
+                Ok(Started::wait(async move {
+                    let output = tool.execute(&ctx, input).await;
+                    output.into_tool_result(tool.name())
+                }))
             }
         }
     }

@@ -27,7 +27,8 @@ use crate::dispatch::runner::{Arguments, Started};
 use crate::tool::Call;
 use crate::tool::echo::Echo;
 use crate::{
-    Approval, CallFinished, CallStarted, ToolContext, ToolError, ToolOutput, ToolResult, ToolTier,
+    Approval, CallFinished, CallStarted, Part, ToolContext, ToolError, ToolOutput, ToolResult,
+    ToolTier,
 };
 
 /// How far [`Pipeline::begin`] took a call.
@@ -141,6 +142,7 @@ pub(crate) struct Settings {
     pub(crate) default_timeout: Duration,
     pub(crate) pending_timeout: Duration,
     pub(crate) validate: bool,
+    pub(crate) max_media_bytes: usize,
 }
 
 impl<Ctx> Pipeline<Ctx> {
@@ -267,7 +269,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             entry.runner.start(call.context_for(ctx), args)
         };
         match started {
-            Ok(Started::Done(result)) => Begun::Done(finish(entry, result)),
+            Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
             Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
             Ok(Started::Wait(run)) => Begun::Waits(Run::Wait(run)),
             Err(error) => Begun::Done(error.into()),
@@ -303,7 +305,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             entry.exclusive.as_deref(),
         )
         .await;
-        finish(entry, result)
+        finish(entry, result, &self.settings)
     }
 
     /// Step 5 for a `Confirm` tool: the approval hook's decision, or a
@@ -356,6 +358,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let exclusive = entry.exclusive.clone();
         let observer = self.observer.clone();
         let pending_timeout = self.settings.pending_timeout;
+        let max_media_bytes = self.settings.max_media_bytes;
         let call = call.shared();
         let span = tracing::info_span!("tool_call_background", tool = %name, call_id = id);
         let start = Instant::now();
@@ -378,6 +381,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             } else {
                 result
             };
+            let result = bound_media(&name, result, max_media_bytes);
             if let Some(observer) = &observer {
                 let event = CallFinished {
                     tool: &name,
@@ -470,7 +474,7 @@ fn outcome(result: &ToolResult) -> &'static str {
 
 /// The end of a call that ran: a deferred result from a tool that cannot
 /// defer is an error; otherwise step 7.
-fn finish<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
+fn finish<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult, settings: &Settings) -> ToolResult {
     if result.is_deferred() {
         let name = &*entry.name;
         return ToolError::Execution {
@@ -481,7 +485,29 @@ fn finish<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
         }
         .into();
     }
+    let result = bound_media(&entry.name, result, settings.max_media_bytes);
     shape_output(entry, result)
+}
+
+/// Step 7 for media: a part over the limit withholds the result.
+fn bound_media(tool: &str, result: ToolResult, limit: usize) -> ToolResult {
+    let Some(parts) = result.as_parts() else {
+        return result;
+    };
+    let over = parts
+        .iter()
+        .filter_map(Part::as_media)
+        .find(|media| media.len() > limit);
+    match over {
+        Some(media) => ToolError::MediaTooLarge {
+            tool: tool.to_owned(),
+            media_type: media.media_type().to_owned(),
+            size: media.len(),
+            limit,
+        }
+        .into(),
+        None => result,
+    }
 }
 
 /// Step 7: structured content for a tool with an output schema, checked

@@ -17,7 +17,7 @@ use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::pipeline::{Pipeline, Settings, ToolCall};
 use crate::dispatch::runner::Registration;
-use crate::tool::check_tool_name;
+use crate::tool::{DEFAULT_MAX_MEDIA_BYTES, check_tool_name};
 use crate::{
     ApprovalHook, DeliveryError, RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult,
 };
@@ -135,6 +135,7 @@ impl<Ctx> ToolRegistry<Ctx> {
                 default_timeout: DEFAULT_TIMEOUT,
                 pending_timeout: DEFAULT_PENDING_TIMEOUT,
                 validate: true,
+                max_media_bytes: DEFAULT_MAX_MEDIA_BYTES,
             }),
             checks: Vec::new(),
             derived: Derived::default(),
@@ -185,6 +186,38 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     #[must_use]
     pub fn with_max_argument_bytes(mut self, limit: usize) -> Self {
         self.pipeline.settings.max_argument_bytes = limit;
+        self
+    }
+
+    /// The limit on one media part of a result (an image, a recording, a
+    /// document), in bytes before any encoding. A result with a part over
+    /// it becomes an error result that says so
+    /// ([`ToolError::MediaTooLarge`]): providers refuse a whole request for
+    /// one oversized block, which would end the conversation. Default:
+    /// [`DEFAULT_MAX_MEDIA_BYTES`](crate::DEFAULT_MAX_MEDIA_BYTES), 5 MiB.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use tool_core::{tool, Image, ToolContext, ToolRegistry};
+    ///
+    /// /// Take a screenshot.
+    /// #[tool(tier = Observe)]
+    /// fn screenshot() -> Image {
+    ///     Image::png(vec![0; 2048])
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(Screenshot).with_max_media_bytes(1024);
+    /// let result = registry.call(&ToolContext::new(()), "screenshot", serde_json::json!({})).await;
+    /// assert!(result.is_error());
+    /// assert_eq!(
+    ///     result.model_text(),
+    ///     "tool `screenshot` returned image/png of 2048 bytes, over the limit of 1024 bytes for one media part, so its result was withheld"
+    /// );
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_max_media_bytes(mut self, limit: usize) -> Self {
+        self.pipeline.settings.max_media_bytes = limit;
         self
     }
 

@@ -77,6 +77,7 @@ pub(super) fn format<'a>(
                 match result.output() {
                     ToolOutput::Json(value) => json!({ "output": value }),
                     ToolOutput::Text(text) => json!({ "output": text }),
+                    _ => json!({ "output": result.model_text() }),
                 }
             };
             let mut function_response = Map::new();

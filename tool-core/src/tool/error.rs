@@ -118,6 +118,21 @@ pub enum ToolError {
         /// The time limit that ran out.
         after: Duration,
     },
+    /// A media part of the result is larger than the registry passes on
+    /// ([`ToolRegistry::with_max_media_bytes`](crate::ToolRegistry::with_max_media_bytes)).
+    #[error(
+        "tool `{tool}` returned {media_type} of {size} bytes, over the limit of {limit} bytes for one media part, so its result was withheld"
+    )]
+    MediaTooLarge {
+        /// The tool's name.
+        tool: String,
+        /// The media type of the first part over the limit.
+        media_type: String,
+        /// Its size in bytes.
+        size: usize,
+        /// The registry's limit.
+        limit: usize,
+    },
     /// The tool's structured output does not match its declared output schema.
     #[error(
         "tool `{tool}` produced output that does not match its output schema: {}",

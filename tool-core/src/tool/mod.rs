@@ -5,6 +5,7 @@ mod call_id;
 mod context;
 pub(crate) mod echo;
 mod error;
+pub(crate) mod media;
 mod metadata;
 mod name;
 mod result;
@@ -14,10 +15,11 @@ pub(crate) use context::Call;
 pub use context::{CancellationToken, ToolContext};
 pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};
+pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part};
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::check_tool_name;
 pub(crate) use result::from_error;
-pub use result::{IntoToolOutput, ToolOutput, ToolResult};
+pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
 
 use serde_json::Value;
 
@@ -31,7 +33,9 @@ use serde::de::DeserializeOwned;
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A tool with a typed input: the arguments are deserialized into
-/// [`TypedTool::Input`] before [`TypedTool::execute`] runs.
+/// [`TypedTool::Input`] before [`TypedTool::execute`] runs, and what it
+/// returns, [`TypedTool::Output`], is the result: a [`ToolResult`], or a
+/// `Result` whose `Err` the model reads, so that `execute` can use `?`.
 ///
 /// Write it by hand for a tool that needs more than `#[tool]` offers (state
 /// of its own, a check of availability per caller). A registry wraps it in
@@ -51,6 +55,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 ///
 /// impl TypedTool for EchoTool {
 ///     type Input = Echo;
+///     type Output = ToolResult;
 ///     fn name(&self) -> &str { "echo" }
 ///     fn description(&self) -> &str { "Repeat the text." }
 ///     fn input_schema(&self) -> Value {
@@ -68,6 +73,39 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     /// The arguments, as the model sends them.
     type Input: DeserializeOwned + Send + 'static;
+
+    /// What [`execute`](TypedTool::execute) returns: a [`ToolResult`], or a
+    /// `Result<T, E>` of any value a tool may return ([`IntoToolOutput`]:
+    /// text, JSON, media, parts, a `ToolResult`) and any `E: Display`, whose
+    /// `Err` becomes an error result with the error's text, so that
+    /// `execute` can use `?`.
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use serde_json::{json, Value};
+    /// use tool_core::{ToolContext, TypedTool};
+    ///
+    /// #[derive(Deserialize)]
+    /// struct Sum { numbers: Vec<String> }
+    ///
+    /// struct Add;
+    ///
+    /// impl TypedTool for Add {
+    ///     type Input = Sum;
+    ///     type Output = Result<i64, std::num::ParseIntError>;
+    ///     fn name(&self) -> &str { "add" }
+    ///     fn description(&self) -> &str { "Add numbers written as text." }
+    ///     fn input_schema(&self) -> Value { json!({"type": "object"}) }
+    ///     async fn execute(&self, _ctx: &ToolContext, input: Sum) -> Self::Output {
+    ///         let mut total = 0;
+    ///         for number in &input.numbers {
+    ///             total += number.parse::<i64>()?;
+    ///         }
+    ///         Ok(total)
+    ///     }
+    /// }
+    /// ```
+    type Output: ExecuteOutput;
 
     /// The name the model calls the tool by.
     fn name(&self) -> &str;
@@ -109,6 +147,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     ///
     /// impl TypedTool for Count {
     ///     type Input = Range;
+    ///     type Output = ToolResult;
     ///     fn name(&self) -> &str { "count" }
     ///     fn description(&self) -> &str { "Count from start to end." }
     ///     fn input_schema(&self) -> Value { json!({"type": "object"}) }
@@ -148,7 +187,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         &self,
         ctx: &ToolContext<Ctx>,
         input: Self::Input,
-    ) -> impl Future<Output = ToolResult> + Send;
+    ) -> impl Future<Output = Self::Output> + Send;
 
     /// Runs the tool at once, for a tool whose work never waits: the
     /// result, or the input back for [`execute`](TypedTool::execute). A
@@ -159,7 +198,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         &self,
         ctx: &ToolContext<Ctx>,
         input: Self::Input,
-    ) -> Result<ToolResult, Self::Input> {
+    ) -> Result<Self::Output, Self::Input> {
         let _ = ctx;
         Err(input)
     }

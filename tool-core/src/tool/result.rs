@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::ToolError;
+use crate::tool::media::{AsText, Image, Link, Media, Part};
 
 /// The content of a [`ToolResult`].
 #[derive(Clone, Debug, PartialEq)]
@@ -16,6 +17,9 @@ pub enum ToolOutput {
     Text(String),
     /// A JSON value, given to the model as compact JSON text.
     Json(Value),
+    /// Several parts: text, JSON, images, audio, documents, links, each
+    /// given to a provider in the block it has for it.
+    Parts(Vec<Part>),
 }
 
 /// The outcome of one call, in the form the model reads: content plus an
@@ -67,6 +71,20 @@ impl ToolResult {
     /// A successful JSON result.
     pub fn json(value: Value) -> Self {
         Self::success(ToolOutput::Json(value))
+    }
+
+    /// A successful result made of parts: text beside an image, several
+    /// documents, a link.
+    ///
+    /// ```
+    /// use tool_core::{Image, Part, ToolResult};
+    ///
+    /// # let png = vec![0x89, b'P', b'N', b'G'];
+    /// let result = ToolResult::parts(vec![Part::text("The chart:"), Image::png(png).into()]);
+    /// assert_eq!(result.model_text(), "The chart:\n[image (image/png, 4 bytes)]");
+    /// ```
+    pub fn parts(parts: impl IntoIterator<Item = Part>) -> Self {
+        Self::success(ToolOutput::Parts(parts.into_iter().collect()))
     }
 
     /// A successful result with the given content.
@@ -162,11 +180,20 @@ impl ToolResult {
         self.error.as_deref()
     }
 
-    /// The text a model receives: text as is, JSON compact.
+    /// The text a model receives where only text is taken: text as is,
+    /// JSON compact; parts one a line, each medium and link named in
+    /// brackets (`[image chart.png (image/png, 2048 bytes)]`).
     pub fn model_text(&self) -> Cow<'_, str> {
         match &self.output {
             ToolOutput::Text(text) => Cow::Borrowed(text),
             ToolOutput::Json(value) => Cow::Owned(value.to_string()),
+            ToolOutput::Parts(parts) => Cow::Owned(
+                parts
+                    .iter()
+                    .map(|part| AsText(part).to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
         }
     }
 
@@ -174,7 +201,7 @@ impl ToolResult {
     pub fn as_text(&self) -> Option<&str> {
         match &self.output {
             ToolOutput::Text(text) => Some(text),
-            ToolOutput::Json(_) => None,
+            _ => None,
         }
     }
 
@@ -182,7 +209,15 @@ impl ToolResult {
     pub fn as_json(&self) -> Option<&Value> {
         match &self.output {
             ToolOutput::Json(value) => Some(value),
-            ToolOutput::Text(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The parts, if the content is made of parts.
+    pub fn as_parts(&self) -> Option<&[Part]> {
+        match &self.output {
+            ToolOutput::Parts(parts) => Some(parts),
+            _ => None,
         }
     }
 }
@@ -200,14 +235,15 @@ impl From<ToolError> for ToolResult {
 }
 
 /// A value a tool can return: anything `Serialize` (a `String` becomes text,
-/// anything else JSON) or a [`ToolResult`] built by hand.
+/// anything else JSON), media ([`Image`], [`Media`]), a [`Link`], parts
+/// (`Vec<Part>`, a [`Part`]) or a [`ToolResult`] built by hand.
 ///
 /// A `#[tool]` function may return `T` or `Result<T, E>` for any `T` with
 /// this trait and any `E: Display`; an `Err` becomes an error result whose
 /// text is the error's `Display`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
-    label = "a tool returns a `Serialize` value, a `ToolResult`, or a `Result` of either",
+    label = "a tool returns a `Serialize` value, media, parts, a `ToolResult`, or a `Result` of one",
     note = "derive `serde::Serialize` for `{Self}`, or convert it to a `String` or a `ToolResult`"
 )]
 pub trait IntoToolOutput {
@@ -220,8 +256,17 @@ impl<T: Serialize + 'static> IntoToolOutput for T {
     fn into_tool_result(self, tool: &str) -> ToolResult {
         // A `String` is the text as it is: no copy through a JSON value.
         let mut slot = Some(self);
-        if let Some(text) = (&mut slot as &mut dyn Any).downcast_mut::<Option<String>>() {
+        let any = &mut slot as &mut dyn Any;
+        if let Some(text) = any.downcast_mut::<Option<String>>() {
             return ToolResult::text(text.take().unwrap_or_default());
+        }
+        // Media and parts are the parts they are, not their JSON. Each test
+        // is a constant for a given `T`: the others compile to nothing.
+        if let Some(parts) = any.downcast_mut::<Option<Vec<Part>>>() {
+            return ToolResult::parts(parts.take().unwrap_or_default());
+        }
+        if let Some(part) = as_part(any) {
+            return ToolResult::parts([part]);
         }
         let Some(value) = slot else {
             return ToolResult::text("");
@@ -242,6 +287,51 @@ impl IntoToolOutput for ToolResult {
     fn into_tool_result(self, _tool: &str) -> ToolResult {
         self
     }
+}
+
+/// What [`TypedTool::execute`](crate::TypedTool::execute) may return: a
+/// [`ToolResult`], or a `Result<T, E>` of a value a tool may return and an
+/// error whose `Display` the model reads.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be what `TypedTool::execute` returns",
+    label = "`execute` returns a `ToolResult` or a `Result<T, E>` with `T: IntoToolOutput` and `E: Display`",
+    note = "for a plain value, return `Result<T, std::convert::Infallible>` or convert it with `IntoToolOutput::into_tool_result`"
+)]
+pub trait ExecuteOutput: Send + 'static {
+    /// Turns the value into the result the model reads; `tool` names the
+    /// tool for error messages.
+    fn into_tool_result(self, tool: &str) -> ToolResult;
+}
+
+impl ExecuteOutput for ToolResult {
+    fn into_tool_result(self, _tool: &str) -> ToolResult {
+        self
+    }
+}
+
+impl<T, E> ExecuteOutput for Result<T, E>
+where
+    T: IntoToolOutput + Send + 'static,
+    E: std::fmt::Display + Send + 'static,
+{
+    fn into_tool_result(self, tool: &str) -> ToolResult {
+        match self {
+            Ok(value) => value.into_tool_result(tool),
+            Err(error) => from_error(tool, error),
+        }
+    }
+}
+
+/// The part a value of one of the part types is.
+#[inline(always)]
+fn as_part(any: &mut dyn Any) -> Option<Part> {
+    fn take<P: Into<Part> + 'static>(any: &mut dyn Any) -> Option<Part> {
+        any.downcast_mut::<Option<P>>()?.take().map(Into::into)
+    }
+    take::<Part>(any)
+        .or_else(|| take::<Image>(any))
+        .or_else(|| take::<Media>(any))
+        .or_else(|| take::<Link>(any))
 }
 
 /// The result of a tool's `Err`.
