@@ -6,6 +6,7 @@
 mod agent_loop;
 mod corpus;
 mod fixtures;
+mod media;
 mod registry;
 mod schemas;
 mod sdk;

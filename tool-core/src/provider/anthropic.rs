@@ -3,8 +3,12 @@
 use serde_json::{Map, Value, json};
 
 use super::call::{list, typed_calls};
-use crate::ToolResult;
+use super::parts::{LeftOut, is_common_image, parts_of};
 use crate::provider::ProviderCall;
+use crate::tool::media::{AsText, text_of};
+use crate::{MediaKind, Part, ToolResult};
+
+const API: &str = "Anthropic Messages";
 
 /// The content blocks of a message, or the blocks themselves.
 fn blocks(response: &Value) -> Result<&[Value], String> {
@@ -28,7 +32,8 @@ pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
 
 /// One user message whose `tool_result` blocks come first, one per
 /// `tool_use`, in order; `is_error` on failures, so that the model corrects
-/// its arguments rather than trusting the text.
+/// its arguments rather than trusting the text. A result made of parts is a
+/// list of content blocks.
 pub(super) fn format<'a>(
     pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
 ) -> Vec<Value> {
@@ -37,7 +42,11 @@ pub(super) fn format<'a>(
             let mut block = Map::new();
             block.insert("type".into(), "tool_result".into());
             block.insert("tool_use_id".into(), call.id().unwrap_or_default().into());
-            block.insert("content".into(), result.model_text().into());
+            let content = match parts_of(result) {
+                Some(parts) => parts.iter().map(content_block).collect(),
+                None => result.model_text().into(),
+            };
+            block.insert("content".into(), content);
             if result.is_error() {
                 block.insert("is_error".into(), true.into());
             }
@@ -48,4 +57,55 @@ pub(super) fn format<'a>(
         return Vec::new();
     }
     vec![json!({"role": "user", "content": content})]
+}
+
+/// The content block of one part, as a `tool_result` takes them: text,
+/// `image` (JPEG, PNG, GIF, WebP; base64 or a URL), `document` (a PDF, or
+/// text as a plain-text source); anything else as text saying what was left
+/// out.
+fn content_block(part: &Part) -> Value {
+    let text = |text: String| json!({"type": "text", "text": text});
+    match part {
+        Part::Media(media) => {
+            let media_type = media.media_type().to_ascii_lowercase();
+            let source = match media.kind() {
+                MediaKind::Image if is_common_image(&media_type, true) => (
+                    "image",
+                    json!({
+                        "type": "base64", "media_type": media_type, "data": media.base64(),
+                    }),
+                ),
+                MediaKind::Document if media_type == "application/pdf" => (
+                    "document",
+                    json!({
+                        "type": "base64", "media_type": media_type, "data": media.base64(),
+                    }),
+                ),
+                MediaKind::Document if let Some(data) = text_of(media) => (
+                    "document",
+                    json!({
+                        "type": "text", "media_type": "text/plain", "data": data,
+                    }),
+                ),
+                _ => return text(LeftOut { part, api: API }.to_string()),
+            };
+            let mut block = json!({"type": source.0, "source": source.1});
+            if let (Some(name), "document") = (media.name(), source.0) {
+                block["title"] = name.into();
+            }
+            block
+        }
+        Part::Link(link) if link.is_web() => {
+            let media_type = link.media_type().unwrap_or_default();
+            let source = json!({"type": "url", "url": link.uri()});
+            if is_common_image(media_type, true) {
+                json!({"type": "image", "source": source})
+            } else if media_type.eq_ignore_ascii_case("application/pdf") {
+                json!({"type": "document", "source": source})
+            } else {
+                text(AsText(part).to_string())
+            }
+        }
+        _ => text(AsText(part).to_string()),
+    }
 }

@@ -5,8 +5,10 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use super::call::{kind, optional_string, string_at};
+use super::parts::{LeftOut, is_common_image, parts_of};
 use crate::provider::ProviderCall;
-use crate::{ToolOutput, ToolResult};
+use crate::tool::media::AsText;
+use crate::{Media, MediaKind, Part, ToolOutput, ToolResult};
 
 /// The model's content: `candidates[0].content` of a response, the content
 /// itself, or its bare `parts` (read as the model's content that holds
@@ -65,19 +67,22 @@ pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
 
 /// One user content holding a `functionResponse` part per call, in order.
 /// `response` must be an object: the output under `output`, a failure's
-/// text under `error`, as Gemini's documentation asks.
+/// text under `error`, as Gemini's documentation asks. Media goes in the
+/// function response's own `parts` (Gemini 3), each referred to from
+/// `response` by its `displayName`.
 pub(super) fn format<'a>(
     pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let parts: Vec<Value> = pairs
         .map(|(call, result)| {
-            let response = if result.is_error() {
-                json!({ "error": result.model_text() })
+            let (response, media) = if result.is_error() {
+                (json!({ "error": result.model_text() }), Vec::new())
+            } else if let Some(parts) = parts_of(result) {
+                with_media(parts)
             } else {
                 match result.output() {
-                    ToolOutput::Json(value) => json!({ "output": value }),
-                    ToolOutput::Text(text) => json!({ "output": text }),
-                    _ => json!({ "output": result.model_text() }),
+                    ToolOutput::Json(value) => (json!({ "output": value }), Vec::new()),
+                    _ => (json!({ "output": result.model_text() }), Vec::new()),
                 }
             };
             let mut function_response = Map::new();
@@ -86,6 +91,9 @@ pub(super) fn format<'a>(
                 function_response.insert("id".into(), id.into());
             }
             function_response.insert("response".into(), response);
+            if !media.is_empty() {
+                function_response.insert("parts".into(), media.into());
+            }
             json!({ "functionResponse": function_response })
         })
         .collect();
@@ -93,4 +101,64 @@ pub(super) fn format<'a>(
         return Vec::new();
     }
     vec![json!({"role": "user", "parts": parts})]
+}
+
+/// The `response` of a result made of parts and the function response's
+/// `parts`: the text (and what Gemini cannot take, said in text) under
+/// `output`; each image, PDF or plain-text document as `inlineData`, named
+/// by a unique `displayName` that `response` refers to once
+/// (`{"image_ref": {"$ref": "chart.png"}}`).
+fn with_media(parts: &[Part]) -> (Value, Vec<Value>) {
+    let mut response = Map::new();
+    let mut texts = Vec::new();
+    let mut inline = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut kinds: Vec<MediaKind> = Vec::new();
+    for part in parts {
+        let Part::Media(media) = part else {
+            texts.push(AsText(part).to_string());
+            continue;
+        };
+        if !takes(media) {
+            texts.push(
+                LeftOut {
+                    part,
+                    api: "Gemini",
+                }
+                .to_string(),
+            );
+            continue;
+        }
+        let kind = media.kind().name();
+        let count = names.len() + 1;
+        let name = match media.name() {
+            Some(name) if !names.iter().any(|taken| taken == name) => name.to_owned(),
+            _ => format!("{kind}_{count}"),
+        };
+        let key = match kinds.iter().filter(|seen| **seen == media.kind()).count() {
+            0 => format!("{kind}_ref"),
+            n => format!("{kind}_ref_{}", n + 1),
+        };
+        response.insert(key, json!({ "$ref": name }));
+        inline.push(json!({"inlineData": {
+            "displayName": name,
+            "mimeType": media.media_type().to_ascii_lowercase(),
+            "data": media.base64(),
+        }}));
+        names.push(name);
+        kinds.push(media.kind());
+    }
+    if !texts.is_empty() {
+        response.insert("output".into(), texts.join("\n").into());
+    }
+    (Value::Object(response), inline)
+}
+
+/// Whether Gemini takes the media in a function response: PNG, JPEG and
+/// WebP images, PDFs and plain text.
+fn takes(media: &Media) -> bool {
+    let media_type = media.media_type().to_ascii_lowercase();
+    is_common_image(&media_type, false)
+        || media_type == "application/pdf"
+        || media_type == "text/plain"
 }

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::call::{kind, string_at};
+use super::parts::parts_of;
 use crate::provider::ProviderCall;
 use crate::{ToolError, ToolResult};
 
@@ -77,14 +78,17 @@ pub(super) fn format<'a>(
         .collect()
 }
 
-/// The `CallToolResult` of a result: its text, the structured content
-/// beside it when there is some, and `isError`.
+/// The `CallToolResult` of a result: its content blocks (one text block,
+/// or one block a part: `text`, `image`, `audio`, an embedded `resource`
+/// for a document, `resource_link`), the structured content beside them
+/// when there is some, and `isError`.
 pub(crate) fn call_tool_result(result: &ToolResult) -> Value {
     let mut body = Map::new();
-    body.insert(
-        "content".into(),
-        json!([{"type": "text", "text": result.model_text()}]),
-    );
+    let content = match parts_of(result) {
+        Some(parts) => json!(parts),
+        None => json!([{"type": "text", "text": result.model_text()}]),
+    };
+    body.insert("content".into(), content);
     if let Some(structured) = result.structured_content().filter(|v| v.is_object()) {
         body.insert("structuredContent".into(), structured.clone());
     }

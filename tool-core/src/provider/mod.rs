@@ -7,6 +7,7 @@ mod definitions;
 mod gemini;
 mod mcp;
 mod openai;
+mod parts;
 mod turn;
 
 use std::fmt;
