@@ -4,6 +4,7 @@
 //! whole agent loops.
 
 mod agent_loop;
+mod client_tools;
 mod corpus;
 mod fixtures;
 mod media;

@@ -1,20 +1,57 @@
 //! One turn of an agent loop: the tool calls of a response run, their
-//! results in the provider's shape.
+//! results in the provider's shape, and the calls whose results the
+//! application delivers later.
 
+use std::collections::HashMap;
+
+use futures_util::future::join_all;
 use serde_json::Value;
 
 use crate::provider::{ParseError, Provider, ProviderCall};
-use crate::{ToolContext, ToolRegistry, ToolResult};
+use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
 /// A provider's response with its tool calls run: what
 /// [`Provider::respond`] returns.
+///
+/// A call of a `long_running` tool (one the client runs, or work that
+/// finishes in the background) has no result yet: the turn
+/// [`is_waiting`](Turn::is_waiting), [`waiting`](Turn::waiting) lists those
+/// calls with the provider's ids and the arguments, and the
+/// [`reply`](Turn::reply) holds only the other calls' results. Once the
+/// application has delivered the results
+/// ([`ToolRegistry::deliver`](crate::ToolRegistry::deliver)),
+/// [`resume`](Turn::resume) takes them in, and the reply holds every
+/// result, in the provider's shape and the calls' order.
 #[derive(Debug)]
 pub struct Turn {
+    provider: Provider,
     calls: Vec<ProviderCall>,
     results: Vec<ToolResult>,
     model_turn: Vec<Value>,
     reply: Vec<Value>,
     text: Option<String>,
+}
+
+/// A call of a turn whose result waits on the application: see
+/// [`Turn::waiting`].
+#[derive(Clone, Copy, Debug)]
+pub struct Waiting<'a> {
+    call: &'a ProviderCall,
+    call_id: &'a str,
+}
+
+impl<'a> Waiting<'a> {
+    /// The call as the provider sent it: its id, the tool's name and the
+    /// arguments, for the application (or the client) that runs it.
+    pub fn call(&self) -> &'a ProviderCall {
+        self.call
+    }
+
+    /// The registry's id of the call, under which its result is delivered
+    /// ([`ToolRegistry::deliver`](crate::ToolRegistry::deliver)).
+    pub fn call_id(&self) -> &'a str {
+        self.call_id
+    }
 }
 
 impl Turn {
@@ -54,10 +91,104 @@ impl Turn {
 
     /// Appends the model's turn, then the results (none when the turn is
     /// done), to a conversation: the request's `messages`, `input` or
-    /// `contents`.
+    /// `contents`. Append a turn that [`is_waiting`](Turn::is_waiting) once
+    /// it is [resumed](Turn::resume): every provider wants an answer to each
+    /// call before the model speaks again.
     pub fn append_to(&self, conversation: &mut Vec<Value>) {
         conversation.extend(self.model_turn.iter().cloned());
         conversation.extend(self.reply.iter().cloned());
+    }
+
+    /// Whether some calls wait on the application for their results.
+    pub fn is_waiting(&self) -> bool {
+        self.results.iter().any(ToolResult::is_pending)
+    }
+
+    /// The calls whose results wait on the application, in the response's
+    /// order: for each, the provider's call (id, tool, arguments) and the
+    /// registry's id to deliver its result under.
+    pub fn waiting(&self) -> impl Iterator<Item = Waiting<'_>> {
+        self.calls
+            .iter()
+            .zip(&self.results)
+            .filter_map(|(call, result)| {
+                let call_id = result.pending_call_id()?;
+                Some(Waiting { call, call_id })
+            })
+    }
+
+    /// Waits for the results of the calls that wait (delivered by the
+    /// application, or produced by a tool running in the background), and
+    /// makes the reply whole: every call's result, in the provider's shape
+    /// and the calls' order, under the ids the provider issued. A result
+    /// that does not come in time is an error result
+    /// ([`ToolRegistry::with_pending_timeout`](crate::ToolRegistry::with_pending_timeout)).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolContext, ToolRegistry, ToolResult};
+    ///
+    /// /// Ask the user to pick a file; the client shows the dialog.
+    /// #[tool(long_running, tier = Observe)]
+    /// fn pick_file() -> ToolResult {
+    ///     ToolResult::deferred()
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(PickFile);
+    /// let response = json!({"role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "pick_file", "input": {}}
+    /// ]});
+    /// let mut turn = Provider::Anthropic { strict: false }
+    ///     .respond(&registry, &ToolContext::new(()), &response)
+    ///     .await
+    ///     .unwrap();
+    /// assert!(turn.is_waiting());
+    /// assert!(turn.reply().is_empty());
+    ///
+    /// for waiting in turn.waiting() {
+    ///     assert_eq!(waiting.call().id(), Some("toolu_1"));
+    ///     registry.deliver(waiting.call_id(), ToolResult::text("notes.txt")).unwrap();
+    /// }
+    /// turn.resume(&registry).await;
+    /// assert_eq!(
+    ///     turn.reply(),
+    ///     [json!({"role": "user", "content": [
+    ///         {"type": "tool_result", "tool_use_id": "toolu_1", "content": "notes.txt"}
+    ///     ]})]
+    /// );
+    /// # });
+    /// ```
+    pub async fn resume<Ctx: Send + Sync + 'static>(&mut self, registry: &ToolRegistry<Ctx>) {
+        let mut ids: Vec<&str> = self.waiting().map(|w| w.call_id).collect();
+        if ids.is_empty() {
+            return;
+        }
+        // The same call twice in a response is one pending call: its result
+        // is taken once and answers both.
+        ids.sort_unstable();
+        ids.dedup();
+        let finals = join_all(ids.iter().map(|id| registry.wait(id))).await;
+        let finals: HashMap<String, Option<ToolResult>> =
+            ids.into_iter().map(str::to_owned).zip(finals).collect();
+        for (call, result) in self.calls.iter().zip(&mut self.results) {
+            let Some(id) = result.pending_call_id() else {
+                continue;
+            };
+            *result = match finals.get(id) {
+                Some(Some(done)) => done.clone(),
+                // Taken by someone else who waited on the call.
+                _ => ToolError::Execution {
+                    tool: call.name().to_owned(),
+                    message: format!(
+                        "the result of call `{id}` was taken elsewhere and cannot be given here"
+                    ),
+                }
+                .into(),
+            };
+        }
+        self.reply = self.provider.format_results(&self.calls, &self.results);
     }
 }
 
@@ -69,7 +200,9 @@ impl Provider {
     /// each through the whole pipeline of [`ToolRegistry::call`]: a bad
     /// argument, an unknown tool or a failing tool is an error result the
     /// model reads in the reply. Only a response that is not the provider's
-    /// shape is an `Err`.
+    /// shape is an `Err`. A call of a `long_running` tool is not answered:
+    /// the turn lists it in [`Turn::waiting`] until the application
+    /// delivers its result and [`Turn::resume`] takes it in.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -110,14 +243,32 @@ impl Provider {
         let results = registry
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
-        let reply = self.format_results(&calls, &results);
+        let reply = self.format_ready(&calls, &results);
         let text = self.text_of_turn(&model_turn);
         Ok(Turn {
+            provider: self,
             calls,
             results,
             model_turn,
             reply,
             text,
         })
+    }
+}
+
+impl Provider {
+    /// The reply to the calls whose results are in: a pending call is not
+    /// answered, since its answer is still to come.
+    fn format_ready(self, calls: &[ProviderCall], results: &[ToolResult]) -> Vec<Value> {
+        if !results.iter().any(ToolResult::is_pending) {
+            return self.format_results(calls, results);
+        }
+        let (calls, results): (Vec<ProviderCall>, Vec<ToolResult>) = calls
+            .iter()
+            .zip(results)
+            .filter(|(_, result)| !result.is_pending())
+            .map(|(call, result)| (call.clone(), result.clone()))
+            .unzip();
+        self.format_results(&calls, &results)
     }
 }

@@ -1,0 +1,275 @@
+//! A tool the client runs, inside a complete loop, for Anthropic, OpenAI
+//! (Chat Completions and Responses) and Gemini, with their real response
+//! shapes: the turn answers the call that ran, lists the one that waits on
+//! the application with the provider's id and the arguments, and once the
+//! application delivers its result, the reply holds both, in the calls'
+//! order, under the ids the provider issued; the model then answers.
+
+use serde_json::{Value, json};
+use tool_core::provider::Provider;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+
+/// Get the current weather for a city.
+#[tool(read_only, tier = Observe)]
+fn get_weather(
+    /// City name.
+    city: String,
+) -> String {
+    format!("15 degrees in {city}")
+}
+
+/// Ask the user a question; the client shows it and sends the answer.
+#[tool(long_running, tier = Observe)]
+fn ask_user(
+    /// The question.
+    question: String,
+) -> ToolResult {
+    let _ = question;
+    ToolResult::deferred()
+}
+
+/// One provider's side of the loop: its two responses and the replies
+/// expected before and after the delivery.
+struct Script {
+    provider: Provider,
+    /// The response asking the user, then for the weather.
+    calls: Value,
+    /// The provider's id of the `ask_user` call.
+    ask_id: &'static str,
+    /// The reply before the delivery: the weather only.
+    partial: Value,
+    /// The reply after it: both, in order.
+    whole: Value,
+    /// The final answer.
+    answer: Value,
+}
+
+async fn run(script: Script) {
+    let registry: ToolRegistry = ToolRegistry::new().with(GetWeather).with(AskUser);
+    let ctx = ToolContext::new(());
+    let provider = script.provider;
+    let mut conversation = vec![json!({"role": "user", "content": "Weather where I am?"})];
+
+    let mut turn = provider
+        .respond(&registry, &ctx, &script.calls)
+        .await
+        .unwrap();
+    assert!(!turn.is_done());
+    assert!(turn.is_waiting(), "{provider}");
+    let waiting: Vec<_> = turn.waiting().collect();
+    assert_eq!(waiting.len(), 1, "{provider}");
+    assert_eq!(waiting[0].call().id(), Some(script.ask_id), "{provider}");
+    assert_eq!(waiting[0].call().name(), "ask_user");
+    let arguments = waiting[0].call().arguments();
+    let question = match arguments {
+        // OpenAI sends the arguments as a JSON string.
+        Value::String(text) => serde_json::from_str::<Value>(text).unwrap(),
+        other => other.clone(),
+    };
+    assert_eq!(question, json!({"question": "Which city are you in?"}));
+    assert_eq!(
+        turn.reply(),
+        script.partial.as_array().unwrap().as_slice(),
+        "{provider}"
+    );
+
+    // The client asks the user, and the application delivers the answer.
+    let call_id = waiting[0].call_id().to_owned();
+    registry
+        .deliver(&call_id, ToolResult::text("Lisbon"))
+        .unwrap();
+    turn.resume(&registry).await;
+    assert!(!turn.is_waiting());
+    assert_eq!(
+        turn.reply(),
+        script.whole.as_array().unwrap().as_slice(),
+        "{provider}"
+    );
+    assert!(registry.pending_calls().is_empty(), "the result was taken");
+    turn.append_to(&mut conversation);
+    assert_eq!(
+        &conversation[conversation.len() - script.whole.as_array().unwrap().len()..],
+        script.whole.as_array().unwrap().as_slice()
+    );
+
+    let last = provider
+        .respond(&registry, &ctx, &script.answer)
+        .await
+        .unwrap();
+    assert!(last.is_done());
+    assert!(!last.is_waiting());
+    assert_eq!(last.text(), Some("It is 15 degrees in Lisbon."));
+}
+
+#[tokio::test]
+async fn anthropic() {
+    run(Script {
+        provider: Provider::Anthropic { strict: false },
+        calls: json!({
+            "id": "msg_01",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "stop_reason": "tool_use",
+            "content": [
+                {"type": "text", "text": "I need to know where you are."},
+                {"type": "tool_use", "id": "toolu_01A", "name": "ask_user",
+                 "input": {"question": "Which city are you in?"}},
+                {"type": "tool_use", "id": "toolu_01B", "name": "get_weather",
+                 "input": {"city": "Lisbon"}}
+            ],
+            "usage": {"input_tokens": 120, "output_tokens": 60}
+        }),
+        ask_id: "toolu_01A",
+        partial: json!([{"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_01B", "content": "15 degrees in Lisbon"}
+        ]}]),
+        whole: json!([{"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Lisbon"},
+            {"type": "tool_result", "tool_use_id": "toolu_01B", "content": "15 degrees in Lisbon"}
+        ]}]),
+        answer: json!({
+            "id": "msg_02", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "stop_reason": "end_turn",
+            "content": [{"type": "text", "text": "It is 15 degrees in Lisbon."}]
+        }),
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn openai_chat() {
+    run(Script {
+        provider: Provider::OpenAiChat { strict: true },
+        calls: json!({
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1_741_569_952,
+            "model": "gpt-4.1-2025-04-14",
+            "choices": [{
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": null,
+                    "tool_calls": [
+                        {"id": "call_ask", "type": "function", "function": {
+                            "name": "ask_user", "arguments": "{\"question\":\"Which city are you in?\"}"}},
+                        {"id": "call_wx", "type": "function", "function": {
+                            "name": "get_weather", "arguments": "{\"city\":\"Lisbon\"}"}}
+                    ],
+                    "refusal": null
+                },
+                "finish_reason": "tool_calls"
+            }]
+        }),
+        ask_id: "call_ask",
+        partial: json!([
+            {"role": "tool", "tool_call_id": "call_wx", "content": "15 degrees in Lisbon"}
+        ]),
+        whole: json!([
+            {"role": "tool", "tool_call_id": "call_ask", "content": "Lisbon"},
+            {"role": "tool", "tool_call_id": "call_wx", "content": "15 degrees in Lisbon"}
+        ]),
+        answer: json!({
+            "id": "chatcmpl-2", "object": "chat.completion", "model": "gpt-4.1-2025-04-14",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "It is 15 degrees in Lisbon."}}]
+        }),
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn openai_responses() {
+    run(Script {
+        provider: Provider::OpenAiResponses { strict: true },
+        calls: json!({
+            "id": "resp_1",
+            "object": "response",
+            "status": "completed",
+            "model": "gpt-4.1-2025-04-14",
+            "output": [
+                {"type": "function_call", "id": "fc_1", "call_id": "call_ask", "name": "ask_user",
+                 "arguments": "{\"question\":\"Which city are you in?\"}", "status": "completed"},
+                {"type": "function_call", "id": "fc_2", "call_id": "call_wx", "name": "get_weather",
+                 "arguments": "{\"city\":\"Lisbon\"}", "status": "completed"}
+            ]
+        }),
+        ask_id: "call_ask",
+        partial: json!([
+            {"type": "function_call_output", "call_id": "call_wx", "output": "15 degrees in Lisbon"}
+        ]),
+        whole: json!([
+            {"type": "function_call_output", "call_id": "call_ask", "output": "Lisbon"},
+            {"type": "function_call_output", "call_id": "call_wx", "output": "15 degrees in Lisbon"}
+        ]),
+        answer: json!({
+            "id": "resp_2", "object": "response", "status": "completed",
+            "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": "It is 15 degrees in Lisbon.", "annotations": []}]}]
+        }),
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn gemini() {
+    run(Script {
+        provider: Provider::Gemini { openapi: false },
+        calls: json!({
+            "candidates": [{
+                "content": {"role": "model", "parts": [
+                    {"functionCall": {"id": "fc-ask", "name": "ask_user",
+                                      "args": {"question": "Which city are you in?"}},
+                     "thoughtSignature": "c2lnbmF0dXJl"},
+                    {"functionCall": {"id": "fc-wx", "name": "get_weather", "args": {"city": "Lisbon"}}}
+                ]},
+                "finishReason": "STOP",
+                "index": 0
+            }],
+            "modelVersion": "gemini-3-pro-preview"
+        }),
+        ask_id: "fc-ask",
+        partial: json!([{"role": "user", "parts": [
+            {"functionResponse": {"name": "get_weather", "id": "fc-wx",
+                                  "response": {"output": "15 degrees in Lisbon"}}}
+        ]}]),
+        whole: json!([{"role": "user", "parts": [
+            {"functionResponse": {"name": "ask_user", "id": "fc-ask", "response": {"output": "Lisbon"}}},
+            {"functionResponse": {"name": "get_weather", "id": "fc-wx",
+                                  "response": {"output": "15 degrees in Lisbon"}}}
+        ]}]),
+        answer: json!({
+            "candidates": [{"content": {"role": "model", "parts": [{"text": "It is 15 degrees in Lisbon."}]},
+                            "finishReason": "STOP"}]
+        }),
+    })
+    .await;
+}
+
+/// A client that never answers: the loop does not hang, the call ends with
+/// an error result the model reads.
+#[tokio::test(start_paused = true)]
+async fn a_result_never_delivered_ends_as_an_error_in_the_reply() {
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(AskUser)
+        .with_pending_timeout(std::time::Duration::from_secs(5));
+    let response = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "ask_user", "input": {"question": "Which city are you in?"}}
+    ]});
+    let provider = Provider::Anthropic { strict: false };
+    let mut turn = provider
+        .respond(&registry, &ToolContext::new(()), &response)
+        .await
+        .unwrap();
+    assert!(turn.reply().is_empty());
+    turn.resume(&registry).await;
+    let call_id = tool_core::call_id("ask_user", &json!({"question": "Which city are you in?"}));
+    assert_eq!(
+        turn.reply(),
+        [json!({"role": "user", "content": [{
+            "type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+            "content": format!("tool `ask_user` (call `{call_id}`) produced no result within 5s"),
+        }]})]
+    );
+}
