@@ -53,7 +53,7 @@ async fn run(script: Script) {
     let mut turn = provider
         .respond(&registry, &ctx, &script.calls)
         .await
-        .unwrap();
+        .expect("the calls are the provider's shape");
     assert!(!turn.is_done());
     assert!(turn.is_waiting(), "{provider}");
     let waiting: Vec<_> = turn.waiting().collect();
@@ -63,42 +63,38 @@ async fn run(script: Script) {
     let arguments = waiting[0].call().arguments();
     let question = match arguments {
         // OpenAI sends the arguments as a JSON string.
-        Value::String(text) => serde_json::from_str::<Value>(text).unwrap(),
+        Value::String(text) => serde_json::from_str::<Value>(text).expect("the arguments are JSON"),
         other => other.clone(),
     };
     assert_eq!(question, json!({"question": "Which city are you in?"}));
-    assert_eq!(
-        turn.reply(),
-        script.partial.as_array().unwrap().as_slice(),
-        "{provider}"
-    );
+    assert_eq!(turn.reply(), replies(&script.partial), "{provider}");
 
     // The client asks the user, and the application delivers the answer.
     let call_id = waiting[0].call_id().to_owned();
     registry
         .deliver(&call_id, ToolResult::text("Lisbon"))
-        .unwrap();
+        .expect("the call waits for its result");
     turn.resume(&registry).await;
     assert!(!turn.is_waiting());
-    assert_eq!(
-        turn.reply(),
-        script.whole.as_array().unwrap().as_slice(),
-        "{provider}"
-    );
+    assert_eq!(turn.reply(), replies(&script.whole), "{provider}");
     assert!(registry.pending_calls().is_empty(), "the result was taken");
     turn.append_to(&mut conversation);
     assert_eq!(
-        &conversation[conversation.len() - script.whole.as_array().unwrap().len()..],
-        script.whole.as_array().unwrap().as_slice()
+        &conversation[conversation.len() - replies(&script.whole).len()..],
+        replies(&script.whole)
     );
 
     let last = provider
         .respond(&registry, &ctx, &script.answer)
         .await
-        .unwrap();
+        .expect("the answer is the provider's shape");
     assert!(last.is_done());
     assert!(!last.is_waiting());
     assert_eq!(last.text(), Some("It is 15 degrees in Lisbon."));
+}
+
+fn replies(expected: &Value) -> &[Value] {
+    expected.as_array().expect("a script's replies are a list")
 }
 
 #[tokio::test]
