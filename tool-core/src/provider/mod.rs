@@ -307,6 +307,21 @@ impl Provider {
     ///   (`isError`, and `structuredContent` when the tool declares an
     ///   output schema), or error -32602 for an unknown tool.
     ///
+    /// A result made of [parts](crate::Part) goes in each provider's blocks:
+    /// Anthropic `text`, `image` (JPEG, PNG, GIF, WebP) and `document` (PDF,
+    /// plain text) blocks, URL sources for `http(s)` links; Responses
+    /// `input_text`, `input_image` and `input_file` parts (data URLs, or the
+    /// link's URL); Chat Completions, whose `tool` message takes text only,
+    /// the media named in it and sent in one `user` message after the last
+    /// `tool` message (`image_url`, `file`, WAV and MP3 as `input_audio`),
+    /// each group headed ``Attached by tool `chart` (call `call_1`):``;
+    /// Gemini 3 `inlineData` parts of the function response (PNG, JPEG,
+    /// WebP, PDF, plain text), each named by a unique `displayName` that
+    /// `response` refers to (`{"image_ref": {"$ref": "chart.png"}}`); MCP
+    /// `text`, `image`, `audio`, embedded `resource` and `resource_link`
+    /// blocks. A part a provider cannot carry is a text part saying what was
+    /// left out.
+    ///
     /// `results[i]` is the result of `calls[i]`; a call without a result
     /// (a shorter `results`) is answered as an error, since every provider
     /// wants an answer to each call.
