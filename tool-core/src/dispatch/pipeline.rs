@@ -485,29 +485,35 @@ fn finish<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult, settings: &Setti
         }
         .into();
     }
-    let result = bound_media(&entry.name, result, settings.max_media_bytes);
+    if let Some(error) = oversized(&entry.name, &result, settings.max_media_bytes) {
+        return error.into();
+    }
     shape_output(entry, result)
 }
 
 /// Step 7 for media: a part over the limit withholds the result.
 fn bound_media(tool: &str, result: ToolResult, limit: usize) -> ToolResult {
-    let Some(parts) = result.as_parts() else {
-        return result;
-    };
-    let over = parts
-        .iter()
-        .filter_map(Part::as_media)
-        .find(|media| media.len() > limit);
-    match over {
-        Some(media) => ToolError::MediaTooLarge {
-            tool: tool.to_owned(),
-            media_type: media.media_type().to_owned(),
-            size: media.len(),
-            limit,
-        }
-        .into(),
+    match oversized(tool, &result, limit) {
+        Some(error) => error.into(),
         None => result,
     }
+}
+
+/// The error of a result with a media part over the limit. Looks, and
+/// moves nothing, for the results that hold no parts: nearly all.
+#[inline]
+fn oversized(tool: &str, result: &ToolResult, limit: usize) -> Option<ToolError> {
+    let media = result
+        .as_parts()?
+        .iter()
+        .filter_map(Part::as_media)
+        .find(|media| media.len() > limit)?;
+    Some(ToolError::MediaTooLarge {
+        tool: tool.to_owned(),
+        media_type: media.media_type().to_owned(),
+        size: media.len(),
+        limit,
+    })
 }
 
 /// Step 7: structured content for a tool with an output schema, checked
