@@ -74,10 +74,10 @@ mod tool;
 pub mod __private;
 
 pub use dispatch::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, CallFinished, CallObserver, CallStarted,
-    DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, DeliveryError, Inserted,
-    IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry, TypedToolAdapter,
-    deserialize_arguments,
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
+    CallStarted, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT,
+    DeliveryError, Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry,
+    TypedToolAdapter, deserialize_arguments,
 };
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
