@@ -57,7 +57,8 @@
 //!   writes the results back, and [`respond`](provider::Provider::respond)
 //!   does the three for one turn of a loop;
 //! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
-//!   [`CallObserver`]: start and finish events;
+//!   [`CallObserver`]: start, progress ([`ToolContext::progress`]) and
+//!   finish events;
 //! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`],
 //!   [`call_id()`].
 //!
@@ -82,9 +83,9 @@ pub use dispatch::{
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
 pub use tool::{
-    BoxFuture, CancellationToken, Echo, IntoToolOutput, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS,
-    RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolMetadata,
-    ToolOutput, ToolResult, ToolTier, TypedTool, Violation, call_id,
+    BoxFuture, CallProgress, CancellationToken, Echo, IntoToolOutput, MAX_ECHO_CHARS,
+    MAX_LISTED_PROBLEMS, RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolInfo,
+    ToolMetadata, ToolOutput, ToolResult, ToolTier, TypedTool, Violation, call_id,
 };
 
 #[doc(inline)]

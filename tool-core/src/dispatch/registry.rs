@@ -177,10 +177,13 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
-    /// Installs the observer that sees every call start and finish.
+    /// Installs the observer that sees every call start, report progress
+    /// ([`ToolContext::progress`]) and finish.
     #[must_use]
     pub fn with_observer<O: CallObserver>(mut self, observer: O) -> Self {
-        self.pipeline.observer = Some(Arc::new(observer));
+        let observer = Arc::new(observer);
+        self.pipeline.progress = Some(Arc::clone(&observer) as _);
+        self.pipeline.observer = Some(observer);
         self
     }
 

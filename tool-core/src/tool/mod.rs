@@ -7,6 +7,7 @@ pub(crate) mod echo;
 mod error;
 mod metadata;
 mod name;
+pub(crate) mod progress;
 mod result;
 
 pub use call_id::call_id;
@@ -16,6 +17,7 @@ pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::check_tool_name;
+pub use progress::CallProgress;
 pub(crate) use result::from_error;
 pub use result::{IntoToolOutput, ToolOutput, ToolResult};
 
