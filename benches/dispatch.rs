@@ -16,8 +16,9 @@
 //! with the baseline (blocks of 64 calls alternating), reported as 1 µs
 //! times the ratio: the figure to read on a machine whose speed drifts.
 //!
-//! Group `batch`: eight tools that each sleep 50 ms, run with
-//! [`ToolRegistry::call_all`], against a single 50 ms sleep.
+//! Group `batch`: eight `read_only` tools that each sleep 50 ms, run with
+//! [`ToolRegistry::call_all`] (so together, by default), against a single
+//! 50 ms sleep.
 //!
 //! Run with `cargo bench --bench dispatch`; see BENCHMARKS.md for figures.
 
@@ -176,12 +177,12 @@ async fn interleaved_ratio(
     Duration::from_secs_f64(ratio * 1e-6 * iters as f64)
 }
 
-/// Eight tools that each wait 50 ms: `wait_1` .. `wait_8`.
+/// Eight read-only tools that each wait 50 ms: `wait_1` .. `wait_8`.
 macro_rules! waiting_tools {
     ($($name:ident => $tool:ident),* $(,)?) => {
         $(
             /// Wait 50 ms.
-            #[tool(tier = Observe)]
+            #[tool(tier = Observe, read_only)]
             async fn $name() -> &'static str {
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 "waited"

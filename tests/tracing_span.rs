@@ -1,12 +1,21 @@
 //! Every call runs in a `tool_call` span carrying the tool's name and the
-//! call's id (recorded once the arguments are read). Alone in its test binary: tracing caches per call site whether
-//! anyone listens, and tests running beside it on other threads would race
-//! with the subscriber installed here.
+//! call's id (recorded once the arguments are read), and a tool's progress
+//! is a DEBUG event inside it. Alone in its test binary: tracing caches per
+//! call site whether anyone listens, and tests running beside it on other
+//! threads would race with the subscriber installed here.
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use tool_core::{ToolContext, ToolRegistry, call_id, tool};
+
+/// Index the document, reporting half way and at the end.
+#[tool(tier = Observe)]
+async fn index(ctx: &ToolContext, document: String) -> String {
+    ctx.progress(1.0, Some(2.0), "half way");
+    ctx.progress(2.0, None, None);
+    document
+}
 
 /// Get the weather.
 #[tool(tier = Observe)]
@@ -14,9 +23,16 @@ fn get_weather(city: String) -> String {
     city
 }
 
-/// Records the spans opened, with their fields.
+/// Records the spans opened and the events, with their fields.
 #[derive(Default)]
-struct SpanLog(Mutex<Vec<String>>);
+struct SpanLog {
+    spans: Mutex<Vec<String>>,
+    /// Each event, with the span it happened in.
+    events: Mutex<Vec<String>>,
+    /// The ids of the spans entered on the test's one thread, innermost
+    /// last.
+    entered: Mutex<Vec<u64>>,
+}
 
 struct Fields(String);
 
@@ -39,12 +55,12 @@ impl tracing::Subscriber for Spans {
     fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
         let mut fields = Fields(span.metadata().name().to_owned());
         span.record(&mut fields);
-        let mut log = self.0.0.lock().expect("lock");
+        let mut log = self.0.spans.lock().expect("lock");
         log.push(fields.0);
         tracing::span::Id::from_u64(log.len() as u64)
     }
     fn record(&self, id: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        let mut log = self.0.0.lock().expect("lock");
+        let mut log = self.0.spans.lock().expect("lock");
         let Some(line) = usize::try_from(id.into_u64())
             .ok()
             .and_then(|at| log.get_mut(at - 1))
@@ -56,9 +72,30 @@ impl tracing::Subscriber for Spans {
         *line = fields.0;
     }
     fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, _: &tracing::Event<'_>) {}
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut fields = Fields(String::new());
+        event.record(&mut fields);
+        let span = self
+            .0
+            .entered
+            .lock()
+            .expect("lock")
+            .last()
+            .and_then(|id| usize::try_from(*id).ok())
+            .and_then(|at| self.0.spans.lock().expect("lock").get(at - 1).cloned())
+            .unwrap_or_else(|| "no span".to_owned());
+        self.0
+            .events
+            .lock()
+            .expect("lock")
+            .push(format!("{} in {span}", fields.0.trim_start()));
+    }
+    fn enter(&self, id: &tracing::span::Id) {
+        self.0.entered.lock().expect("lock").push(id.into_u64());
+    }
+    fn exit(&self, _: &tracing::span::Id) {
+        self.0.entered.lock().expect("lock").pop();
+    }
 }
 
 #[test]
@@ -82,7 +119,38 @@ fn every_call_runs_in_a_tool_call_span() {
     });
     let id = call_id("get_weather", &json!({"city": "Oslo"}));
     assert_eq!(
-        *log.0.lock().expect("lock"),
+        *log.spans.lock().expect("lock"),
         [format!("tool_call tool=get_weather call_id={id}")]
+    );
+}
+
+#[test]
+fn progress_is_a_debug_event_in_the_calls_span() {
+    let log = Arc::new(SpanLog::default());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("runtime");
+    tracing::subscriber::with_default(Spans(Arc::clone(&log)), || {
+        runtime.block_on(async {
+            let registry: ToolRegistry = ToolRegistry::new().with(Index);
+            let ctx = ToolContext::new(());
+            registry
+                .call(&ctx, "index", json!({"document": "a.md"}))
+                .await;
+            // Outside a registry call: no event.
+            ctx.progress(3.0, None, "unheard");
+        });
+    });
+    let span = format!(
+        "tool_call tool=index call_id={}",
+        call_id("index", &json!({"document": "a.md"}))
+    );
+    assert_eq!(
+        *log.events.lock().expect("lock"),
+        [
+            format!("message=tool progress done=1.0 total=2.0 progress_message=half way in {span}"),
+            format!("message=tool progress done=2.0 in {span}"),
+        ]
     );
 }

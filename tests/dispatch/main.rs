@@ -1,11 +1,14 @@
 //! Dispatch, as one test binary: typed tools and the registry, the pipeline
-//! step by step, hostile input and a hostile environment, concurrency under
-//! stress. The tracing span has a binary of its own (`tracing_span.rs`).
+//! step by step, how a batch runs, progress from inside a tool, hostile
+//! input and a hostile environment, concurrency under stress. The tracing
+//! span has a binary of its own (`tracing_span.rs`).
 
+mod batch;
 pub mod hostile_env;
 mod hostile_output;
 mod own_checks;
 mod pipeline;
+mod progress;
 mod robustness;
 mod stress;
 mod typed_tools;

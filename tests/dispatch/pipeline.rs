@@ -14,9 +14,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, CallFinished, CallObserver, CallStarted,
-    DeliveryError, ToolCall, ToolContext, ToolError, ToolRegistry, ToolResult, TypedTool,
-    Violation, call_id, tool,
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
+    CallStarted, DeliveryError, ToolCall, ToolContext, ToolError, ToolRegistry, ToolResult,
+    TypedTool, Violation, call_id, tool,
 };
 
 /// Counts how often tool bodies run.
@@ -690,8 +690,9 @@ macro_rules! sleepers {
 sleepers!(w1, w2, w3, w4, w5, w6, w7, w8);
 
 #[tokio::test(start_paused = true)]
-async fn a_batch_runs_concurrently_and_answers_in_order() {
+async fn a_parallel_batch_runs_concurrently_and_answers_in_order() {
     let registry: ToolRegistry = ToolRegistry::new()
+        .with_batch(Batch::Parallel)
         .with(W1)
         .with(W2)
         .with(W3)
@@ -720,7 +721,10 @@ async fn a_batch_runs_concurrently_and_answers_in_order() {
 
 #[tokio::test(start_paused = true)]
 async fn a_tool_not_marked_concurrency_safe_never_runs_beside_itself() {
-    let registry = ToolRegistry::<Gauges>::new().with(Exclusive).with(Shared);
+    let registry = ToolRegistry::<Gauges>::new()
+        .with_batch(Batch::Parallel)
+        .with(Exclusive)
+        .with(Shared);
     let ctx = ToolContext::new(Gauges::default());
     let calls = (0..4).flat_map(|n| {
         [

@@ -57,7 +57,8 @@
 //!   writes the results back, and [`respond`](provider::Provider::respond)
 //!   does the three for one turn of a loop;
 //! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
-//!   [`CallObserver`]: start and finish events;
+//!   [`CallObserver`]: start, progress ([`ToolContext::progress`]) and
+//!   finish events;
 //! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`],
 //!   [`call_id()`].
 //!
@@ -74,16 +75,16 @@ mod tool;
 pub mod __private;
 
 pub use dispatch::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, CallFinished, CallObserver, CallStarted,
-    DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, DeliveryError, Inserted,
-    IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry, TypedToolAdapter,
-    deserialize_arguments,
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
+    CallStarted, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT,
+    DeliveryError, Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry,
+    TypedToolAdapter, deserialize_arguments,
 };
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;
 pub use tool::{
-    BoxFuture, CancellationToken, DEFAULT_MAX_MEDIA_BYTES, Echo, ExecuteOutput, Image,
-    IntoToolOutput, Link, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS, Media, MediaKind, Part,
+    BoxFuture, CallProgress, CancellationToken, DEFAULT_MAX_MEDIA_BYTES, Echo, ExecuteOutput,
+    Image, IntoToolOutput, Link, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS, Media, MediaKind, Part,
     RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolMetadata,
     ToolOutput, ToolResult, ToolTier, TypedTool, Violation, call_id,
 };

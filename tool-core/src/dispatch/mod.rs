@@ -5,6 +5,7 @@
 
 mod adapter;
 pub(crate) mod arguments;
+mod batch;
 mod entry;
 mod execute;
 pub(crate) mod input;
@@ -20,6 +21,7 @@ pub(crate) mod runner;
 
 pub use adapter::{TypedToolAdapter, deserialize_arguments};
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use batch::Batch;
 pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;

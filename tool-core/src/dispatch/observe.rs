@@ -3,13 +3,17 @@
 
 use std::time::Duration;
 
-use crate::ToolResult;
+use crate::dispatch::execute::quietly;
+use crate::tool::progress::ProgressSink;
+use crate::{CallProgress, ToolResult};
 
-/// Receives an event when a call starts and when it finishes.
+/// Receives an event when a call starts, when it reports progress, and when
+/// it finishes.
 ///
 /// Installed with [`ToolRegistry::with_observer`](crate::ToolRegistry::with_observer).
-/// Events are delivered on the task that runs the call, so an observer
-/// should be quick (count, log, send on a channel).
+/// Events are delivered on the task that runs the call (progress, on the
+/// task that reports it), so an observer should be quick (count, log, send
+/// on a channel). A panic in an observer is its own: the call goes on.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,10 +39,27 @@ pub trait CallObserver: Send + Sync + 'static {
         let _ = event;
     }
 
+    /// A running call has reported progress
+    /// ([`ToolContext::progress`](crate::ToolContext::progress)): for an MCP
+    /// server, a `notifications/progress` to send for the request whose
+    /// call this is. The events of a call come after its start, with `done`
+    /// increasing; a `long_running` call's come after its pending result
+    /// too. See [`CallProgress`] for an example.
+    fn call_progress(&self, event: &CallProgress<'_>) {
+        let _ = event;
+    }
+
     /// A call has finished. A call of a `long_running` tool finishes twice:
     /// once with its pending result, and once, later, with its final one.
     fn call_finished(&self, event: &CallFinished<'_>) {
         let _ = event;
+    }
+}
+
+/// An observer as a call's progress reaches it.
+impl<O: CallObserver> ProgressSink for O {
+    fn progress(&self, event: &CallProgress<'_>) {
+        quietly(|| self.call_progress(event));
     }
 }
 

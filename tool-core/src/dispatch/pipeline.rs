@@ -26,6 +26,7 @@ use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::runner::{Arguments, Started};
 use crate::tool::Call;
 use crate::tool::echo::Echo;
+use crate::tool::progress::ProgressSink;
 use crate::{
     Approval, CallFinished, CallStarted, Part, ToolContext, ToolError, ToolOutput, ToolResult,
     ToolTier,
@@ -97,12 +98,16 @@ impl Held<'_> {
     }
 
     /// The call, shared: made so for `long_running` tools from the start.
-    fn shared(&self) -> Arc<Call> {
+    fn shared(&self, progress: Option<&Arc<dyn ProgressSink>>) -> Arc<Call> {
         match self {
             Held::Shared(call) => Arc::clone(call),
             Held::Local {
                 tool, arguments, ..
-            } => Arc::new(Call::new(Arc::from(*tool), arguments.clone())),
+            } => Arc::new(Call::new(
+                Arc::from(*tool),
+                arguments.clone(),
+                progress.cloned(),
+            )),
         }
     }
 }
@@ -132,6 +137,8 @@ pub(crate) struct Pipeline<Ctx> {
     pub(crate) settings: Settings,
     pub(crate) approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
     pub(crate) observer: Option<Arc<dyn CallObserver>>,
+    /// The same observer, as the calls a tool sees report progress to it.
+    pub(crate) progress: Option<Arc<dyn ProgressSink>>,
     pub(crate) pending: Arc<PendingCalls>,
 }
 
@@ -151,6 +158,7 @@ impl<Ctx> Pipeline<Ctx> {
             settings,
             approval: None,
             observer: None,
+            progress: None,
             pending: Arc::default(),
         }
     }
@@ -193,7 +201,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 // Shared only with a tool that can see it in its context, or
                 // that runs on in the background.
                 if entry.uses_context || entry.metadata.long_running {
-                    Held::Shared(Arc::new(Call::new(Arc::clone(&entry.name), arguments)))
+                    Held::Shared(Arc::new(Call::new(
+                        Arc::clone(&entry.name),
+                        arguments,
+                        self.progress.clone(),
+                    )))
                 } else {
                     Held::Local {
                         tool: &entry.name,
@@ -359,7 +371,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let observer = self.observer.clone();
         let pending_timeout = self.settings.pending_timeout;
         let max_media_bytes = self.settings.max_media_bytes;
-        let call = call.shared();
+        let call = call.shared(self.progress.as_ref());
         let span = tracing::info_span!("tool_call_background", tool = %name, call_id = id);
         let start = Instant::now();
         let task = async move {

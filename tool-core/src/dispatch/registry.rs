@@ -7,11 +7,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use futures_util::future::join_all;
 use serde_json::Value;
 
 use crate::ToolInfo;
 use crate::dispatch::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::dispatch::batch::{Batch, run_batch};
 use crate::dispatch::entry::Entry;
 use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::observe::CallObserver;
@@ -88,6 +88,8 @@ pub struct ToolRegistry<Ctx = ()> {
     pipeline: Pipeline<Ctx>,
     /// The rules every tool is checked against when it is added.
     checks: Vec<Arc<dyn ToolCheck>>,
+    /// How [`ToolRegistry::call_all`] runs a batch.
+    batch: Batch,
     derived: Derived,
 }
 
@@ -124,7 +126,8 @@ pub const DEFAULT_PENDING_TIMEOUT: Duration = Duration::from_secs(600);
 impl<Ctx> ToolRegistry<Ctx> {
     /// An empty registry: arguments up to 1 MiB, validated; calls limited to
     /// 30 seconds unless their tool says otherwise; no approval hook (so
-    /// tools of tier `Confirm` are denied), no observer.
+    /// tools of tier `Confirm` are denied), no observer; batches run as
+    /// [`Batch::Auto`] says.
     pub fn new() -> Self {
         Self {
             entries: Vec::new(),
@@ -138,6 +141,7 @@ impl<Ctx> ToolRegistry<Ctx> {
                 max_media_bytes: DEFAULT_MAX_MEDIA_BYTES,
             }),
             checks: Vec::new(),
+            batch: Batch::Auto,
             derived: Derived::default(),
         }
     }
@@ -174,10 +178,34 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
-    /// Installs the observer that sees every call start and finish.
+    /// Installs the observer that sees every call start, report progress
+    /// ([`ToolContext::progress`]) and finish.
     #[must_use]
     pub fn with_observer<O: CallObserver>(mut self, observer: O) -> Self {
-        self.pipeline.observer = Some(Arc::new(observer));
+        let observer = Arc::new(observer);
+        self.pipeline.progress = Some(Arc::clone(&observer) as _);
+        self.pipeline.observer = Some(observer);
+        self
+    }
+
+    /// How [`ToolRegistry::call_all`] (and so
+    /// [`Provider::respond`](crate::provider::Provider::respond)) runs the
+    /// calls of a batch: [`Batch::Auto`] (the default) runs reads together
+    /// and everything else one at a time, in the model's order;
+    /// [`Batch::Parallel`] runs every call at once; [`Batch::Sequential`]
+    /// one after another. The results are in the calls' order whatever the
+    /// choice.
+    ///
+    /// ```
+    /// use tool_core::{Batch, ToolRegistry};
+    ///
+    /// // Tools that each lock what they touch may all run at once.
+    /// let registry: ToolRegistry = ToolRegistry::new().with_batch(Batch::Parallel);
+    /// # let _ = registry;
+    /// ```
+    #[must_use]
+    pub fn with_batch(mut self, batch: Batch) -> Self {
+        self.batch = batch;
         self
     }
 
@@ -440,20 +468,59 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.pipeline.call(ctx, name, found, args).await
     }
 
-    /// Runs a batch of calls concurrently and returns their results in the
-    /// order of `calls`. A tool that is not `concurrency_safe` still runs one
-    /// call at a time, so its calls in a batch wait for each other.
+    /// Runs a batch of calls and returns their results in the order of
+    /// `calls`, each call through the whole pipeline of
+    /// [`ToolRegistry::call`].
+    ///
+    /// How the calls share time is the registry's [`Batch`]
+    /// ([`ToolRegistry::with_batch`]). By default ([`Batch::Auto`]),
+    /// consecutive calls of tools marked `read_only` or `concurrency_safe`
+    /// run concurrently, and any other call runs alone, after every call
+    /// before it has finished and before any call after it starts: a read
+    /// the model asked for after a write sees the write. A tool that is not
+    /// `concurrency_safe` runs one call at a time whatever the choice, so
+    /// its calls in a group wait for each other.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::{tool, ToolCall, ToolContext, ToolRegistry};
+    ///
+    /// /// Add two numbers.
+    /// #[tool(tier = Observe, read_only)]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(Add);
+    /// let results = registry
+    ///     .call_all(&ToolContext::new(()), [
+    ///         ToolCall::new("add", json!({"a": 1, "b": 2})),
+    ///         ToolCall::new("sub", json!({})),
+    ///     ])
+    ///     .await;
+    /// assert_eq!(results[0].model_text(), "3");
+    /// assert!(results[1].is_error());
+    /// # });
+    /// ```
     pub async fn call_all(
         &self,
         ctx: &ToolContext<Ctx>,
         calls: impl IntoIterator<Item = ToolCall>,
     ) -> Vec<ToolResult> {
-        join_all(
-            calls
-                .into_iter()
-                .map(|call| async move { self.call(ctx, &call.name, call.arguments).await }),
+        run_batch(
+            self.batch,
+            calls,
+            |call| self.may_overlap(&call.name),
+            |call| async move { self.call(ctx, &call.name, call.arguments).await },
         )
         .await
+    }
+
+    /// Whether [`Batch::Auto`] may run a call of `name` beside others: its
+    /// tool changes nothing, or says its calls may overlap. A name that is
+    /// no tool's fails at once without running anything.
+    fn may_overlap(&self, name: &str) -> bool {
+        self.entry(name)
+            .is_none_or(|entry| entry.metadata.read_only || entry.metadata.concurrency_safe)
     }
 
     /// Waits for the final result of a pending call (one that returned
@@ -541,6 +608,7 @@ impl<Ctx> fmt::Debug for ToolRegistry<Ctx> {
             .field("settings", &self.pipeline.settings)
             .field("approval_hook", &self.pipeline.approval.is_some())
             .field("observer", &self.pipeline.observer.is_some())
+            .field("batch", &self.batch)
             .finish()
     }
 }

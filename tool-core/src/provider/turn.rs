@@ -196,8 +196,11 @@ impl Provider {
     /// Runs every tool call in a provider's response and returns the results
     /// in the provider's shape: one turn of an agent loop.
     ///
-    /// The calls run concurrently, as [`ToolRegistry::call_all`] runs them,
-    /// each through the whole pipeline of [`ToolRegistry::call`]: a bad
+    /// The calls run as [`ToolRegistry::call_all`] runs them: by default
+    /// ([`Batch::Auto`](crate::Batch::Auto)), calls of `read_only` or
+    /// `concurrency_safe` tools together and any other call alone, in the
+    /// model's order; see [`ToolRegistry::with_batch`]. Each goes through
+    /// the whole pipeline of [`ToolRegistry::call`]: a bad
     /// argument, an unknown tool or a failing tool is an error result the
     /// model reads in the reply. Only a response that is not the provider's
     /// shape is an `Err`. A call of a `long_running` tool is not answered:

@@ -7,6 +7,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 pub use tokio_util::sync::CancellationToken;
 
+use crate::tool::progress::{Progress, ProgressSink};
+
 /// What a tool sees besides its arguments: the application's state and the
 /// data of the current call.
 ///
@@ -64,16 +66,24 @@ pub(crate) struct Call {
     id: OnceLock<String>,
     token: OnceLock<CancellationToken>,
     cancelled: AtomicBool,
+    progress: Progress,
 }
 
 impl Call {
-    pub(crate) fn new(tool: Arc<str>, arguments: Value) -> Self {
+    /// A call of `tool`; its progress goes to `sink` (the registry's
+    /// observer, when it has one) and to tracing.
+    pub(crate) fn new(
+        tool: Arc<str>,
+        arguments: Value,
+        sink: Option<Arc<dyn ProgressSink>>,
+    ) -> Self {
         Self {
             tool,
             arguments,
             id: OnceLock::new(),
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
+            progress: Progress::new(sink),
         }
     }
 
@@ -188,6 +198,62 @@ impl<Ctx> ToolContext<Ctx> {
     pub fn is_cancelled(&self) -> bool {
         self.shared.cancellation.is_cancelled()
             || self.call.as_ref().is_some_and(|call| call.is_cancelled())
+    }
+
+    /// Reports how far the call has got: `done` out of `total`, when the
+    /// tool knows it, and what it is doing, for people (a `&str`, or
+    /// `None`). What MCP sends as `notifications/progress`.
+    ///
+    /// Inside a call made through a [`ToolRegistry`](crate::ToolRegistry),
+    /// the report reaches the registry's observer
+    /// ([`CallObserver::call_progress`](crate::CallObserver::call_progress),
+    /// with the call's id) and a `tracing` event at level DEBUG, `"tool
+    /// progress"`, with the fields `done`, `total` and `progress_message`,
+    /// in the call's `tool_call` span. So does a report of a `long_running`
+    /// call, and one from a task the tool hands a clone of its context to
+    /// (its tracing event is then in whatever span that task runs in).
+    ///
+    /// Reports must advance, as MCP requires: one whose `done` is not more
+    /// than the last one sent for the call, or is not a finite number, is
+    /// dropped; a `total` that is not finite is sent as none. A context
+    /// that is not a registry call's sends nothing: one made with
+    /// [`ToolContext::new`] and used directly, or the caller's own, which a
+    /// [`TypedTool`](crate::TypedTool) whose
+    /// [`uses_context`](crate::TypedTool::uses_context) is `false` receives.
+    /// With no observer and the tracing event disabled, a report allocates
+    /// and formats nothing.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    ///
+    /// /// Copy the files.
+    /// #[tool(tier = Observe)]
+    /// async fn copy_files(ctx: &ToolContext, files: Vec<String>) -> String {
+    ///     ctx.progress(0.0, None, "counting");
+    ///     for (done, file) in files.iter().enumerate() {
+    ///         // ... copy it ...
+    ///         ctx.progress((done + 1) as f64, Some(files.len() as f64), file.as_str());
+    ///     }
+    ///     ctx.progress(files.len() as f64, None, None); // not past the last: dropped
+    ///     format!("copied {}", files.len())
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(CopyFiles);
+    /// let ctx = ToolContext::new(());
+    /// let result = registry.call(&ctx, "copy_files", json!({"files": ["a", "b"]})).await;
+    /// assert_eq!(result.model_text(), "copied 2");
+    ///
+    /// // Outside a registry call, a report goes nowhere.
+    /// ctx.progress(1.0, Some(2.0), "nobody hears this");
+    /// # });
+    /// ```
+    pub fn progress<'m>(&self, done: f64, total: Option<f64>, message: impl Into<Option<&'m str>>) {
+        if let Some(call) = &self.call {
+            call.progress
+                .report(done, total, message.into(), || (&call.tool, call.id()));
+        }
     }
 
     /// The same context granting these scopes (and no others): a tool that

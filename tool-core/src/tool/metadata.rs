@@ -51,7 +51,9 @@ pub struct ToolMetadata {
     /// How long a call may run. Default: none, so the registry's own limit
     /// applies.
     pub timeout: Option<Duration>,
-    /// The tool does not change its environment. Default: `false`.
+    /// The tool does not change its environment, so a batch may run its
+    /// calls beside others ([`Batch::Auto`](crate::Batch::Auto)). Default:
+    /// `false`.
     pub read_only: bool,
     /// The tool may destroy or overwrite data; meaningful when `read_only` is
     /// `false`. Default: `true`.
@@ -62,7 +64,9 @@ pub struct ToolMetadata {
     /// The tool reaches an open world (the web, other people); `false` for a
     /// closed domain such as a local database. Default: `true`.
     pub open_world: bool,
-    /// Several calls of this tool may run at the same time. Default: `false`.
+    /// Several calls of this tool may run at the same time, and a batch may
+    /// run its calls beside others ([`Batch::Auto`](crate::Batch::Auto)).
+    /// Otherwise its calls take turns. Default: `false`.
     pub concurrency_safe: bool,
     /// The result comes later than the call (the client runs the tool, or the
     /// work finishes in the background). Default: `false`.

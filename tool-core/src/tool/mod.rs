@@ -8,6 +8,7 @@ mod error;
 pub(crate) mod media;
 mod metadata;
 mod name;
+pub(crate) mod progress;
 mod result;
 
 pub use call_id::call_id;
@@ -18,6 +19,7 @@ pub use error::{RegistryError, ToolError, Violation};
 pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part};
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::check_tool_name;
+pub use progress::CallProgress;
 pub(crate) use result::from_error;
 pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
 

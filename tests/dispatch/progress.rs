@@ -1,0 +1,281 @@
+//! Progress from inside a tool (`ToolContext::progress`): what the
+//! registry's observer receives, in order and with the call's id; the
+//! reports that are dropped; and the contexts in which a report goes
+//! nowhere. The tracing event is tested in `tracing_span.rs`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tool_core::{
+    CallFinished, CallObserver, CallProgress, CallStarted, ToolCall, ToolContext, ToolMetadata,
+    ToolRegistry, ToolResult, ToolTier, TypedTool, call_id, tool,
+};
+
+/// Work through the steps, reporting each.
+#[tool(tier = Observe)]
+async fn work(ctx: &ToolContext, steps: u32) -> String {
+    ctx.progress(0.0, None, None);
+    for step in 1..=steps {
+        tokio::task::yield_now().await;
+        let message = format!("step {step}");
+        ctx.progress(f64::from(step), Some(f64::from(steps)), message.as_str());
+    }
+    format!("{steps} steps")
+}
+
+/// Report what cannot be sent, between what can.
+#[tool(tier = Observe)]
+fn misreport(ctx: &ToolContext) -> &'static str {
+    ctx.progress(f64::NAN, Some(2.0), "not a number");
+    ctx.progress(1.0, Some(f64::INFINITY), "an infinite total");
+    ctx.progress(1.0, Some(2.0), "the same again");
+    ctx.progress(0.5, Some(2.0), "backwards");
+    ctx.progress(f64::INFINITY, None, "infinitely far");
+    ctx.progress(2.0, Some(2.0), "done");
+    "reported"
+}
+
+/// Build the parts in the background, a second each.
+#[tool(tier = Observe, long_running)]
+async fn build(ctx: &ToolContext, parts: u32) -> String {
+    for part in 1..=parts {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        ctx.progress(f64::from(part), Some(f64::from(parts)), None);
+    }
+    format!("built {parts} parts")
+}
+
+/// Every event, one line each, the call id in full.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<String>>>);
+
+impl Recorder {
+    fn events(&self) -> Vec<String> {
+        self.0.lock().expect("lock").clone()
+    }
+
+    fn push(&self, line: String) {
+        self.0.lock().expect("lock").push(line);
+    }
+}
+
+impl CallObserver for Recorder {
+    fn call_started(&self, event: &CallStarted<'_>) {
+        self.push(format!("start {} {}", event.tool, event.call_id));
+    }
+    fn call_progress(&self, event: &CallProgress<'_>) {
+        self.push(format!(
+            "progress {} {} {:?} {:?} {:?}",
+            event.tool, event.call_id, event.done, event.total, event.message
+        ));
+    }
+    fn call_finished(&self, event: &CallFinished<'_>) {
+        self.push(format!(
+            "finish {} {} {}",
+            event.tool,
+            event.call_id,
+            event.outcome()
+        ));
+    }
+}
+
+fn observed() -> (ToolRegistry, Recorder) {
+    let recorder = Recorder::default();
+    let registry = ToolRegistry::new()
+        .with(Work)
+        .with(Misreport)
+        .with(Build)
+        .with_observer(recorder.clone());
+    (registry, recorder)
+}
+
+#[tokio::test]
+async fn an_observer_receives_each_report_between_start_and_finish() {
+    let (registry, recorder) = observed();
+    let result = registry
+        .call(&ToolContext::new(()), "work", json!({"steps": 2}))
+        .await;
+    assert_eq!(result.model_text(), "2 steps");
+    let id = call_id("work", &json!({"steps": 2}));
+    assert_eq!(
+        recorder.events(),
+        [
+            format!("start work {id}"),
+            format!("progress work {id} 0.0 None None"),
+            format!("progress work {id} 1.0 Some(2.0) Some(\"step 1\")"),
+            format!("progress work {id} 2.0 Some(2.0) Some(\"step 2\")"),
+            format!("finish work {id} success"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn reports_that_do_not_advance_or_are_not_finite_are_dropped() {
+    let (registry, recorder) = observed();
+    let result = registry
+        .call(&ToolContext::new(()), "misreport", json!({}))
+        .await;
+    assert_eq!(result.model_text(), "reported");
+    let id = call_id("misreport", &json!({}));
+    assert_eq!(
+        recorder.events(),
+        [
+            format!("start misreport {id}"),
+            format!("progress misreport {id} 1.0 None Some(\"an infinite total\")"),
+            format!("progress misreport {id} 2.0 Some(2.0) Some(\"done\")"),
+            format!("finish misreport {id} success"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn each_call_of_a_batch_reports_under_its_own_id() {
+    let (registry, recorder) = observed();
+    let calls = [
+        ToolCall::new("work", json!({"steps": 1})),
+        ToolCall::new("work", json!({"steps": 2})),
+    ];
+    registry.call_all(&ToolContext::new(()), calls).await;
+    let one = call_id("work", &json!({"steps": 1}));
+    let two = call_id("work", &json!({"steps": 2}));
+    // `work` is neither read-only nor concurrency-safe: one call, then
+    // the other, each counting from zero.
+    assert_eq!(
+        recorder.events(),
+        [
+            format!("start work {one}"),
+            format!("progress work {one} 0.0 None None"),
+            format!("progress work {one} 1.0 Some(1.0) Some(\"step 1\")"),
+            format!("finish work {one} success"),
+            format!("start work {two}"),
+            format!("progress work {two} 0.0 None None"),
+            format!("progress work {two} 1.0 Some(2.0) Some(\"step 1\")"),
+            format!("progress work {two} 2.0 Some(2.0) Some(\"step 2\")"),
+            format!("finish work {two} success"),
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_long_running_call_reports_from_the_background() {
+    let (registry, recorder) = observed();
+    let pending = registry
+        .call(&ToolContext::new(()), "build", json!({"parts": 2}))
+        .await;
+    assert!(pending.is_pending());
+    let id = call_id("build", &json!({"parts": 2}));
+    let result = registry.wait(&id).await.expect("the call is pending");
+    assert_eq!(result.model_text(), "built 2 parts");
+    assert_eq!(
+        recorder.events(),
+        [
+            format!("start build {id}"),
+            format!("finish build {id} pending"),
+            format!("progress build {id} 1.0 Some(2.0) None"),
+            format!("progress build {id} 2.0 Some(2.0) None"),
+            format!("finish build {id} success"),
+        ]
+    );
+}
+
+/// Panics on the first report it receives.
+struct Fragile(Recorder);
+
+impl CallObserver for Fragile {
+    fn call_progress(&self, event: &CallProgress<'_>) {
+        self.0.push(format!("progress {:?}", event.done));
+        if event.done == 1.0 {
+            panic!("the observer breaks");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_panic_in_the_observer_leaves_the_call_and_later_reports_alone() {
+    let recorder = Recorder::default();
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(Work)
+        .with_observer(Fragile(recorder.clone()));
+    let result = registry
+        .call(&ToolContext::new(()), "work", json!({"steps": 2}))
+        .await;
+    assert_eq!(result.model_text(), "2 steps");
+    assert_eq!(
+        recorder.events(),
+        ["progress 0.0", "progress 1.0", "progress 2.0"]
+    );
+}
+
+#[tokio::test]
+async fn without_an_observer_a_report_goes_nowhere_and_the_call_goes_on() {
+    let registry: ToolRegistry = ToolRegistry::new().with(Work).with(Misreport);
+    let ctx = ToolContext::new(());
+    let result = registry.call(&ctx, "work", json!({"steps": 3})).await;
+    assert_eq!(result.model_text(), "3 steps");
+    let result = registry.call(&ctx, "misreport", json!({})).await;
+    assert_eq!(result.model_text(), "reported");
+}
+
+#[tokio::test]
+async fn outside_a_registry_call_a_report_goes_nowhere() {
+    let ctx = ToolContext::new(()).with_call_id("call_1");
+    ctx.progress(1.0, Some(2.0), "nobody hears this");
+    ctx.progress(f64::NAN, None, None);
+    // The function `#[tool]` keeps, called as written.
+    assert_eq!(work(&ctx, 2).await, "2 steps");
+    assert_eq!(misreport(&ctx), "reported");
+}
+
+#[derive(Deserialize)]
+struct Nothing {}
+
+/// A tool that says it does not read its context: it gets the caller's.
+struct Unheard;
+
+impl TypedTool for Unheard {
+    type Input = Nothing;
+    fn name(&self) -> &str {
+        "unheard"
+    }
+    fn description(&self) -> &str {
+        "Report to no one."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object"})
+    }
+    fn metadata(&self) -> ToolMetadata {
+        ToolMetadata {
+            tier: ToolTier::Observe,
+            ..ToolMetadata::DEFAULT
+        }
+    }
+    fn uses_context(&self) -> bool {
+        false
+    }
+    async fn execute(&self, ctx: &ToolContext, _input: Nothing) -> ToolResult {
+        ctx.progress(1.0, None, "lost");
+        ToolResult::text("ran")
+    }
+}
+
+#[tokio::test]
+async fn a_tool_that_does_not_use_its_context_reports_to_no_one() {
+    let recorder = Recorder::default();
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(Unheard)
+        .with_observer(recorder.clone());
+    let result = registry
+        .call(&ToolContext::new(()), "unheard", json!({}))
+        .await;
+    assert_eq!(result.model_text(), "ran");
+    let id = call_id("unheard", &json!({}));
+    assert_eq!(
+        recorder.events(),
+        [
+            format!("start unheard {id}"),
+            format!("finish unheard {id} success")
+        ]
+    );
+}

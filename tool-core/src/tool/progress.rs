@@ -1,0 +1,141 @@
+//! Progress a running call reports ([`ToolContext::progress`]): the event,
+//! the rule that it must advance, and the seam through which it reaches
+//! whoever listens without this module knowing the registry.
+//!
+//! [`ToolContext::progress`]: crate::ToolContext::progress
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A running call has reported progress with
+/// [`ToolContext::progress`](crate::ToolContext::progress); what a
+/// registry's [`CallObserver`](crate::CallObserver) receives in
+/// [`call_progress`](crate::CallObserver::call_progress).
+///
+/// The fields are those of MCP's `notifications/progress` (`progress`,
+/// `total`, `message`), plus the call they belong to: an MCP server finds
+/// the request, and its `progressToken`, by `call_id`. From one event of a
+/// call to the next, `done` increases.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::sync::{Arc, Mutex};
+/// use serde_json::json;
+/// use tool_core::{tool, CallObserver, CallProgress, ToolContext, ToolRegistry};
+///
+/// /// Index the documents.
+/// #[tool(tier = Observe)]
+/// async fn index(ctx: &ToolContext, documents: Vec<String>) -> usize {
+///     for (done, document) in documents.iter().enumerate() {
+///         ctx.progress(done as f64, Some(documents.len() as f64), document.as_str());
+///     }
+///     documents.len()
+/// }
+///
+/// /// Keeps each report as the `params` of an MCP notification.
+/// struct Notifications(Arc<Mutex<Vec<serde_json::Value>>>);
+///
+/// impl CallObserver for Notifications {
+///     fn call_progress(&self, event: &CallProgress<'_>) {
+///         let mut params = json!({"progress": event.done});
+///         if let Some(total) = event.total {
+///             params["total"] = json!(total);
+///         }
+///         if let Some(message) = event.message {
+///             params["message"] = json!(message);
+///         }
+///         self.0.lock().unwrap().push(params);
+///     }
+/// }
+///
+/// let sent = Arc::new(Mutex::new(Vec::new()));
+/// let registry = ToolRegistry::new()
+///     .with(Index)
+///     .with_observer(Notifications(Arc::clone(&sent)));
+/// let ctx = ToolContext::new(());
+/// registry.call(&ctx, "index", json!({"documents": ["a.md", "b.md"]})).await;
+/// assert_eq!(
+///     *sent.lock().unwrap(),
+///     [
+///         json!({"progress": 0.0, "total": 2.0, "message": "a.md"}),
+///         json!({"progress": 1.0, "total": 2.0, "message": "b.md"}),
+///     ]
+/// );
+/// # });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CallProgress<'a> {
+    /// The tool's name.
+    pub tool: &'a str,
+    /// The call's stable id, as in its start and finish events.
+    pub call_id: &'a str,
+    /// How much is done: MCP's `progress`. Finite, and more than in the
+    /// call's event before.
+    pub done: f64,
+    /// How much there is to do, when the tool knows: MCP's `total`. Finite.
+    pub total: Option<f64>,
+    /// What the call is doing, for people: MCP's `message`.
+    pub message: Option<&'a str>,
+}
+
+/// Where a call's progress goes besides tracing: the registry's observer,
+/// which the pipeline installs in each call it shares with a tool. The
+/// vocabulary reports through it and knows nothing of the registry.
+pub(crate) trait ProgressSink: Send + Sync {
+    fn progress(&self, event: &CallProgress<'_>);
+}
+
+/// One call's progress: where it goes, and how far the last report that
+/// went got, which the next must pass.
+pub(crate) struct Progress {
+    sink: Option<Arc<dyn ProgressSink>>,
+    /// Held while a report is sent, so that reports from several threads
+    /// leave in increasing order.
+    last: Mutex<f64>,
+}
+
+impl Progress {
+    pub(crate) fn new(sink: Option<Arc<dyn ProgressSink>>) -> Self {
+        Self {
+            sink,
+            last: Mutex::new(f64::NEG_INFINITY),
+        }
+    }
+
+    /// Sends a report that advances to tracing and the sink; `names` gives
+    /// the tool's name and the call's id, asked for only by a sink: the id
+    /// costs a hash.
+    pub(crate) fn report<'a>(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+        names: impl FnOnce() -> (&'a str, &'a str),
+    ) {
+        // Not JSON numbers, so no MCP client could read them.
+        if !done.is_finite() {
+            return;
+        }
+        let total = total.filter(|total| total.is_finite());
+        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        // MCP requires progress to increase; a report that does not is
+        // stale (or a mistake), and goes nowhere.
+        if done <= *last {
+            return;
+        }
+        *last = done;
+        // The tool and call id are the span's fields. `message` names the
+        // event's own text in tracing, hence `progress_message`.
+        tracing::debug!(done, total, progress_message = message, "tool progress");
+        if let Some(sink) = &self.sink {
+            let (tool, call_id) = names();
+            sink.progress(&CallProgress {
+                tool,
+                call_id,
+                done,
+                total,
+                message,
+            });
+        }
+    }
+}
