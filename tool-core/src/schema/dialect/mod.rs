@@ -10,6 +10,7 @@ mod mcp;
 mod openai;
 mod refs;
 mod strict;
+mod subset;
 mod walk;
 
 pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
