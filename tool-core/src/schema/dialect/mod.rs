@@ -7,6 +7,7 @@
 mod anthropic;
 mod gemini;
 mod mcp;
+mod ollama;
 mod openai;
 mod refs;
 mod strict;
@@ -16,6 +17,7 @@ mod walk;
 pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
 pub(crate) use gemini::{gemini, gemini_openapi};
 pub(crate) use mcp::mcp;
+pub(crate) use ollama::ollama;
 pub(crate) use openai::openai_strict;
 
 use serde_json::{Map, Value};
