@@ -7,8 +7,9 @@
 //!
 //! where `<provider>` is one of `openai`, `openai-strict`,
 //! `openai-responses`, `openai-responses-loose`, `anthropic`,
-//! `anthropic-strict`, `gemini`, `gemini-openapi` or `mcp`. A tool that
-//! strict mode cannot hold is said on stderr.
+//! `anthropic-strict`, `gemini`, `gemini-openapi`, `mcp`, `groq`, `ollama`,
+//! `vllm` or `vllm-strict`. A tool that strict mode cannot hold is said on
+//! stderr.
 
 use std::process::ExitCode;
 

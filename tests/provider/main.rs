@@ -1,10 +1,11 @@
 //! The provider side, as one test binary: definitions against the
 //! providers' own payloads, each dialect's rules and the providers' own SDK
-//! models, calls parsed and results formatted, strict mode's `null`s, and
-//! whole agent loops.
+//! models, calls parsed and results formatted, strict mode's `null`s, the
+//! servers of the OpenAI Chat family, and whole agent loops.
 
 mod agent_loop;
 mod client_tools;
+mod compat;
 mod corpus;
 mod fixtures;
 mod media;

@@ -431,3 +431,21 @@ async fn a_medium_over_the_limit_is_an_error_result_that_says_so() {
         .await;
     assert!(!at_the_limit.is_error());
 }
+
+#[test]
+fn ollama_takes_images_in_the_user_message_s_images_field() {
+    let calls = [ProviderCall::new(None, "chart", json!({}))];
+    let result = ToolResult::parts([
+        Part::text("Sales."),
+        Image::png(bytes(PNG)).into(),
+        Media::new("application/pdf", bytes(PDF)).into(),
+    ]);
+    assert_eq!(
+        Provider::Ollama.format_results(&calls, &[result]),
+        [
+            json!({"role": "tool", "tool_name": "chart",
+                   "content": "Sales.\n[image (image/png, 8 bytes)]\n[document (application/pdf, 9 bytes)]"}),
+            json!({"role": "user", "content": "Attached by tool `chart`:", "images": [PNG]}),
+        ]
+    );
+}

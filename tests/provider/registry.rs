@@ -170,6 +170,9 @@ fn the_definitions_example_prints_what_the_registry_gives() {
         "anthropic",
         "gemini",
         "mcp",
+        "groq",
+        "ollama",
+        "vllm",
     ] {
         let output = Command::new(&example).arg(name).output().unwrap();
         assert!(

@@ -264,7 +264,9 @@ fn tool_list(provider: Provider, tools: &Value) -> Vec<&Value> {
 /// A tool entry's name.
 fn name_of(provider: Provider, definition: &Value) -> Option<&str> {
     let holder = match provider {
-        Provider::OpenAiChat { .. } => definition.get("function")?,
+        Provider::OpenAiChat { .. } | Provider::Groq | Provider::Ollama | Provider::Vllm { .. } => {
+            definition.get("function")?
+        }
         _ => definition,
     };
     holder.get("name")?.as_str()
@@ -273,7 +275,9 @@ fn name_of(provider: Provider, definition: &Value) -> Option<&str> {
 /// A tool entry's input schema.
 fn schema_of(provider: Provider, definition: &Value) -> Option<&Value> {
     match provider {
-        Provider::OpenAiChat { .. } => definition.get("function")?.get("parameters"),
+        Provider::OpenAiChat { .. } | Provider::Groq | Provider::Ollama | Provider::Vllm { .. } => {
+            definition.get("function")?.get("parameters")
+        }
         Provider::OpenAiResponses { .. } => definition.get("parameters"),
         Provider::Anthropic { .. } => definition.get("input_schema"),
         Provider::Gemini { openapi: false } => definition.get("parametersJsonSchema"),
@@ -286,7 +290,9 @@ fn schema_of(provider: Provider, definition: &Value) -> Option<&Value> {
 /// A tool entry's `strict` flag, where it has one.
 fn strict_of(provider: Provider, definition: &Value) -> Option<bool> {
     match provider {
-        Provider::OpenAiChat { .. } => definition.get("function")?.get("strict")?.as_bool(),
+        Provider::OpenAiChat { .. } | Provider::Groq | Provider::Ollama | Provider::Vllm { .. } => {
+            definition.get("function")?.get("strict")?.as_bool()
+        }
         _ => definition.get("strict")?.as_bool(),
     }
 }
@@ -298,7 +304,9 @@ fn is_json_schema(provider: Provider) -> bool {
 }
 
 /// Whether a tool name follows the provider's rule (docs/providers.md 0): 1 to
-/// 64 of `a-zA-Z0-9_-` for OpenAI and Anthropic; for Gemini a letter or `_`
+/// 64 of `a-zA-Z0-9_-` for OpenAI and Anthropic, and for Groq, Ollama and
+/// vLLM (Groq states OpenAI's rule, 11.1; the others state none and take
+/// OpenAI's requests); for Gemini a letter or `_`
 /// first, then `a-zA-Z0-9_.:-`, at most 128; for MCP 1 to 128 of
 /// `A-Za-z0-9_.-`.
 fn name_follows_the_rule(provider: Provider, name: &str) -> bool {
@@ -307,7 +315,10 @@ fn name_follows_the_rule(provider: Provider, name: &str) -> bool {
     match provider {
         Provider::OpenAiChat { .. }
         | Provider::OpenAiResponses { .. }
-        | Provider::Anthropic { .. } => (1..=64).contains(&name.len()) && all(&word),
+        | Provider::Anthropic { .. }
+        | Provider::Groq
+        | Provider::Ollama
+        | Provider::Vllm { .. } => (1..=64).contains(&name.len()) && all(&word),
         Provider::Gemini { .. } => {
             name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                 && name.len() <= 128
@@ -498,7 +509,11 @@ fn check_tool(provider: Provider, definition: &Value) -> Vec<String> {
         };
         check_common(schema, map, &mut |what| say(at, what));
         match provider {
-            Provider::OpenAiChat { .. } | Provider::OpenAiResponses { .. } if strict => {
+            Provider::OpenAiChat { .. }
+            | Provider::OpenAiResponses { .. }
+            | Provider::Vllm { .. }
+                if strict =>
+            {
                 check_openai_strict(map, &mut |what| say(at, what));
             }
             Provider::Anthropic { .. } if strict => {
@@ -509,6 +524,7 @@ fn check_tool(provider: Provider, definition: &Value) -> Vec<String> {
                 check_gemini_openapi(map, &mut |what| say(at, what));
             }
             Provider::Mcp => check_mcp(map, &mut |what| say(at, what)),
+            Provider::Ollama => check_ollama(map, at.is_empty(), &mut |what| say(at, what)),
             _ => {}
         }
     }
@@ -536,7 +552,7 @@ fn check_shape(provider: Provider, definition: &Value, say: &mut impl FnMut(&str
         |names: &[&str]| -> BTreeSet<String> { names.iter().map(|n| (*n).to_owned()).collect() };
     let described = |holder: &Value| holder.get("description").is_some_and(Value::is_string);
     match provider {
-        Provider::OpenAiChat { .. } => {
+        Provider::OpenAiChat { .. } | Provider::Groq | Provider::Ollama | Provider::Vllm { .. } => {
             let function = definition.get("function").unwrap_or(&Value::Null);
             if keys(definition) != set(&["type", "function"]) || definition["type"] != "function" {
                 say(
@@ -544,14 +560,17 @@ fn check_shape(provider: Provider, definition: &Value, say: &mut impl FnMut(&str
                     "not `{\"type\": \"function\", \"function\": {..}}`".into(),
                 );
             }
-            if keys(function) != set(&["name", "description", "parameters", "strict"])
+            // Groq and Ollama document no `strict` for a tool (11.1, 11.2).
+            let with_strict = !matches!(provider, Provider::Groq | Provider::Ollama);
+            let mut expected = set(&["name", "description", "parameters"]);
+            if with_strict {
+                expected.insert("strict".into());
+            }
+            if keys(function) != expected
                 || !described(function)
-                || !function["strict"].is_boolean()
+                || (with_strict && !function["strict"].is_boolean())
             {
-                say(
-                    "",
-                    "`function` is not {name, description, parameters, strict}".into(),
-                );
+                say("", format!("`function` is not {expected:?}"));
             }
         }
         Provider::OpenAiResponses { .. } => {
@@ -835,6 +854,35 @@ fn check_mcp(map: &Map<String, Value>, say: &mut impl FnMut(String)) {
     }
 }
 
+/// The fields Ollama reads a property into (`api.ToolProperty`) and the
+/// root into (`api.ToolFunctionParameters`, less the `$defs` and `items`
+/// that inlining leaves nothing for): docs/providers.md 11.2.
+const OLLAMA_PROPERTY_FIELDS: [&str; 7] = [
+    "type",
+    "description",
+    "enum",
+    "items",
+    "anyOf",
+    "properties",
+    "required",
+];
+const OLLAMA_ROOT_FIELDS: [&str; 3] = ["type", "properties", "required"];
+
+/// Ollama's tool parameters: no keyword its server would drop unseen
+/// (docs/providers.md 11.2).
+fn check_ollama(map: &Map<String, Value>, root: bool, say: &mut impl FnMut(String)) {
+    let fields: &[&str] = if root {
+        &OLLAMA_ROOT_FIELDS
+    } else {
+        &OLLAMA_PROPERTY_FIELDS
+    };
+    for keyword in map.keys() {
+        if !fields.contains(&keyword.as_str()) {
+            say(format!("`{keyword}` is not a field Ollama reads"));
+        }
+    }
+}
+
 /// What is wrong with a provider's whole tool list: each tool (see
 /// [`check_tool`]), and the agreement between the `strict` flags and
 /// `not_strict` (a tool sent without strict mode that was asked for is
@@ -872,9 +920,9 @@ fn check_definitions(provider: Provider, tools: &Value, not_strict: &[NotStrict]
         let name = name_of(provider, definition).unwrap_or_default();
         let flag = strict_of(provider, definition);
         let expected_flag = match provider {
-            Provider::OpenAiChat { .. } | Provider::OpenAiResponses { .. } => {
-                Some(provider.is_strict())
-            }
+            Provider::OpenAiChat { .. }
+            | Provider::OpenAiResponses { .. }
+            | Provider::Vllm { .. } => Some(provider.is_strict()),
             Provider::Anthropic { strict: true } => Some(true),
             _ => None,
         };
@@ -1015,6 +1063,7 @@ fn strict_mode_holds_for_most_of_the_corpus() {
         Provider::OpenAiChat { strict: true },
         Provider::OpenAiResponses { strict: true },
         Provider::Anthropic { strict: true },
+        Provider::Vllm { strict: true },
     ] {
         let definitions = provider.definitions(&registry).expect("definitions");
         let strict = tool_list(provider, definitions.tools())
@@ -1384,6 +1433,26 @@ fn the_checker_catches_violations_of_every_provider() {
     let nullable =
         json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}});
     assert_caught(Provider::Mcp, &mcp_tool("t", nullable), "`nullable`");
+    // Groq and Ollama: no `strict`; Ollama: only the fields it reads.
+    let loose_chat = openai_tool("t", object.clone(), false);
+    assert_caught(Provider::Groq, &loose_chat, "`function` is not");
+    assert_caught(Provider::Ollama, &loose_chat, "`function` is not");
+    let ollama_tool = |schema: Value| json!({"type": "function", "function": {"name": "t", "description": "A tool.", "parameters": schema}});
+    assert!(check_tool(Provider::Ollama, &ollama_tool(object.clone())).is_empty());
+    let ranged = json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 1}}});
+    assert_caught(
+        Provider::Ollama,
+        &ollama_tool(ranged),
+        "`minimum` is not a field Ollama reads",
+    );
+    let described_root = json!({"type": "object", "properties": {}, "description": "x"});
+    assert_caught(
+        Provider::Ollama,
+        &ollama_tool(described_root),
+        "`description` is not a field Ollama reads",
+    );
+    let referenced = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
+    assert_caught(Provider::Ollama, &ollama_tool(referenced), "`$ref`");
 }
 
 #[test]
@@ -1561,7 +1630,9 @@ fn arguments_the_tools_accept_fit_every_dialect() {
         let strict_openai = |name: &str| {
             matches!(
                 provider,
-                Provider::OpenAiChat { strict: true } | Provider::OpenAiResponses { strict: true }
+                Provider::OpenAiChat { strict: true }
+                    | Provider::OpenAiResponses { strict: true }
+                    | Provider::Vllm { strict: true }
             ) && !definitions.not_strict().iter().any(|n| n.tool == name)
         };
         let full = corpus::full_arguments().into_iter();

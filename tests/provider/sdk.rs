@@ -1,6 +1,7 @@
 //! Every provider's definitions of the corpus, held to the providers' own
-//! SDK models (google-genai, mcp, openai, anthropic) by
-//! `tests/sdk/check_definitions.py`, which says what each check proves.
+//! SDK models (google-genai, mcp, openai, anthropic, groq; vLLM's to
+//! openai's) by `tests/sdk/check_definitions.py`, which says what each
+//! check proves and why Ollama's are held to its server's fields instead.
 //!
 //! The SDKs are Python packages: `.ci/run` installs
 //! `tests/sdk/requirements.txt` into a venv and names its interpreter in
@@ -16,6 +17,13 @@ use serde_json::{Map, Value, json};
 use tool_core::provider::Provider;
 
 use crate::corpus;
+
+/// Whether the checker holds `provider`'s definitions to an SDK model: all
+/// but Ollama's, whose Python client lags behind its server (see
+/// `tests/sdk/check_definitions.py`).
+fn has_sdk_model(provider: &Provider) -> bool {
+    *provider != Provider::Ollama
+}
 
 /// The variable that names the SDKs' interpreter.
 const PYTHON: &str = "TOOL_SDK_PYTHON";
@@ -93,6 +101,7 @@ fn every_definition_passes_the_providers_own_sdk_models() {
     let registry = corpus::registry();
     let definitions: Map<String, Value> = Provider::ALL
         .into_iter()
+        .filter(has_sdk_model)
         .map(|provider| {
             let tools = provider.definitions(&registry).expect("definitions");
             (provider.name().to_owned(), tools.tools().clone())
@@ -109,6 +118,7 @@ fn every_definition_passes_the_providers_own_sdk_models() {
     // nothing would pass too.
     let expected: Map<String, Value> = Provider::ALL
         .into_iter()
+        .filter(has_sdk_model)
         .map(|provider| (provider.name().to_owned(), json!(corpus::TOOLS)))
         .collect();
     assert_eq!(checked.checked, expected);
@@ -126,6 +136,10 @@ fn the_sdk_checker_names_every_refusal() {
         "openai": [{"type": "function", "function": {
             "name": "a", "description": "A.", "parameters": object, "strict": "yes"
         }, "extra": 1}],
+        // Groq's own model: a key its function does not have.
+        "groq": [{"type": "function", "function": {
+            "name": "a", "description": "A.", "parameters": object, "title": "A"
+        }}],
         // A required field missing.
         "openai-responses": [{"type": "function", "name": "a", "description": "A.", "parameters": object}],
         // A schema that is not an object.
@@ -152,6 +166,7 @@ fn the_sdk_checker_names_every_refusal() {
         [
             "openai a: ChatCompletionToolParam: /function/strict: \"yes\" read as true",
             "openai a: ChatCompletionToolParam: /extra: ignored (not a field of the model)",
+            "groq a: groq ChatCompletionToolParam: /function/title: ignored (not a field of the model)",
             "openai-responses a: FunctionToolParam: /strict: Field required",
             "anthropic a: InputSchemaTyped: /type: Input should be 'object'",
             "gemini a: JSONSchema: /properties/p/prefixItems: Extra inputs are not permitted",

@@ -28,13 +28,22 @@ What each check proves:
   of the tool and of its annotations is one the SDK knows, with the type it
   expects. The schema's content is left to the Rust suite's check against
   the JSON Schema 2020-12 meta-schema.
-- OpenAI (`ChatCompletionToolParam`, `FunctionToolParam`) and Anthropic
-  (`ToolParam`) are TypedDicts, validated with `pydantic.TypeAdapter`, which
+- OpenAI (`ChatCompletionToolParam`, `FunctionToolParam`), Groq (its own
+  `ChatCompletionToolParam`, whose function has `strict` but no other key
+  OpenAI's lacks) and Anthropic (`ToolParam`) are TypedDicts, validated with
+  `pydantic.TypeAdapter`, which
   ignores keys a TypedDict does not declare and coerces values (`"yes"` to
   `True`); the round trip proves there were none of either. Their schema
   fields are `Dict[str, object]`: an object, nothing more. Anthropic's
   `input_schema` is also validated as the SDK's `InputSchemaTyped`
   (`type: "object"`, `properties` an object, `required` strings).
+- vLLM: its documentation sends tools with OpenAI's client, so its
+  definitions are held to OpenAI's `ChatCompletionToolParam`.
+- Ollama is not checked here: its Python client's `Tool` model lags behind
+  its server's types (no `anyOf`, no nested `properties`), so its round trip
+  would drop keys the server reads. tests/provider/schemas.rs holds Ollama's
+  definitions to the server's own fields (docs/providers.md 11.2), and
+  tests/provider/sdk.rs leaves Ollama out of what it sends here.
 
 The round trip: what the model gives back (`model_dump(by_alias=True,
 exclude_unset=True, mode="json")` or the validated TypedDict) must equal
@@ -108,6 +117,7 @@ class Checker:
         from anthropic.types import ToolParam
         from anthropic.types.tool_param import InputSchemaTyped
         from google.genai import types as genai
+        from groq.types.chat import ChatCompletionToolParam as GroqToolParam
         from mcp import types as mcp
         from openai.types.chat import ChatCompletionToolParam
         from openai.types.responses import FunctionToolParam
@@ -120,6 +130,7 @@ class Checker:
             "chat": ("ChatCompletionToolParam", adapter(ChatCompletionToolParam)),
             "responses": ("FunctionToolParam", adapter(FunctionToolParam)),
             "anthropic": ("ToolParam", adapter(ToolParam)),
+            "groq": ("groq ChatCompletionToolParam", adapter(GroqToolParam)),
             "input_schema": ("InputSchemaTyped", adapter(InputSchemaTyped)),
         }
         self.refusals = []
@@ -163,6 +174,9 @@ class Checker:
             "anthropic": self.anthropic,
             "anthropic-strict": self.anthropic,
             "mcp": self.mcp,
+            "groq": self.groq,
+            "vllm": self.chat,
+            "vllm-strict": self.chat,
         }.get(provider)
         if check is None:
             self.refuse(provider, "-", "-", "/", "no SDK model known for this provider")
@@ -177,6 +191,10 @@ class Checker:
     def chat(self, provider, tool):
         name = tool.get("function", {}).get("name", "?")
         self.typed_dict(provider, name, "chat", tool)
+
+    def groq(self, provider, tool):
+        name = tool.get("function", {}).get("name", "?")
+        self.typed_dict(provider, name, "groq", tool)
 
     def responses(self, provider, tool):
         self.typed_dict(provider, tool.get("name", "?"), "responses", tool)

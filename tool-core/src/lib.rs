@@ -50,7 +50,9 @@
 //!   [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) for
 //!   `long_running` tools;
 //! - [`provider::Provider`]: OpenAI (Chat Completions, Responses),
-//!   Anthropic, Gemini and MCP: [`definitions`](provider::Provider::definitions)
+//!   Anthropic, Gemini, MCP, and the servers that speak Chat Completions
+//!   with differences of their own (Groq, Ollama, vLLM):
+//!   [`definitions`](provider::Provider::definitions)
 //!   gives a registry's tool list in the provider's request shape and schema
 //!   dialect, [`parse_calls`](provider::Provider::parse_calls) reads the calls
 //!   of a response, [`format_results`](provider::Provider::format_results)

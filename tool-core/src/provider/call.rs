@@ -32,9 +32,10 @@ impl ProviderCall {
     }
 
     /// The provider's id for the call, which its result must name:
-    /// OpenAI's `tool_call.id` (Chat) or `call_id` (Responses), Anthropic's
-    /// `tool_use` id, Gemini's `functionCall.id` (often absent), MCP's
-    /// JSON-RPC id as text.
+    /// OpenAI's `tool_call.id` (Chat, and Groq's and vLLM's) or `call_id`
+    /// (Responses), Anthropic's `tool_use` id, Gemini's `functionCall.id`
+    /// (often absent), Ollama's `tool_calls[].id` (absent before Ollama
+    /// 0.12.10), MCP's JSON-RPC id as text.
     pub fn id(&self) -> Option<&str> {
         self.id.as_deref()
     }
@@ -44,8 +45,8 @@ impl ProviderCall {
         &self.name
     }
 
-    /// The arguments as the model sent them: an object, or OpenAI's JSON
-    /// string.
+    /// The arguments as the model sent them: an object (Ollama's too), or
+    /// OpenAI's JSON string.
     pub fn arguments(&self) -> &Value {
         &self.arguments
     }

@@ -208,10 +208,14 @@ pub(crate) fn definition_of(
     };
     let schema = tool.input_schema;
     let (parameters, strict, not_strict) = match provider {
-        Provider::OpenAiChat { strict } | Provider::OpenAiResponses { strict } => {
+        Provider::OpenAiChat { strict }
+        | Provider::OpenAiResponses { strict }
+        | Provider::Vllm { strict } => {
             let made = strict.then(|| dialect::openai_strict(schema));
             strictly(made, || dialect::plain(schema), fallback)
         }
+        Provider::Groq => (dialect::plain(schema), false, None),
+        Provider::Ollama => (dialect::ollama(schema).map_err(rejected)?, false, None),
         Provider::Anthropic { strict } => {
             let made = strict.then(|| dialect::anthropic_strict(schema, budget));
             strictly(made, || dialect::plain(schema), fallback)
@@ -242,13 +246,23 @@ pub(crate) fn definition_of(
 fn shaped(provider: Provider, tool: &ToolInfo<'_>, parameters: Value, strict: bool) -> Value {
     let (name, description) = (tool.name, tool.description);
     match provider {
-        Provider::OpenAiChat { .. } => json!({
+        Provider::OpenAiChat { .. } | Provider::Vllm { .. } => json!({
             "type": "function",
             "function": {
                 "name": name,
                 "description": description,
                 "parameters": parameters,
                 "strict": strict,
+            }
+        }),
+        // Neither documents `strict` for a tool: Groq's strict mode is its
+        // structured outputs', and Ollama reads no such field.
+        Provider::Groq | Provider::Ollama => json!({
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": description,
+                "parameters": parameters,
             }
         }),
         Provider::OpenAiResponses { .. } => json!({

@@ -37,10 +37,15 @@ pub use turn::{Turn, Waiting};
 /// explicitly: OpenAI's Responses API would otherwise make it strict its own
 /// way), and [`Definitions::not_strict`] says which and why.
 ///
+/// Groq, Ollama and vLLM speak OpenAI Chat Completions, each with
+/// differences of its own: they are the OpenAI Chat family, read and
+/// answered by the same code, their differences as data (see each
+/// variant).
+///
 /// The names, for [`FromStr`] and [`Display`](fmt::Display): `openai`,
 /// `openai-strict`, `openai-responses` (strict), `openai-responses-loose`,
-/// `anthropic`, `anthropic-strict`, `gemini`, `gemini-openapi`, `mcp`.
-///
+/// `anthropic`, `anthropic-strict`, `gemini`, `gemini-openapi`, `mcp`,
+/// `groq`, `ollama`, `vllm`, `vllm-strict`.
 ///
 /// ```
 /// use tool_core::provider::Provider;
@@ -85,11 +90,77 @@ pub enum Provider {
     /// The Model Context Protocol: `tools/list` entries, `tools/call`
     /// requests in, JSON-RPC responses out.
     Mcp,
+    /// Groq's Chat Completions (`https://api.groq.com/openai/v1`): OpenAI
+    /// Chat's shapes, without `strict` (Groq's strict mode is for structured
+    /// outputs, which do not combine with tool use); each result names its
+    /// tool (`name`), as Groq's documentation sends it; the model's message
+    /// goes back with only the fields Groq takes, since Groq refuses a
+    /// request with any other.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    ///
+    /// let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+    ///     {"id": "call_d5wg", "type": "function",
+    ///      "function": {"name": "get_weather", "arguments": "{\"location\": \"New York, NY\"}"}}
+    /// ]}}]});
+    /// let calls = Provider::Groq.parse_calls(&response).unwrap();
+    /// assert_eq!(calls[0].id(), Some("call_d5wg"));
+    /// ```
+    Groq,
+    /// Ollama's chat (`/api/chat`; its `/v1/chat/completions` answers are
+    /// read too): OpenAI Chat's tool shape, without `strict`; the arguments
+    /// come as an object, a call's `id` only from Ollama 0.12.10 on; each
+    /// result names its tool (`tool_name`) and echoes the call's id when it
+    /// had one. Ollama reads a tool's schema into fixed fields (`type`,
+    /// `description`, `enum`, `items`, `anyOf`, `properties`, `required`)
+    /// and drops the rest unseen: references are inlined and what the other
+    /// keywords said goes into the description.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    ///
+    /// let response = json!({"model": "llama3.2", "message": {"role": "assistant", "content": "",
+    ///     "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}});
+    /// let calls = Provider::Ollama.parse_calls(&response).unwrap();
+    /// assert_eq!(calls[0].id(), None);
+    /// assert_eq!(calls[0].arguments(), &json!({"city": "Tokyo"}));
+    /// ```
+    Ollama,
+    /// vLLM's OpenAI-compatible server: OpenAI Chat's shapes, ids
+    /// `chatcmpl-tool-...`; the definitions are
+    /// [`Provider::OpenAiChat`]'s.
+    ///
+    /// ```
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
+    /// let vllm = Provider::Vllm { strict: true }.definitions(&registry).unwrap();
+    /// let openai = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
+    /// assert_eq!(vllm.tools(), openai.tools());
+    /// assert_eq!(vllm.tools()[0]["function"]["strict"], true);
+    /// ```
+    Vllm {
+        /// Tools sent in OpenAI's strict form with `"strict": true`, which
+        /// vLLM holds the model to when it chooses freely
+        /// (`tool_choice: "auto"`); vLLM versions before per-tool `strict`
+        /// accept the flag and ignore it.
+        strict: bool,
+    },
 }
 
 impl Provider {
     /// Every provider, in the order of their names above.
-    pub const ALL: [Provider; 9] = [
+    pub const ALL: [Provider; 13] = [
         Provider::OpenAiChat { strict: false },
         Provider::OpenAiChat { strict: true },
         Provider::OpenAiResponses { strict: true },
@@ -99,6 +170,10 @@ impl Provider {
         Provider::Gemini { openapi: false },
         Provider::Gemini { openapi: true },
         Provider::Mcp,
+        Provider::Groq,
+        Provider::Ollama,
+        Provider::Vllm { strict: false },
+        Provider::Vllm { strict: true },
     ];
 
     /// The provider's name, as [`FromStr`] reads it.
@@ -113,6 +188,10 @@ impl Provider {
             Provider::Gemini { openapi: false } => "gemini",
             Provider::Gemini { openapi: true } => "gemini-openapi",
             Provider::Mcp => "mcp",
+            Provider::Groq => "groq",
+            Provider::Ollama => "ollama",
+            Provider::Vllm { strict: false } => "vllm",
+            Provider::Vllm { strict: true } => "vllm-strict",
         }
     }
 
@@ -124,6 +203,9 @@ impl Provider {
             Provider::Anthropic { .. } => "Anthropic Messages",
             Provider::Gemini { .. } => "Gemini",
             Provider::Mcp => "MCP",
+            Provider::Groq => "Groq",
+            Provider::Ollama => "Ollama",
+            Provider::Vllm { .. } => "vLLM",
         }
     }
 
@@ -136,6 +218,9 @@ impl Provider {
             Provider::Anthropic { .. } => "Anthropic Messages response",
             Provider::Gemini { .. } => "Gemini response",
             Provider::Mcp => "MCP tools/call request",
+            Provider::Groq => "Groq chat completion",
+            Provider::Ollama => "Ollama chat response",
+            Provider::Vllm { .. } => "vLLM chat completion",
         }
     }
 
@@ -144,15 +229,16 @@ impl Provider {
         match self {
             Provider::OpenAiChat { strict }
             | Provider::OpenAiResponses { strict }
-            | Provider::Anthropic { strict } => strict,
-            Provider::Gemini { .. } | Provider::Mcp => false,
+            | Provider::Anthropic { strict }
+            | Provider::Vllm { strict } => strict,
+            Provider::Gemini { .. } | Provider::Mcp | Provider::Groq | Provider::Ollama => false,
         }
     }
 
     /// Checks a tool name against the provider's rule; what is wrong with it
     /// otherwise. Every name a registry takes (`^[a-zA-Z0-9_-]{1,64}$`)
-    /// passes OpenAI's, Anthropic's and MCP's rules; Gemini also wants the
-    /// first character to be a letter or `_`.
+    /// passes OpenAI's, Anthropic's and MCP's rules, and Groq's (OpenAI's);
+    /// Gemini also wants the first character to be a letter or `_`.
     pub fn check_name(self, name: &str) -> Result<(), &'static str> {
         crate::tool::check_tool_name(name)?;
         match self {
@@ -171,7 +257,8 @@ impl Provider {
     /// The tool calls a response holds, in its order.
     ///
     /// Takes a whole response or the part that holds the calls: for OpenAI
-    /// Chat a completion or its `message`; for Responses a response or its
+    /// Chat (and Groq, vLLM) a completion or its `message`; for Ollama a
+    /// chat response or its `message`; for Responses a response or its
     /// `output`; for Anthropic a message or its `content`; for Gemini a
     /// response or its `content`; for MCP a `tools/call` request (or a
     /// batch of them). A response without calls gives none.
@@ -197,7 +284,10 @@ impl Provider {
     pub fn parse_calls(self, response: &Value) -> Result<Vec<ProviderCall>, ParseError> {
         self.not_an_error(response)?;
         match self {
-            Provider::OpenAiChat { .. } => openai::parse_chat(response),
+            Provider::OpenAiChat { .. }
+            | Provider::Groq
+            | Provider::Ollama
+            | Provider::Vllm { .. } => openai::parse_chat(self.chat_server(), response),
             Provider::OpenAiResponses { .. } => openai::parse_responses(response),
             Provider::Anthropic { .. } => anthropic::parse(response),
             Provider::Gemini { .. } => gemini::parse(response),
@@ -210,7 +300,8 @@ impl Provider {
     }
 
     /// The model's own turn, as the conversation must carry it before the
-    /// results: the assistant message (OpenAI Chat, Anthropic), every
+    /// results: the assistant message (OpenAI Chat and its family; for Groq
+    /// only the fields Groq takes back), every
     /// output item (Responses: reasoning items included, as reasoning
     /// models need them back), the model's content (Gemini: with its
     /// `thoughtSignature`s as they came). Nothing for MCP, whose client
@@ -218,7 +309,10 @@ impl Provider {
     pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ParseError> {
         self.not_an_error(response)?;
         match self {
-            Provider::OpenAiChat { .. } => openai::chat_turn(response),
+            Provider::OpenAiChat { .. }
+            | Provider::Groq
+            | Provider::Ollama
+            | Provider::Vllm { .. } => openai::chat_turn(self.chat_server(), response),
             Provider::OpenAiResponses { .. } => openai::responses_turn(response),
             Provider::Anthropic { .. } => anthropic::turn(response),
             Provider::Gemini { .. } => gemini::turn(response),
@@ -253,8 +347,13 @@ impl Provider {
         for item in turn {
             // Where the parts are, and the `type` of those that are text.
             let (list, text_type) = match self {
-                Provider::OpenAiChat { .. } => {
-                    texts.extend(item.get("content").and_then(Value::as_str));
+                Provider::OpenAiChat { .. }
+                | Provider::Groq
+                | Provider::Ollama
+                | Provider::Vllm { .. } => {
+                    // Ollama sends `""` beside its calls: no text.
+                    let content = item.get("content").and_then(Value::as_str);
+                    texts.extend(content.filter(|text| !text.is_empty()));
                     continue;
                 }
                 Provider::OpenAiResponses { .. } if item["type"] == "message" => {
@@ -298,6 +397,9 @@ impl Provider {
     ///
     /// - OpenAI Chat: one `{"role": "tool", "tool_call_id", "content"}`
     ///   message per call, in order (an error is text: Chat has no flag);
+    ///   for Groq with the tool's `name`, for Ollama with its `tool_name`
+    ///   and the `tool_call_id` only of a call that had an id; vLLM's are
+    ///   OpenAI's;
     /// - OpenAI Responses: one `function_call_output` item per call;
     /// - Anthropic: one user message whose `tool_result` blocks come in the
     ///   calls' order, `is_error: true` on failures;
@@ -332,11 +434,26 @@ impl Provider {
             .enumerate()
             .map(|(at, call)| (call, results.get(at).unwrap_or(&missing)));
         match self {
-            Provider::OpenAiChat { .. } => openai::format_chat(pairs),
+            Provider::OpenAiChat { .. }
+            | Provider::Groq
+            | Provider::Ollama
+            | Provider::Vllm { .. } => openai::format_chat(self.chat_server(), pairs),
             Provider::OpenAiResponses { .. } => openai::format_responses(pairs),
             Provider::Anthropic { .. } => anthropic::format(pairs),
             Provider::Gemini { .. } => gemini::format(pairs),
             Provider::Mcp => mcp::format(pairs),
+        }
+    }
+}
+
+impl Provider {
+    /// How a member of the OpenAI Chat family differs from OpenAI's own
+    /// API; OpenAI's for a provider outside the family, which never asks.
+    fn chat_server(self) -> &'static openai::ChatServer {
+        match self {
+            Provider::Groq => &openai::GROQ,
+            Provider::Ollama => &openai::OLLAMA,
+            _ => &openai::OPENAI,
         }
     }
 }

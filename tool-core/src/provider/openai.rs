@@ -1,8 +1,10 @@
-//! OpenAI: Chat Completions and Responses.
+//! OpenAI: Chat Completions and Responses; and the servers that speak
+//! Chat Completions with differences of their own (Groq, Ollama, vLLM),
+//! each difference a field of [`ChatServer`].
 
 use std::borrow::Cow;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::call::{kind, list, optional_string, string_at, typed_calls};
 use super::parts::{LeftOut, is_common_image, parts_of};
@@ -10,10 +12,68 @@ use crate::provider::ProviderCall;
 use crate::tool::media::AsText;
 use crate::{Media, MediaKind, Part, ToolResult};
 
-/// The assistant message of a completion, or the message itself; a bare
-/// `tool_calls` array is read as the message that holds it, as the other
-/// providers' bare lists are.
-fn chat_message(response: &Value) -> Result<Cow<'_, Value>, String> {
+/// How a server of the OpenAI Chat family differs from OpenAI's own Chat
+/// Completions in the calls it sends and the messages it takes back
+/// (docs/providers.md 11); the definitions' differences are the dialect's.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChatServer {
+    /// Whether a whole response may hold the assistant message under
+    /// `message` (Ollama's `/api/chat`), as well as under
+    /// `choices[0].message`.
+    pub(super) message_field: bool,
+    /// The fields of the assistant message that the server takes back in a
+    /// request, when it refuses others (Groq); `None` takes the message as
+    /// it came.
+    pub(super) turn_fields: Option<&'static [&'static str]>,
+    /// The field of a `tool` message that names the tool called (Groq's
+    /// `name`, Ollama's `tool_name`), when the server's documentation sends
+    /// one.
+    pub(super) tool_name_field: Option<&'static str>,
+    /// Whether a `tool` message leaves out `tool_call_id` for a call that
+    /// came without an id (Ollama before 0.12.10), rather than send it
+    /// empty.
+    pub(super) id_only_when_given: bool,
+    /// Whether a `user` message carries images in its own `images` field,
+    /// as base64 (Ollama's `/api/chat`), rather than as content parts.
+    pub(super) images_field: bool,
+}
+
+/// OpenAI's own Chat Completions, and vLLM, which speaks it as it is.
+pub(super) const OPENAI: ChatServer = ChatServer {
+    message_field: false,
+    turn_fields: None,
+    tool_name_field: None,
+    id_only_when_given: false,
+    images_field: false,
+};
+
+/// Groq (docs/providers.md 11.1).
+pub(super) const GROQ: ChatServer = ChatServer {
+    turn_fields: Some(&[
+        "role",
+        "content",
+        "name",
+        "reasoning",
+        "tool_calls",
+        "function_call",
+    ]),
+    tool_name_field: Some("name"),
+    ..OPENAI
+};
+
+/// Ollama (docs/providers.md 11.2).
+pub(super) const OLLAMA: ChatServer = ChatServer {
+    message_field: true,
+    tool_name_field: Some("tool_name"),
+    id_only_when_given: true,
+    images_field: true,
+    ..OPENAI
+};
+
+/// The assistant message of a completion (or of an Ollama chat response),
+/// or the message itself; a bare `tool_calls` array is read as the message
+/// that holds it, as the other providers' bare lists are.
+fn chat_message<'r>(server: &ChatServer, response: &'r Value) -> Result<Cow<'r, Value>, String> {
     if response.is_array() {
         return Ok(Cow::Owned(
             json!({"role": "assistant", "tool_calls": response}),
@@ -25,17 +85,34 @@ fn chat_message(response: &Value) -> Result<Cow<'_, Value>, String> {
             .map(Cow::Borrowed)
             .ok_or_else(|| "`choices[0]` has no `message`".to_owned());
     }
+    if server.message_field
+        && let Some(message) = response.get("message")
+    {
+        return Ok(Cow::Borrowed(message));
+    }
     if response.get("role").is_some() || response.get("tool_calls").is_some() {
         return Ok(Cow::Borrowed(response));
     }
+    let whole = if server.message_field {
+        "a chat response (with `message`) or completion (with `choices`)"
+    } else {
+        "a chat completion (with `choices`)"
+    };
     Err(format!(
-        "expected a chat completion (with `choices`), its message or its `tool_calls`, got {}",
+        "expected {whole}, its message or its `tool_calls`, got {}",
         kind(response)
     ))
 }
 
-pub(super) fn parse_chat(response: &Value) -> Result<Vec<ProviderCall>, String> {
-    let message = chat_message(response)?;
+/// The calls of a Chat message: `arguments` as the server sent them, a
+/// JSON string (OpenAI, Groq, vLLM) or an object (Ollama); an `id` when
+/// the server gave one; no `type` is read as a function call (Ollama sends
+/// none).
+pub(super) fn parse_chat(
+    server: &ChatServer,
+    response: &Value,
+) -> Result<Vec<ProviderCall>, String> {
+    let message = chat_message(server, response)?;
     list(&message, "tool_calls", "a message", true)?
         .iter()
         .enumerate()
@@ -59,44 +136,104 @@ pub(super) fn parse_chat(response: &Value) -> Result<Vec<ProviderCall>, String> 
         .collect()
 }
 
-pub(super) fn chat_turn(response: &Value) -> Result<Vec<Value>, String> {
-    Ok(vec![chat_message(response)?.into_owned()])
+/// The assistant message, with only the fields the server takes back.
+pub(super) fn chat_turn(server: &ChatServer, response: &Value) -> Result<Vec<Value>, String> {
+    let mut message = chat_message(server, response)?.into_owned();
+    if let (Some(fields), Value::Object(map)) = (server.turn_fields, &mut message) {
+        map.retain(|field, _| fields.contains(&field.as_str()));
+    }
+    Ok(vec![message])
 }
 
 /// One `tool` message per call, in order: Chat Completions refuses a
-/// conversation where a `tool_call_id` goes unanswered.
+/// conversation where a `tool_call_id` goes unanswered. The server's
+/// differences: the tool named beside the id (Groq's `name`, Ollama's
+/// `tool_name`), no empty `tool_call_id` where it issued none.
 ///
 /// A `tool` message takes only text, so media is named in it and sent in
 /// one `user` message after the last of them: images as `image_url`,
 /// documents as `file`, WAV and MP3 audio as `input_audio`, each group
-/// headed by the call it came from.
+/// headed by the call it came from; for Ollama, the images in the message's
+/// `images` field, under the headings.
 pub(super) fn format_chat<'a>(
+    server: &ChatServer,
     pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let mut messages = Vec::new();
-    let mut attached = Vec::new();
+    let mut attached = Attached::default();
     for (call, result) in pairs {
-        let id = call.id().unwrap_or_default();
-        messages.push(json!({
-            "role": "tool",
-            "tool_call_id": id,
-            "content": result.model_text(),
-        }));
-        let parts: Vec<Value> = parts_of(result)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(chat_part)
-            .collect();
-        if !parts.is_empty() {
-            let heading = format!("Attached by tool `{}` (call `{id}`):", call.name());
-            attached.push(json!({"type": "text", "text": heading}));
-            attached.extend(parts);
+        let mut message = Map::new();
+        message.insert("role".into(), "tool".into());
+        if !(server.id_only_when_given && call.id().is_none()) {
+            message.insert("tool_call_id".into(), call.id().unwrap_or_default().into());
+        }
+        if let Some(field) = server.tool_name_field {
+            message.insert(field.into(), call.name().into());
+        }
+        message.insert("content".into(), result.model_text().into());
+        messages.push(Value::Object(message));
+        if let Some(parts) = parts_of(result) {
+            attached.add(server, call, parts);
         }
     }
-    if !attached.is_empty() {
-        messages.push(json!({"role": "user", "content": attached}));
-    }
+    messages.extend(attached.into_message(server));
     messages
+}
+
+/// The media of a reply's results, for the `user` message after the
+/// `tool` messages.
+#[derive(Default)]
+struct Attached {
+    /// Content parts; for Ollama, only the headings.
+    parts: Vec<Value>,
+    /// Ollama's base64 images.
+    images: Vec<Value>,
+}
+
+impl Attached {
+    fn add(&mut self, server: &ChatServer, call: &ProviderCall, parts: &[Part]) {
+        let carried: Vec<Value> = if server.images_field {
+            parts.iter().filter_map(ollama_image).collect()
+        } else {
+            parts.iter().filter_map(chat_part).collect()
+        };
+        if carried.is_empty() {
+            return;
+        }
+        let heading = match call.id() {
+            Some(id) => format!("Attached by tool `{}` (call `{id}`):", call.name()),
+            None => format!("Attached by tool `{}`:", call.name()),
+        };
+        self.parts.push(json!({"type": "text", "text": heading}));
+        if server.images_field {
+            self.images.extend(carried);
+        } else {
+            self.parts.extend(carried);
+        }
+    }
+
+    fn into_message(self, server: &ChatServer) -> Option<Value> {
+        if self.parts.is_empty() {
+            return None;
+        }
+        if server.images_field {
+            let headings: Vec<&str> = self
+                .parts
+                .iter()
+                .filter_map(|part| part["text"].as_str())
+                .collect();
+            return Some(json!({
+                "role": "user", "content": headings.join("\n"), "images": self.images,
+            }));
+        }
+        Some(json!({"role": "user", "content": self.parts}))
+    }
+}
+
+/// An image as Ollama takes it: base64, in a message's `images`.
+fn ollama_image(part: &Part) -> Option<Value> {
+    let media = part.as_media()?;
+    is_common_image(media.media_type(), false).then(|| media.base64().into())
 }
 
 /// A part as a Chat Completions `user` message carries it; `None` for what

@@ -7,14 +7,17 @@
 mod anthropic;
 mod gemini;
 mod mcp;
+mod ollama;
 mod openai;
 mod refs;
 mod strict;
+mod subset;
 mod walk;
 
 pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
 pub(crate) use gemini::{gemini, gemini_openapi};
 pub(crate) use mcp::mcp;
+pub(crate) use ollama::ollama;
 pub(crate) use openai::openai_strict;
 
 use serde_json::{Map, Value};
