@@ -236,6 +236,7 @@ struct Unheard;
 
 impl TypedTool for Unheard {
     type Input = Nothing;
+    type Output = ToolResult;
     fn name(&self) -> &str {
         "unheard"
     }
