@@ -449,3 +449,35 @@ fn ollama_takes_images_in_the_user_message_s_images_field() {
         ]
     );
 }
+
+#[path = "../../examples/report.rs"]
+#[allow(dead_code)]
+mod report;
+
+#[tokio::test]
+async fn the_report_example_draws_a_png_chart() {
+    let registry = report::registry();
+    let ctx = ToolContext::new(());
+    let chart = registry
+        .call(&ctx, "bar_chart", json!({"title": "Q1", "values": [40, 65, 90]}))
+        .await;
+    let parts = chart.as_parts().expect("text and an image");
+    assert_eq!(parts[0], Part::text("Q1: 3 bars."));
+    let image = parts[1].as_media().expect("an image");
+    assert_eq!(image.media_type(), "image/png");
+    assert_eq!(image.name(), Some("chart.png"));
+    // The PNG signature, then the header: 3 bars of 16 pixels, 100 high,
+    // 8-bit greyscale.
+    assert_eq!(&image.data()[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&image.data()[12..16], b"IHDR");
+    assert_eq!(&image.data()[16..29], [0, 0, 0, 48, 0, 0, 0, 100, 8, 0, 0, 0, 0]);
+
+    let over = registry
+        .call(&ctx, "bar_chart", json!({"title": "Q1", "values": [140]}))
+        .await;
+    assert_eq!(over.model_text(), "value 140 is over 100; give percentages");
+    let total = registry
+        .call(&ctx, "quarter_total", json!({"months": [400, 650, 900]}))
+        .await;
+    assert_eq!(total.model_text(), "1950 in total over 3 months");
+}
