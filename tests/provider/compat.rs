@@ -13,40 +13,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::provider::{ParseError, Provider};
-use tool_core::{RegistryError, ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
 
-/// A fixture from `tests/fixtures/providers/`, parsed.
-fn fixture(name: &str) -> Value {
-    let path = format!(
-        "{}/tests/fixtures/providers/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{path}: {error}"))
-}
+use crate::payloads::{calls_of, fixture, some};
+use tool_core::{RegistryError, ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
 
 fn ctx() -> ToolContext<()> {
     ToolContext::new(())
-}
-
-/// `(id, name, arguments)` of each call.
-fn calls_of(provider: Provider, response: &Value) -> Vec<(Option<String>, String, Value)> {
-    provider
-        .parse_calls(response)
-        .expect("a response with tool calls")
-        .into_iter()
-        .map(|call| {
-            (
-                call.id().map(str::to_owned),
-                call.name().to_owned(),
-                call.arguments().clone(),
-            )
-        })
-        .collect()
-}
-
-fn some(id: &str) -> Option<String> {
-    Some(id.to_owned())
 }
 
 // ---------------------------------------------------------------------------

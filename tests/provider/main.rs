@@ -9,6 +9,7 @@ mod compat;
 mod corpus;
 mod fixtures;
 mod media;
+mod payloads;
 mod registry;
 mod schemas;
 mod sdk;

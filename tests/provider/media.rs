@@ -9,14 +9,11 @@ use serde_json::{Value, json};
 use tool_core::provider::{Provider, ProviderCall};
 use tool_core::{Image, Link, Media, Part, ToolContext, ToolRegistry, ToolResult, tool};
 
+use crate::payloads;
+
 /// A fixture from `tests/fixtures/providers/media/`, parsed.
 fn fixture(name: &str) -> Value {
-    let path = format!(
-        "{}/tests/fixtures/providers/media/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{path}: {error}"))
+    payloads::fixture(&format!("media/{name}"))
 }
 
 fn bytes(base64: &str) -> Vec<u8> {
@@ -459,7 +456,11 @@ async fn the_report_example_draws_a_png_chart() {
     let registry = report::registry();
     let ctx = ToolContext::new(());
     let chart = registry
-        .call(&ctx, "bar_chart", json!({"title": "Q1", "values": [40, 65, 90]}))
+        .call(
+            &ctx,
+            "bar_chart",
+            json!({"title": "Q1", "values": [40, 65, 90]}),
+        )
         .await;
     let parts = chart.as_parts().expect("text and an image");
     assert_eq!(parts[0], Part::text("Q1: 3 bars."));
@@ -470,7 +471,10 @@ async fn the_report_example_draws_a_png_chart() {
     // 8-bit greyscale.
     assert_eq!(&image.data()[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(&image.data()[12..16], b"IHDR");
-    assert_eq!(&image.data()[16..29], [0, 0, 0, 48, 0, 0, 0, 100, 8, 0, 0, 0, 0]);
+    assert_eq!(
+        &image.data()[16..29],
+        [0, 0, 0, 48, 0, 0, 0, 100, 8, 0, 0, 0, 0]
+    );
 
     let over = registry
         .call(&ctx, "bar_chart", json!({"title": "Q1", "values": [140]}))
