@@ -834,3 +834,97 @@ async fn a_tools_own_checks_run_after_deserialization_and_before_the_policy() {
     );
     assert_eq!(validated.load(Ordering::Relaxed), 2);
 }
+
+/// A hand-written tool whose `execute` returns a `Result` and uses `?`.
+struct ParseSum;
+
+#[derive(Deserialize)]
+struct Numbers {
+    numbers: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum SumError {
+    #[error("`{0}` is not a whole number; send digits only")]
+    NotANumber(String),
+    #[error("the sum is too large")]
+    Overflow,
+}
+
+fn parse(number: &str) -> Result<i64, SumError> {
+    number
+        .parse()
+        .map_err(|_| SumError::NotANumber(number.to_owned()))
+}
+
+impl TypedTool for ParseSum {
+    type Input = Numbers;
+    type Output = Result<Vec<i64>, SumError>;
+
+    fn name(&self) -> &str {
+        "parse_sum"
+    }
+
+    fn description(&self) -> &str {
+        "Add numbers written as text; returns the running totals."
+    }
+
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"numbers": {"type": "array", "items": {"type": "string"}}}})
+    }
+
+    fn metadata(&self) -> ToolMetadata {
+        ToolMetadata {
+            tier: ToolTier::Observe,
+            ..ToolMetadata::DEFAULT
+        }
+    }
+
+    async fn execute(&self, _ctx: &ToolContext, input: Numbers) -> Self::Output {
+        let mut total: i64 = 0;
+        let mut totals = Vec::new();
+        for number in &input.numbers {
+            total = total
+                .checked_add(parse(number)?)
+                .ok_or(SumError::Overflow)?;
+            totals.push(total);
+        }
+        Ok(totals)
+    }
+}
+
+#[tokio::test]
+async fn a_hand_written_execute_returns_a_result_and_uses_the_question_mark() {
+    let registry: ToolRegistry = ToolRegistry::new().with(ParseSum);
+    let ctx = ToolContext::new(());
+    let sums = registry
+        .call(&ctx, "parse_sum", json!({"numbers": ["1", "2", "39"]}))
+        .await;
+    assert!(!sums.is_error());
+    assert_eq!(sums.as_json(), Some(&json!([1, 3, 42])));
+
+    let bad = registry
+        .call(&ctx, "parse_sum", json!({"numbers": ["1", "two"]}))
+        .await;
+    assert!(bad.is_error());
+    assert_eq!(
+        bad.model_text(),
+        "`two` is not a whole number; send digits only"
+    );
+    assert_eq!(
+        bad.error_kind(),
+        Some(&ToolError::Execution {
+            tool: "parse_sum".into(),
+            message: "`two` is not a whole number; send digits only".into(),
+        })
+    );
+
+    let large = registry
+        .call(
+            &ctx,
+            "parse_sum",
+            json!({"numbers": [i64::MAX.to_string(), "1"]}),
+        )
+        .await;
+    assert_eq!(large.model_text(), "the sum is too large");
+}

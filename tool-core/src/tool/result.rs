@@ -1,6 +1,6 @@
 //! What a call gives back to the model.
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -256,17 +256,14 @@ impl<T: Serialize + 'static> IntoToolOutput for T {
     fn into_tool_result(self, tool: &str) -> ToolResult {
         // A `String` is the text as it is: no copy through a JSON value.
         let mut slot = Some(self);
-        let any = &mut slot as &mut dyn Any;
-        if let Some(text) = any.downcast_mut::<Option<String>>() {
+        if let Some(text) = (&mut slot as &mut dyn Any).downcast_mut::<Option<String>>() {
             return ToolResult::text(text.take().unwrap_or_default());
         }
-        // Media and parts are the parts they are, not their JSON. Each test
-        // is a constant for a given `T`: the others compile to nothing.
-        if let Some(parts) = any.downcast_mut::<Option<Vec<Part>>>() {
-            return ToolResult::parts(parts.take().unwrap_or_default());
-        }
-        if let Some(part) = as_part(any) {
-            return ToolResult::parts([part]);
+        // Media and parts are the parts they are, not their JSON. The test is
+        // a constant for a given `T`, and the conversion is compiled once,
+        // in this crate, not once per return type in the tools' crate.
+        if is_part_type(TypeId::of::<T>()) {
+            return part_result(&mut slot);
         }
         let Some(value) = slot else {
             return ToolResult::text("");
@@ -322,16 +319,33 @@ where
     }
 }
 
-/// The part a value of one of the part types is.
-#[inline(always)]
-fn as_part(any: &mut dyn Any) -> Option<Part> {
-    fn take<P: Into<Part> + 'static>(any: &mut dyn Any) -> Option<Part> {
-        any.downcast_mut::<Option<P>>()?.take().map(Into::into)
+/// Whether a value of type `id` is parts: `Vec<Part>`, `Part`, `Image`,
+/// `Media` or `Link`.
+#[inline]
+fn is_part_type(id: TypeId) -> bool {
+    [
+        TypeId::of::<Vec<Part>>(),
+        TypeId::of::<Part>(),
+        TypeId::of::<Image>(),
+        TypeId::of::<Media>(),
+        TypeId::of::<Link>(),
+    ]
+    .contains(&id)
+}
+
+/// The result of a value of one of the part types, in an `Option` (taken).
+fn part_result(slot: &mut dyn Any) -> ToolResult {
+    fn take<P: Into<Part> + 'static>(slot: &mut dyn Any) -> Option<Part> {
+        slot.downcast_mut::<Option<P>>()?.take().map(Into::into)
     }
-    take::<Part>(any)
-        .or_else(|| take::<Image>(any))
-        .or_else(|| take::<Media>(any))
-        .or_else(|| take::<Link>(any))
+    if let Some(parts) = slot.downcast_mut::<Option<Vec<Part>>>() {
+        return ToolResult::parts(parts.take().unwrap_or_default());
+    }
+    let part = take::<Part>(slot)
+        .or_else(|| take::<Image>(slot))
+        .or_else(|| take::<Media>(slot))
+        .or_else(|| take::<Link>(slot));
+    ToolResult::parts(part)
 }
 
 /// The result of a tool's `Err`.
