@@ -46,7 +46,8 @@
 //! - [`ToolRegistry`]: the tools by name, their definitions, and
 //!   [`call`](ToolRegistry::call), the pipeline every call goes through
 //!   (arguments checked, validated and deserialized, policy, timeout, panics
-//!   caught), [`call_all`](ToolRegistry::call_all) for batches, and
+//!   caught), [`call_all`](ToolRegistry::call_all) for batches (run as
+//!   [`Batch`] says), and
 //!   [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) for
 //!   `long_running` tools;
 //! - [`provider::Provider`]: OpenAI (Chat Completions, Responses),
@@ -57,7 +58,10 @@
 //!   dialect, [`parse_calls`](provider::Provider::parse_calls) reads the calls
 //!   of a response, [`format_results`](provider::Provider::format_results)
 //!   writes the results back, and [`respond`](provider::Provider::respond)
-//!   does the three for one turn of a loop;
+//!   does the three for one turn of a loop, leaving the calls of tools the
+//!   client runs to [`Turn::resume`](provider::Turn::resume);
+//! - [`Part`], [`Image`], [`Media`], [`Link`]: results that are more than
+//!   text, which each provider receives in its own blocks;
 //! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
 //!   [`CallObserver`]: start, progress ([`ToolContext::progress`]) and
 //!   finish events;
