@@ -1,0 +1,433 @@
+//! A complete agent loop over HTTP: the quickstart's tools, a model behind
+//! a real endpoint, and `respond` / `append_to` until the model answers
+//! without calling a tool.
+//!
+//! ```text
+//! cargo run --example agent                          # OpenAI Chat Completions
+//! cargo run --example agent -- --provider anthropic  # Anthropic Messages
+//! cargo run --example agent -- --provider gemini     # Gemini generateContent
+//! ```
+//!
+//! With the provider's key in the environment (`OPENAI_API_KEY`,
+//! `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`) it talks to the provider;
+//! `OPENAI_BASE_URL` points it at any server that speaks Chat Completions
+//! (`http://localhost:11434/v1` for Ollama, a vLLM server), and
+//! `OPENAI_MODEL` (`ANTHROPIC_MODEL`, `GEMINI_MODEL`) picks the model.
+//! Without a key it starts a scripted model on loopback that answers in the
+//! provider's own shapes and refuses, with an HTTP error, a request that
+//! does not carry the tools and the results as the provider wants them.
+
+use std::fmt;
+use std::process::ExitCode;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tool_core::RegistryError;
+use tool_core::provider::{ParseError, Provider};
+
+#[path = "../quickstart.rs"]
+#[allow(dead_code)]
+mod quickstart;
+
+#[path = "scripted.rs"]
+pub(crate) mod scripted;
+
+/// What the user asks: a call that runs, one the approval hook lets
+/// through and one it refuses.
+pub(crate) const QUESTION: &str =
+    "What is the weather in Paris, and how much are 100 EUR and 5000 EUR in US dollars?";
+
+/// More model requests than this and the loop stops: a model that keeps
+/// calling tools must not run up a bill unattended.
+const MAX_REQUESTS: usize = 10;
+
+/// The three APIs the example speaks, as `--provider` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Api {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+impl Api {
+    /// The registry's view of the API. Anthropic's strict tool use needs a
+    /// beta header and Chat Completions' strict mode does not, hence the
+    /// difference.
+    pub(crate) fn provider(self) -> Provider {
+        match self {
+            Api::OpenAi => Provider::OpenAiChat { strict: true },
+            Api::Anthropic => Provider::Anthropic { strict: false },
+            Api::Gemini => Provider::Gemini { openapi: false },
+        }
+    }
+
+    /// The variables that point the example at a real endpoint: the key,
+    /// the base URL, the model.
+    fn env_names(self) -> [&'static str; 3] {
+        match self {
+            Api::OpenAi => ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"],
+            Api::Anthropic => ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"],
+            Api::Gemini => ["GEMINI_API_KEY", "GEMINI_BASE_URL", "GEMINI_MODEL"],
+        }
+    }
+
+    fn default_base_url(self) -> &'static str {
+        match self {
+            Api::OpenAi => "https://api.openai.com/v1",
+            Api::Anthropic => "https://api.anthropic.com",
+            Api::Gemini => "https://generativelanguage.googleapis.com",
+        }
+    }
+
+    fn default_model(self) -> &'static str {
+        match self {
+            Api::OpenAi => "gpt-4o-mini",
+            Api::Anthropic => "claude-sonnet-4-5",
+            Api::Gemini => "gemini-2.5-flash",
+        }
+    }
+
+    /// The user's question as the conversation's first entry.
+    pub(crate) fn first_message(self, question: &str) -> Value {
+        match self {
+            Api::OpenAi | Api::Anthropic => json!({"role": "user", "content": question}),
+            Api::Gemini => json!({"role": "user", "parts": [{"text": question}]}),
+        }
+    }
+}
+
+impl fmt::Display for Api {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Api::OpenAi => "openai",
+            Api::Anthropic => "anthropic",
+            Api::Gemini => "gemini",
+        })
+    }
+}
+
+impl FromStr for Api {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "openai" => Ok(Api::OpenAi),
+            "anthropic" => Ok(Api::Anthropic),
+            "gemini" => Ok(Api::Gemini),
+            _ => Err(format!(
+                "unknown provider `{}`; expected one of: openai, anthropic, gemini",
+                name.escape_debug()
+            )),
+        }
+    }
+}
+
+/// Reads `--provider NAME` or `--provider=NAME`; OpenAI when absent.
+pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Api, String> {
+    let mut api = Api::OpenAi;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let name = match arg.strip_prefix("--provider") {
+            Some("") => args
+                .next()
+                .ok_or("`--provider` needs a name: openai, anthropic or gemini")?,
+            Some(rest) if rest.starts_with('=') => rest[1..].to_owned(),
+            _ => {
+                return Err(format!(
+                    "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini]",
+                    arg.escape_debug()
+                ));
+            }
+        };
+        api = name.parse()?;
+    }
+    Ok(api)
+}
+
+/// Where the model is: the API, the server, the model's name and the key.
+#[derive(Clone, Debug)]
+pub(crate) struct Endpoint {
+    api: Api,
+    base_url: String,
+    model: String,
+    api_key: Option<String>,
+}
+
+impl Endpoint {
+    /// The real endpoint when the API's key is set (an empty one counts as
+    /// unset), with the base URL and model from the environment if given.
+    pub(crate) fn from_env(api: Api) -> Option<Endpoint> {
+        let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+        let [key, base_url, model] = api.env_names();
+        Some(Endpoint {
+            api,
+            api_key: Some(var(key)?),
+            base_url: var(base_url).unwrap_or_else(|| api.default_base_url().to_owned()),
+            model: var(model).unwrap_or_else(|| api.default_model().to_owned()),
+        })
+    }
+
+    /// A server on this machine, without a key: the scripted model.
+    pub(crate) fn local(api: Api, base_url: impl Into<String>) -> Endpoint {
+        Endpoint {
+            api,
+            base_url: base_url.into(),
+            model: api.default_model().to_owned(),
+            api_key: None,
+        }
+    }
+
+    /// The URL a turn is posted to.
+    pub(crate) fn url(&self) -> String {
+        let base = self.base_url.trim_end_matches('/');
+        match self.api {
+            Api::OpenAi => format!("{base}/chat/completions"),
+            Api::Anthropic => format!("{base}/v1/messages"),
+            Api::Gemini => format!("{base}/v1beta/models/{}:generateContent", self.model),
+        }
+    }
+
+    /// The request body: the conversation so far and the tools.
+    pub(crate) fn body(&self, conversation: &[Value], tools: &Value) -> Value {
+        match self.api {
+            Api::OpenAi => json!({"model": self.model, "messages": conversation, "tools": tools}),
+            Api::Anthropic => json!({
+                "model": self.model,
+                "max_tokens": 1024,
+                "messages": conversation,
+                "tools": tools,
+            }),
+            Api::Gemini => json!({"contents": conversation, "tools": tools}),
+        }
+    }
+
+    /// The client for this endpoint. A server on this machine is reached
+    /// directly, whatever proxy the environment names.
+    pub(crate) fn client(&self) -> Result<reqwest::Client, Error> {
+        let builder = reqwest::Client::builder().timeout(Duration::from_secs(120));
+        let builder = if self.api_key.is_none() {
+            builder.no_proxy()
+        } else {
+            builder
+        };
+        builder
+            .build()
+            .map_err(|error| Error::Client(chain(&error)))
+    }
+
+    /// Posts one request and returns the response's JSON; a status other
+    /// than 2xx is an error carrying the provider's own message.
+    pub(crate) async fn post(
+        &self,
+        client: &reqwest::Client,
+        body: &Value,
+    ) -> Result<Value, Error> {
+        let url = self.url();
+        let mut request = client.post(&url).json(body);
+        if let Some(key) = &self.api_key {
+            request = match self.api {
+                Api::OpenAi => request.bearer_auth(key),
+                Api::Anthropic => request
+                    .header("x-api-key", key)
+                    .header("anthropic-version", "2023-06-01"),
+                Api::Gemini => request.header("x-goog-api-key", key),
+            };
+        }
+        let failed = |error: reqwest::Error| Error::Send {
+            url: url.clone(),
+            message: chain(&error),
+        };
+        let response = request.send().await.map_err(failed)?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(failed)?;
+        if !status.is_success() {
+            return Err(Error::Status {
+                url,
+                status: status.to_string(),
+                message: error_message(&bytes),
+            });
+        }
+        serde_json::from_slice(&bytes).map_err(|error| Error::NotJson {
+            url,
+            message: error.to_string(),
+        })
+    }
+}
+
+/// What went wrong talking to the model. A tool that fails is not here: its
+/// error goes back to the model, which reads it and carries on.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Error {
+    #[error("cannot make the HTTP client: {0}")]
+    Client(String),
+    #[error("cannot start the scripted model: {0}")]
+    Serve(#[from] std::io::Error),
+    #[error("the tools cannot be given to this provider: {0}")]
+    Definitions(#[from] RegistryError),
+    #[error("no answer from {url}: {message}")]
+    Send { url: String, message: String },
+    #[error("{url} answered {status}: {message}")]
+    Status {
+        url: String,
+        status: String,
+        message: String,
+    },
+    #[error("{url} answered with a body that is not JSON: {message}")]
+    NotJson { url: String, message: String },
+    #[error(transparent)]
+    Response(#[from] ParseError),
+    #[error("the model was still calling tools after {MAX_REQUESTS} requests; stopped there")]
+    TooManyRequests,
+}
+
+/// An error and its causes on one line: reqwest's own message alone
+/// ("error sending request") does not say that the connection was refused.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+/// The message of an error response: the providers all put it at
+/// `error.message`; otherwise the body itself, cut short.
+fn error_message(body: &[u8]) -> String {
+    const MAX_CHARS: usize = 500;
+    let json: Option<Value> = serde_json::from_slice(body).ok();
+    if let Some(message) = json
+        .as_ref()
+        .and_then(|json| json["error"]["message"].as_str())
+    {
+        return message.to_owned();
+    }
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    if text.is_empty() {
+        return "(an empty body)".to_owned();
+    }
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// One tool call of the conversation and what the model was told.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Step {
+    pub(crate) name: String,
+    /// As the model sent them: OpenAI's are a JSON string.
+    pub(crate) arguments: Value,
+    pub(crate) result: String,
+    pub(crate) is_error: bool,
+}
+
+/// A whole exchange: every call in order, the final answer, and the
+/// conversation as it stands after it (ready for the user's next message).
+#[derive(Clone, Debug)]
+pub(crate) struct Transcript {
+    pub(crate) steps: Vec<Step>,
+    pub(crate) answer: String,
+    // The tests hold it to the providers' shapes; the example prints the
+    // steps instead.
+    #[allow(dead_code)]
+    pub(crate) conversation: Vec<Value>,
+    pub(crate) requests: usize,
+}
+
+impl fmt::Display for Transcript {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for step in &self.steps {
+            let arguments = match &step.arguments {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let status = if step.is_error { "error" } else { "ok" };
+            writeln!(f, "call   {}({arguments})", step.name)?;
+            writeln!(f, "  -> [{status}] {}", step.result)?;
+        }
+        writeln!(f, "answer ({} requests): {}", self.requests, self.answer)
+    }
+}
+
+/// The loop: post the conversation with the tools, run the calls of the
+/// response, append the model's turn and the results, until the model
+/// answers without calling a tool.
+pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcript, Error> {
+    let registry = quickstart::registry();
+    let ctx = quickstart::context();
+    let provider = endpoint.api.provider();
+    let tools = provider.definitions(&registry)?;
+    let client = endpoint.client()?;
+
+    let mut conversation = vec![endpoint.api.first_message(question)];
+    let mut steps = Vec::new();
+    for requests in 1..=MAX_REQUESTS {
+        let body = endpoint.body(&conversation, tools.tools());
+        let response = endpoint.post(&client, &body).await?;
+        let turn = provider.respond(&registry, &ctx, &response).await?;
+        turn.append_to(&mut conversation);
+        steps.extend(
+            turn.calls()
+                .iter()
+                .zip(turn.results())
+                .map(|(call, result)| Step {
+                    name: call.name().to_owned(),
+                    arguments: call.arguments().clone(),
+                    result: result.model_text().into_owned(),
+                    is_error: result.is_error(),
+                }),
+        );
+        if turn.is_done() {
+            return Ok(Transcript {
+                steps,
+                answer: turn.text().unwrap_or_default().to_owned(),
+                conversation,
+                requests,
+            });
+        }
+    }
+    Err(Error::TooManyRequests)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let api = match parse_args(std::env::args().skip(1)) {
+        Ok(api) => api,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let endpoint = match Endpoint::from_env(api) {
+        Some(endpoint) => endpoint,
+        None => match scripted::serve(api).await {
+            Ok(base_url) => {
+                println!(
+                    "{} is not set: talking to a scripted model at {base_url}",
+                    api.env_names()[0]
+                );
+                Endpoint::local(api, base_url)
+            }
+            Err(error) => {
+                eprintln!("error: {}", Error::Serve(error));
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    println!("POST {}\nuser   {QUESTION}", endpoint.url());
+    match run(&endpoint, QUESTION).await {
+        Ok(transcript) => {
+            print!("{transcript}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,388 @@
+//! A scripted model on loopback, so that the example runs with no key and
+//! no network: it answers in each provider's documented shapes (those of
+//! `tests/fixtures/providers/`), first with three tool calls, then, once a
+//! request carries their results as the provider wants them, with a final
+//! answer. A request that is anything else gets an HTTP 400 in the
+//! provider's error shape saying what was wrong, so a run that ends with
+//! the answer shows the loop did its part.
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+
+use super::Api;
+
+/// The tools the model must be given, in the registry's order.
+pub(crate) const TOOLS: [&str; 3] = ["get_weather", "web_search", "convert_currency"];
+
+/// The scripted model's final answer.
+pub(crate) const ANSWER: &str = "In Paris it is 21.5 °C, sunny with a light breeze. \
+     100 EUR is 108.00 USD; converting 5000 EUR needs a person to approve it first.";
+
+/// Starts the scripted model of `api` on 127.0.0.1 at a free port and
+/// returns the base URL to give the client. The server runs on the current
+/// Tokio runtime until it shuts down.
+pub(crate) async fn serve(api: Api) -> std::io::Result<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    let router = match api {
+        Api::OpenAi => Router::new().route("/v1/chat/completions", post(chat)),
+        Api::Anthropic => Router::new().route("/v1/messages", post(chat)),
+        Api::Gemini => Router::new().route("/v1beta/models/{model}", post(generate_content)),
+    }
+    .with_state(api);
+    tokio::spawn(async move {
+        if let Err(error) = axum::serve(listener, router).await {
+            eprintln!("the scripted model stopped: {error}");
+        }
+    });
+    Ok(match api {
+        Api::OpenAi => format!("http://{address}/v1"),
+        Api::Anthropic | Api::Gemini => format!("http://{address}"),
+    })
+}
+
+async fn chat(State(api): State<Api>, body: Bytes) -> Response {
+    reply(api, &body)
+}
+
+/// Gemini's path is `models/{model}:generateContent`: the method is part
+/// of the last segment.
+async fn generate_content(
+    State(api): State<Api>,
+    Path(model): Path<String>,
+    body: Bytes,
+) -> Response {
+    if !model.ends_with(":generateContent") {
+        let message = format!(
+            "the scripted model has no method `{model}`; it answers `{{model}}:generateContent`"
+        );
+        return refusal(api, StatusCode::NOT_FOUND, &message);
+    }
+    reply(api, &body)
+}
+
+fn reply(api: Api, body: &[u8]) -> Response {
+    let answer = serde_json::from_slice(body)
+        .map_err(|error| format!("the request body is not JSON: {error}"))
+        .and_then(|body: Value| answer(api, &body));
+    match answer {
+        Ok(response) => axum::Json(response).into_response(),
+        Err(message) => refusal(api, StatusCode::BAD_REQUEST, &message),
+    }
+}
+
+/// An error in the provider's own shape: each puts the message at
+/// `error.message`.
+fn refusal(api: Api, status: StatusCode, message: &str) -> Response {
+    let body = match api {
+        Api::OpenAi => json!({"error": {
+            "message": message, "type": "invalid_request_error", "param": null, "code": null
+        }}),
+        Api::Anthropic => json!({"type": "error", "error": {
+            "type": "invalid_request_error", "message": message
+        }}),
+        Api::Gemini => json!({"error": {
+            "code": status.as_u16(), "message": message, "status": "INVALID_ARGUMENT"
+        }}),
+    };
+    (status, axum::Json(body)).into_response()
+}
+
+/// The scripted model's response to a request body, or what is wrong with
+/// the request.
+pub(crate) fn answer(api: Api, body: &Value) -> Result<Value, String> {
+    check_tools(api, body)?;
+    let key = match api {
+        Api::OpenAi | Api::Anthropic => "messages",
+        Api::Gemini => "contents",
+    };
+    let conversation = body[key]
+        .as_array()
+        .ok_or_else(|| format!("the request has no `{key}` array"))?;
+    if conversation
+        .first()
+        .is_none_or(|first| first["role"] != "user")
+    {
+        return Err(format!("`{key}` must start with the user's message"));
+    }
+    match conversation.len() {
+        1 => Ok(tool_calls(api)),
+        n if n == expected_len(api) => {
+            check_model_turn(api, &conversation[1])?;
+            check_results(api, &conversation[2..])?;
+            Ok(final_answer(api))
+        }
+        n => Err(format!(
+            "`{key}` has {n} entries; expected 1 (the question) or {} (the question, \
+             the model's turn with its three calls, and their results)",
+            expected_len(api)
+        )),
+    }
+}
+
+/// The question, the model's turn, and the results: one `tool` message per
+/// call for Chat Completions, one user entry holding them all otherwise.
+fn expected_len(api: Api) -> usize {
+    match api {
+        Api::OpenAi => 2 + TOOL_CALL_IDS.len(),
+        Api::Anthropic | Api::Gemini => 3,
+    }
+}
+
+fn check_tools(api: Api, body: &Value) -> Result<(), String> {
+    let (list, name, schema) = match api {
+        Api::OpenAi => (&body["tools"], "/function/name", "/function/parameters"),
+        Api::Anthropic => (&body["tools"], "/name", "/input_schema"),
+        Api::Gemini => (
+            &body["tools"][0]["functionDeclarations"],
+            "/name",
+            "/parametersJsonSchema",
+        ),
+    };
+    let tools = list
+        .as_array()
+        .ok_or("the request carries no tool definitions")?;
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|tool| tool.pointer(name).and_then(Value::as_str).unwrap_or("?"))
+        .collect();
+    if names != TOOLS {
+        return Err(format!("expected the tools {TOOLS:?}, got {names:?}"));
+    }
+    if let Some(tool) = tools
+        .iter()
+        .find(|tool| !tool.pointer(schema).is_some_and(Value::is_object))
+    {
+        return Err(format!("the tool {tool} has no schema at `{schema}`"));
+    }
+    Ok(())
+}
+
+/// The ids the scripted model gives its calls. Gemini's documented
+/// responses carry none: its results are matched by name and order.
+const TOOL_CALL_IDS: [&str; 3] = ["call_abc123", "call_def456", "call_ghi789"];
+const TOOL_USE_IDS: [&str; 3] = [
+    "toolu_01A09q90qw90lq917835lq9",
+    "toolu_01B7mdTcNNFaY2d7Ekq4U3fv",
+    "toolu_01XvVgfFpqTmU9uJ1h7KzPDe",
+];
+
+/// The three calls: the weather (an `Observe` tool), a conversion the
+/// approval hook lets through and one it refuses.
+fn arguments() -> [Value; 3] {
+    let convert = |amount| json!({"amount": amount, "from": "EUR", "to": "USD"});
+    [json!({"city": "Paris"}), convert(100), convert(5000)]
+}
+
+/// Which of the calls the approval hook refuses.
+const REFUSED: [bool; 3] = [false, false, true];
+
+fn tool_call_names() -> [&'static str; 3] {
+    ["get_weather", "convert_currency", "convert_currency"]
+}
+
+/// The model's turn with its calls, as the provider sends it and wants it
+/// back in the conversation.
+fn model_turn(api: Api) -> Value {
+    let calls = tool_call_names().into_iter().zip(arguments());
+    match api {
+        Api::OpenAi => {
+            let tool_calls: Vec<Value> = calls
+                .zip(TOOL_CALL_IDS)
+                .map(|((name, mut arguments), id)| {
+                    // Strict mode makes every property required: the
+                    // optional ones come as null.
+                    if name == "get_weather" {
+                        arguments["units"] = Value::Null;
+                    }
+                    json!({"id": id, "type": "function",
+                           "function": {"name": name, "arguments": arguments.to_string()}})
+                })
+                .collect();
+            json!({"role": "assistant", "content": null, "tool_calls": tool_calls})
+        }
+        Api::Anthropic => {
+            let mut content = vec![json!({
+                "type": "text",
+                "text": "I'll check the weather in Paris and convert both amounts."
+            })];
+            content.extend(calls.zip(TOOL_USE_IDS).map(|((name, input), id)| {
+                json!({"type": "tool_use", "id": id, "name": name, "input": input})
+            }));
+            json!({"role": "assistant", "content": content})
+        }
+        Api::Gemini => {
+            let mut parts: Vec<Value> = calls
+                .map(|(name, args)| json!({"functionCall": {"name": name, "args": args}}))
+                .collect();
+            // Gemini 3 signs its first call; the signature must come back
+            // as it was sent.
+            parts[0]["thoughtSignature"] = "CiQBcsjafBxZ3Gu0hVvUeQ==".into();
+            json!({"role": "model", "parts": parts})
+        }
+    }
+}
+
+fn tool_calls(api: Api) -> Value {
+    let turn = model_turn(api);
+    match api {
+        Api::OpenAi => json!({
+            "id": "chatcmpl-agent1",
+            "object": "chat.completion",
+            "created": 1699896916,
+            "model": "gpt-4o-mini",
+            "choices": [{"index": 0, "message": turn, "logprobs": null, "finish_reason": "tool_calls"}],
+            "usage": {"prompt_tokens": 182, "completion_tokens": 61, "total_tokens": 243}
+        }),
+        Api::Anthropic => json!({
+            "id": "msg_01Aq9w938a90dw8q",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": turn["content"],
+            "stop_reason": "tool_use",
+            "stop_sequence": null,
+            "usage": {"input_tokens": 712, "output_tokens": 154}
+        }),
+        Api::Gemini => json!({
+            "candidates": [{"content": turn, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 210, "candidatesTokenCount": 48, "totalTokenCount": 258},
+            "modelVersion": "gemini-3-pro-preview"
+        }),
+    }
+}
+
+fn final_answer(api: Api) -> Value {
+    match api {
+        Api::OpenAi => json!({
+            "id": "chatcmpl-agent2",
+            "object": "chat.completion",
+            "created": 1699896917,
+            "model": "gpt-4o-mini",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER},
+                         "logprobs": null, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 301, "completion_tokens": 35, "total_tokens": 336}
+        }),
+        Api::Anthropic => json!({
+            "id": "msg_01Bq9w938a90dw8r",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": ANSWER}],
+            "stop_reason": "end_turn",
+            "stop_sequence": null,
+            "usage": {"input_tokens": 1024, "output_tokens": 38}
+        }),
+        Api::Gemini => json!({
+            "candidates": [{"content": {"role": "model", "parts": [{"text": ANSWER}]},
+                            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 330, "candidatesTokenCount": 36, "totalTokenCount": 366},
+            "modelVersion": "gemini-3-pro-preview"
+        }),
+    }
+}
+
+/// The model's turn must come back exactly as it was sent (Gemini's
+/// signature included), before the results.
+fn check_model_turn(api: Api, turn: &Value) -> Result<(), String> {
+    let sent = model_turn(api);
+    if *turn == sent {
+        Ok(())
+    } else {
+        Err(format!(
+            "the second entry must be the model's turn as it was sent, {sent}; got {turn}"
+        ))
+    }
+}
+
+/// The results in the provider's shape, in the calls' order, answering
+/// the calls by the ids the model issued.
+fn check_results(api: Api, results: &[Value]) -> Result<(), String> {
+    match api {
+        // One `tool` message per call, each with its call's id and text.
+        Api::OpenAi => {
+            for (at, (message, id)) in results.iter().zip(TOOL_CALL_IDS).enumerate() {
+                let fits = message["role"] == "tool"
+                    && message["tool_call_id"] == id
+                    && message["content"]
+                        .as_str()
+                        .is_some_and(|text| !text.is_empty());
+                if !fits {
+                    return Err(format!(
+                        "result {} must be a `tool` message answering `{id}` with its text in \
+                         `content`; got {message}",
+                        at + 1
+                    ));
+                }
+            }
+        }
+        // One user message of `tool_result` blocks, `is_error` on the refusal.
+        Api::Anthropic => {
+            let message = &results[0];
+            let blocks = message["content"]
+                .as_array()
+                .filter(|blocks| message["role"] == "user" && blocks.len() == TOOL_USE_IDS.len());
+            let Some(blocks) = blocks else {
+                return Err(format!(
+                    "after the model's turn, one user message with three `tool_result` \
+                     blocks must follow; got {message}"
+                ));
+            };
+            for (at, block) in blocks.iter().enumerate() {
+                let id = TOOL_USE_IDS[at];
+                let fits = block["type"] == "tool_result"
+                    && block["tool_use_id"] == id
+                    && !block["content"].is_null()
+                    && (block["is_error"] == true) == REFUSED[at];
+                if !fits {
+                    let error = if REFUSED[at] {
+                        "with `is_error: true`"
+                    } else {
+                        "without `is_error`"
+                    };
+                    return Err(format!(
+                        "block {} must be the `tool_result` of `{id}`, {error}; got {block}",
+                        at + 1
+                    ));
+                }
+            }
+        }
+        // One user content of `functionResponse` parts, named for the calls,
+        // `output` or `error`.
+        Api::Gemini => {
+            let content = &results[0];
+            let parts = content["parts"]
+                .as_array()
+                .filter(|parts| content["role"] == "user" && parts.len() == REFUSED.len());
+            let Some(parts) = parts else {
+                return Err(format!(
+                    "after the model's turn, one user content with three `functionResponse` \
+                     parts must follow; got {content}"
+                ));
+            };
+            for (at, part) in parts.iter().enumerate() {
+                let name = tool_call_names()[at];
+                let key = if REFUSED[at] { "error" } else { "output" };
+                let response = &part["functionResponse"];
+                let fits = response["name"] == name
+                    && response["response"].get(key).is_some()
+                    && response["response"]
+                        .as_object()
+                        .is_some_and(|r| r.len() == 1);
+                if !fits {
+                    return Err(format!(
+                        "part {} must be the `functionResponse` of `{name}` with `response.{key}`; \
+                         got {part}",
+                        at + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
