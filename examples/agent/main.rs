@@ -28,7 +28,7 @@ use tool_core::provider::{ParseError, Provider};
 
 #[path = "../quickstart.rs"]
 #[allow(dead_code)]
-mod quickstart;
+pub(crate) mod quickstart;
 
 #[path = "scripted.rs"]
 pub(crate) mod scripted;
