@@ -406,8 +406,12 @@ async fn a_closed_port_is_a_clear_error() {
         .await
         .expect_err("nothing listens");
 
+    // The rest is the operating system's words for a refused connection.
     let message = error.to_string();
-    let expected = format!("no answer from {base_url}/chat/completions: error sending request");
+    let expected = format!(
+        "no answer from {base_url}/chat/completions: error sending request: client error \
+         (Connect): tcp connect error: "
+    );
     assert!(message.starts_with(&expected), "{message}");
 }
 

@@ -128,17 +128,16 @@ pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Api, 
     let mut api = Api::OpenAi;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let name = match arg.strip_prefix("--provider") {
-            Some("") => args
-                .next()
-                .ok_or("`--provider` needs a name: openai, anthropic or gemini")?,
-            Some(rest) if rest.starts_with('=') => rest[1..].to_owned(),
-            _ => {
-                return Err(format!(
-                    "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini]",
-                    arg.escape_debug()
-                ));
-            }
+        let name = if arg == "--provider" {
+            args.next()
+                .ok_or("`--provider` needs a name: openai, anthropic or gemini")?
+        } else if let Some(name) = arg.strip_prefix("--provider=") {
+            name.to_owned()
+        } else {
+            return Err(format!(
+                "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini]",
+                arg.escape_debug()
+            ));
         };
         api = name.parse()?;
     }
@@ -234,9 +233,10 @@ impl Endpoint {
                 Api::Gemini => request.header("x-goog-api-key", key),
             };
         }
+        // The URL leads the message already.
         let failed = |error: reqwest::Error| Error::Send {
             url: url.clone(),
-            message: chain(&error),
+            message: chain(&error.without_url()),
         };
         let response = request.send().await.map_err(failed)?;
         let status = response.status();
