@@ -326,7 +326,7 @@ async fn a_path_the_server_does_not_have_is_a_clear_error() {
     let body: Value = response.json().await.expect("JSON");
     assert_eq!(
         body,
-        json!({"error": {"code": 404, "status": "INVALID_ARGUMENT", "message":
+        json!({"error": {"code": 404, "status": "NOT_FOUND", "message":
             "the scripted model has no method `gemini-2.5-flash:streamGenerateContent`; \
              it answers `{model}:generateContent`"}})
     );

@@ -86,9 +86,14 @@ fn refusal(api: Api, status: StatusCode, message: &str) -> Response {
         Api::Anthropic => json!({"type": "error", "error": {
             "type": "invalid_request_error", "message": message
         }}),
-        Api::Gemini => json!({"error": {
-            "code": status.as_u16(), "message": message, "status": "INVALID_ARGUMENT"
-        }}),
+        Api::Gemini => {
+            let code = if status == StatusCode::NOT_FOUND {
+                "NOT_FOUND"
+            } else {
+                "INVALID_ARGUMENT"
+            };
+            json!({"error": {"code": status.as_u16(), "message": message, "status": code}})
+        }
     };
     (status, axum::Json(body)).into_response()
 }
@@ -182,14 +187,13 @@ fn arguments() -> [Value; 3] {
 /// Which of the calls the approval hook refuses.
 const REFUSED: [bool; 3] = [false, false, true];
 
-fn tool_call_names() -> [&'static str; 3] {
-    ["get_weather", "convert_currency", "convert_currency"]
-}
+/// The tool each call names.
+const CALLED: [&str; 3] = ["get_weather", "convert_currency", "convert_currency"];
 
 /// The model's turn with its calls, as the provider sends it and wants it
 /// back in the conversation.
 fn model_turn(api: Api) -> Value {
-    let calls = tool_call_names().into_iter().zip(arguments());
+    let calls = CALLED.into_iter().zip(arguments());
     match api {
         Api::OpenAi => {
             let tool_calls: Vec<Value> = calls
@@ -366,7 +370,7 @@ fn check_results(api: Api, results: &[Value]) -> Result<(), String> {
                 ));
             };
             for (at, part) in parts.iter().enumerate() {
-                let name = tool_call_names()[at];
+                let name = CALLED[at];
                 let key = if REFUSED[at] { "error" } else { "output" };
                 let response = &part["functionResponse"];
                 let fits = response["name"] == name
