@@ -2,8 +2,9 @@
 //! for each provider, the whole loop against the scripted model, with the
 //! exact calls, the results as they went back (shape, order, ids) and the
 //! final answer; a request the script does not expect refused with the
-//! provider's message; and every bad response a server can give turned
-//! into an error that says what happened.
+//! provider's message; every bad response a server can give turned into
+//! an error that says what happened; and the example's own binary run with
+//! no key, as `cargo run --example agent` runs it.
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -455,5 +456,76 @@ fn the_provider_flag() {
             "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini]"
                 .into()
         )
+    );
+}
+
+/// The `agent` example's binary, which `cargo test` builds beside the test
+/// binaries.
+fn agent_example() -> Option<std::path::PathBuf> {
+    let deps = std::env::current_exe().ok()?.parent()?.to_path_buf();
+    let example = deps.parent()?.join("examples").join("agent");
+    example.exists().then_some(example)
+}
+
+#[test]
+fn cargo_run_example_agent_works_with_no_key() {
+    let Some(example) = agent_example() else {
+        panic!("the `agent` example was not built beside this test");
+    };
+    let openai_arguments = r#"{"city":"Paris","units":null}"#;
+    let arguments = r#"{"city":"Paris"}"#;
+    for (name, key, weather) in [
+        ("openai", "OPENAI_API_KEY", openai_arguments),
+        ("anthropic", "ANTHROPIC_API_KEY", arguments),
+        ("gemini", "GEMINI_API_KEY", arguments),
+    ] {
+        let mut command = std::process::Command::new(&example);
+        command.args(["--provider", name]);
+        for api in ["OPENAI", "ANTHROPIC", "GEMINI"] {
+            for var in ["API_KEY", "BASE_URL", "MODEL"] {
+                command.env_remove(format!("{api}_{var}"));
+            }
+        }
+        let output = command.output().expect("the example runs");
+
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{name}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        // The first two lines name the loopback port, which changes.
+        let (head, rest) = stdout.split_at(stdout.find("\nuser").expect("the question") + 1);
+        assert!(
+            head.starts_with(&format!(
+                "{key} is not set: talking to a scripted model at http://127.0.0.1:"
+            )),
+            "{head}"
+        );
+        assert!(head.contains("\nPOST http://127.0.0.1:"), "{head}");
+        assert_eq!(
+            rest,
+            format!(
+                "user   {QUESTION}\n\
+                 call   get_weather({weather})\n  \
+                 -> [ok] {WEATHER}\n\
+                 call   convert_currency({{\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\"}})\n  \
+                 -> [ok] {CONVERTED}\n\
+                 call   convert_currency({{\"amount\":5000,\"from\":\"EUR\",\"to\":\"USD\"}})\n  \
+                 -> [error] {REFUSED}\n\
+                 answer (2 requests): {ANSWER}\n"
+            ),
+            "{name}"
+        );
+    }
+
+    let output = std::process::Command::new(&example)
+        .args(["--provider", "mistral"])
+        .output()
+        .expect("the example runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "unknown provider `mistral`; expected one of: openai, anthropic, gemini\n"
     );
 }
