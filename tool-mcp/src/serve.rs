@@ -29,8 +29,10 @@ pub const MCP_PATH: &str = "/mcp";
 pub enum ServeError {
     /// The client did not open the session (no `initialize`, or the input
     /// closed first).
+    /// Boxed: rmcp's error holds a whole message, and keeps every `Result`
+    /// of this type large otherwise.
     #[error("the MCP session did not start: {0}")]
-    Initialize(#[from] ServerInitializeError),
+    Initialize(Box<ServerInitializeError>),
     /// The task running the session failed.
     #[error("the MCP session's task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
@@ -53,7 +55,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// }
     /// ```
     pub async fn serve_stdio(self) -> Result<QuitReason, ServeError> {
-        let running = self.serve(rmcp::transport::stdio()).await?;
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|error| ServeError::Initialize(Box::new(error)))?;
         Ok(running.waiting().await?)
     }
 

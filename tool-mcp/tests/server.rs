@@ -81,7 +81,12 @@ fn index(
 async fn slow(ctx: &ToolContext<App>) -> &'static str {
     ctx.state().started.notify_one();
     ctx.cancellation().cancelled().await;
-    let ended = ctx.state().ended.lock().unwrap().clone();
+    let ended = ctx
+        .state()
+        .ended
+        .lock()
+        .expect("no test panicked holding it")
+        .clone();
     if let Some(ended) = ended {
         let _ = ended.send(ctx.is_cancelled());
     }
@@ -155,9 +160,9 @@ fn texts(result: &CallToolResult) -> Vec<String> {
         .content
         .iter()
         .map(|block| {
-            serde_json::to_value(block).unwrap()["text"]
+            serde_json::to_value(block).expect("a block is JSON")["text"]
                 .as_str()
-                .unwrap()
+                .expect("a text block")
                 .to_owned()
         })
         .collect()
@@ -180,7 +185,7 @@ async fn exercise(
     assert_eq!(info.instructions.as_deref(), Some("Tools for tests."));
 
     // tools/list: tool-core's MCP definitions, two a page.
-    let first = client.list_tools(None).await.unwrap();
+    let first = client.list_tools(None).await.expect("the server answers");
     let names: Vec<_> = first
         .tools
         .iter()
@@ -189,11 +194,16 @@ async fn exercise(
     assert_eq!(names, ["add", "stats"]);
     assert_eq!(first.next_cursor.as_deref(), Some("2"));
     assert_eq!(first.tools[0].title.as_deref(), Some("Add"));
-    let all = client.list_all_tools().await.unwrap();
-    let definitions = Provider::Mcp.definitions(&registry()).unwrap();
-    assert_eq!(serde_json::to_value(&all).unwrap(), *definitions.tools());
+    let all = client.list_all_tools().await.expect("the server answers");
+    let definitions = Provider::Mcp
+        .definitions(&registry())
+        .expect("MCP takes every tool");
     assert_eq!(
-        serde_json::to_value(&all[0].input_schema).unwrap(),
+        serde_json::to_value(&all).expect("tools are JSON"),
+        *definitions.tools()
+    );
+    assert_eq!(
+        serde_json::to_value(&all[0].input_schema).expect("a schema is JSON"),
         json!({
             "type": "object",
             "properties": {
@@ -215,7 +225,9 @@ async fn exercise(
     }
 
     // A valid call.
-    let sum = call(client, "add", json!({"a": 2, "b": 3})).await.unwrap();
+    let sum = call(client, "add", json!({"a": 2, "b": 3}))
+        .await
+        .expect("the server answers");
     assert_eq!(texts(&sum), ["5"]);
     assert_eq!(sum.is_error, Some(false));
     assert_eq!(sum.structured_content, None);
@@ -223,12 +235,16 @@ async fn exercise(
     // Arguments that do not fit: the pipeline's own text, as a result.
     let ctx = ToolContext::new(App::default());
     for bad in [json!({}), json!({"a": "two", "b": 3})] {
-        let result = call(client, "add", bad.clone()).await.unwrap();
+        let result = call(client, "add", bad.clone())
+            .await
+            .expect("the server answers");
         let expected = registry().call(&ctx, "add", bad).await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(texts(&result), [expected.model_text().into_owned()]);
     }
-    let missing = call(client, "add", json!({})).await.unwrap();
+    let missing = call(client, "add", json!({}))
+        .await
+        .expect("the server answers");
     assert_eq!(
         texts(&missing),
         [
@@ -237,7 +253,7 @@ async fn exercise(
     );
     let mistyped = call(client, "add", json!({"a": "two", "b": 3}))
         .await
-        .unwrap();
+        .expect("the request is sent");
     assert_eq!(
         texts(&mistyped),
         [
@@ -260,14 +276,16 @@ async fn exercise(
     // Structured content beside its text.
     let counted = call(client, "stats", json!({"text": "one two three"}))
         .await
-        .unwrap();
+        .expect("the request is sent");
     assert_eq!(counted.structured_content, Some(json!({"words": 3})));
     assert_eq!(texts(&counted), ["{\"words\":3}"]);
 
     // An image: an image block.
-    let drawn = call(client, "chart", json!({})).await.unwrap();
+    let drawn = call(client, "chart", json!({}))
+        .await
+        .expect("the server answers");
     assert_eq!(
-        serde_json::to_value(&drawn.content).unwrap(),
+        serde_json::to_value(&drawn.content).expect("blocks are JSON"),
         json!([{"type": "image", "data": "AQID", "mimeType": "image/png"}])
     );
 
@@ -279,16 +297,16 @@ async fn exercise(
     let handle = client
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await
-        .unwrap();
+        .expect("the request is sent");
     let token = handle.progress_token.clone();
-    let response = handle.await_response().await.unwrap();
+    let response = handle.await_response().await.expect("a response");
     let ServerResult::CallToolResult(indexed) = response else {
         panic!("not a CallToolResult: {response:?}");
     };
     assert_eq!(texts(&indexed), ["2"]);
     let expected = [(1.0, "a.md"), (2.0, "b.md")];
     for (done, message) in expected {
-        let heard = progress.recv().await.unwrap();
+        let heard = progress.recv().await.expect("a progress notification");
         assert_eq!(heard.progress_token, token);
         assert_eq!(heard.progress, done);
         assert_eq!(heard.total, Some(2.0));
@@ -297,19 +315,19 @@ async fn exercise(
 
     // Cancellation: the slow tool's token is cancelled, and it ends.
     let (ended, mut ending) = mpsc::unbounded_channel();
-    *app.ended.lock().unwrap() = Some(ended);
+    *app.ended.lock().expect("no test panicked holding it") = Some(ended);
     let request = ClientRequest::CallToolRequest(Request::new(
         CallToolRequestParams::new("slow").with_arguments(JsonObject::new()),
     ));
     let handle = client
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await
-        .unwrap();
+        .expect("the request is sent");
     app.started.notified().await;
     handle
         .cancel(Some("no longer needed".into()))
         .await
-        .unwrap();
+        .expect("the request is sent");
     assert_eq!(ending.recv().await, Some(true));
 }
 
