@@ -21,6 +21,18 @@ fn count(
     to
 }
 
+/// Build the report in the background.
+#[tool(tier = Observe, long_running)]
+async fn report() -> &'static str {
+    "the report is ready"
+}
+
+/// Read a private file.
+#[tool(tier = Observe, scopes = ["files:read"])]
+fn secret() -> &'static str {
+    "the secret"
+}
+
 /// A client that writes requests and reads every message, in order.
 struct Wire {
     write: tokio::io::WriteHalf<DuplexStream>,
@@ -60,6 +72,10 @@ impl Wire {
 async fn connect() -> Wire {
     let registry: ToolRegistry = ToolRegistry::new().with(Count);
     let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    connect_to(server).await
+}
+
+async fn connect_to(server: McpServer) -> Wire {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
@@ -163,5 +179,53 @@ async fn the_answers_are_exact_on_the_wire() {
             "code": -32602,
             "message": "unknown tool `cont`. Did you mean `count`? Available tools: `count`."
         }})]
+    );
+}
+
+/// The `text` of the only content block of the response to `id`.
+async fn text_of(wire: &mut Wire, id: i64, name: &str) -> (Value, Value) {
+    wire.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": {}}}))
+        .await;
+    let answer = wire.until_response(id).await;
+    let result = &answer[answer.len() - 1]["result"];
+    (
+        result["content"][0]["text"].clone(),
+        result["isError"].clone(),
+    )
+}
+
+#[tokio::test]
+async fn a_long_running_tool_answers_with_its_result_not_a_pending_one() {
+    let registry: ToolRegistry = ToolRegistry::new().with(Report);
+    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let mut wire = connect_to(server).await;
+    assert_eq!(
+        text_of(&mut wire, 1, "report").await,
+        (json!("the report is ready"), json!(false))
+    );
+}
+
+#[tokio::test]
+async fn each_request_runs_in_the_context_the_server_makes_for_it() {
+    let registry = std::sync::Arc::new(ToolRegistry::<()>::new().with(Secret));
+    let plain = McpServer::new(std::sync::Arc::clone(&registry), ToolContext::new(()))
+        .with_server_info("wire", "0.0.1");
+    let mut wire = connect_to(plain.clone()).await;
+    assert_eq!(
+        text_of(&mut wire, 1, "secret").await,
+        (
+            json!(
+                "tool `secret` requires the scope `files:read`, which this caller does not have; do not call it again"
+            ),
+            json!(true)
+        )
+    );
+    let granting =
+        plain.with_context_fn(|_request| ToolContext::new(()).with_scopes(["files:read"]));
+    let mut wire = connect_to(granting).await;
+    assert_eq!(
+        text_of(&mut wire, 1, "secret").await,
+        (json!("the secret"), json!(false))
     );
 }
