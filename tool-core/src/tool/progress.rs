@@ -9,12 +9,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// A running call has reported progress with
 /// [`ToolContext::progress`](crate::ToolContext::progress); what a
 /// registry's [`CallObserver`](crate::CallObserver) receives in
-/// [`call_progress`](crate::CallObserver::call_progress).
+/// [`call_progress`](crate::CallObserver::call_progress), and a context's
+/// own listener
+/// ([`ToolContext::with_progress_listener`](crate::ToolContext::with_progress_listener)).
 ///
 /// The fields are those of MCP's `notifications/progress` (`progress`,
-/// `total`, `message`), plus the call they belong to: an MCP server finds
-/// the request, and its `progressToken`, by `call_id`. From one event of a
-/// call to the next, `done` increases.
+/// `total`, `message`), plus the call they belong to. An MCP server sets a
+/// listener on the context of each request, which knows the request's
+/// `progressToken`. From one event of a call to the next, `done`
+/// increases.
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
