@@ -627,19 +627,29 @@ fn check_shape(provider: Provider, definition: &Value, say: &mut impl FnMut(&str
             {
                 say("", "not an MCP `Tool`".into());
             }
-            let annotations = definition.get("annotations").and_then(Value::as_object);
-            let hints = [
-                "readOnlyHint",
-                "destructiveHint",
-                "idempotentHint",
-                "openWorldHint",
+            // Only the hints that differ from MCP's defaults, as booleans.
+            let defaults = [
+                ("readOnlyHint", false),
+                ("destructiveHint", true),
+                ("idempotentHint", false),
+                ("openWorldHint", true),
             ];
-            if !annotations.is_some_and(|a| {
-                hints
-                    .iter()
-                    .all(|h| a.get(*h).is_some_and(Value::is_boolean))
-            }) {
-                say("/annotations", "the four hints are not all booleans".into());
+            if let Some(annotations) = definition.get("annotations") {
+                let fits = annotations.as_object().is_some_and(|a| {
+                    !a.is_empty()
+                        && a.iter().all(|(key, value)| {
+                            (key == "title" && value.is_string())
+                                || defaults.iter().any(|(hint, default)| {
+                                    key == hint && value.as_bool() == Some(!default)
+                                })
+                        })
+                });
+                if !fits {
+                    say(
+                        "/annotations",
+                        "not a title and the hints that differ from MCP's defaults".into(),
+                    );
+                }
             }
         }
         other => say("", format!("no definition shape known for {other}")),
@@ -1267,6 +1277,12 @@ fn the_checker_catches_violations_of_every_provider() {
         "breaks the provider's rule",
     );
     assert!(check_tool(Provider::Mcp, &mcp_tool("a.b", object.clone())).is_empty());
+    assert_caught(
+        Provider::Mcp,
+        &json!({"name": "a", "description": "A tool.", "inputSchema": object.clone(),
+                "annotations": {"readOnlyHint": false}}),
+        "the hints that differ from MCP's defaults",
+    );
     // The root.
     assert_caught(
         openai,

@@ -335,10 +335,22 @@ fn mcp_tool(tool: &ToolInfo<'_>, input_schema: Value) -> Value {
     if let Some(title) = &metadata.title {
         annotations.insert("title".into(), title.as_ref().into());
     }
-    annotations.insert("readOnlyHint".into(), metadata.read_only.into());
-    annotations.insert("destructiveHint".into(), metadata.destructive.into());
-    annotations.insert("idempotentHint".into(), metadata.idempotent.into());
-    annotations.insert("openWorldHint".into(), metadata.open_world.into());
-    definition.insert("annotations".into(), Value::Object(annotations));
+    // Only the hints that differ from MCP's defaults: a client reads an
+    // absent hint as its default, and a list of 100 tools need not say
+    // 400 times what goes without saying.
+    let hints = [
+        ("readOnlyHint", metadata.read_only, false),
+        ("destructiveHint", metadata.destructive, true),
+        ("idempotentHint", metadata.idempotent, false),
+        ("openWorldHint", metadata.open_world, true),
+    ];
+    for (hint, value, mcp_default) in hints {
+        if value != mcp_default {
+            annotations.insert(hint.into(), value.into());
+        }
+    }
+    if !annotations.is_empty() {
+        definition.insert("annotations".into(), Value::Object(annotations));
+    }
     Value::Object(definition)
 }

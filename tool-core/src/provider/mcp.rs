@@ -78,11 +78,41 @@ pub(super) fn format<'a>(
         .collect()
 }
 
-/// The `CallToolResult` of a result: its content blocks (one text block,
-/// or one block a part: `text`, `image`, `audio`, an embedded `resource`
-/// for a document, `resource_link`), the structured content beside them
-/// when there is some, and `isError`.
-pub(crate) fn call_tool_result(result: &ToolResult) -> Value {
+/// The MCP `CallToolResult` of a registry's result, as the `result` of a
+/// `tools/call` response: its content blocks (one text block, or one block
+/// a part: `text`, `image`, `audio`, an embedded `resource` for a
+/// document, `resource_link`), the structured content beside them when
+/// the tool declares an output schema, and `isError`, so that a failure of
+/// the tool or of its arguments reaches the model as text it can act on.
+///
+/// What [`Provider::Mcp`](crate::provider::Provider::Mcp)'s
+/// `format_results` puts in each response, for a server that writes the
+/// JSON-RPC envelope itself (an unknown tool is a protocol error there,
+/// not a result: see [`ToolError::UnknownTool`]).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::provider::call_tool_result;
+/// use tool_core::{Image, Part, ToolResult};
+///
+/// let result = ToolResult::parts(vec![Part::from("The chart:"), Image::png(vec![1, 2, 3]).into()]);
+/// assert_eq!(
+///     call_tool_result(&result),
+///     json!({
+///         "content": [
+///             {"type": "text", "text": "The chart:"},
+///             {"type": "image", "data": "AQID", "mimeType": "image/png"}
+///         ],
+///         "isError": false
+///     })
+/// );
+/// let failed = ToolResult::error("the disk is full");
+/// assert_eq!(
+///     call_tool_result(&failed),
+///     json!({"content": [{"type": "text", "text": "the disk is full"}], "isError": true})
+/// );
+/// ```
+pub fn call_tool_result(result: &ToolResult) -> Value {
     let mut body = Map::new();
     let content = match parts_of(result) {
         Some(parts) => json!(parts),

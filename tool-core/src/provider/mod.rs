@@ -22,6 +22,7 @@ use crate::{RegistryError, ToolCheck, ToolInfo, ToolRegistry, ToolResult};
 pub use call::{ParseError, ProviderCall};
 use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
+pub use mcp::call_tool_result;
 pub use turn::{Turn, Waiting};
 
 /// An API that calls tools, and the form of it a registry speaks.

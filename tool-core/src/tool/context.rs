@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 pub use tokio_util::sync::CancellationToken;
 
-use crate::tool::progress::{Progress, ProgressSink};
+use crate::tool::progress::{CallProgress, Listener, Progress, ProgressSink};
 
 /// What a tool sees besides its arguments: the application's state and the
 /// data of the current call.
@@ -45,6 +45,9 @@ struct Shared<Ctx> {
     scopes: Arc<[String]>,
     /// The caller's token.
     cancellation: CancellationToken,
+    /// Who hears the progress of this caller's calls, besides the
+    /// registry's observer.
+    progress: Option<Arc<Listener>>,
 }
 
 impl<Ctx> Clone for Shared<Ctx> {
@@ -53,6 +56,7 @@ impl<Ctx> Clone for Shared<Ctx> {
             state: Arc::clone(&self.state),
             scopes: Arc::clone(&self.scopes),
             cancellation: self.cancellation.clone(),
+            progress: self.progress.clone(),
         }
     }
 }
@@ -141,6 +145,7 @@ impl<Ctx> ToolContext<Ctx> {
                 state,
                 scopes: Arc::from([]),
                 cancellation: CancellationToken::new(),
+                progress: None,
             }),
             call_id: None,
             call: None,
@@ -209,7 +214,8 @@ impl<Ctx> ToolContext<Ctx> {
     /// ([`CallObserver::call_progress`](crate::CallObserver::call_progress),
     /// with the call's id) and a `tracing` event at level DEBUG, `"tool
     /// progress"`, with the fields `done`, `total` and `progress_message`,
-    /// in the call's `tool_call` span. So does a report of a `long_running`
+    /// in the call's `tool_call` span, and the context's own listener
+    /// ([`ToolContext::with_progress_listener`]). So does a report of a `long_running`
     /// call, and one from a task the tool hands a clone of its context to
     /// (its tracing event is then in whatever span that task runs in).
     ///
@@ -251,9 +257,62 @@ impl<Ctx> ToolContext<Ctx> {
     /// ```
     pub fn progress<'m>(&self, done: f64, total: Option<f64>, message: impl Into<Option<&'m str>>) {
         if let Some(call) = &self.call {
+            let listener = self.shared.progress.as_deref();
             call.progress
-                .report(done, total, message.into(), || (&call.tool, call.id()));
+                .report(done, total, message.into(), listener, || {
+                    (&call.tool, call.id())
+                });
         }
+    }
+
+    /// The same context with a listener that hears the progress of every
+    /// call made with it, as the registry's observer does
+    /// ([`CallProgress`], under the same rules), and after it: what an MCP
+    /// server sets on the context of each `tools/call` request, to send
+    /// that request's `notifications/progress`. Replaces any listener set
+    /// before.
+    ///
+    /// The listener runs on the tool's thread while the report is made:
+    /// keep it short (send the event down a channel, say).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::sync::{Arc, Mutex};
+    /// use serde_json::json;
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    ///
+    /// /// Index the documents.
+    /// #[tool(tier = Observe)]
+    /// async fn index(ctx: &ToolContext, documents: Vec<String>) -> usize {
+    ///     for (done, document) in documents.iter().enumerate() {
+    ///         ctx.progress((done + 1) as f64, Some(documents.len() as f64), document.as_str());
+    ///     }
+    ///     documents.len()
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(Index);
+    /// let heard = Arc::new(Mutex::new(Vec::new()));
+    /// let ctx = ToolContext::new(()).with_progress_listener({
+    ///     let heard = Arc::clone(&heard);
+    ///     move |event| {
+    ///         let line = format!("{} {}/{:?} {:?}", event.tool, event.done, event.total, event.message);
+    ///         heard.lock().unwrap().push(line);
+    ///     }
+    /// });
+    /// registry.call(&ctx, "index", json!({"documents": ["a.md", "b.md"]})).await;
+    /// assert_eq!(
+    ///     *heard.lock().unwrap(),
+    ///     ["index 1/Some(2.0) Some(\"a.md\")", "index 2/Some(2.0) Some(\"b.md\")"]
+    /// );
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_progress_listener(
+        mut self,
+        listener: impl Fn(&CallProgress<'_>) + Send + Sync + 'static,
+    ) -> Self {
+        Arc::make_mut(&mut self.shared).progress = Some(Arc::new(listener));
+        self
     }
 
     /// The same context granting these scopes (and no others): a tool that
@@ -315,5 +374,69 @@ impl<Ctx> fmt::Debug for ToolContext<Ctx> {
             .field("cancelled", &self.is_cancelled())
             .field("scopes", &self.shared.scopes)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Mutex, PoisonError};
+
+    use serde_json::json;
+
+    use super::*;
+
+    type Heard = (String, String, f64, Option<f64>, Option<String>);
+
+    #[test]
+    fn the_listener_hears_the_advancing_reports_of_calls_only() {
+        let heard: Arc<Mutex<Vec<Heard>>> = Arc::default();
+        let ctx = ToolContext::new(()).with_progress_listener({
+            let heard = Arc::clone(&heard);
+            move |event: &CallProgress<'_>| {
+                let message = event.message.map(str::to_owned);
+                let event = (
+                    event.tool.to_owned(),
+                    event.call_id.to_owned(),
+                    event.done,
+                    event.total,
+                    message,
+                );
+                heard
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(event);
+            }
+        });
+        ctx.progress(1.0, None, "not a call's");
+        let call = ctx.for_call(Arc::new(Call::new("index".into(), json!({"a": 1}), None)));
+        call.progress(1.0, Some(2.0), "a.md");
+        call.progress(1.0, Some(2.0), "stale");
+        call.progress(f64::NAN, None, None);
+        call.progress(2.0, Some(f64::INFINITY), None);
+        let id = crate::call_id("index", &json!({"a": 1}));
+        assert_eq!(
+            *heard.lock().unwrap_or_else(PoisonError::into_inner),
+            [
+                (
+                    "index".to_owned(),
+                    id.clone(),
+                    1.0,
+                    Some(2.0),
+                    Some("a.md".to_owned())
+                ),
+                ("index".to_owned(), id, 2.0, None, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_context_without_listener_shares_its_state_when_given_one() {
+        let ctx = ToolContext::new(7_u8).with_scopes(["files:read"]);
+        let listening = ctx
+            .clone()
+            .with_progress_listener(|_: &CallProgress<'_>| {});
+        assert!(Arc::ptr_eq(ctx.state_arc(), listening.state_arc()));
+        assert!(listening.has_scope("files:read"));
+        assert!(ctx.shared.progress.is_none());
     }
 }

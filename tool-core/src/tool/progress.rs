@@ -9,12 +9,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// A running call has reported progress with
 /// [`ToolContext::progress`](crate::ToolContext::progress); what a
 /// registry's [`CallObserver`](crate::CallObserver) receives in
-/// [`call_progress`](crate::CallObserver::call_progress).
+/// [`call_progress`](crate::CallObserver::call_progress), and a context's
+/// own listener
+/// ([`ToolContext::with_progress_listener`](crate::ToolContext::with_progress_listener)).
 ///
 /// The fields are those of MCP's `notifications/progress` (`progress`,
-/// `total`, `message`), plus the call they belong to: an MCP server finds
-/// the request, and its `progressToken`, by `call_id`. From one event of a
-/// call to the next, `done` increases.
+/// `total`, `message`), plus the call they belong to. An MCP server sets a
+/// listener on the context of each request, which knows the request's
+/// `progressToken`. From one event of a call to the next, `done`
+/// increases.
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -85,6 +88,11 @@ pub(crate) trait ProgressSink: Send + Sync {
     fn progress(&self, event: &CallProgress<'_>);
 }
 
+/// A listener of one caller's calls, set with
+/// [`ToolContext::with_progress_listener`](crate::ToolContext::with_progress_listener):
+/// an MCP server's request, which alone knows its `progressToken`.
+pub(crate) type Listener = dyn Fn(&CallProgress<'_>) + Send + Sync;
+
 /// One call's progress: where it goes, and how far the last report that
 /// went got, which the next must pass.
 pub(crate) struct Progress {
@@ -102,14 +110,15 @@ impl Progress {
         }
     }
 
-    /// Sends a report that advances to tracing and the sink; `names` gives
-    /// the tool's name and the call's id, asked for only by a sink: the id
-    /// costs a hash.
+    /// Sends a report that advances to tracing, the sink and the caller's
+    /// listener; `names` gives the tool's name and the call's id, asked for
+    /// only when one of them listens: the id costs a hash.
     pub(crate) fn report<'a>(
         &self,
         done: f64,
         total: Option<f64>,
         message: Option<&str>,
+        listener: Option<&Listener>,
         names: impl FnOnce() -> (&'a str, &'a str),
     ) {
         // Not JSON numbers, so no MCP client could read them.
@@ -127,15 +136,22 @@ impl Progress {
         // The tool and call id are the span's fields. `message` names the
         // event's own text in tracing, hence `progress_message`.
         tracing::debug!(done, total, progress_message = message, "tool progress");
+        if self.sink.is_none() && listener.is_none() {
+            return;
+        }
+        let (tool, call_id) = names();
+        let event = CallProgress {
+            tool,
+            call_id,
+            done,
+            total,
+            message,
+        };
         if let Some(sink) = &self.sink {
-            let (tool, call_id) = names();
-            sink.progress(&CallProgress {
-                tool,
-                call_id,
-                done,
-                total,
-                message,
-            });
+            sink.progress(&event);
+        }
+        if let Some(listener) = listener {
+            listener(&event);
         }
     }
 }

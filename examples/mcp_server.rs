@@ -1,0 +1,56 @@
+//! The quickstart's tools served over MCP: over stdio by default, as an
+//! editor or desktop assistant starts a local server, or over streamable
+//! HTTP at `http://ADDRESS/mcp` with `--http ADDRESS`.
+//!
+//! ```text
+//! cargo run --example mcp_server
+//! cargo run --example mcp_server -- --http 127.0.0.1:8080
+//! ```
+
+use std::process::ExitCode;
+
+use tokio::net::TcpListener;
+use tool_mcp::{MCP_PATH, McpServer};
+
+#[path = "quickstart.rs"]
+#[allow(dead_code)]
+mod quickstart;
+
+const USAGE: &str = "usage: mcp_server [--http ADDRESS]   (ADDRESS such as 127.0.0.1:8080)";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let server = McpServer::new(quickstart::registry(), quickstart::context())
+        .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // stdout carries the protocol over stdio: everything else goes to
+    // stderr.
+    let served = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [] => server
+            .serve_stdio()
+            .await
+            .map(drop)
+            .map_err(|error| error.to_string()),
+        ["--http", address] => match TcpListener::bind(address).await {
+            Ok(listener) => {
+                let bound = listener
+                    .local_addr()
+                    .map_or(address.to_owned(), |a| a.to_string());
+                eprintln!("serving MCP at http://{bound}{MCP_PATH}");
+                server
+                    .serve_http(listener)
+                    .await
+                    .map_err(|error| error.to_string())
+            }
+            Err(error) => Err(format!("cannot listen on {address}: {error}")),
+        },
+        _ => Err(USAGE.to_owned()),
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}

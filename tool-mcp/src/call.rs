@@ -1,0 +1,121 @@
+//! `tools/call`: one request through the registry, with the request's
+//! cancellation and progress.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ProgressNotificationParam, ProgressToken, ResultType,
+};
+use rmcp::service::{Peer, RequestContext};
+use rmcp::{ErrorData, RoleServer};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tool_core::provider::call_tool_result;
+use tool_core::{CallProgress, ToolError, ToolResult};
+
+use crate::server::McpServer;
+
+/// A report of the call's, on its way to the client.
+struct Report {
+    done: f64,
+    total: Option<f64>,
+    message: Option<String>,
+}
+
+impl From<&CallProgress<'_>> for Report {
+    fn from(event: &CallProgress<'_>) -> Self {
+        Self {
+            done: event.done,
+            total: event.total,
+            message: event.message.map(str::to_owned),
+        }
+    }
+}
+
+/// Runs the call through the registry in a context of its own: the
+/// request's token (cancelled by the client's `notifications/cancelled`,
+/// and by the server's context), and, when the client sent a
+/// `progressToken`, a listener that sends each report as
+/// `notifications/progress`. A `long_running` tool's result is waited for.
+pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResult, ErrorData> {
+    let base = server.context_for(&context);
+    let token = context.ct.clone();
+    let mut ctx = base.clone().with_cancellation(token.clone());
+    let progress_token = context.meta.get_progress_token();
+    let (sender, mut reports) = mpsc::unbounded_channel();
+    if progress_token.is_some() {
+        ctx = ctx.with_progress_listener(move |event: &CallProgress<'_>| {
+            // The request has been answered: MCP wants no progress after.
+            let _ = sender.send(Report::from(event));
+        });
+    } else {
+        drop(sender);
+    }
+    let arguments = Value::Object(request.arguments.unwrap_or_default());
+    let registry = &server.registry;
+    let run = async {
+        let result = registry.call(&ctx, &request.name, arguments).await;
+        let Some(id) = result.pending_call_id().map(str::to_owned) else {
+            return result;
+        };
+        tokio::select! {
+            waited = registry.wait(&id) => waited.unwrap_or(result),
+            () = token.cancelled() => result,
+        }
+    };
+    tokio::pin!(run);
+    let server_cancelled = base.cancellation().cancelled();
+    tokio::pin!(server_cancelled);
+    let mut relayed = false;
+    let result = loop {
+        tokio::select! {
+            biased;
+            Some(report) = reports.recv(), if progress_token.is_some() => {
+                notify(&context.peer, progress_token.as_ref(), report).await;
+            }
+            () = &mut server_cancelled, if !relayed => {
+                relayed = true;
+                token.cancel();
+            }
+            result = &mut run => break result,
+        }
+    };
+    // What the call reported before it ended goes before the response.
+    reports.close();
+    while let Ok(report) = reports.try_recv() {
+        notify(&context.peer, progress_token.as_ref(), report).await;
+    }
+    answer(&result)
+}
+
+async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, report: Report) {
+    let Some(token) = token else { return };
+    let mut params = ProgressNotificationParam::new(token.clone(), report.done);
+    params.total = report.total;
+    params.message = report.message;
+    // A client that has gone away hears nothing; the call's result is
+    // still made.
+    if let Err(error) = peer.notify_progress(params).await {
+        tracing::debug!(%error, "progress notification not sent");
+    }
+}
+
+/// The `CallToolResult` of a result, as tool-core writes it for MCP; an
+/// unknown tool is JSON-RPC's invalid params, as MCP's specification
+/// answers it, with the registry's text naming the tools there are.
+fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
+    if let Some(ToolError::UnknownTool { .. }) = result.error_kind() {
+        return Err(ErrorData::invalid_params(
+            result.model_text().into_owned(),
+            None,
+        ));
+    }
+    let mut answer: CallToolResult =
+        serde_json::from_value(call_tool_result(result)).map_err(|error| {
+            ErrorData::internal_error(format!("a result MCP cannot take: {error}"), None)
+        })?;
+    answer.result_type.get_or_insert(ResultType::COMPLETE);
+    Ok(answer)
+}

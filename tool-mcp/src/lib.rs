@@ -1,0 +1,49 @@
+//! Serve a [`tool_core::ToolRegistry`] over the Model Context Protocol, on
+//! [rmcp](https://docs.rs/rmcp), the official Rust SDK: the same tools that
+//! answer OpenAI, Anthropic and Gemini reach any MCP client, over stdio or
+//! streamable HTTP.
+//!
+//! - `initialize`: the server's name and version, and the tools capability.
+//! - `tools/list`: tool-core's MCP definitions
+//!   ([`Provider::Mcp`](tool_core::provider::Provider::Mcp)), in pages of
+//!   [`DEFAULT_PAGE_SIZE`].
+//! - `tools/call`: through [`ToolRegistry::call`](tool_core::ToolRegistry::call).
+//!   Arguments that do not fit, a denied call or the tool's own error are a
+//!   result with `isError: true` and the registry's text, for the model to
+//!   read; an unknown tool is JSON-RPC error -32602 (invalid params), as MCP
+//!   specifies. Media parts are `image`, `audio`, `resource` and
+//!   `resource_link` blocks; a tool with an output schema also gives
+//!   `structuredContent`.
+//! - Progress: what a tool reports with
+//!   [`ToolContext::progress`](tool_core::ToolContext::progress) is sent as
+//!   `notifications/progress` when the request carried a `progressToken`.
+//! - Cancellation: the client's `notifications/cancelled` cancels the
+//!   call's [`ToolContext::cancellation`](tool_core::ToolContext::cancellation).
+//!
+//! ```no_run
+//! use tool_core::{tool, ToolContext, ToolRegistry};
+//! use tool_mcp::McpServer;
+//!
+//! /// Add two numbers.
+//! #[tool(read_only, tier = Observe)]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), tool_mcp::ServeError> {
+//!     let registry = ToolRegistry::<()>::new().with(Add);
+//!     McpServer::new(registry, ToolContext::new(())).serve_stdio().await?;
+//!     Ok(())
+//! }
+//! ```
+
+mod call;
+mod handler;
+mod listing;
+mod serve;
+mod server;
+
+pub use rmcp;
+pub use serve::{MCP_PATH, ServeError};
+pub use server::{DEFAULT_PAGE_SIZE, McpServer};

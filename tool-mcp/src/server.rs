@@ -1,0 +1,203 @@
+//! The server and its settings: the registry it serves, the context each
+//! request's calls run in, and what it tells clients about itself.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use rmcp::RoleServer;
+use rmcp::model::Implementation;
+use rmcp::service::RequestContext;
+use tool_core::{ToolContext, ToolRegistry};
+
+use crate::listing::Listing;
+
+/// The number of tools in one page of `tools/list`: 100. A registry of
+/// that many tools or fewer is listed in one answer, without a
+/// `nextCursor`.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// A [`ToolRegistry`] served over MCP: every tool of the registry is listed
+/// by `tools/list` and called by `tools/call` through
+/// [`ToolRegistry::call`], so arguments are checked, policy applied and
+/// results shaped exactly as for any other provider.
+///
+/// It is an rmcp [`ServerHandler`](rmcp::ServerHandler): serve it over stdio
+/// with [`McpServer::serve_stdio`], over streamable HTTP with
+/// [`McpServer::serve_http`] (or mount [`McpServer::http_service`] in a
+/// router of your own), or over any rmcp transport with
+/// [`rmcp::ServiceExt::serve`]. Cloning is cheap: the registry is shared.
+///
+/// ```
+/// use tool_core::{tool, ToolContext, ToolRegistry};
+/// use tool_mcp::McpServer;
+///
+/// struct App { greeting: String }
+///
+/// /// Greet someone.
+/// #[tool(read_only, tier = Observe)]
+/// fn greet(ctx: &ToolContext<App>, /** Their name. */ name: String) -> String {
+///     format!("{}, {name}!", ctx.state().greeting)
+/// }
+///
+/// let registry = ToolRegistry::<App>::new().with(Greet);
+/// let server = McpServer::new(registry, ToolContext::new(App { greeting: "Hello".into() }))
+///     .with_server_info("greeter", "1.0.0")
+///     .with_instructions("Greets people by name.");
+/// assert_eq!(server.registry().names().collect::<Vec<_>>(), ["greet"]);
+/// ```
+pub struct McpServer<Ctx = ()> {
+    pub(crate) registry: Arc<ToolRegistry<Ctx>>,
+    pub(crate) context: ContextSource<Ctx>,
+    pub(crate) info: Implementation,
+    pub(crate) instructions: Option<String>,
+    pub(crate) page_size: usize,
+    /// The MCP tool list, made on the first `tools/list` and shared by
+    /// every clone: the registry behind the `Arc` no longer changes.
+    pub(crate) listing: Arc<OnceLock<Result<Listing, String>>>,
+}
+
+/// Where the context of a request's calls comes from.
+pub(crate) enum ContextSource<Ctx> {
+    /// The same for every request.
+    Fixed(ToolContext<Ctx>),
+    /// Made for each request from what rmcp knows of it.
+    PerRequest(Arc<ContextFn<Ctx>>),
+}
+
+type ContextFn<Ctx> = dyn Fn(&RequestContext<RoleServer>) -> ToolContext<Ctx> + Send + Sync;
+
+impl<Ctx> Clone for ContextSource<Ctx> {
+    fn clone(&self) -> Self {
+        match self {
+            ContextSource::Fixed(ctx) => ContextSource::Fixed(ctx.clone()),
+            ContextSource::PerRequest(make) => ContextSource::PerRequest(Arc::clone(make)),
+        }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
+    /// A server of `registry` (owned, or already shared as an
+    /// `Arc<ToolRegistry>`) whose calls run in `context`: its state and
+    /// scopes are every caller's, and cancelling its token cancels every
+    /// call. Each `tools/call` runs in a copy of it that also carries the
+    /// request's cancellation and its progress listener.
+    ///
+    /// The server says it is `tool-mcp` at this crate's version until
+    /// [`McpServer::with_server_info`] names it, and lists
+    /// [`DEFAULT_PAGE_SIZE`] tools a page.
+    pub fn new(registry: impl Into<Arc<ToolRegistry<Ctx>>>, context: ToolContext<Ctx>) -> Self {
+        Self {
+            registry: registry.into(),
+            context: ContextSource::Fixed(context),
+            info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            listing: Arc::default(),
+        }
+    }
+
+    /// The same server making each request's context with `make`, from
+    /// what rmcp knows of the request: over HTTP, its
+    /// `http::request::Parts` are in
+    /// `request.extensions`, for a caller's own scopes or state. Replaces
+    /// the context given to [`McpServer::new`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_core::{ToolContext, ToolRegistry};
+    /// use tool_mcp::McpServer;
+    ///
+    /// struct App;
+    ///
+    /// let app = Arc::new(App);
+    /// let registry = ToolRegistry::<App>::new();
+    /// let server = McpServer::new(registry, ToolContext::from_arc(Arc::clone(&app)))
+    ///     .with_context_fn(move |_request| {
+    ///         ToolContext::from_arc(Arc::clone(&app)).with_scopes(["files:read"])
+    ///     });
+    /// # drop(server);
+    /// ```
+    #[must_use]
+    pub fn with_context_fn(
+        mut self,
+        make: impl Fn(&RequestContext<RoleServer>) -> ToolContext<Ctx> + Send + Sync + 'static,
+    ) -> Self {
+        self.context = ContextSource::PerRequest(Arc::new(make));
+        self
+    }
+
+    /// The same server answering `initialize` with this name and version
+    /// (MCP's `serverInfo`).
+    #[must_use]
+    pub fn with_server_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.info = Implementation::new(name, version);
+        self
+    }
+
+    /// The same server answering `initialize` with these instructions, which
+    /// clients may give the model.
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The same server listing at most `size` tools in one `tools/list`
+    /// answer (at least one); the next page is asked for with the answer's
+    /// `nextCursor`. [`DEFAULT_PAGE_SIZE`] otherwise.
+    ///
+    /// ```
+    /// use tool_core::{ToolContext, ToolRegistry};
+    /// use tool_mcp::McpServer;
+    ///
+    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(())).with_page_size(20);
+    /// assert_eq!(server.page_size(), 20);
+    /// assert_eq!(server.with_page_size(0).page_size(), 1);
+    /// ```
+    #[must_use]
+    pub fn with_page_size(mut self, size: usize) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+
+    /// The number of tools in one page of `tools/list`.
+    pub fn page_size(&self) -> usize {
+        self.page_size
+    }
+
+    /// The registry served.
+    pub fn registry(&self) -> &Arc<ToolRegistry<Ctx>> {
+        &self.registry
+    }
+
+    /// The context of one request's calls.
+    pub(crate) fn context_for(&self, request: &RequestContext<RoleServer>) -> ToolContext<Ctx> {
+        match &self.context {
+            ContextSource::Fixed(ctx) => ctx.clone(),
+            ContextSource::PerRequest(make) => make(request),
+        }
+    }
+}
+
+impl<Ctx> Clone for McpServer<Ctx> {
+    fn clone(&self) -> Self {
+        Self {
+            registry: Arc::clone(&self.registry),
+            context: self.context.clone(),
+            info: self.info.clone(),
+            instructions: self.instructions.clone(),
+            page_size: self.page_size,
+            listing: Arc::clone(&self.listing),
+        }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> fmt::Debug for McpServer<Ctx> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServer")
+            .field("tools", &self.registry.len())
+            .field("server_info", &self.info)
+            .field("page_size", &self.page_size)
+            .finish_non_exhaustive()
+    }
+}
