@@ -38,12 +38,14 @@
 //! }
 //! ```
 
+mod auth;
 mod call;
 mod handler;
 mod listing;
 mod serve;
 mod server;
 
+pub use auth::{BearerTokens, TokenVerifier};
 pub use rmcp;
-pub use serve::{MCP_PATH, ServeError};
+pub use serve::{LOOPBACK_ORIGINS, MCP_PATH, ServeError, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};

@@ -9,6 +9,7 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
+use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
@@ -17,11 +18,47 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
+use crate::auth::{Refused, authenticate};
 use crate::server::McpServer;
 
 /// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
 /// for a listener on `127.0.0.1:8080`. Any other path is 404.
 pub const MCP_PATH: &str = "/mcp";
+
+/// The browser origins [`http_config`] accepts: pages served from this
+/// machine, over `http` or `https`, on any port. Another site's page
+/// (`Origin: https://attacker.example`) is refused `403 Forbidden`, so a
+/// page the user happens to visit cannot call local tools.
+pub const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
+
+/// rmcp's HTTP settings as [`McpServer::serve_http`] uses them: rmcp's
+/// defaults, which accept only a loopback `Host` (`localhost`,
+/// `127.0.0.1`, `::1`, against DNS rebinding), and `Origin` validation on,
+/// accepting only [`LOOPBACK_ORIGINS`]. A request without an `Origin`
+/// header, as non-browser clients send, passes, as MCP's transport
+/// security asks.
+///
+/// Start from it to serve with [`McpServer::serve_http_with`], and list
+/// your own hosts and origins for a deployment reached by name:
+///
+/// ```
+/// let config = tool_mcp::http_config()
+///     .with_allowed_hosts(["tools.example.com"])
+///     .with_allowed_origins(["https://app.example.com:443"]);
+/// assert_eq!(config.allowed_hosts, ["tools.example.com"]);
+/// assert_eq!(tool_mcp::http_config().allowed_hosts, ["localhost", "127.0.0.1", "::1"]);
+/// assert_eq!(tool_mcp::http_config().allowed_origins, tool_mcp::LOOPBACK_ORIGINS);
+/// ```
+pub fn http_config() -> StreamableHttpServerConfig {
+    StreamableHttpServerConfig::default().with_allowed_origins(LOOPBACK_ORIGINS)
+}
 
 /// Why serving over stdio stopped.
 #[derive(Debug, thiserror::Error)]
@@ -64,17 +101,21 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
 
     /// The server as rmcp's streamable HTTP service (a `tower` service, to
     /// mount in an axum router, say), one session per client, each with a
-    /// clone of the server. `config` is rmcp's: its defaults accept only
-    /// loopback `Host`s (`localhost`, `127.0.0.1`, `::1`), against DNS
-    /// rebinding; list your own hosts for a public deployment.
+    /// clone of the server. `config` is rmcp's; [`http_config`] gives the
+    /// settings [`McpServer::serve_http`] uses (loopback `Host` and
+    /// `Origin` only), where rmcp's own defaults check no `Origin`.
+    ///
+    /// The bearer token check of [`McpServer::with_bearer_auth`] answering
+    /// 401 is [`McpServer::serve_http`]'s, not this service's: put the
+    /// service behind your router's own authentication. Calls still run
+    /// with the scopes of the request's token, and with none without one.
     ///
     /// ```
-    /// use rmcp::transport::StreamableHttpServerConfig;
     /// use tool_core::{ToolContext, ToolRegistry};
     /// use tool_mcp::McpServer;
     ///
     /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()));
-    /// let service = server.http_service(StreamableHttpServerConfig::default());
+    /// let service = server.http_service(tool_mcp::http_config());
     /// assert_eq!(service.config.allowed_hosts, ["localhost", "127.0.0.1", "::1"]);
     /// ```
     pub fn http_service(
@@ -88,10 +129,13 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         )
     }
 
-    /// Serves streamable HTTP on `listener`, at [`MCP_PATH`], with rmcp's
-    /// default settings (see [`McpServer::http_service`]), until accepting
-    /// fails. Bind the listener to a loopback address unless the server is
-    /// meant to be reached from elsewhere.
+    /// Serves streamable HTTP on `listener`, at [`MCP_PATH`], with the
+    /// settings of [`http_config`] (a loopback `Host`, and a loopback
+    /// `Origin` when a browser sends one; `403 Forbidden` otherwise).
+    /// Bind the listener to a loopback address unless the server is meant
+    /// to be reached from elsewhere, and then require tokens
+    /// ([`McpServer::with_bearer_auth`]): a request without a token it
+    /// accepts is `401 Unauthorized`.
     ///
     /// ```no_run
     /// use tokio::net::TcpListener;
@@ -106,19 +150,25 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// }
     /// ```
     pub async fn serve_http(self, listener: TcpListener) -> io::Result<()> {
-        self.serve_http_with(listener, StreamableHttpServerConfig::default())
-            .await
+        self.serve_http_with(listener, http_config()).await
     }
 
-    /// [`McpServer::serve_http`] with rmcp's settings `config`; returns
-    /// when its `cancellation_token` is cancelled, which also ends every
-    /// session.
+    /// [`McpServer::serve_http`] with rmcp's settings `config` (start from
+    /// [`http_config`]); returns when its `cancellation_token` is
+    /// cancelled, which also ends every session.
+    ///
+    /// A request is answered in this order: another path than
+    /// [`MCP_PATH`] is `404 Not Found`; with
+    /// [`McpServer::with_bearer_auth`], a missing or refused token is
+    /// `401 Unauthorized`; then rmcp checks `Host` and `Origin` (`403
+    /// Forbidden`) and serves MCP.
     pub async fn serve_http_with(
         self,
         listener: TcpListener,
         config: StreamableHttpServerConfig,
     ) -> io::Result<()> {
         let stop = config.cancellation_token.clone();
+        let verifier = self.verifier.clone();
         let service = self.http_service(config);
         loop {
             let stream = tokio::select! {
@@ -136,13 +186,20 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                 () = stop.cancelled() => return Ok(()),
             };
             let service = service.clone();
+            let verifier = verifier.clone();
             let stop = stop.clone();
             tokio::spawn(async move {
                 let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
                     let service = service.clone();
+                    let verifier = verifier.clone();
                     async move {
                         if request.uri().path() != MCP_PATH {
                             return Ok::<_, Infallible>(not_found());
+                        }
+                        if let Some(verifier) = &verifier
+                            && let Err(refused) = authenticate(verifier.as_ref(), request.headers())
+                        {
+                            return Ok(unauthorized(refused));
                         }
                         Ok(service.handle(request).await)
                     }
@@ -171,6 +228,19 @@ fn is_per_connection(error: &io::Error) -> bool {
             | io::ErrorKind::ConnectionReset
             | io::ErrorKind::ConnectionRefused
     )
+}
+
+/// RFC 6750's answer: the scheme to use, and `invalid_token` when the
+/// client sent one that was refused, so it knows not to send it again.
+fn unauthorized(refused: Refused) -> Response<BoxBody<Bytes, Infallible>> {
+    let challenge = match refused {
+        Refused::Missing => HeaderValue::from_static("Bearer"),
+        Refused::Invalid => HeaderValue::from_static(r#"Bearer error="invalid_token""#),
+    };
+    let mut response = Response::new(Full::new(Bytes::from_static(b"Unauthorized")).boxed());
+    *response.status_mut() = StatusCode::UNAUTHORIZED;
+    response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
+    response
 }
 
 fn not_found() -> Response<BoxBody<Bytes, Infallible>> {

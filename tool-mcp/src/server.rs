@@ -4,11 +4,13 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use hyper::http::request::Parts;
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 use tool_core::{ToolContext, ToolRegistry};
 
+use crate::auth::{TokenVerifier, authenticate};
 use crate::listing::Listing;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
@@ -54,6 +56,8 @@ pub struct McpServer<Ctx = ()> {
     /// The MCP tool list, made on the first `tools/list` and shared by
     /// every clone: the registry behind the `Arc` no longer changes.
     pub(crate) listing: Arc<OnceLock<Result<Listing, String>>>,
+    /// Checks HTTP requests' bearer tokens; none when unauthenticated.
+    pub(crate) verifier: Option<Arc<dyn TokenVerifier>>,
 }
 
 /// Where the context of a request's calls comes from.
@@ -93,6 +97,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
             listing: Arc::default(),
+            verifier: None,
         }
     }
 
@@ -123,6 +128,43 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         make: impl Fn(&RequestContext<RoleServer>) -> ToolContext<Ctx> + Send + Sync + 'static,
     ) -> Self {
         self.context = ContextSource::PerRequest(Arc::new(make));
+        self
+    }
+
+    /// The same server requiring, over HTTP, an `Authorization: Bearer`
+    /// token that `verifier` accepts ([`BearerTokens`](crate::BearerTokens)
+    /// for a fixed list): a request without one, or with one it refuses,
+    /// is answered `401 Unauthorized` with `WWW-Authenticate: Bearer`
+    /// before any MCP processing. The calls of an accepted request run with
+    /// exactly the scopes the token grants, in place of the scopes of the
+    /// context given to [`McpServer::new`] or made by
+    /// [`McpServer::with_context_fn`] (its state is kept): a tool that
+    /// requires a scope the token lacks is refused with an `isError`
+    /// result.
+    ///
+    /// Over stdio there is no token: the server trusts the process that
+    /// started it, and calls run with the context's own scopes.
+    ///
+    /// ```
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    /// use tool_mcp::{BearerTokens, McpServer};
+    ///
+    /// /// Read a file.
+    /// #[tool(read_only, tier = Observe, scopes = ["files:read"])]
+    /// fn read(path: String) -> String {
+    ///     path
+    /// }
+    ///
+    /// let tokens = BearerTokens::new()
+    ///     .with_token("reader-secret", ["files:read"])
+    ///     .with_token("guest-secret", Vec::<String>::new());
+    /// let server = McpServer::new(ToolRegistry::<()>::new().with(Read), ToolContext::new(()))
+    ///     .with_bearer_auth(tokens);
+    /// # drop(server);
+    /// ```
+    #[must_use]
+    pub fn with_bearer_auth(mut self, verifier: impl TokenVerifier) -> Self {
+        self.verifier = Some(Arc::new(verifier));
         self
     }
 
@@ -172,9 +214,18 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
 
     /// The context of one request's calls.
     pub(crate) fn context_for(&self, request: &RequestContext<RoleServer>) -> ToolContext<Ctx> {
-        match &self.context {
+        let ctx = match &self.context {
             ContextSource::Fixed(ctx) => ctx.clone(),
             ContextSource::PerRequest(make) => make(request),
+        };
+        match (&self.verifier, request.extensions.get::<Parts>()) {
+            // The HTTP front has already refused a bad token with 401; this
+            // check again is for a service mounted in another router,
+            // where no such front ran: an unverified caller gets no scopes.
+            (Some(verifier), Some(parts)) => {
+                ctx.with_scopes(authenticate(verifier.as_ref(), &parts.headers).unwrap_or_default())
+            }
+            _ => ctx,
         }
     }
 }
@@ -188,6 +239,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             instructions: self.instructions.clone(),
             page_size: self.page_size,
             listing: Arc::clone(&self.listing),
+            verifier: self.verifier.clone(),
         }
     }
 }
@@ -198,6 +250,7 @@ impl<Ctx: Send + Sync + 'static> fmt::Debug for McpServer<Ctx> {
             .field("tools", &self.registry.len())
             .field("server_info", &self.info)
             .field("page_size", &self.page_size)
+            .field("bearer_auth", &self.verifier.is_some())
             .finish_non_exhaustive()
     }
 }
