@@ -1,0 +1,235 @@
+//! Who may talk to the HTTP server: browser origins other than loopback are
+//! refused, and with bearer tokens configured, a caller without a token it
+//! accepts is refused before MCP, and a caller with one has exactly its
+//! scopes.
+
+use std::net::SocketAddr;
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tool_core::{ToolContext, ToolRegistry, tool};
+use tool_mcp::{BearerTokens, McpServer};
+
+/// Read a private file.
+#[tool(read_only, tier = Observe, scopes = ["files:read"])]
+fn secret() -> &'static str {
+    "the secret"
+}
+
+/// A running server, stopped by `stop`.
+struct Serving {
+    address: SocketAddr,
+    stop: CancellationToken,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Serving {
+    async fn start(server: McpServer) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let address = listener.local_addr().expect("bound");
+        let stop = CancellationToken::new();
+        let config = tool_mcp::http_config().with_cancellation_token(stop.clone());
+        let task = tokio::spawn(server.serve_http_with(listener, config));
+        Self {
+            address,
+            stop,
+            task,
+        }
+    }
+
+    async fn stop(self) {
+        self.stop.cancel();
+        self.task.await.expect("the server task").expect("served");
+    }
+
+    /// The status line, the headers (lower-cased names) and the body of
+    /// the answer to a POST of `initialize` with `headers` added.
+    async fn post(&self, headers: &str) -> (String, Vec<(String, String)>, String) {
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let mut stream = TcpStream::connect(self.address)
+            .await
+            .expect("the server listens");
+        stream.write_all(request.as_bytes()).await.expect("sent");
+        // Only the head and a body of known length are read: an accepted
+        // `initialize` may answer with an event stream kept open.
+        let mut answer = Vec::new();
+        let head_end = loop {
+            let mut chunk = [0; 1024];
+            let read = stream.read(&mut chunk).await.expect("readable");
+            assert_ne!(read, 0, "the answer ended inside its head");
+            answer.extend_from_slice(&chunk[..read]);
+            if let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break end;
+            }
+        };
+        let head = String::from_utf8(answer[..head_end].to_vec()).expect("a UTF-8 head");
+        let mut lines = head.split("\r\n");
+        let status = lines.next().unwrap_or_default().to_owned();
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|line| line.split_once(": "))
+            .map(|(name, value)| (name.to_ascii_lowercase(), value.to_owned()))
+            .collect();
+        let length = headers
+            .iter()
+            .find(|(name, _)| name == "content-length")
+            .map_or(0, |(_, value)| value.parse().expect("a length"));
+        let mut body = answer[head_end + 4..].to_vec();
+        while body.len() < length {
+            let mut chunk = [0; 1024];
+            let read = stream.read(&mut chunk).await.expect("readable");
+            assert_ne!(read, 0, "the answer ended inside its body");
+            body.extend_from_slice(&chunk[..read]);
+        }
+        (
+            status,
+            headers,
+            String::from_utf8(body).expect("a UTF-8 body"),
+        )
+    }
+
+    /// An MCP client sending `token`.
+    async fn client(&self, token: &str) -> RunningService<RoleClient, ()> {
+        let config =
+            StreamableHttpClientTransportConfig::with_uri(format!("http://{}/mcp", self.address))
+                .auth_header(token);
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .expect("the session starts")
+    }
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, value)| value.as_str())
+}
+
+fn server() -> McpServer {
+    McpServer::new(ToolRegistry::<()>::new().with(Secret), ToolContext::new(()))
+}
+
+/// The text of a result's only block, and whether it is an error.
+fn text(result: CallToolResult) -> (String, Option<bool>) {
+    let [content] = &result.content[..] else {
+        panic!("one content block: {result:?}");
+    };
+    let Some(text) = content.as_text() else {
+        panic!("a text block: {result:?}");
+    };
+    (text.text.clone(), result.is_error)
+}
+
+#[tokio::test]
+async fn only_loopback_browser_origins_are_accepted() {
+    let serving = Serving::start(server()).await;
+
+    let (status, _, body) = serving.post("Origin: https://attacker.example\r\n").await;
+    assert_eq!(status, "HTTP/1.1 403 Forbidden");
+    assert_eq!(body, "Forbidden: Origin header is not allowed");
+    // A loopback host on another scheme than the allowed ones is foreign.
+    let (status, _, _) = serving.post("Origin: ftp://localhost\r\n").await;
+    assert_eq!(status, "HTTP/1.1 403 Forbidden");
+
+    for origin in [
+        "http://localhost:5173",
+        "http://127.0.0.1",
+        "https://[::1]:8443",
+    ] {
+        let (status, _, _) = serving.post(&format!("Origin: {origin}\r\n")).await;
+        assert_eq!(status, "HTTP/1.1 200 OK", "{origin}");
+    }
+    let (status, _, _) = serving.post("").await;
+    assert_eq!(status, "HTTP/1.1 200 OK", "without an Origin");
+
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_token_it_accepts_the_request_is_unauthorized() {
+    let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
+    let serving = Serving::start(server().with_bearer_auth(tokens)).await;
+
+    let (status, headers, body) = serving.post("").await;
+    assert_eq!(status, "HTTP/1.1 401 Unauthorized");
+    assert_eq!(header(&headers, "www-authenticate"), Some("Bearer"));
+    assert_eq!(body, "Unauthorized");
+
+    for refused in [
+        "Bearer wrong-secret",
+        "Bearer reader-secre",
+        "Basic reader-secret",
+    ] {
+        let (status, headers, body) = serving.post(&format!("Authorization: {refused}\r\n")).await;
+        assert_eq!(status, "HTTP/1.1 401 Unauthorized", "{refused}");
+        assert_eq!(
+            header(&headers, "www-authenticate"),
+            Some(r#"Bearer error="invalid_token""#),
+            "{refused}"
+        );
+        assert_eq!(body, "Unauthorized", "{refused}");
+    }
+
+    let (status, _, _) = serving
+        .post("Authorization: Bearer reader-secret\r\n")
+        .await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn each_call_runs_with_its_tokens_scopes() {
+    let tokens = BearerTokens::new()
+        .with_token("reader-secret", ["files:read"])
+        .with_token("guest-secret", Vec::<String>::new());
+    // The base context's scopes are not a token holder's: only its own are.
+    let server = McpServer::new(
+        ToolRegistry::<()>::new().with(Secret),
+        ToolContext::new(()).with_scopes(["files:read"]),
+    )
+    .with_bearer_auth(tokens);
+    let serving = Serving::start(server).await;
+    let call = || CallToolRequestParams::new("secret");
+
+    let guest = serving.client("guest-secret").await;
+    let listed = guest.list_all_tools().await.expect("a listing");
+    assert_eq!(
+        listed.iter().map(|tool| &*tool.name).collect::<Vec<_>>(),
+        ["secret"]
+    );
+    let refused = guest.call_tool(call()).await.expect("a result");
+    assert_eq!(
+        text(refused),
+        (
+            "tool `secret` requires the scope `files:read`, which this caller does not have; do not call it again"
+                .to_owned(),
+            Some(true)
+        )
+    );
+
+    let reader = serving.client("reader-secret").await;
+    let listed = reader.list_all_tools().await.expect("a listing");
+    assert_eq!(listed.len(), 1);
+    let answered = reader.call_tool(call()).await.expect("a result");
+    assert_eq!(text(answered), ("the secret".to_owned(), Some(false)));
+
+    guest.cancel().await.expect("the guest leaves");
+    reader.cancel().await.expect("the reader leaves");
+    serving.stop().await;
+}
