@@ -19,6 +19,11 @@
 //!   `notifications/progress` when the request carried a `progressToken`.
 //! - Cancellation: the client's `notifications/cancelled` cancels the
 //!   call's [`ToolContext::cancellation`](tool_core::ToolContext::cancellation).
+//! - Security over HTTP: only a loopback `Host`, and a loopback `Origin`
+//!   when a browser sends one ([`http_config`]); with
+//!   [`McpServer::with_bearer_auth`], a bearer token is required and its
+//!   scopes are the caller's. Stdio trusts the process that started the
+//!   server.
 //!
 //! ```no_run
 //! use tool_core::{tool, ToolContext, ToolRegistry};

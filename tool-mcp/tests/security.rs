@@ -104,13 +104,19 @@ impl Serving {
 
     /// An MCP client sending `token`.
     async fn client(&self, token: &str) -> RunningService<RoleClient, ()> {
-        let config =
-            StreamableHttpClientTransportConfig::with_uri(format!("http://{}/mcp", self.address))
-                .auth_header(token);
-        ().serve(StreamableHttpClientTransport::from_config(config))
-            .await
-            .expect("the session starts")
+        client_of(self.address, Some(token)).await
     }
+}
+
+/// An MCP client of the server at `address`, sending `token` if any.
+async fn client_of(address: SocketAddr, token: Option<&str>) -> RunningService<RoleClient, ()> {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(format!("http://{address}/mcp"));
+    if let Some(token) = token {
+        config = config.auth_header(token);
+    }
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .expect("the session starts")
 }
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -232,4 +238,74 @@ async fn each_call_runs_with_its_tokens_scopes() {
     guest.cancel().await.expect("the guest leaves");
     reader.cancel().await.expect("the reader leaves");
     serving.stop().await;
+}
+
+#[tokio::test]
+async fn a_service_mounted_elsewhere_still_gives_calls_only_their_tokens_scopes() {
+    let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
+    let server = McpServer::new(
+        ToolRegistry::<()>::new().with(Secret),
+        ToolContext::new(()).with_scopes(["files:read"]),
+    )
+    .with_bearer_auth(tokens);
+    // Served by hand, as a router of the user's own would: no 401 front.
+    let service = server.http_service(tool_mcp::http_config());
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("bound");
+    let accepting = tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.expect("a connection");
+            let service = service.clone();
+            tokio::spawn(async move {
+                let handle = hyper::service::service_fn(move |request| {
+                    let service = service.clone();
+                    async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
+                });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), handle)
+                    .await;
+            });
+        }
+    });
+
+    let anonymous = client_of(address, None).await;
+    assert_eq!(
+        text(anonymous.call_tool(CallToolRequestParams::new("secret")).await.expect("a result")),
+        (
+            "tool `secret` requires the scope `files:read`, which this caller does not have; do not call it again"
+                .to_owned(),
+            Some(true)
+        )
+    );
+    let wrong = client_of(address, Some("wrong-secret")).await;
+    assert_eq!(
+        text(
+            wrong
+                .call_tool(CallToolRequestParams::new("secret"))
+                .await
+                .expect("a result")
+        ),
+        (
+            "tool `secret` requires the scope `files:read`, which this caller does not have; do not call it again"
+                .to_owned(),
+            Some(true)
+        )
+    );
+    let reader = client_of(address, Some("reader-secret")).await;
+    assert_eq!(
+        text(
+            reader
+                .call_tool(CallToolRequestParams::new("secret"))
+                .await
+                .expect("a result")
+        ),
+        ("the secret".to_owned(), Some(false))
+    );
+
+    for client in [anonymous, wrong, reader] {
+        client.cancel().await.expect("the client leaves");
+    }
+    accepting.abort();
 }
