@@ -104,9 +104,28 @@ impl TokenVerifier for BearerTokens {
     }
 }
 
-impl<V: TokenVerifier> TokenVerifier for std::sync::Arc<V> {
+/// A function is a verifier, for a check that needs no type of its own.
+///
+/// ```
+/// use tool_core::{ToolContext, ToolRegistry};
+/// use tool_mcp::{BearerTokens, McpServer, TokenVerifier};
+///
+/// let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
+/// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+///     // Every valid token may also read the audit log.
+///     .with_bearer_auth(move |token: &str| {
+///         let mut scopes = tokens.verify(token)?;
+///         scopes.push("audit:read".to_owned());
+///         Some(scopes)
+///     });
+/// # drop(server);
+/// ```
+impl<F> TokenVerifier for F
+where
+    F: Fn(&str) -> Option<Vec<String>> + Send + Sync + 'static,
+{
     fn verify(&self, token: &str) -> Option<Vec<String>> {
-        (**self).verify(token)
+        self(token)
     }
 }
 
