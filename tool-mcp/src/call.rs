@@ -1,8 +1,11 @@
 //! `tools/call`: one request through the registry, with the request's
-//! cancellation and progress.
+//! cancellation and progress, or as a task.
+
+use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ProgressNotificationParam, ProgressToken, ResultType,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult,
+    ProgressNotificationParam, ProgressToken, ResultType,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
@@ -12,12 +15,28 @@ use tool_core::provider::call_tool_result;
 use tool_core::{CallProgress, ToolError, ToolResult};
 
 use crate::server::McpServer;
+use crate::tasks::Caller;
 
 /// A report of the call's, on its way to the client.
-struct Report {
+pub(crate) struct Report {
     done: f64,
     total: Option<f64>,
     message: Option<String>,
+}
+
+impl Report {
+    /// The report as a task's status message: `2/5: indexing b.txt`.
+    pub(crate) fn status(&self) -> String {
+        let mut status = match self.total {
+            Some(total) => format!("{}/{}", self.done, total),
+            None => self.done.to_string(),
+        };
+        if let Some(message) = &self.message {
+            status.push_str(": ");
+            status.push_str(message);
+        }
+        status
+    }
 }
 
 impl From<&CallProgress<'_>> for Report {
@@ -34,18 +53,32 @@ impl From<&CallProgress<'_>> for Report {
 /// request's token (cancelled by the client's `notifications/cancelled`,
 /// and by the server's context), and, when the client sent a
 /// `progressToken`, a listener that sends each report as
-/// `notifications/progress`. A `long_running` tool's result is waited for.
+/// `notifications/progress`. A `long_running` tool's result is waited
+/// for, unless the client takes tasks: then the answer is a task that
+/// follows the call, with a token of its own that `tasks/cancel` cancels.
 pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
+) -> Result<CallToolResponse, ErrorData> {
     let base = server.context_for(&context);
-    let token = context.ct.clone();
+    let registry = &server.registry;
+    let as_task = registry
+        .info(&request.name)
+        .is_some_and(|tool| tool.metadata.long_running)
+        && context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+    // A task outlives its request, whose token is cancelled once answered.
+    let token = if as_task {
+        base.cancellation().child_token()
+    } else {
+        context.ct.clone()
+    };
     let mut ctx = base.clone().with_cancellation(token.clone());
     let progress_token = context.meta.get_progress_token();
     let (sender, mut reports) = mpsc::unbounded_channel();
-    if progress_token.is_some() {
+    if progress_token.is_some() || as_task {
         ctx = ctx.with_progress_listener(move |event: &CallProgress<'_>| {
             // The request has been answered: MCP wants no progress after.
             let _ = sender.send(Report::from(event));
@@ -54,7 +87,17 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         drop(sender);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
-    let registry = &server.registry;
+    if as_task {
+        let result = registry.call(&ctx, &request.name, arguments).await;
+        let Some(id) = result.pending_call_id().map(str::to_owned) else {
+            return answer(&result).map(Into::into);
+        };
+        let caller = Caller::of(&context, server.verifier.is_some());
+        let task = server
+            .tasks
+            .start(caller, Arc::clone(registry), result, id, token, reports);
+        return Ok(CallToolResponse::Task(CreateTaskResult::new(task)));
+    }
     let run = async {
         let result = registry.call(&ctx, &request.name, arguments).await;
         let Some(id) = result.pending_call_id().map(str::to_owned) else {
@@ -87,7 +130,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     while let Ok(report) = reports.try_recv() {
         notify(&context.peer, progress_token.as_ref(), report).await;
     }
-    answer(&result)
+    answer(&result).map(Into::into)
 }
 
 async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, report: Report) {
@@ -105,7 +148,7 @@ async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, report: 
 /// The `CallToolResult` of a result, as tool-core writes it for MCP; an
 /// unknown tool is JSON-RPC's invalid params, as MCP's specification
 /// answers it, with the registry's text naming the tools there are.
-fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
+pub(crate) fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
     if let Some(ToolError::UnknownTool { .. }) = result.error_kind() {
         return Err(ErrorData::invalid_params(
             result.model_text().into_owned(),

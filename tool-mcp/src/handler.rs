@@ -1,9 +1,9 @@
-//! rmcp's `ServerHandler` for a server: `initialize`, `tools/list` and
-//! `tools/call`.
+//! rmcp's `ServerHandler` for a server: `initialize`, `tools/list`,
+//! `tools/call`, and the tasks extension's `tasks/get` and `tasks/cancel`.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -11,6 +11,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use crate::call::call_tool;
 use crate::listing::Listing;
 use crate::server::McpServer;
+use crate::tasks::Caller;
 
 impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// The tool list, made once. An error only for a registry whose tools
@@ -24,11 +25,16 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     }
 }
 
-/// Tools only, and no `listChanged`: the registry behind the server's
-/// `Arc` never changes.
+/// Tools, and tasks when a tool is `long_running`.
 impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let builder = ServerCapabilities::builder().enable_tools();
+        let long_running = self.registry.tools().any(|tool| tool.metadata.long_running);
+        let capabilities = if long_running {
+            builder.enable_tasks().build()
+        } else {
+            builder.build()
+        };
         let info = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         match &self.instructions {
             Some(instructions) => info.with_instructions(instructions.clone()),
@@ -56,6 +62,26 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        call_tool(self, request, context).await.map(Into::into)
+        call_tool(self, request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let caller = Caller::of(&context, self.verifier.is_some());
+        self.tasks
+            .get(&caller, &request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = Caller::of(&context, self.verifier.is_some());
+        self.tasks.cancel(&caller, &request.task_id)
     }
 }

@@ -49,6 +49,7 @@ mod handler;
 mod listing;
 mod serve;
 mod server;
+mod tasks;
 
 pub use auth::{BearerTokens, TokenVerifier};
 pub use rmcp;

@@ -12,6 +12,7 @@ use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
 use crate::listing::Listing;
+use crate::tasks::Tasks;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
 /// that many tools or fewer is listed in one answer, without a
@@ -58,6 +59,8 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) listing: Arc<OnceLock<Result<Listing, String>>>,
     /// Checks HTTP requests' bearer tokens; none when unauthenticated.
     pub(crate) verifier: Option<Arc<dyn TokenVerifier>>,
+    /// The tasks of `long_running` calls, shared by every clone.
+    pub(crate) tasks: Arc<Tasks>,
 }
 
 /// Where the context of a request's calls comes from.
@@ -98,6 +101,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             page_size: DEFAULT_PAGE_SIZE,
             listing: Arc::default(),
             verifier: None,
+            tasks: Arc::default(),
         }
     }
 
@@ -240,6 +244,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             page_size: self.page_size,
             listing: Arc::clone(&self.listing),
             verifier: self.verifier.clone(),
+            tasks: Arc::clone(&self.tasks),
         }
     }
 }
