@@ -1,22 +1,26 @@
 //! The quickstart's tools served over MCP: over stdio by default, as an
 //! editor or desktop assistant starts a local server, or over streamable
-//! HTTP at `http://ADDRESS/mcp` with `--http ADDRESS`.
+//! HTTP at `http://ADDRESS/mcp` with `--http ADDRESS`. With `--stateless`
+//! as well, no HTTP session is kept: any number of these processes can
+//! serve the same clients behind a load balancer.
 //!
 //! ```text
 //! cargo run --example mcp_server
 //! cargo run --example mcp_server -- --http 127.0.0.1:8080
+//! cargo run --example mcp_server -- --http 127.0.0.1:8081 --stateless
 //! ```
 
 use std::process::ExitCode;
 
 use tokio::net::TcpListener;
-use tool_mcp::{MCP_PATH, McpServer};
+use tool_mcp::{MCP_PATH, McpServer, http_config};
 
 #[path = "quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
 
-const USAGE: &str = "usage: mcp_server [--http ADDRESS]   (ADDRESS such as 127.0.0.1:8080)";
+const USAGE: &str =
+    "usage: mcp_server [--http ADDRESS [--stateless]]   (ADDRESS such as 127.0.0.1:8080)";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -31,19 +35,23 @@ async fn main() -> ExitCode {
             .await
             .map(drop)
             .map_err(|error| error.to_string()),
-        ["--http", address] => match TcpListener::bind(address).await {
-            Ok(listener) => {
-                let bound = listener
-                    .local_addr()
-                    .map_or(address.to_owned(), |a| a.to_string());
-                eprintln!("serving MCP at http://{bound}{MCP_PATH}");
-                server
-                    .serve_http(listener)
-                    .await
-                    .map_err(|error| error.to_string())
+        ["--http", address] | ["--http", address, "--stateless"] => {
+            match TcpListener::bind(address).await {
+                Ok(listener) => {
+                    let bound = listener
+                        .local_addr()
+                        .map_or(address.to_owned(), |a| a.to_string());
+                    eprintln!("serving MCP at http://{bound}{MCP_PATH}");
+                    let stateless = args.last().is_some_and(|arg| arg == "--stateless");
+                    let config = http_config().with_legacy_session_mode(!stateless);
+                    server
+                        .serve_http_with(listener, config)
+                        .await
+                        .map_err(|error| error.to_string())
+                }
+                Err(error) => Err(format!("cannot listen on {address}: {error}")),
             }
-            Err(error) => Err(format!("cannot listen on {address}: {error}")),
-        },
+        }
         _ => Err(USAGE.to_owned()),
     };
     match served {

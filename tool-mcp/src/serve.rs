@@ -56,6 +56,29 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// assert_eq!(tool_mcp::http_config().allowed_hosts, ["localhost", "127.0.0.1", "::1"]);
 /// assert_eq!(tool_mcp::http_config().allowed_origins, tool_mcp::LOOPBACK_ORIGINS);
 /// ```
+///
+/// # Many processes
+///
+/// By default a client that opens with `initialize` (protocol versions
+/// before 2026-07-28) gets an HTTP session (`Mcp-Session-Id`) that lives
+/// in the process that answered it: its later requests must reach the
+/// same process. Turn sessions off, and every request is answered on its
+/// own by whichever process gets it, so any number of processes serving
+/// the same registry can sit behind an ordinary load balancer, without
+/// affinity (clients of 2026-07-28 are always served so):
+///
+/// ```
+/// let config = tool_mcp::http_config().with_legacy_session_mode(false);
+/// assert!(!config.legacy_session_mode);
+/// ```
+///
+/// `tools/list` and `tools/call` need nothing more. What lives in one
+/// process still does: a task (a `long_running` call made by a client
+/// that takes tasks) is followed by `tasks/get` and `tasks/cancel` only
+/// on the process that started it, so route a task's requests by its
+/// caller (its token) to one process, or keep such tools on one. Without
+/// sessions or bearer tokens, a task is told apart from others' only by
+/// its id (122 random bits), which is then the secret that reads it.
 pub fn http_config() -> StreamableHttpServerConfig {
     StreamableHttpServerConfig::default().with_allowed_origins(LOOPBACK_ORIGINS)
 }
