@@ -62,7 +62,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
     let base = server.context_for(&context);
-    let registry = &server.registry;
+    let registry = &server.current.get().registry;
     let as_task = registry
         .info(&request.name)
         .is_some_and(|tool| tool.metadata.long_running)

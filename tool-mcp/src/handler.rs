@@ -1,35 +1,29 @@
 //! rmcp's `ServerHandler` for a server: `initialize`, `tools/list`,
-//! `tools/call`, and the tasks extension's `tasks/get` and `tasks/cancel`.
+//! `tools/call`, the sessions and subscriptions told of tool list changes,
+//! and the tasks extension's `tasks/get` and `tasks/cancel`.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::call::call_tool;
-use crate::listing::Listing;
 use crate::server::McpServer;
 use crate::tasks::Caller;
 
-impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
-    /// The tool list, made once. An error only for a registry whose tools
-    /// MCP cannot take, which `ToolRegistry::with_check(Provider::Mcp)`
-    /// would have refused at registration.
-    fn listing(&self) -> Result<&Listing, ErrorData> {
-        self.listing
-            .get_or_init(|| Listing::of(&self.registry))
-            .as_ref()
-            .map_err(|error| ErrorData::internal_error(error.clone(), None))
-    }
-}
-
-/// Tools, and tasks when a tool is `long_running`.
+/// Tools, whose list may change, and tasks when a tool is `long_running`.
 impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
     fn get_info(&self) -> ServerConfig {
-        let builder = ServerCapabilities::builder().enable_tools();
-        let long_running = self.registry.tools().any(|tool| tool.metadata.long_running);
+        let builder = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed();
+        let long_running = self
+            .registry()
+            .tools()
+            .any(|tool| tool.metadata.long_running);
         let capabilities = if long_running {
             builder.enable_tasks().build()
         } else {
@@ -50,11 +44,31 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         let cursor = request
             .as_ref()
             .and_then(|request| request.cursor.as_deref());
-        self.listing()?.page(cursor, self.page_size)
+        self.current.get().listing()?.page(cursor, self.page_size)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.listing().ok()?.get(name).cloned()
+        self.current.get().listing().ok()?.get(name).cloned()
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.listeners.add_session(context.peer);
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        accepted.tools_list_changed = requested.tools_list_changed;
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let _listening = (context.accepted().tools_list_changed == Some(true))
+            .then(|| self.listeners.subscribe(context.sink().clone()));
+        context.cancelled().await;
+        Ok(())
     }
 
     async fn call_tool(

@@ -45,6 +45,7 @@
 
 mod auth;
 mod call;
+mod changes;
 mod handler;
 mod listing;
 mod serve;

@@ -2,7 +2,7 @@
 //! request's calls run in, and what it tells clients about itself.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use hyper::http::request::Parts;
 use rmcp::RoleServer;
@@ -11,7 +11,7 @@ use rmcp::service::RequestContext;
 use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
-use crate::listing::Listing;
+use crate::changes::{Current, Listeners};
 use crate::tasks::Tasks;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
@@ -49,14 +49,14 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// assert_eq!(server.registry().names().collect::<Vec<_>>(), ["greet"]);
 /// ```
 pub struct McpServer<Ctx = ()> {
-    pub(crate) registry: Arc<ToolRegistry<Ctx>>,
+    /// The registry in place, and its tool list.
+    pub(crate) current: Arc<Current<Ctx>>,
+    /// Whom to tell when the registry is replaced.
+    pub(crate) listeners: Arc<Listeners>,
     pub(crate) context: ContextSource<Ctx>,
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) page_size: usize,
-    /// The MCP tool list, made on the first `tools/list` and shared by
-    /// every clone: the registry behind the `Arc` no longer changes.
-    pub(crate) listing: Arc<OnceLock<Result<Listing, String>>>,
     /// Checks HTTP requests' bearer tokens; none when unauthenticated.
     pub(crate) verifier: Option<Arc<dyn TokenVerifier>>,
     /// The tasks of `long_running` calls, shared by every clone.
@@ -94,12 +94,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// [`DEFAULT_PAGE_SIZE`] tools a page.
     pub fn new(registry: impl Into<Arc<ToolRegistry<Ctx>>>, context: ToolContext<Ctx>) -> Self {
         Self {
-            registry: registry.into(),
+            current: Arc::new(Current::new(registry.into())),
+            listeners: Arc::default(),
             context: ContextSource::Fixed(context),
             info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
-            listing: Arc::default(),
             verifier: None,
             tasks: Arc::default(),
         }
@@ -211,9 +211,48 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self.page_size
     }
 
-    /// The registry served.
-    pub fn registry(&self) -> &Arc<ToolRegistry<Ctx>> {
-        &self.registry
+    /// The registry served now.
+    pub fn registry(&self) -> Arc<ToolRegistry<Ctx>> {
+        self.current.get().registry
+    }
+
+    /// Serves `registry` in place of the registry served until now, for
+    /// this server and every clone of it, and tells the clients connected
+    /// that the tools changed (`notifications/tools/list_changed`, to each
+    /// session and to each 2026-07-28 `subscriptions/listen` that asked
+    /// for it), so that they list them again. Gives the registry replaced:
+    /// requests already begun finish on it, and results of calls pending
+    /// in it are delivered to it.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    /// use tool_mcp::McpServer;
+    ///
+    /// /// Add two numbers.
+    /// #[tool(read_only, tier = Observe)]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// /// Multiply two numbers.
+    /// #[tool(read_only, tier = Observe)]
+    /// fn multiply(a: i64, b: i64) -> i64 { a * b }
+    ///
+    /// let server = McpServer::new(ToolRegistry::<()>::new().with(Add), ToolContext::new(()));
+    /// // A plugin is loaded: its tool joins the others.
+    /// let before = server
+    ///     .replace_registry(ToolRegistry::new().with(Add).with(Multiply))
+    ///     .await;
+    /// assert_eq!(before.len(), 1);
+    /// assert_eq!(server.registry().names().collect::<Vec<_>>(), ["add", "multiply"]);
+    /// # });
+    /// ```
+    pub async fn replace_registry(
+        &self,
+        registry: impl Into<Arc<ToolRegistry<Ctx>>>,
+    ) -> Arc<ToolRegistry<Ctx>> {
+        let replaced = self.current.replace(registry.into());
+        self.listeners.tools_changed().await;
+        replaced
     }
 
     /// The context of one request's calls.
@@ -237,12 +276,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
 impl<Ctx> Clone for McpServer<Ctx> {
     fn clone(&self) -> Self {
         Self {
-            registry: Arc::clone(&self.registry),
+            current: Arc::clone(&self.current),
+            listeners: Arc::clone(&self.listeners),
             context: self.context.clone(),
             info: self.info.clone(),
             instructions: self.instructions.clone(),
             page_size: self.page_size,
-            listing: Arc::clone(&self.listing),
             verifier: self.verifier.clone(),
             tasks: Arc::clone(&self.tasks),
         }
@@ -252,7 +291,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
 impl<Ctx: Send + Sync + 'static> fmt::Debug for McpServer<Ctx> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
-            .field("tools", &self.registry.len())
+            .field("tools", &self.registry().len())
             .field("server_info", &self.info)
             .field("page_size", &self.page_size)
             .field("bearer_auth", &self.verifier.is_some())

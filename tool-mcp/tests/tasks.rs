@@ -266,7 +266,7 @@ async fn tasks_cancel_cancels_the_call() {
 async fn a_result_the_application_delivers_completes_the_task() {
     let app = Arc::new(App::default());
     let server = server(&app);
-    let registry = Arc::clone(server.registry());
+    let registry = server.registry();
     let client = in_process(server, tasks_client()).await;
     let task_id = start(&client, "approve_payment", json!({"amount": 30})).await;
 

@@ -76,6 +76,15 @@ async fn connect() -> Wire {
 }
 
 async fn connect_to(server: McpServer) -> Wire {
+    // Tools whose list may change, and tasks for `long_running` tools.
+    let mut capabilities = json!({"tools": {"listChanged": true}});
+    if server
+        .registry()
+        .tools()
+        .any(|tool| tool.metadata.long_running)
+    {
+        capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
+    }
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
@@ -99,7 +108,7 @@ async fn connect_to(server: McpServer) -> Wire {
         answer,
         [json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {}},
+            "capabilities": capabilities,
             "serverInfo": {"name": "wire", "version": "0.0.1"}
         }})]
     );
