@@ -3,7 +3,9 @@
 //! answer OpenAI, Anthropic and Gemini reach any MCP client, over stdio or
 //! streamable HTTP.
 //!
-//! - `initialize`: the server's name and version, and the tools capability.
+//! - `initialize`: the server's name and version, the tools capability
+//!   (with `listChanged`), and the tasks extension when a tool is
+//!   `long_running`.
 //! - `tools/list`: tool-core's MCP definitions
 //!   ([`Provider::Mcp`](tool_core::provider::Provider::Mcp)), in pages of
 //!   [`DEFAULT_PAGE_SIZE`].
@@ -19,6 +21,16 @@
 //!   `notifications/progress` when the request carried a `progressToken`.
 //! - Cancellation: the client's `notifications/cancelled` cancels the
 //!   call's [`ToolContext::cancellation`](tool_core::ToolContext::cancellation).
+//! - Tasks: a `long_running` call from a client that takes tasks is
+//!   answered with a task at once; `tasks/get` reads its progress and
+//!   result, `tasks/cancel` cancels it, and a result the application
+//!   delivers ([`ToolRegistry::deliver`](tool_core::ToolRegistry::deliver))
+//!   completes it. Only its caller can read or cancel it.
+//! - Tool list changes: [`McpServer::replace_registry`] serves a new
+//!   registry and sends `notifications/tools/list_changed`.
+//! - Many processes: without HTTP sessions
+//!   ([`http_config`]`().with_legacy_session_mode(false)`), any process
+//!   answers any request, behind a load balancer without affinity.
 //! - Security over HTTP: only a loopback `Host`, and a loopback `Origin`
 //!   when a browser sends one ([`http_config`]); with
 //!   [`McpServer::with_bearer_auth`], a bearer token is required and its
