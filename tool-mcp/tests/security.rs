@@ -55,8 +55,17 @@ impl Serving {
     /// the answer to a POST of `initialize` with `headers` added.
     async fn post(&self, headers: &str) -> (String, Vec<(String, String)>, String) {
         let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+        // `Host: 127.0.0.1` unless `headers` name another.
+        let names_host = headers
+            .lines()
+            .any(|line| line.to_ascii_lowercase().starts_with("host:"));
+        let host = if names_host {
+            ""
+        } else {
+            "Host: 127.0.0.1\r\n"
+        };
         let request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+            "POST /mcp HTTP/1.1\r\n{host}Content-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\
              Connection: close\r\n\r\n{body}",
             body.len()
@@ -162,6 +171,29 @@ async fn only_loopback_browser_origins_are_accepted() {
     }
     let (status, _, _) = serving.post("").await;
     assert_eq!(status, "HTTP/1.1 200 OK", "without an Origin");
+
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn only_a_loopback_host_is_accepted() {
+    let serving = Serving::start(server()).await;
+
+    // A name that resolves here by DNS rebinding is still not this host.
+    for host in ["attacker.example", "attacker.example:8080", "10.0.0.7"] {
+        let (status, _, body) = serving.post(&format!("Host: {host}\r\n")).await;
+        assert_eq!(status, "HTTP/1.1 403 Forbidden", "{host}");
+        assert_eq!(body, "Forbidden: Host header is not allowed", "{host}");
+    }
+    for host in [
+        "localhost",
+        "localhost:8080",
+        "127.0.0.1:3000",
+        "[::1]:8080",
+    ] {
+        let (status, _, _) = serving.post(&format!("Host: {host}\r\n")).await;
+        assert_eq!(status, "HTTP/1.1 200 OK", "{host}");
+    }
 
     serving.stop().await;
 }
