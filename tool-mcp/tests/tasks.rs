@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig,
-    ErrorCode, GetTaskParams, Implementation, TaskPayload, TaskStatus,
+    ErrorCode, GetTaskParams, Implementation, ProtocolVersion, TaskPayload, TaskStatus,
 };
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ServiceError, ServiceExt};
@@ -384,5 +384,34 @@ async fn without_tokens_a_session_cannot_read_or_cancel_another_sessions_task() 
     for client in [first, second] {
         client.cancel().await.expect("closed");
     }
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn a_2026_client_gets_a_task_by_declaring_tasks_in_each_request() {
+    let app = Arc::new(App::default());
+    let (address, stop) = serve_http(server(&app)).await;
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
+    let client = tasks_client()
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("discovered");
+    assert_eq!(
+        client.peer_info().expect("discovered").protocol_version,
+        ProtocolVersion::V_2026_07_28
+    );
+    let task_id = start(&client, "render", json!({"name": "modern"})).await;
+    app.release.notify_one();
+    let (payload, _) = poll_until(&client, &task_id, |payload, _| {
+        !matches!(payload, TaskPayload::Working)
+    })
+    .await;
+    assert_eq!(completed_text(&payload).0, "rendered modern");
+    client.cancel().await.expect("closed");
     stop.cancel();
 }
