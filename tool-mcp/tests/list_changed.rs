@@ -3,19 +3,19 @@
 //! HTTP, a 2026-07-28 client's `subscriptions/listen`), lists the new
 //! tools and calls them.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, ProtocolVersion, ServerNotification, SubscriptionFilter};
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext};
+use rmcp::model::{CallToolRequestParams, ServerNotification, SubscriptionFilter};
+use rmcp::service::NotificationContext;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::json;
-use tokio::net::TcpListener;
+use support::{connect_2026, serve_http};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::McpServer;
+
+mod support;
 
 /// Add two numbers.
 #[tool(read_only, tier = Observe)]
@@ -109,15 +109,6 @@ async fn a_session_over_a_pipe_is_told_and_sees_the_new_tools() {
     client.cancel().await.expect("closed");
 }
 
-async fn serve_http(server: McpServer) -> (SocketAddr, CancellationToken) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let address = listener.local_addr().expect("bound");
-    let stop = CancellationToken::new();
-    let config = tool_mcp::http_config().with_cancellation_token(stop.clone());
-    tokio::spawn(server.serve_http_with(listener, config));
-    (address, stop)
-}
-
 #[tokio::test]
 async fn an_http_session_is_told_and_sees_the_new_tools() {
     let server = server();
@@ -138,20 +129,7 @@ async fn a_2026_client_listening_for_tool_changes_is_told() {
     let server = server();
     let (address, stop) = serve_http(server.clone()).await;
     let (sender, _unused) = mpsc::unbounded_channel();
-    let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
-    let client = Client { changed: sender }
-        .serve_with_lifecycle(
-            transport,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("discovered");
-    assert_eq!(
-        client.peer_info().expect("discovered").protocol_version,
-        ProtocolVersion::V_2026_07_28
-    );
+    let client = connect_2026(Client { changed: sender }, address).await;
     let mut subscription = client
         .peer()
         .listen(SubscriptionFilter::builder().tools_list_changed().build())

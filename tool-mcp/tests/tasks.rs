@@ -9,18 +9,19 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig,
-    ErrorCode, GetTaskParams, Implementation, ProtocolVersion, TaskPayload, TaskStatus,
+    ErrorCode, GetTaskParams, Implementation, TaskPayload, TaskStatus,
 };
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
+use support::{connect_2026, serve_http};
 use tokio::sync::{Notify, mpsc};
-use tokio_util::sync::CancellationToken;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_mcp::{BearerTokens, McpServer};
+
+mod support;
 
 #[derive(Default)]
 struct App {
@@ -289,17 +290,6 @@ async fn a_result_the_application_delivers_completes_the_task() {
     client.cancel().await.expect("closed");
 }
 
-/// Serves `server` over HTTP on a loopback port until the token is
-/// cancelled.
-async fn serve_http(server: McpServer<App>) -> (SocketAddr, CancellationToken) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let address = listener.local_addr().expect("bound");
-    let stop = CancellationToken::new();
-    let config = tool_mcp::http_config().with_cancellation_token(stop.clone());
-    tokio::spawn(server.serve_http_with(listener, config));
-    (address, stop)
-}
-
 async fn http_client(
     address: SocketAddr,
     token: Option<&str>,
@@ -391,20 +381,7 @@ async fn without_tokens_a_session_cannot_read_or_cancel_another_sessions_task() 
 async fn a_2026_client_gets_a_task_by_declaring_tasks_in_each_request() {
     let app = Arc::new(App::default());
     let (address, stop) = serve_http(server(&app)).await;
-    let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
-    let client = tasks_client()
-        .serve_with_lifecycle(
-            transport,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("discovered");
-    assert_eq!(
-        client.peer_info().expect("discovered").protocol_version,
-        ProtocolVersion::V_2026_07_28
-    );
+    let client = connect_2026(tasks_client(), address).await;
     let task_id = start(&client, "render", json!({"name": "modern"})).await;
     app.release.notify_one();
     let (payload, _) = poll_until(&client, &task_id, |payload, _| {
