@@ -23,9 +23,9 @@ reading the tools/list answer and each CallToolResult (checking
 structuredContent against the tool's outputSchema), its progress callback,
 its cancellation of an abandoned call (a `notifications/cancelled`, or on
 a 2026 HTTP connection the close of the call's POST), its MCPError for a
-protocol error,
-and its extension claims; the tasks/* requests go through its
-`send_request` with models written here for the extension's wire shapes.
+protocol error, and its extension claims; the tasks/* requests go through
+its `send_request` with models written here for the extension's wire
+shapes.
 """
 
 import json
