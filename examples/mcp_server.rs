@@ -1,8 +1,11 @@
-//! The quickstart's tools served over MCP: over stdio by default, as an
-//! editor or desktop assistant starts a local server, or over streamable
-//! HTTP at `http://ADDRESS/mcp` with `--http ADDRESS`. With `--stateless`
-//! as well, no HTTP session is kept: any number of these processes can
-//! serve the same clients behind a load balancer.
+//! The quickstart's tools served over MCP, with tools that show what else
+//! MCP carries (`mcp_server/tools.rs`): structured content, an image,
+//! progress, a call the client cancels, and a `long_running` call that a
+//! client taking tasks gets as a task. Over stdio by default, as an editor
+//! or desktop assistant starts a local server, or over streamable HTTP at
+//! `http://ADDRESS/mcp` with `--http ADDRESS`. With `--stateless` as well,
+//! no HTTP session is kept: any number of these processes can serve the
+//! same clients behind a load balancer.
 //!
 //! ```text
 //! cargo run --example mcp_server
@@ -18,13 +21,15 @@ use tool_mcp::{MCP_PATH, McpServer, http_config};
 #[path = "quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
+#[path = "mcp_server/tools.rs"]
+mod tools;
 
 const USAGE: &str =
     "usage: mcp_server [--http ADDRESS [--stateless]]   (ADDRESS such as 127.0.0.1:8080)";
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let server = McpServer::new(quickstart::registry(), quickstart::context())
+    let server = McpServer::new(tools::registry(), quickstart::context())
         .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
     let args: Vec<String> = std::env::args().skip(1).collect();
     // stdout carries the protocol over stdio: everything else goes to

@@ -1,7 +1,15 @@
 //! The example MCP server (`examples/mcp_server.rs`) held to the official
 //! MCP Python SDK as its client (`tests/sdk/mcp_client.py`), over stdio and
-//! over streamable HTTP: what the SDK reads must be exactly what the
-//! registry says.
+//! over streamable HTTP, each with the SDK's two ways of connecting: the
+//! initialize handshake (protocol 2025-11-25) and `server/discover`
+//! (2026-07-28). What the SDK reads must be exactly what the registry
+//! says: the tool list, results and argument errors, an unknown tool's
+//! protocol error, structured content (which the SDK checks against the
+//! output schema), an image, progress reaching the call's progress
+//! callback, a call the SDK cancels stopping the tool (which then counts
+//! it), and, on the 2026 connection, a `long_running` call answered as a
+//! task that the SDK's claim for the tasks extension follows with
+//! `tasks/get` to its result, and another that `tasks/cancel` cancels.
 //!
 //! The SDK is the pinned `mcp` of `tests/sdk/requirements.txt`, which
 //! `.ci/run` installs and names in `TOOL_SDK_PYTHON`; without that variable
@@ -9,62 +17,32 @@
 //! The server is the example's binary, which `cargo test` builds beside the
 //! tests.
 
-use std::io::{BufRead, BufReader, Write as _};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
 
 use serde_json::{Value, json};
-use tool_core::provider::Provider;
+use tool_core::provider::{Provider, call_tool_result};
 
+#[path = "support/example_server.rs"]
+mod example_server;
 #[path = "../examples/quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
+#[path = "support/sdk_python.rs"]
+mod sdk_python;
+#[path = "../examples/mcp_server/tools.rs"]
+mod tools;
 
-/// The variable that names the SDK's interpreter.
-const PYTHON: &str = "TOOL_SDK_PYTHON";
+use example_server::example_server;
+use sdk_python::PYTHON;
 
-fn sdk_python(test: &str) -> Option<PathBuf> {
-    match std::env::var_os(PYTHON) {
-        Some(python) if !python.is_empty() => Some(python.into()),
-        _ => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "{test}: skipped: {PYTHON} is not set, so the MCP Python SDK is not run against \
-                 the example server (.ci/run installs tests/sdk/requirements.txt into \
-                 target/sdk-venv and sets {PYTHON}=target/sdk-venv/bin/python)"
-            );
-            None
-        }
-    }
-}
-
-/// The example's binary: `target/<profile>/examples/mcp_server`, beside
-/// this test's `deps/`.
-fn example_server() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test runs from target/<profile>/deps");
-    let server = profile
-        .join("examples")
-        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        server.exists(),
-        "{} is missing: `cargo test` builds it, or `cargo build --example mcp_server`",
-        server.display()
-    );
-    server
-}
-
-/// The example server over HTTP, stopped however the test ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+/// The interpreter of the SDK, or `None` (said on stderr) without one.
+fn sdk_python(test: &str) -> Option<std::path::PathBuf> {
+    sdk_python::sdk_python(
+        test,
+        "the MCP Python SDK is not run against the example server",
+    )
 }
 
 /// What the SDK saw, as the script reports it.
@@ -86,25 +64,70 @@ fn run_client(python: &Path, transport: &str, target: &str) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
 }
 
-/// What the SDK must see: the registry's MCP definitions and results.
+/// What the SDK must see on each connection: the registry's MCP
+/// definitions and results, and the protocol version each way of
+/// connecting negotiates.
 async fn expected() -> Value {
-    let registry = quickstart::registry();
+    json!({
+        "legacy": expected_on("2025-11-25").await,
+        "auto": expected_on("2026-07-28").await,
+    })
+}
+
+/// What the SDK must see on a connection of `protocol_version`: only on a
+/// modern (2026) one does it declare the tasks extension, and so get a
+/// task for a `long_running` call.
+async fn expected_on(protocol_version: &str) -> Value {
+    let modern = protocol_version == "2026-07-28";
+    let registry = tools::registry();
     let ctx = quickstart::context();
     let definitions = Provider::Mcp
         .definitions(&registry)
-        .expect("MCP takes the quickstart's tools");
+        .expect("MCP takes the example's tools");
     let tools: Vec<Value> = definitions
         .tools()
         .as_array()
         .expect("a list")
         .iter()
-        .map(|tool| json!({"name": tool["name"], "inputSchema": tool["inputSchema"]}))
+        .map(|tool| {
+            json!({
+                "name": tool["name"],
+                "inputSchema": tool["inputSchema"],
+                "outputSchema": tool.get("outputSchema").cloned().unwrap_or(Value::Null),
+            })
+        })
         .collect();
     let valid = registry
         .call(&ctx, "get_weather", json!({"city": "Paris"}))
         .await;
+    let summary = call_tool_result(
+        &registry
+            .call(&ctx, "sales_summary", json!({"months": [120, 340, 260]}))
+            .await,
+    );
+    let chart = call_tool_result(
+        &registry
+            .call(
+                &ctx,
+                "sales_chart",
+                json!({"title": "Q1 sales", "months": [120, 340, 260]}),
+            )
+            .await,
+    );
+    assert_eq!(
+        summary["structuredContent"],
+        json!({"total": 720, "best_month": 2})
+    );
+    let png = &chart["content"][1]["data"];
+    assert!(png.is_string(), "the chart is an image block: {chart}");
     json!({
-        "server": {"name": "quickstart", "version": env!("CARGO_PKG_VERSION"), "tools_capability": true},
+        "protocol_version": protocol_version,
+        "server": {
+            "name": "quickstart",
+            "version": env!("CARGO_PKG_VERSION"),
+            "tools_capability": true,
+            "tasks_extension": true,
+        },
         "tools": tools,
         "next_cursor": null,
         "valid": {"isError": false, "text": [valid.model_text()]},
@@ -116,9 +139,80 @@ async fn expected() -> Value {
         ]},
         "unknown_tool": {
             "code": -32602,
-            "message": "unknown tool `no_such_tool`. Available tools: `get_weather`, `web_search`, `convert_currency`."
+            "message": "unknown tool `no_such_tool`. Available tools: `get_weather`, `web_search`, \
+                `convert_currency`, `sales_summary`, `sales_chart`, `index_documents`, \
+                `watch_folder`, `stopped_watches`, `render_video`."
+        },
+        "structured": {
+            "isError": false,
+            "structuredContent": summary["structuredContent"],
+            "text": [summary["content"][0]["text"]],
+        },
+        "image": {"isError": false, "content": [
+            {"type": "text", "text": "Q1 sales: 3 months."},
+            {"type": "image", "mimeType": "image/png", "data": png},
+        ]},
+        "progress": {
+            "isError": false,
+            "text": ["indexed 3 documents"],
+            "heard": [
+                {"progress": 1.0, "total": 3.0, "message": "a.md"},
+                {"progress": 2.0, "total": 3.0, "message": "b.md"},
+                {"progress": 3.0, "total": 3.0, "message": "c.md"},
+            ],
+        },
+        "cancellation": {"progress_heard": ["watching /srv/inbox"], "stopped": 1},
+        "task": {
+            "isError": false,
+            "text": ["rendered intro.mp4: 3 scenes"],
+            "followed": if modern {
+                json!([{
+                    "tool": "render_video",
+                    "created_status": "working",
+                    "has_task_id": true,
+                    "settled_status": "completed",
+                }])
+            } else {
+                json!([])
+            },
+        },
+        "task_cancel": if modern {
+            json!({"created_status": "working", "settled_status": "cancelled"})
+        } else {
+            Value::Null
         },
     })
+}
+
+/// The report is what was expected, compared case by case so that a
+/// failure names the connection and the case.
+fn assert_reads(report: &Value, expected: &Value, transport: &str) {
+    // Each connection's cases, sorted.
+    let cases = |value: &Value| -> BTreeMap<String, Vec<String>> {
+        let modes = value.as_object().expect("connections");
+        modes
+            .iter()
+            .map(|(mode, cases)| {
+                let mut names: Vec<String> =
+                    cases.as_object().expect("cases").keys().cloned().collect();
+                names.sort();
+                (mode.clone(), names)
+            })
+            .collect()
+    };
+    assert_eq!(
+        cases(report),
+        cases(expected),
+        "over {transport}: the cases"
+    );
+    for (mode, cases) in expected.as_object().expect("connections") {
+        for name in cases.as_object().expect("cases").keys() {
+            assert_eq!(
+                report[mode][name], expected[mode][name],
+                "over {transport}, connecting `{mode}`: {name}"
+            );
+        }
+    }
 }
 
 #[tokio::test]
@@ -128,7 +222,7 @@ async fn the_python_sdk_over_stdio_reads_what_the_registry_says() {
     };
     let server = example_server();
     let report = run_client(&python, "stdio", &server.to_string_lossy());
-    assert_eq!(report, expected().await);
+    assert_reads(&report, &expected().await, "stdio");
 }
 
 #[tokio::test]
@@ -136,24 +230,8 @@ async fn the_python_sdk_over_http_reads_what_the_registry_says() {
     let Some(python) = sdk_python("the_python_sdk_over_http_reads_what_the_registry_says") else {
         return;
     };
-    let mut server = Running(
-        Command::new(example_server())
-            .args(["--http", "127.0.0.1:0"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the example server starts"),
-    );
-    let mut line = String::new();
-    let stderr = server.0.stderr.take().expect("piped");
-    BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("the server says where it listens");
-    let url = line
-        .trim()
-        .strip_prefix("serving MCP at ")
-        .unwrap_or_else(|| panic!("not the address: {line}"))
-        .to_owned();
+    let (server, url) = example_server::serve_http(&[]);
     let report = run_client(&python, "http", &url);
     drop(server);
-    assert_eq!(report, expected().await);
+    assert_reads(&report, &expected().await, "HTTP");
 }

@@ -4,9 +4,6 @@
 //! spreading its calls across both. Every call is answered, with its own
 //! result, and both processes answer calls.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,60 +18,13 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+#[path = "support/example_server.rs"]
+mod example_server;
 #[path = "../examples/quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
-
-/// The example's binary: `target/<profile>/examples/mcp_server`, beside
-/// this test's `deps/`.
-fn example_server() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test runs from target/<profile>/deps");
-    let server = profile
-        .join("examples")
-        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        server.exists(),
-        "{} is missing: `cargo test` builds it, or `cargo build --example mcp_server`",
-        server.display()
-    );
-    server
-}
-
-/// One server process, killed however the test ends.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `mcp_server --http 127.0.0.1:0 --stateless` and gives its URL.
-fn start_stateless() -> (Process, String) {
-    let mut process = Process(
-        Command::new(example_server())
-            .args(["--http", "127.0.0.1:0", "--stateless"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the example server starts"),
-    );
-    let mut line = String::new();
-    let stderr = process.0.stderr.take().expect("piped");
-    BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("the server says where it listens");
-    let url = line
-        .trim()
-        .strip_prefix("serving MCP at ")
-        .unwrap_or_else(|| panic!("not the address: {line}"))
-        .to_owned();
-    (process, url)
-}
+#[path = "../examples/mcp_server/tools.rs"]
+mod tools;
 
 /// A load balancer in miniature: each HTTP request goes to the next
 /// backend in turn, whatever it carries.
@@ -125,8 +75,8 @@ async fn forward(State(balancer): State<Arc<Balancer>>, request: Request) -> Res
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_spread_over_two_stateless_processes_are_all_answered() {
-    let (_first, first_url) = start_stateless();
-    let (_second, second_url) = start_stateless();
+    let (_first, first_url) = example_server::serve_http(&["--stateless"]);
+    let (_second, second_url) = example_server::serve_http(&["--stateless"]);
     let balancer = Arc::new(Balancer {
         backends: vec![first_url, second_url],
         next: AtomicUsize::new(0),
@@ -145,11 +95,11 @@ async fn calls_spread_over_two_stateless_processes_are_all_answered() {
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
     let client = ().serve(transport).await.expect("initialized");
     let listed = client.list_all_tools().await.expect("listed");
-    assert_eq!(listed.len(), quickstart::registry().len());
+    assert_eq!(listed.len(), tools::registry().len());
 
     // A hundred calls, eight at a time, each with its own amount.
     const CALLS: u32 = 100;
-    let registry = quickstart::registry();
+    let registry = tools::registry();
     let ctx = quickstart::context();
     let limit = Arc::new(Semaphore::new(8));
     let mut calls = JoinSet::new();

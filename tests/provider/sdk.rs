@@ -9,7 +9,6 @@
 //! tests say on stderr that they were skipped, and why; with it, an
 //! interpreter that cannot run or a package that is missing is a failure.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,6 +17,11 @@ use tool_core::provider::Provider;
 
 use crate::corpus;
 
+#[path = "../support/sdk_python.rs"]
+mod sdk_python;
+
+use sdk_python::PYTHON;
+
 /// Whether the checker holds `provider`'s definitions to an SDK model: all
 /// but Ollama's, whose Python client lags behind its server (see
 /// `tests/sdk/check_definitions.py`).
@@ -25,24 +29,10 @@ fn has_sdk_model(provider: &Provider) -> bool {
     *provider != Provider::Ollama
 }
 
-/// The variable that names the SDKs' interpreter.
-const PYTHON: &str = "TOOL_SDK_PYTHON";
-
-/// The interpreter of the SDKs' venv; `None`, said on stderr (which the
-/// test harness does not capture), when [`PYTHON`] is not set.
+/// The interpreter of the SDKs' venv, or `None` (said on stderr) without
+/// one.
 fn sdk_python(test: &str) -> Option<PathBuf> {
-    match std::env::var_os(PYTHON) {
-        Some(python) if !python.is_empty() => Some(python.into()),
-        _ => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "{test}: skipped: {PYTHON} is not set, so the providers' SDKs are not checked \
-                 (.ci/run installs tests/sdk/requirements.txt into target/sdk-venv and sets \
-                 {PYTHON}=target/sdk-venv/bin/python)"
-            );
-            None
-        }
-    }
+    sdk_python::sdk_python(test, "the providers' SDKs are not checked")
 }
 
 /// What the checker printed and how it ended.
