@@ -30,8 +30,9 @@ pub(crate) struct Entry<Ctx> {
 const LONG_RUNNING_NOTE: &str = "This tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending.";
 
 impl<Ctx> Entry<Ctx> {
-    /// What the pipeline needs of a tool, and its definition: its schemas
-    /// compiled once, an error when one is not a JSON Schema.
+    /// What the pipeline needs of a tool, and its definition: an error
+    /// when a schema is not a JSON Schema (each is compiled at its first
+    /// check).
     pub(crate) fn new(tool: Registration<Ctx>) -> Result<(Self, ToolDefinition), RegistryError> {
         let schema_error = |which, message| RegistryError::InvalidSchema {
             name: tool.name.to_string(),
@@ -39,11 +40,9 @@ impl<Ctx> Entry<Ctx> {
             message,
         };
         let input_check =
-            SchemaCheck::compile(&tool.input_schema).map_err(|m| schema_error("input", m))?;
+            SchemaCheck::new(&tool.input_schema).map_err(|m| schema_error("input", m))?;
         let output_check = match &tool.output_schema {
-            Some(schema) => {
-                Some(SchemaCheck::compile(schema).map_err(|m| schema_error("output", m))?)
-            }
+            Some(schema) => Some(SchemaCheck::new(schema).map_err(|m| schema_error("output", m))?),
             None => None,
         };
         let metadata = tool.metadata;

@@ -172,7 +172,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         ctx: &ToolContext<Ctx>,
         name: &str,
-        found: Result<&Entry<Ctx>, Box<ToolError>>,
+        found: Result<(&Entry<Ctx>, &Value), Box<ToolError>>,
         args: Value,
     ) -> ToolResult {
         // The name as the model sent it, bounded: it may be no tool's.
@@ -181,8 +181,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // The id costs a hash; it is made only for someone who reads it.
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
-        let entry = match found {
-            Ok(entry) => entry,
+        let (entry, input_schema) = match found {
+            Ok(found) => found,
             Err(unknown) => {
                 let result = ToolResult::from(*unknown);
                 if watched {
@@ -232,7 +232,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // most calls end there.
         let begun = {
             let _entered = span.enter();
-            std::panic::catch_unwind(AssertUnwindSafe(|| self.begin(entry, ctx, &mut call)))
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                self.begin(entry, input_schema, ctx, &mut call)
+            }))
         };
         let result = match begun {
             Ok(Begun::Done(result)) => result,
@@ -251,9 +253,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
     /// they go without waiting: all of them for a tool that may run at once.
-    fn begin(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &mut Held<'_>) -> Begun {
+    fn begin(
+        &self,
+        entry: &Entry<Ctx>,
+        input_schema: &Value,
+        ctx: &ToolContext<Ctx>,
+        call: &mut Held<'_>,
+    ) -> Begun {
         if self.settings.validate {
-            let violations = entry.input_check.check(call.arguments());
+            let violations = entry.input_check.check(input_schema, call.arguments());
             if !violations.is_empty() {
                 return Begun::Done(
                     ToolError::InvalidArguments {
@@ -531,7 +539,7 @@ fn oversized(tool: &str, result: &ToolResult, limit: usize) -> Option<ToolError>
 /// Step 7: structured content for a tool with an output schema, checked
 /// against it.
 fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
-    let Some(check) = &entry.output_check else {
+    let (Some(check), Some(schema)) = (&entry.output_check, &entry.output_schema) else {
         return result;
     };
     if result.is_error() {
@@ -540,7 +548,7 @@ fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolRes
     let ToolOutput::Json(value) = result.output() else {
         return result;
     };
-    let violations = check.check(value);
+    let violations = check.check(schema, value);
     if violations.is_empty() {
         let value = value.clone();
         result.with_structured_content(value)

@@ -386,11 +386,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     pub(crate) fn entry(&self, name: &str) -> Option<&Entry<Ctx>> {
+        self.position(name).map(|at| &self.entries[at])
+    }
+
+    /// Where the tool of that name is, in `entries` and `definitions`.
+    fn position(&self, name: &str) -> Option<usize> {
         // A few names are found faster by looking than by hashing.
         if self.entries.len() <= 8 {
-            return self.entries.iter().find(|entry| *entry.name == *name);
+            return self.entries.iter().position(|entry| *entry.name == *name);
         }
-        self.index.get(name).map(|&at| &self.entries[at])
+        self.index.get(name).copied()
     }
 
     /// Whether a tool of that name is registered.
@@ -463,7 +468,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
         // The error of an unknown name boxed, to keep the call's future small.
         let found = self
-            .entry(name)
+            .position(name)
+            .map(|at| (&self.entries[at], &self.definitions[at].input_schema))
             .ok_or_else(|| Box::new(self.unknown_tool(name)));
         self.pipeline.call(ctx, name, found, args).await
     }

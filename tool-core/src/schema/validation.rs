@@ -2,6 +2,7 @@
 //! wrong the way a model can act on.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
@@ -10,17 +11,23 @@ use serde_json::Value;
 use crate::Violation;
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
 
-/// A tool's compiled schema.
+/// A tool's schema as the arguments are checked against it: compiled at
+/// the first check, so that a registry of many tools is quick to build and
+/// holds no validator for a tool that is never called (a compiled
+/// validator is several kilobytes).
 pub(crate) struct SchemaCheck {
+    compiled: OnceLock<Compiled>,
+}
+
+/// The validator, and the root properties, in order, for "expected one of"
+/// on an unknown argument.
+struct Compiled {
     validator: Validator,
-    /// The root properties, in order, for "expected one of" on an unknown
-    /// argument.
     properties: Vec<String>,
 }
 
-impl SchemaCheck {
-    /// Compiles `schema`; the validator's complaint if it is not a schema.
-    pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
+impl Compiled {
+    fn of(schema: &Value) -> Result<Self, String> {
         // Formats are checked, not only announced: a parameter declared an
         // email or a URI is refused when it is none. Formats the validator
         // does not know (schemars' `uint8`, `double`, ...) restate the
@@ -40,18 +47,42 @@ impl SchemaCheck {
             properties,
         })
     }
+}
 
-    /// Every violation in `instance`, in document order; empty if it is
-    /// valid.
-    pub(crate) fn check(&self, instance: &Value) -> Vec<Violation> {
-        if self.validator.is_valid(instance) {
+impl SchemaCheck {
+    /// Checks that `schema` is a JSON Schema; the complaint if it is not.
+    ///
+    /// Against the meta-schema, a fifth of the cost of compiling. What that
+    /// cannot see, a `pattern` that is no regular expression or a `$ref`
+    /// that leads nowhere, fails only compiling: a schema with either is
+    /// compiled now, so that every schema the registry takes compiles.
+    pub(crate) fn new(schema: &Value) -> Result<Self, String> {
+        jsonschema::meta::validate(schema).map_err(|error| error.to_string())?;
+        let check = Self {
+            compiled: OnceLock::new(),
+        };
+        if compiles_only_when_tried(schema, schema) {
+            let compiled = Compiled::of(schema)?;
+            let _ = check.compiled.set(compiled);
+        }
+        Ok(check)
+    }
+
+    /// Every violation of `schema` (the one given to [`SchemaCheck::new`])
+    /// in `instance`, in document order; empty if it is valid.
+    pub(crate) fn check(&self, schema: &Value, instance: &Value) -> Vec<Violation> {
+        let Some(compiled) = self.compiled(schema) else {
+            return Vec::new();
+        };
+        let validator = &compiled.validator;
+        if validator.is_valid(instance) {
             return Vec::new();
         }
         let mut violations = Vec::new();
         // Keys a `false` schema refuses at the top (a tool without
         // parameters), said once, as unknown arguments are.
         let mut refused = false;
-        for error in self.validator.iter_errors(instance) {
+        for error in validator.iter_errors(instance) {
             let top = error.instance_path().as_str().is_empty()
                 || top_level_key(error.instance_path().as_str()).is_some();
             // The validator reports `additionalProperties: false` with no
@@ -62,16 +93,16 @@ impl SchemaCheck {
             {
                 refused = true;
             } else {
-                self.describe(&error, &mut violations);
+                compiled.describe(&error, &mut violations);
             }
         }
         if refused && let Some(object) = instance.as_object() {
             let unknown: Vec<String> = object
                 .keys()
-                .filter(|key| !self.properties.contains(key))
+                .filter(|key| !compiled.properties.contains(key))
                 .cloned()
                 .collect();
-            violations.push(self.unknown_arguments(&unknown));
+            violations.push(compiled.unknown_arguments(&unknown));
         }
         // The arguments' order: the whole first, then each property as the
         // schema lists it.
@@ -79,7 +110,8 @@ impl SchemaCheck {
             None => (0, usize::MAX),
             Some(argument) => (
                 1,
-                self.properties
+                compiled
+                    .properties
                     .iter()
                     .position(|p| *p == argument)
                     .unwrap_or(usize::MAX),
@@ -94,6 +126,50 @@ impl SchemaCheck {
         violations
     }
 
+    /// The compiled schema. `None` only if a schema that passed the
+    /// meta-schema, with no pattern and every reference found, still does
+    /// not compile: said once as an error, and the arguments then go
+    /// unchecked here (deserialization still checks their types).
+    fn compiled(&self, schema: &Value) -> Option<&Compiled> {
+        if let Some(compiled) = self.compiled.get() {
+            return Some(compiled);
+        }
+        match Compiled::of(schema) {
+            Ok(compiled) => Some(self.compiled.get_or_init(|| compiled)),
+            Err(error) => {
+                tracing::error!(%error, "a tool's schema did not compile; its arguments are not validated");
+                None
+            }
+        }
+    }
+}
+
+/// Whether `schema`, within `root`, has what only compiling checks: a
+/// `pattern` or `patternProperties` (regular expressions), or a reference
+/// that is not a JSON pointer into `root` that leads somewhere.
+fn compiles_only_when_tried(schema: &Value, root: &Value) -> bool {
+    match schema {
+        Value::Object(object) => object.iter().any(|(key, value)| match key.as_str() {
+            "pattern" | "patternProperties" | "$dynamicRef" | "$recursiveRef" | "$id" => true,
+            "$ref" => !value
+                .as_str()
+                .and_then(|reference| reference.strip_prefix('#'))
+                .is_some_and(|pointer| !pointer.contains('%') && root.pointer(pointer).is_some()),
+            // Names, values and texts are no schemas.
+            "properties" | "$defs" | "definitions" | "dependentSchemas" => value
+                .as_object()
+                .is_some_and(|schemas| schemas.values().any(|s| compiles_only_when_tried(s, root))),
+            "enum" | "const" | "default" | "examples" | "description" | "title" => false,
+            _ => compiles_only_when_tried(value, root),
+        }),
+        Value::Array(items) => items
+            .iter()
+            .any(|item| compiles_only_when_tried(item, root)),
+        _ => false,
+    }
+}
+
+impl Compiled {
     fn describe(&self, error: &ValidationError<'_>, out: &mut Vec<Violation>) {
         let pointer = error.instance_path().as_str().to_owned();
         let value = error.instance();
@@ -196,9 +272,7 @@ impl SchemaCheck {
         };
         out.push(Violation::new(pointer, message));
     }
-}
 
-impl SchemaCheck {
     /// Top-level keys the schema does not know.
     fn unknown_arguments(&self, keys: &[String]) -> Violation {
         let names = echoed_names(keys);
@@ -343,9 +417,9 @@ mod tests {
     use serde_json::json;
 
     fn check(schema: Value, instance: Value) -> Vec<String> {
-        let check = SchemaCheck::compile(&schema).expect("a schema");
+        let check = SchemaCheck::new(&schema).expect("a schema");
         check
-            .check(&instance)
+            .check(&schema, &instance)
             .iter()
             .map(ToString::to_string)
             .collect()
@@ -443,6 +517,25 @@ mod tests {
 
     #[test]
     fn an_invalid_schema_is_refused() {
-        assert!(SchemaCheck::compile(&json!({"type": "nonsense"})).is_err());
+        assert!(SchemaCheck::new(&json!({"type": "nonsense"})).is_err());
+        // What only compiling finds is found at once too.
+        let pattern = json!({"type": "string", "pattern": "(unclosed"});
+        assert!(SchemaCheck::new(&pattern).is_err());
+        let nowhere = json!({"properties": {"a": {"$ref": "#/$defs/Missing"}}});
+        assert!(SchemaCheck::new(&nowhere).is_err());
+    }
+
+    #[test]
+    fn a_schema_is_compiled_when_first_needed_unless_only_compiling_can_check_it() {
+        let plain = json!({"type": "object", "properties": {
+            "a": {"$ref": "#/$defs/A"}, "b": {"type": "string", "description": "pattern"}
+        }, "$defs": {"A": {"type": "integer"}}});
+        let check = SchemaCheck::new(&plain).expect("a schema");
+        assert!(check.compiled.get().is_none());
+        assert!(check.check(&plain, &json!({"a": 1})).is_empty());
+        assert!(check.compiled.get().is_some());
+        let with_pattern = json!({"type": "string", "pattern": "^a"});
+        let check = SchemaCheck::new(&with_pattern).expect("a schema");
+        assert!(check.compiled.get().is_some());
     }
 }
