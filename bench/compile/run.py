@@ -54,6 +54,8 @@ Usage
   python3 bench/compile/run.py --write           # also update BENCHMARKS.md
   python3 bench/compile/run.py --timings         # cargo --timings and
                                                  # cargo llvm-lines, tool-core
+  python3 bench/compile/run.py --tokens          # tokens of the definitions,
+                                                 # tool-core's and rmcp's
 """
 
 from __future__ import annotations
@@ -316,6 +318,94 @@ RENDERERS = {"baseline": render_baseline, "tool-core": render_tool_core,
              "rig": render_rig, "rmcp": render_rmcp}
 
 
+# --------------------------------------------------------------------------
+# --tokens: what the definitions cost a model request
+# --------------------------------------------------------------------------
+
+# Tokens in o200k_base (GPT-4o's and later OpenAI models' encoding), of each
+# tool's definition as compact JSON, as it goes into the request (or, for
+# MCP, into `tools/list`). tiktoken-rs ships its encodings: no download.
+TOKENS_DEV_DEPS = """
+[dev-dependencies]
+tiktoken-rs = "=0.12.1"
+serde_json = "1"
+"""
+
+# Each example prints, per dialect, a line: its name, the tokens of the 100
+# definitions and the first definition, separated by tabs.
+TOKENS_EXAMPLES = {
+    "tool-core": """\
+//! Tokens of the 100 tools' definitions, for every provider tool-core writes.
+
+use tool_core::provider::Provider;
+
+fn main() {
+    let bpe = tiktoken_rs::o200k_base().expect("o200k_base ships with tiktoken-rs");
+    let registry = tools100::registry();
+    for provider in Provider::ALL {
+        let definitions = provider.definitions(&registry).expect("definitions");
+        // Gemini's list is one `functionDeclarations` entry holding them all.
+        let tools = match provider {
+            Provider::Gemini { .. } => &definitions.tools()[0]["functionDeclarations"],
+            _ => definitions.tools(),
+        };
+        let tools = tools.as_array().expect("a list of tools");
+        let total: usize = tools
+            .iter()
+            .map(|tool| bpe.encode_ordinary(&serde_json::to_string(tool).unwrap()).len())
+            .sum();
+        println!("{provider}\\t{total}\\t{}", serde_json::to_string(&tools[0]).unwrap());
+    }
+}
+""",
+    "rmcp": """\
+//! Tokens of the 100 tools' `tools/list` entries, as rmcp serializes them.
+
+fn main() {
+    let bpe = tiktoken_rs::o200k_base().expect("o200k_base ships with tiktoken-rs");
+    let tools = tools100::registry().list_all();
+    let total: usize = tools
+        .iter()
+        .map(|tool| bpe.encode_ordinary(&serde_json::to_string(tool).unwrap()).len())
+        .sum();
+    println!("rmcp mcp\\t{total}\\t{}", serde_json::to_string(&tools[0]).unwrap());
+}
+""",
+}
+
+
+def tokens(show: bool) -> None:
+    """Count the definitions' tokens of tool-core (every provider) and rmcp
+    (its `tools/list`), and print each beside rmcp's as a ratio."""
+    counts: dict[str, int] = {}
+    firsts: dict[str, str] = {}
+    for variant in ["rmcp", "tool-core"]:
+        root = generate(variant, tokens=True)
+        log(f"counting {variant}'s definitions (cargo run --example tokens)")
+        command = ["cargo", "run", "-q", "-j", JOBS, "--example", "tokens"]
+        done = subprocess.run(command, cwd=root, env=cargo_env(root, incremental=False),
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            log(done.stderr)
+            raise SystemExit(f"{shlex.join(command)} failed in {root}")
+        for line in done.stdout.splitlines():
+            dialect, count, first = line.split("\t", 2)
+            counts[dialect], firsts[dialect] = int(count), first
+    rmcp = counts.pop("rmcp mcp")
+    print(f"tool-core {tool_core_commit()}; o200k_base tokens of the 100 tools' definitions, "
+          "each as compact JSON\n")
+    print("| definitions | tokens | x rmcp's `tools/list` |")
+    print("|---|---:|---:|")
+    print(f"| rmcp 3.9.0, `tools/list` | {rmcp:,} | 1.000 |")
+    for dialect, count in counts.items():
+        print(f"| tool-core, `{dialect}` | {count:,} | {count / rmcp:.3f} |")
+    if show:
+        print("\nThe first tool's definition, as counted:\n")
+        print(f"rmcp mcp: {firsts['rmcp mcp']}")
+        for dialect in counts:
+            print(f"{dialect}: {firsts[dialect]}")
+
+
 def write_if_changed(path: Path, text: str) -> None:
     """Write only on a change, so an unchanged crate is not rebuilt."""
     if path.exists() and path.read_text() == text:
@@ -324,9 +414,15 @@ def write_if_changed(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-def generate(variant: str) -> Path:
+def generate(variant: str, tokens: bool = False) -> Path:
+    """Write the variant's crate; with `tokens`, also the example that counts
+    its definitions' tokens (and the dev-dependencies it needs), which a plain
+    `cargo build` of the library never compiles."""
     root = BENCH_DIR / variant
     cargo_toml, lib_rs = RENDERERS[variant](tool_specs())
+    if tokens:
+        cargo_toml += TOKENS_DEV_DEPS
+        write_if_changed(root / "examples" / "tokens.rs", TOKENS_EXAMPLES[variant])
     write_if_changed(root / "Cargo.toml", cargo_toml)
     write_if_changed(root / "src" / "lib.rs", lib_rs)
     return root
@@ -742,6 +838,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--timings", action="store_true",
                         help="only run `cargo build --timings` and `cargo llvm-lines` "
                              "on the tool-core variant and say where the outputs are")
+    parser.add_argument("--tokens", action="store_true",
+                        help="instead of timing builds: count the o200k_base tokens of the "
+                             "100 definitions, tool-core's for every provider and rmcp's "
+                             "`tools/list`")
+    parser.add_argument("--show", action="store_true",
+                        help="with --tokens, also print the first tool's definition as counted")
     args = parser.parse_args()
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in chosen if v not in VARIANTS]
@@ -761,6 +863,9 @@ def main() -> None:
         snapshot(args.commit)
     if args.timings:
         timings()
+        return
+    if args.tokens:
+        tokens(args.show)
         return
     command = shlex.join(["python3", "bench/compile/run.py", *sys.argv[1:]])
     roots = {variant: prebuild(variant) for variant in args.variants}

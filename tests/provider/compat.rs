@@ -194,12 +194,14 @@ fn groq_gets_openai_chat_definitions_without_strict() {
                         },
                         "unit": {
                             "description": "The unit of temperature.",
-                            "anyOf": [{"$ref": "#/$defs/Unit"}, {"type": "null"}]
+                            "anyOf": [
+                                {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                                {"type": "null"}
+                            ]
                         }
                     },
                     "required": ["location"],
-                    "additionalProperties": false,
-                    "$defs": {"Unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}
+                    "additionalProperties": false
                 }
             }
         }])
@@ -260,7 +262,7 @@ fn ollama_gets_only_the_fields_its_server_reads() {
                         "type": "object",
                         "properties": {
                             "query": {
-                                "description": "What to forecast.",
+                                "description": "What to forecast.\n\nA tool with a described optional enum and a ranged integer, the keywords\nthe servers treat differently.",
                                 "type": "object",
                                 "properties": {
                                     "location": {

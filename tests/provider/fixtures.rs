@@ -620,9 +620,9 @@ fn weather_in_named_units(
 }
 
 #[test]
-fn openai_strict_definition_of_a_referenced_enum_keeps_the_reference() {
-    // Without `#[schemars(inline)]`, schemars refers to the enum in `$defs`,
-    // and strict mode keeps that (it takes `$defs` and `anyOf`): the
+fn openai_strict_definition_of_an_enum_used_once_writes_it_in_place() {
+    // Without `#[schemars(inline)]`, schemars refers to the enum in `$defs`;
+    // used once, it is written in its place, which costs fewer tokens: the
     // optional `units` is `anyOf: [enum, null]` rather than the documented
     // flat `type` + `enum`. Both accept the same values.
     let registry: ToolRegistry = ToolRegistry::new().with(WeatherInNamedUnits);
@@ -633,14 +633,14 @@ fn openai_strict_definition_of_a_referenced_enum_keeps_the_reference() {
     assert_eq!(
         parameters["properties"]["units"],
         json!({
-            "anyOf": [{"$ref": "#/$defs/NamedUnits"}, {"type": "null"}],
+            "anyOf": [
+                {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                {"type": "null"}
+            ],
             "description": "Units the temperature will be returned in."
         })
     );
-    assert_eq!(
-        parameters["$defs"],
-        json!({"NamedUnits": {"type": "string", "enum": ["celsius", "fahrenheit"]}})
-    );
+    assert!(parameters.get("$defs").is_none());
     assert_eq!(parameters["required"], json!(["location", "units"]));
     assert_eq!(parameters["additionalProperties"], json!(false));
 }

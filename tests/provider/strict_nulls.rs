@@ -115,26 +115,26 @@ fn the_strict_definition_makes_every_optional_argument_nullable() {
                 },
                 "category": {"type": ["string", "null"], "description": "Only this category."},
                 "page": {
-                    "anyOf": [{"$ref": "#/$defs/Page"}, {"type": "null"}],
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "description": "A page of results.",
+                            "properties": {
+                                "offset": {
+                                    "type": ["integer", "null"],
+                                    "description": "The first result, 0-based. (default: 0)",
+                                    "minimum": 0
+                                }
+                            },
+                            "required": ["offset"],
+                            "additionalProperties": false
+                        },
+                        {"type": "null"}
+                    ],
                     "description": "Which page."
                 }
             },
-            "required": ["query", "limit", "sort", "category", "page"],
-            "$defs": {
-                "Page": {
-                    "type": "object",
-                    "description": "A page of results.",
-                    "properties": {
-                        "offset": {
-                            "type": ["integer", "null"],
-                            "description": "The first result, 0-based. (default: 0)",
-                            "minimum": 0
-                        }
-                    },
-                    "required": ["offset"],
-                    "additionalProperties": false
-                }
-            }
+            "required": ["query", "limit", "sort", "category", "page"]
         })
     );
 }

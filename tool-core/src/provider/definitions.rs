@@ -41,6 +41,87 @@ impl Definitions {
     pub fn not_strict(&self) -> &[NotStrict] {
         &self.not_strict
     }
+
+    /// Each tool's definition counted in tokens of OpenAI's `o200k_base`
+    /// encoding (GPT-4o's and later models'), in registration order: the
+    /// tokens of the definition as compact JSON, as it goes into the
+    /// request (for Gemini, each entry of `functionDeclarations`).
+    ///
+    /// What a provider bills is more: it wraps the definitions in a prompt
+    /// template of its own (and Anthropic and Gemini tokenize with their own
+    /// encodings), which adds a roughly constant amount per tool. The count
+    /// compares tools, and one provider's definitions with another's.
+    ///
+    /// ```
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// fn get_weather(
+    ///     /// City name, e.g. "Paris".
+    ///     city: String,
+    /// ) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
+    /// let definitions = Provider::Mcp.definitions(&registry).unwrap();
+    /// let counts = definitions.token_counts();
+    /// assert_eq!(counts[0].name, "get_weather");
+    /// assert!(counts[0].tokens > 0);
+    /// assert_eq!(definitions.total_tokens(), counts[0].tokens);
+    /// ```
+    #[cfg(feature = "tokens")]
+    pub fn token_counts(&self) -> Vec<ToolTokens> {
+        let bpe = tiktoken_rs::o200k_base_singleton();
+        self.entries()
+            .iter()
+            .map(|definition| {
+                let name = definition
+                    .get("name")
+                    .or_else(|| definition.get("function").and_then(|f| f.get("name")))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let tokens = bpe.encode_ordinary(&definition.to_string()).len();
+                ToolTokens { name, tokens }
+            })
+            .collect()
+    }
+
+    /// The sum of [`Definitions::token_counts`]: what the tools' definitions
+    /// cost every request that sends them, in `o200k_base` tokens (without
+    /// the brackets and commas of the list around them).
+    #[cfg(feature = "tokens")]
+    pub fn total_tokens(&self) -> usize {
+        self.token_counts().iter().map(|tool| tool.tokens).sum()
+    }
+
+    /// One value per tool: the list itself, or for Gemini the
+    /// `functionDeclarations` of its one entry.
+    #[cfg(feature = "tokens")]
+    fn entries(&self) -> &[Value] {
+        let list = match self.provider {
+            Provider::Gemini { .. } => self
+                .tools
+                .get(0)
+                .and_then(|tool| tool.get("functionDeclarations")),
+            _ => Some(&self.tools),
+        };
+        list.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// One tool's definition counted in `o200k_base` tokens: see
+/// [`Definitions::token_counts`].
+#[cfg(feature = "tokens")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolTokens {
+    /// The tool's name.
+    pub name: String,
+    /// The tokens of its definition as compact JSON.
+    pub tokens: usize,
 }
 
 impl Serialize for Definitions {

@@ -20,6 +20,8 @@ use std::sync::Arc;
 use crate::{RegistryError, ToolCheck, ToolInfo, ToolRegistry, ToolResult};
 
 pub use call::{ParseError, ProviderCall};
+#[cfg(feature = "tokens")]
+pub use definitions::ToolTokens;
 use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
 pub use mcp::call_tool_result;

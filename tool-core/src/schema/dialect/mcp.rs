@@ -4,12 +4,16 @@
 use serde_json::Value;
 
 use super::walk::each_subschema;
-use super::{make_nullable, plain};
+use super::{IntegerFormats, cleaned, make_nullable};
 
-/// The schema for MCP: [`plain`], with a hand-written OpenAPI `nullable`
-/// spelled as JSON Schema (`null` added to the type).
+/// The schema for MCP: [`plain`](super::plain), with a hand-written OpenAPI
+/// `nullable` spelled as JSON Schema (`null` added to the type).
+///
+/// Integer formats stay, range or not: an MCP client passes the schema on
+/// to a model provider through a dialect pass of its own, which may read
+/// them (Gemini's, for one, keeps `int32` and `int64`).
 pub(crate) fn mcp(schema: &Value) -> Value {
-    let mut schema = plain(schema);
+    let mut schema = cleaned(schema, IntegerFormats::Keep);
     let mut spell = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node
             && let Some(nullable) = map.remove("nullable")

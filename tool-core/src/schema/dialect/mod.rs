@@ -5,6 +5,7 @@
 //! `format` is a property, not a keyword.
 
 mod anthropic;
+mod compact;
 mod gemini;
 mod mcp;
 mod ollama;
@@ -50,9 +51,25 @@ impl std::fmt::Display for Unfit {
 }
 
 /// The cleanup every provider gets (docs/providers.md 7.0): no `$schema`, no root
-/// `title` (the tool's name says it), a root that is an object schema, and
-/// `true` subschemas (a `serde_json::Value` field) spelled `{}`.
+/// `title` (the tool's name says it), a root that is an object schema,
+/// `true` subschemas (a `serde_json::Value` field) spelled `{}`, and nothing
+/// said twice (see [`compact::compact`]).
 pub(crate) fn plain(schema: &Value) -> Value {
+    cleaned(schema, IntegerFormats::DropImplied)
+}
+
+/// What [`compact::compact`] does with an integer `format` that the range
+/// beside it already says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntegerFormats {
+    /// Keeps it.
+    Keep,
+    /// Drops it.
+    DropImplied,
+}
+
+/// [`plain`], with the integer formats as `formats` says.
+fn cleaned(schema: &Value, formats: IntegerFormats) -> Value {
     let mut schema = match schema {
         Value::Object(_) => schema.clone(),
         // `true`, `{}`: no arguments are described, any are accepted.
@@ -75,6 +92,7 @@ pub(crate) fn plain(schema: &Value) -> Value {
             *node = Value::Object(Map::new());
         }
     });
+    compact::compact(&mut schema, formats);
     schema
 }
 

@@ -229,10 +229,11 @@ impl Strict {
     }
 }
 
-/// Whether a schema says what type its values have.
+/// Whether a schema says what type its values have (a `oneOf` counts: the
+/// pass makes it an `anyOf` when it reaches it, after its parent asked).
 fn has_type(schema: &Value) -> bool {
     schema.as_object().is_some_and(|node| {
-        ["type", "$ref", "anyOf", "enum", "const"]
+        ["type", "$ref", "anyOf", "oneOf", "enum", "const"]
             .iter()
             .any(|keyword| node.contains_key(*keyword))
     })

@@ -78,7 +78,9 @@ pub(super) fn inline(mut schema: Value, mode: Inline, unfit: &mut Vec<Unfit>) ->
     schema
 }
 
-type Table = BTreeMap<String, (&'static str, String, Value)>;
+/// Each definition by the `$ref` that points to it: its container
+/// (`$defs` or `definitions`), its name, its schema.
+pub(super) type Table = BTreeMap<String, (&'static str, String, Value)>;
 
 struct Inliner<'t, 'u> {
     table: &'t Table,
@@ -121,14 +123,9 @@ impl Inliner<'_, '_> {
                 let name = name.clone();
                 return self.recursion(map, at, &reference, &name);
             }
-            // The field's own words (its description) win over the type's.
             map.remove("$ref");
             if let Value::Object(target) = target {
-                for (keyword, value) in target {
-                    if !map.contains_key(keyword) {
-                        map.insert(keyword.clone(), value.clone());
-                    }
-                }
+                write_definition(map, target);
             }
             stack.push(reference);
             self.node(node, at, stack);
@@ -176,8 +173,36 @@ impl Inliner<'_, '_> {
     }
 }
 
+/// Writes a definition into the node that referred to it (its `$ref`
+/// already removed). The node's own keywords (a field's `default`, say) win;
+/// where both have a description (a field's and its type's), both are
+/// kept, the field's first.
+pub(super) fn write_definition(node: &mut Map<String, Value>, definition: &Map<String, Value>) {
+    for (keyword, value) in definition {
+        match node.get_mut(keyword) {
+            None => {
+                node.insert(keyword.clone(), value.clone());
+            }
+            Some(Value::String(own)) if keyword == "description" => {
+                if let Value::String(type_words) = value
+                    && !type_words.is_empty()
+                    && type_words != own
+                {
+                    if own.is_empty() {
+                        own.clone_from(type_words);
+                    } else {
+                        own.push_str("\n\n");
+                        own.push_str(type_words);
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+}
+
 /// The definitions from which a chain of references leads back to them.
-fn recursive_refs(table: &Table) -> BTreeSet<String> {
+pub(super) fn recursive_refs(table: &Table) -> BTreeSet<String> {
     let edges: BTreeMap<&str, Vec<String>> = table
         .iter()
         .map(|(reference, (_, _, def))| (reference.as_str(), refs_in(def)))

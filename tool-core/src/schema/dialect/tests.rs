@@ -52,7 +52,7 @@ fn openai_strict_closes_requires_and_nulls_the_optional() {
             "type": "object",
             "properties": {
                 "location": {
-                    "description": "Where to look up the weather",
+                    "description": "Where to look up the weather\n\nA place on Earth.",
                     "type": "object",
                     "properties": {
                         "city": {"description": "City name", "type": "string"},
@@ -61,7 +61,13 @@ fn openai_strict_closes_requires_and_nulls_the_optional() {
                     "required": ["city", "country"],
                     "additionalProperties": false
                 },
-                "unit": {"description": "Unit for temperatures", "anyOf": [{"$ref": "#/$defs/Unit"}, {"type": "null"}]},
+                "unit": {
+                    "description": "Unit for temperatures",
+                    "anyOf": [
+                        {"description": "Temperature unit.", "type": "string", "enum": ["celsius", "fahrenheit"]},
+                        {"type": "null"}
+                    ]
+                },
                 "days": {"description": "Number of forecast days", "type": "integer", "minimum": 0},
                 "ratio": {"type": "number"},
                 "tags": {"type": "array", "items": {"type": "string"}, "description": "uniqueItems: true"},
@@ -69,10 +75,7 @@ fn openai_strict_closes_requires_and_nulls_the_optional() {
                 "name": {"type": "string", "description": "maxLength: 20, format: \"uri\""}
             },
             "required": ["location", "unit", "days", "ratio", "tags", "verbose", "name"],
-            "additionalProperties": false,
-            "$defs": {
-                "Unit": {"description": "Temperature unit.", "type": "string", "enum": ["celsius", "fahrenheit"]}
-            }
+            "additionalProperties": false
         })
     );
 }
@@ -428,7 +431,7 @@ fn ollama_keeps_the_fields_its_server_reads_and_says_the_rest() {
             "type": "object",
             "properties": {
                 "location": {
-                    "description": "Where to look up the weather",
+                    "description": "Where to look up the weather\n\nA place on Earth.",
                     "type": "object",
                     "properties": {
                         "city": {"description": "City name", "type": "string"},
@@ -487,4 +490,96 @@ fn ollama_spells_const_and_nullable_with_its_fields_and_refuses_a_root_choice() 
             "the arguments are one of several objects (a flattened enum?), which Ollama's tool parameters cannot say: they keep only `type`, `properties` and `required` at the root"
         ]
     );
+}
+
+#[test]
+fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "home": {"description": "Where the user lives.", "$ref": "#/$defs/Address"},
+            "units": {"anyOf": [{"$ref": "#/$defs/Units"}, {"type": "null"}]},
+            "from": {"$ref": "#/$defs/City"},
+            "to": {"$ref": "#/$defs/City"}
+        },
+        "required": ["home", "from", "to"],
+        "$defs": {
+            "Address": {
+                "description": "A postal address.",
+                "type": "object",
+                "properties": {"city": {"$ref": "#/$defs/Name"}},
+                "required": ["city"]
+            },
+            "Name": {"type": "string", "minLength": 1},
+            "Units": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            "City": {"type": "string", "description": "A city."}
+        }
+    });
+    assert_eq!(
+        mcp(&schema),
+        json!({
+            "type": "object",
+            "properties": {
+                "home": {
+                    "description": "Where the user lives.\n\nA postal address.",
+                    "type": "object",
+                    "properties": {"city": {"type": "string", "minLength": 1}},
+                    "required": ["city"]
+                },
+                "units": {"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]},
+                "from": {"$ref": "#/$defs/City"},
+                "to": {"$ref": "#/$defs/City"}
+            },
+            "required": ["home", "from", "to"],
+            "$defs": {"City": {"type": "string", "description": "A city."}}
+        })
+    );
+}
+
+#[test]
+fn a_recursive_definition_stays_a_definition_even_when_used_once() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/Tree"}},
+        "$defs": {"Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}}
+    });
+    assert_eq!(mcp(&schema), schema);
+}
+
+#[test]
+fn what_the_range_or_the_name_already_says_goes_and_constraints_stay() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "small": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255},
+            "narrow": {"type": "integer", "format": "int16", "minimum": 1, "maximum": 20},
+            "wide": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 300},
+            "open": {"type": "integer", "format": "uint32", "minimum": 0},
+            "ratio": {"type": "number", "format": "double"},
+            "unit_price": {"type": "number", "title": "Unit price"},
+            "tags": {
+                "type": "array", "items": {"type": "string", "minLength": 0},
+                "minItems": 0, "uniqueItems": false, "deprecated": false
+            },
+            "named": {"type": "string", "title": "A name", "minLength": 2}
+        }
+    });
+    assert_eq!(
+        plain(&schema),
+        json!({
+            "type": "object",
+            "properties": {
+                "small": {"type": "integer", "minimum": 0, "maximum": 255},
+                "narrow": {"type": "integer", "minimum": 1, "maximum": 20},
+                "wide": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 300},
+                "open": {"type": "integer", "format": "uint32", "minimum": 0},
+                "ratio": {"type": "number", "format": "double"},
+                "unit_price": {"type": "number"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "named": {"type": "string", "title": "A name", "minLength": 2}
+            }
+        })
+    );
+    // MCP's schema keeps them for the client's own dialect pass.
+    assert_eq!(mcp(&schema)["properties"]["small"]["format"], "uint8");
 }
