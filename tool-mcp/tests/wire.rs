@@ -161,7 +161,7 @@ async fn the_answers_are_exact_on_the_wire() {
             "inputSchema": {
                 "type": "object",
                 "properties": {"to": {
-                    "description": "Where to stop.", "type": "integer", "format": "uint8",
+                    "description": "Where to stop.", "type": "integer",
                     "minimum": 0, "maximum": 255
                 }},
                 "required": ["to"],

@@ -8,17 +8,16 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::IntegerFormats;
 use super::refs::{Table, recursive_refs, refs_in, write_definition};
 use super::walk::{children, each_subschema};
 
 /// Compacts a schema in place: definitions referred to once are written
 /// where they are used; keywords at their default value go, so do titles
-/// that repeat a name and (as `formats` says) integer formats that the
-/// range beside them already says.
-pub(super) fn compact(schema: &mut Value, formats: IntegerFormats) {
+/// that repeat a name and integer formats that the range beside them
+/// already says.
+pub(super) fn compact(schema: &mut Value) {
     inline_used_once(schema);
-    tidy(schema, None, formats);
+    tidy(schema, None);
     each_subschema(schema, "", &mut |node, at| {
         // The last segment of a pointer into `properties` or `$defs` is the
         // name the node goes by.
@@ -30,7 +29,7 @@ pub(super) fn compact(schema: &mut Value, formats: IntegerFormats) {
                     .any(|keyword| parent.ends_with(keyword))
             })
             .map(|(_, name)| name.replace("~1", "/").replace("~0", "~"));
-        tidy(node, name.as_deref(), formats);
+        tidy(node, name.as_deref());
     });
 }
 
@@ -44,7 +43,7 @@ fn at_default(keyword: &str, value: &Value) -> bool {
 }
 
 /// One node's tidying; `name` is the property or definition name it goes by.
-fn tidy(node: &mut Value, name: Option<&str>, formats: IntegerFormats) {
+fn tidy(node: &mut Value, name: Option<&str>) {
     let Value::Object(map) = node else {
         return;
     };
@@ -54,7 +53,7 @@ fn tidy(node: &mut Value, name: Option<&str>, formats: IntegerFormats) {
     {
         drop_keyword(map, "title");
     }
-    if formats == IntegerFormats::DropImplied && implied_by_range(map) {
+    if implied_by_range(map) {
         drop_keyword(map, "format");
     }
 }

@@ -4,16 +4,16 @@
 use serde_json::Value;
 
 use super::walk::each_subschema;
-use super::{IntegerFormats, cleaned, make_nullable};
+use super::{make_nullable, plain};
 
 /// The schema for MCP: [`plain`](super::plain), with a hand-written OpenAPI
 /// `nullable` spelled as JSON Schema (`null` added to the type).
-///
-/// Integer formats stay, range or not: an MCP client passes the schema on
-/// to a model provider through a dialect pass of its own, which may read
-/// them (Gemini's, for one, keeps `int32` and `int64`).
+/// Integer formats go where the range beside them says them, as for every
+/// provider: an MCP client that passes the schema on to a model provider
+/// loses nothing, since `int32` and `int64` (which Gemini reads) come
+/// without a range and stay.
 pub(crate) fn mcp(schema: &Value) -> Value {
-    let mut schema = cleaned(schema, IntegerFormats::Keep);
+    let mut schema = plain(schema);
     let mut spell = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node
             && let Some(nullable) = map.remove("nullable")

@@ -55,21 +55,6 @@ impl std::fmt::Display for Unfit {
 /// `true` subschemas (a `serde_json::Value` field) spelled `{}`, and nothing
 /// said twice (see [`compact::compact`]).
 pub(crate) fn plain(schema: &Value) -> Value {
-    cleaned(schema, IntegerFormats::DropImplied)
-}
-
-/// What [`compact::compact`] does with an integer `format` that the range
-/// beside it already says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum IntegerFormats {
-    /// Keeps it.
-    Keep,
-    /// Drops it.
-    DropImplied,
-}
-
-/// [`plain`], with the integer formats as `formats` says.
-fn cleaned(schema: &Value, formats: IntegerFormats) -> Value {
     let mut schema = match schema {
         Value::Object(_) => schema.clone(),
         // `true`, `{}`: no arguments are described, any are accepted.
@@ -92,7 +77,7 @@ fn cleaned(schema: &Value, formats: IntegerFormats) -> Value {
             *node = Value::Object(Map::new());
         }
     });
-    compact::compact(&mut schema, formats);
+    compact::compact(&mut schema);
     schema
 }
 
