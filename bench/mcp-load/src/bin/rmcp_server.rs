@@ -6,20 +6,14 @@
 //! that only the MCP server behind it differs: the same settings
 //! (`tool_mcp::http_config()`, which is rmcp's defaults plus loopback
 //! origins), the same session manager (`LocalSessionManager`), the same
-//! hyper HTTP/1 connection loop with the same `/mcp` path check, and the
-//! same Tokio runtime.
+//! hyper HTTP/1 connection loop with the same `/mcp` path check
+//! (`src/http_loop.rs`), and the same Tokio runtime.
 //!
-//! Usage: `rmcp-server --port PORT`.
+//! Usage: `rmcp-server --port PORT [--nodelay]`; `--nodelay` sets
+//! TCP_NODELAY on each connection.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
-use bytes::Bytes;
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{ServerCapabilities, ServerConfig};
@@ -29,6 +23,7 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use tokio::net::TcpListener;
 
 include!("../fillers.rs");
+include!("../http_loop.rs");
 
 /// The arguments of every tool.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -80,25 +75,11 @@ impl ServerHandler for Notes {
     }
 }
 
-/// The port from `--port PORT`.
-fn port() -> u16 {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [flag, port] if flag == "--port" => port.parse().expect("--port takes a port number"),
-        _ => panic!("usage: rmcp-server --port PORT"),
-    }
-}
-
-fn not_found() -> Response<BoxBody<Bytes, Infallible>> {
-    let mut response = Response::new(Full::new(Bytes::from_static(b"Not Found")).boxed());
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response
-}
-
 // The same runtime as the tool-mcp server: Tokio's multi-threaded default,
 // one worker per core.
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
+    let (port, nodelay) = server_args("rmcp-server");
     let router = Notes::tool_router();
     assert_eq!(router.list_all().len(), 100, "add_note and 99 fillers");
     let service = StreamableHttpService::new(
@@ -110,28 +91,7 @@ async fn main() -> std::io::Result<()> {
         Arc::new(LocalSessionManager::default()),
         tool_mcp::http_config(),
     );
-    let listener = TcpListener::bind(("127.0.0.1", port())).await?;
-    // `McpServer::serve_http_with`'s loop, without its bearer check (off
-    // there too when no verifier is set) and its shutdown token (the load
-    // generator kills the process).
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let service = service.clone();
-        tokio::spawn(async move {
-            let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
-                let service = service.clone();
-                async move {
-                    if request.uri().path() != "/mcp" {
-                        return Ok::<_, Infallible>(not_found());
-                    }
-                    Ok(service.handle(request).await)
-                }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), routed)
-                .await;
-        });
-    }
+    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+    serve_loop(listener, service, nodelay).await;
+    Ok(())
 }
