@@ -1,0 +1,69 @@
+// The HTTP/1 connection loop of `tool_mcp::McpServer::serve_http_with`,
+// for an rmcp `StreamableHttpService` (rmcp's own server, or tool-mcp's
+// `McpServer::http_service`): the same hyper builder and `/mcp` path
+// check, without the bearer check (off in `serve_http` too when no
+// verifier is set) and the shutdown token (the load generator kills the
+// process). `nodelay` sets TCP_NODELAY on each accepted connection, which
+// `serve_http` does not. Included by both Rust servers.
+
+/// Serves `service` on `listener` at `/mcp`, forever.
+async fn serve_loop<S>(
+    listener: tokio::net::TcpListener,
+    service: rmcp::transport::StreamableHttpService<
+        S,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    >,
+    nodelay: bool,
+) where
+    S: rmcp::ServerHandler + Send + 'static,
+{
+    use std::convert::Infallible;
+
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Incoming;
+    use hyper::{Request, Response, StatusCode};
+    use hyper_util::rt::TokioIo;
+
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        if nodelay {
+            let _ = stream.set_nodelay(true);
+        }
+        let service = service.clone();
+        tokio::spawn(async move {
+            let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let service = service.clone();
+                async move {
+                    if request.uri().path() != "/mcp" {
+                        let mut response =
+                            Response::new(Full::new(Bytes::from_static(b"Not Found")).boxed());
+                        *response.status_mut() = StatusCode::NOT_FOUND;
+                        return Ok::<_, Infallible>(response);
+                    }
+                    Ok(service.handle(request).await)
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), routed)
+                .await;
+        });
+    }
+}
+
+/// `--port PORT [--nodelay]`, in any order.
+fn server_args(usage: &str) -> (u16, bool) {
+    let (mut port, mut nodelay) = (None, false);
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--port" => port = args.next().and_then(|port| port.parse().ok()),
+            "--nodelay" => nodelay = true,
+            _ => port = None,
+        }
+    }
+    let port = port.unwrap_or_else(|| panic!("usage: {usage} --port PORT [--nodelay]"));
+    (port, nodelay)
+}

@@ -1,0 +1,759 @@
+//! MCP under load: the same tool served three ways, each server its own
+//! process, driven over streamable HTTP on loopback by this one client.
+//!
+//! - `tool-mcp`: this framework, `#[tool]` functions in a `ToolRegistry`
+//!   served by `tool_mcp::McpServer::serve_http` (`src/bin/tool_mcp_server.rs`);
+//! - `rmcp`: rmcp's `#[tool_router]` served by its `StreamableHttpService`
+//!   behind the same HTTP loop and settings (`src/bin/rmcp_server.rs`);
+//! - `python`: the official Python SDK's `MCPServer` on uvicorn
+//!   (`python_server.py`).
+//!
+//! For each server, in each round: start it, wait until it accepts
+//! connections, open `--clients` sessions (`initialize`, then
+//! `notifications/initialized`), check `tools/list` gives 100 tools, make
+//! `--warmup` untimed calls, then `--calls` timed `tools/call`s of
+//! `add_note`, at most one in flight per session; every answer is checked
+//! (its id, and its one text block against the text expected for that
+//! call's own arguments), then the sessions are closed and the server
+//! killed. Servers take turns, the order reversed every other round, so a
+//! change in the machine's load between rounds reaches all three alike, and
+//! the ratios are taken per round (paired).
+//!
+//! The client is plain reqwest posting JSON-RPC, on a current-thread Tokio
+//! runtime: it does the same small amount of work for every server (no
+//! typed model, no per-session worker task), and takes at most one of the
+//! machine's cores, so what differs between the rows is the server.
+//!
+//! Usage: `mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W]
+//! [--python PATH] [--only NAME,..] [--nodelay] [--write]`.
+
+use std::fmt::Write as _;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use reqwest::header::{CONTENT_TYPE, HeaderMap};
+use serde_json::Value;
+use tokio::process::{Child, Command};
+use tokio::task::JoinSet;
+
+/// The protocol revision every session asks for: the newest one that still
+/// opens with `initialize` and keeps an HTTP session, which all three
+/// servers speak.
+const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// The tool every timed call calls.
+const TOOL: &str = "add_note";
+
+/// How many tools each server must list.
+const TOOLS: usize = 100;
+
+/// The markers of the generated part of BENCHMARKS.md's section.
+const START_MARKER: &str = "<!-- mcp-load-table:start -->";
+const END_MARKER: &str = "<!-- mcp-load-table:end -->";
+
+/// How long a server may take to accept connections (the Python SDK takes
+/// a few seconds to import on a busy machine).
+const STARTUP: Duration = Duration::from_secs(60);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Server {
+    ToolMcp,
+    Rmcp,
+    Python,
+}
+
+impl Server {
+    const ALL: [Server; 3] = [Server::ToolMcp, Server::Rmcp, Server::Python];
+
+    fn name(self) -> &'static str {
+        match self {
+            Server::ToolMcp => "tool-mcp",
+            Server::Rmcp => "rmcp",
+            Server::Python => "python",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Server::ToolMcp => "tool-mcp (this framework)",
+            Server::Rmcp => "rmcp 3.9.0 `StreamableHttpService`",
+            Server::Python => "Python SDK `mcp` 2.3.0 `MCPServer`",
+        }
+    }
+
+    /// The command that serves on `port`.
+    fn command(self, options: &Options, port: u16) -> Command {
+        let port = port.to_string();
+        let mut command = match self {
+            Server::ToolMcp | Server::Rmcp => {
+                let bin = if self == Server::ToolMcp {
+                    "tool-mcp-server"
+                } else {
+                    "rmcp-server"
+                };
+                let mut command = Command::new(sibling(bin));
+                if options.nodelay {
+                    command.arg("--nodelay");
+                }
+                command
+            }
+            Server::Python => {
+                let mut command = Command::new(&options.python);
+                command.arg(manifest_dir().join("python_server.py"));
+                command
+            }
+        };
+        command
+            .args(["--port", &port])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            // Killed even when the run stops early on an error.
+            .kill_on_drop(true);
+        command
+    }
+}
+
+struct Options {
+    rounds: usize,
+    calls: usize,
+    clients: usize,
+    warmup: usize,
+    python: PathBuf,
+    servers: Vec<Server>,
+    /// Whether the Rust servers set TCP_NODELAY (the Python one always
+    /// does: asyncio sets it on every TCP connection).
+    nodelay: bool,
+    write: bool,
+    /// The arguments as given, for the command shown with the table.
+    args: Vec<String>,
+}
+
+const USAGE: &str = "usage: mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W] \
+                     [--python PATH] [--only tool-mcp,rmcp,python] [--nodelay] [--write]";
+
+fn options() -> Options {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut options = Options {
+        rounds: 5,
+        calls: 1_000,
+        clients: 8,
+        warmup: 200,
+        python: default_python(),
+        servers: Server::ALL.to_vec(),
+        nodelay: false,
+        write: false,
+        args: args.clone(),
+    };
+    let mut args = args.into_iter();
+    while let Some(flag) = args.next() {
+        if flag == "--write" {
+            options.write = true;
+            continue;
+        }
+        if flag == "--nodelay" {
+            options.nodelay = true;
+            continue;
+        }
+        let value = args.next().unwrap_or_else(|| panic!("{USAGE}"));
+        let number = || value.parse::<usize>().unwrap_or_else(|_| panic!("{USAGE}"));
+        match flag.as_str() {
+            "--rounds" => options.rounds = number(),
+            "--calls" => options.calls = number(),
+            "--clients" => options.clients = number(),
+            "--warmup" => options.warmup = number(),
+            "--python" => options.python = value.into(),
+            "--only" => {
+                options.servers = value
+                    .split(',')
+                    .map(|name| {
+                        *Server::ALL
+                            .iter()
+                            .find(|server| server.name() == name)
+                            .unwrap_or_else(|| panic!("unknown server {name:?}: {USAGE}"))
+                    })
+                    .collect();
+            }
+            _ => panic!("{USAGE}"),
+        }
+    }
+    assert!(
+        options.rounds > 0 && options.calls > 0 && options.clients > 0,
+        "rounds, calls and clients must be positive"
+    );
+    options
+}
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The SDK venv's interpreter: `TOOL_SDK_PYTHON` as the root tests read it,
+/// else the repository's `target/sdk-venv` that `.ci/run` makes.
+fn default_python() -> PathBuf {
+    match std::env::var_os("TOOL_SDK_PYTHON") {
+        Some(python) if !python.is_empty() => python.into(),
+        _ => manifest_dir().join("../../target/sdk-venv/bin/python"),
+    }
+}
+
+/// A binary built next to this one.
+fn sibling(name: &str) -> PathBuf {
+    std::env::current_exe()
+        .expect("the path of this binary")
+        .with_file_name(name)
+}
+
+/// `cargo run` builds only the binary it runs: build the two server
+/// binaries too, with the same profile, when run by cargo.
+fn build_servers() {
+    let Some(cargo) = std::env::var_os("CARGO") else {
+        return;
+    };
+    let mut command = std::process::Command::new(cargo);
+    command.current_dir(manifest_dir()).args([
+        "build",
+        "--bin",
+        "tool-mcp-server",
+        "--bin",
+        "rmcp-server",
+    ]);
+    if !cfg!(debug_assertions) {
+        command.arg("--release");
+    }
+    let status = command.status().expect("cargo runs");
+    assert!(status.success(), "building the server binaries failed");
+}
+
+/// A port nothing listens on now, for the next server to bind.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// One client session over its own HTTP connection.
+struct Session {
+    http: reqwest::Client,
+    url: String,
+    id: String,
+}
+
+/// The answer to the request with id `id`, from a JSON body or from the
+/// events of an SSE body (skipping events without data, as a priming
+/// event, and any message that is not that answer).
+fn answer(headers: &HeaderMap, body: &str, id: u64) -> Result<Value, String> {
+    let is_sse = headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"));
+    let matches = |message: &Value| {
+        message.get("id").and_then(Value::as_u64) == Some(id)
+            && (message.get("result").is_some() || message.get("error").is_some())
+    };
+    if !is_sse {
+        let message: Value = serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))?;
+        return if matches(&message) {
+            Ok(message)
+        } else {
+            Err(format!("not the answer to {id}: {body}"))
+        };
+    }
+    let body = body.replace("\r\n", "\n");
+    for event in body.split("\n\n") {
+        let data: Vec<&str> = event
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(|data| data.strip_prefix(' ').unwrap_or(data))
+            .collect();
+        if data.iter().all(|line| line.is_empty()) {
+            continue;
+        }
+        let message: Value =
+            serde_json::from_str(&data.join("\n")).map_err(|e| format!("{e}: {event}"))?;
+        if matches(&message) {
+            return Ok(message);
+        }
+    }
+    Err(format!("no answer to {id} in: {body}"))
+}
+
+impl Session {
+    /// POSTs `body`; the status, headers and body text.
+    async fn post(
+        http: &reqwest::Client,
+        url: &str,
+        session: Option<&str>,
+        body: String,
+    ) -> Result<(u16, HeaderMap, String), String> {
+        let mut request = http
+            .post(url)
+            .header(CONTENT_TYPE, "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body);
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", PROTOCOL_VERSION);
+        }
+        let response = request.send().await.map_err(|e| e.to_string())?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.map_err(|e| e.to_string())?;
+        Ok((status, headers, text))
+    }
+
+    /// Opens a session: `initialize`, then `notifications/initialized`.
+    async fn open(url: &str) -> Result<Session, String> {
+        // One connection a session, kept alive: the pool never needs more,
+        // since a session has one request in flight at a time.
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .pool_max_idle_per_host(1)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let initialize = serde_json::json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "mcp-load", "version": "0.0.0"},
+            },
+        });
+        let (status, headers, body) = Self::post(&http, url, None, initialize.to_string()).await?;
+        if status != 200 {
+            return Err(format!("initialize: HTTP {status}: {body}"));
+        }
+        let result = answer(&headers, &body, 0)?;
+        let version = result["result"]["protocolVersion"].as_str();
+        if version != Some(PROTOCOL_VERSION) {
+            return Err(format!("initialize: protocol {version:?}: {body}"));
+        }
+        let id = headers
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok())
+            .ok_or_else(|| format!("initialize: no Mcp-Session-Id: {body}"))?
+            .to_owned();
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let (status, _, body) = Self::post(&http, url, Some(&id), initialized.into()).await?;
+        if status != 202 {
+            return Err(format!("notifications/initialized: HTTP {status}: {body}"));
+        }
+        Ok(Session {
+            http,
+            url: url.to_owned(),
+            id,
+        })
+    }
+
+    /// A request's answer's `result`.
+    async fn request(&self, id: u64, method: &str, params: Value) -> Result<Value, String> {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let (status, headers, body) =
+            Self::post(&self.http, &self.url, Some(&self.id), body.to_string()).await?;
+        if status != 200 {
+            return Err(format!("{method}: HTTP {status}: {body}"));
+        }
+        let mut message = answer(&headers, &body, id)?;
+        match message.get_mut("result") {
+            Some(result) => Ok(result.take()),
+            None => Err(format!("{method}: {body}")),
+        }
+    }
+
+    /// The number of tools `tools/list` gives.
+    async fn count_tools(&self) -> Result<usize, String> {
+        let result = self.request(1, "tools/list", serde_json::json!({})).await?;
+        match result["tools"].as_array() {
+            Some(tools) if result.get("nextCursor").is_none_or(Value::is_null) => Ok(tools.len()),
+            _ => Err(format!("tools/list: not one page of tools: {result}")),
+        }
+    }
+
+    /// Call `k` of `add_note`: its own title, so that an answer given to
+    /// the wrong request is caught, and exactly one text block back.
+    async fn call(&self, k: u64) -> Result<(), String> {
+        let title = format!("Groceries {k}");
+        let params = serde_json::json!({
+            "name": TOOL,
+            "arguments": {"title": title, "body": "milk, eggs", "priority": 2},
+        });
+        let result = self.request(k, "tools/call", params).await?;
+        let expected = format!("added note `{title}` (priority 2): milk, eggs");
+        let content = result["content"].as_array();
+        let ok = result.get("isError") != Some(&Value::Bool(true))
+            && result.get("structuredContent").is_none()
+            && content.is_some_and(|content| {
+                content.len() == 1
+                    && content[0]["type"] == "text"
+                    && content[0]["text"].as_str() == Some(expected.as_str())
+            });
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("call {k}: expected {expected:?}, got {result}"))
+        }
+    }
+
+    /// Ends the session (`DELETE`), so the server's state stays small.
+    async fn close(&self) {
+        let _ = self
+            .http
+            .delete(&self.url)
+            .header("mcp-session-id", &self.id)
+            .header("mcp-protocol-version", PROTOCOL_VERSION)
+            .send()
+            .await;
+    }
+}
+
+/// `calls` calls, ids from `first`, spread over `sessions` with one call
+/// in flight per session; the latency of each call. Fails on the first
+/// wrong or missing answer.
+async fn drive(
+    sessions: &[Arc<Session>],
+    calls: usize,
+    first: u64,
+) -> Result<Vec<Duration>, String> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut tasks = JoinSet::new();
+    for session in sessions {
+        let session = Arc::clone(session);
+        let next = Arc::clone(&next);
+        tasks.spawn(async move {
+            let mut latencies = Vec::with_capacity(calls / 2);
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= calls {
+                    return Ok::<_, String>(latencies);
+                }
+                let start = Instant::now();
+                session.call(first + i as u64).await?;
+                latencies.push(start.elapsed());
+            }
+        });
+    }
+    let mut latencies = Vec::with_capacity(calls);
+    while let Some(done) = tasks.join_next().await {
+        latencies.extend(done.map_err(|e| e.to_string())??);
+    }
+    // Every call answered, each exactly once (the counter hands out each
+    // index once, and each answer was checked against its own index).
+    if latencies.len() != calls {
+        return Err(format!("{} answers to {calls} calls", latencies.len()));
+    }
+    Ok(latencies)
+}
+
+/// The CPU time all of a process's threads have run, in ns (the first
+/// field of each thread's `schedstat`): what the server spent, whatever
+/// else the machine runs. `None` where `/proc` does not say.
+fn cpu_ns(pid: u32) -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
+/// One server's run in one round.
+struct Sample {
+    calls_per_s: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    /// The server's CPU time per timed call, in µs.
+    cpu_us: Option<f64>,
+}
+
+/// The `p`-quantile by nearest rank.
+fn quantile(sorted: &[Duration], p: f64) -> Duration {
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+async fn wait_ready(child: &mut Child, port: u16) -> Result<(), String> {
+    let start = Instant::now();
+    loop {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("exited before serving: {status}"));
+        }
+        if start.elapsed() > STARTUP {
+            return Err(format!("not listening after {STARTUP:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn run_server(server: Server, options: &Options) -> Result<Sample, String> {
+    let port = free_port();
+    let mut child = server
+        .command(options, port)
+        .spawn()
+        .map_err(|e| format!("starting: {e}"))?;
+    let pid = child.id().ok_or("no pid")?;
+    let result = async {
+        wait_ready(&mut child, port).await?;
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let mut sessions = Vec::with_capacity(options.clients);
+        for _ in 0..options.clients {
+            sessions.push(Arc::new(Session::open(&url).await?));
+        }
+        let tools = sessions[0].count_tools().await?;
+        if tools != TOOLS {
+            return Err(format!("tools/list gave {tools} tools, not {TOOLS}"));
+        }
+        // Ids 1..: the warm-up's, then the timed calls'.
+        drive(&sessions, options.warmup, 1).await?;
+        let cpu_before = cpu_ns(pid);
+        let start = Instant::now();
+        let mut latencies = drive(&sessions, options.calls, 1 + options.warmup as u64).await?;
+        let wall = start.elapsed();
+        let cpu_after = cpu_ns(pid);
+        for session in &sessions {
+            session.close().await;
+        }
+        latencies.sort_unstable();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        Ok(Sample {
+            calls_per_s: options.calls as f64 / wall.as_secs_f64(),
+            p50_ms: ms(quantile(&latencies, 0.50)),
+            p99_ms: ms(quantile(&latencies, 0.99)),
+            cpu_us: cpu_before
+                .zip(cpu_after)
+                .map(|(before, after)| (after - before) as f64 / 1e3 / options.calls as f64),
+        })
+    }
+    .await;
+    let _ = child.kill().await;
+    result.map_err(|e| format!("{}: {e}", server.name()))
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
+
+/// `median (min–max)` with `decimals` decimals.
+fn spread(values: &[f64], decimals: usize) -> String {
+    if values.is_empty() {
+        return "n/a".into();
+    }
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!(
+        "{:.decimals$} ({lo:.decimals$}–{hi:.decimals$})",
+        median(values)
+    )
+}
+
+/// The output of a command, trimmed; empty if it fails.
+fn output(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
+        .current_dir(manifest_dir())
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|line| line.starts_with("model name"))
+                .and_then(|line| line.split_once(':'))
+                .map(|(_, model)| model.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The tables, the machine and the command, as markdown.
+fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
+    let mut out = String::new();
+    let of = |server: Server| samples.iter().find(|(s, _)| *s == server).map(|(_, v)| v);
+    let _ = writeln!(
+        out,
+        "{} `tools/call`s of `add_note` a run over {} concurrent sessions (one call in flight \
+         each) after {} warm-up calls; {} rounds, the servers' order reversed every other \
+         round. Medians over the rounds, (min–max), n = {}. The Rust servers {}.\n",
+        options.calls,
+        options.clients,
+        options.warmup,
+        options.rounds,
+        options.rounds,
+        if options.nodelay {
+            "set TCP_NODELAY (`--nodelay`: tool-mcp's `http_service` in the rmcp server's loop)"
+        } else {
+            "as shipped: tool-mcp's `serve_http`, which leaves TCP_NODELAY off, and rmcp's \
+             service in the same loop"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "| server | calls/s | p50 ms | p99 ms | server CPU µs/call |\n|---|---:|---:|---:|---:|"
+    );
+    for (server, runs) in samples {
+        let column = |f: fn(&Sample) -> Option<f64>, decimals| {
+            spread(&runs.iter().filter_map(f).collect::<Vec<_>>(), decimals)
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            server.label(),
+            column(|s| Some(s.calls_per_s), 0),
+            column(|s| Some(s.p50_ms), 2),
+            column(|s| Some(s.p99_ms), 2),
+            column(|s| s.cpu_us, 0),
+        );
+    }
+    if let Some(ours) = of(Server::ToolMcp) {
+        let mut rows = Vec::new();
+        let paired = |peer: &[Sample], f: fn(&Sample) -> Option<f64>| -> Vec<f64> {
+            ours.iter()
+                .zip(peer)
+                .filter_map(|(a, b)| Some(f(a)? / f(b)?))
+                .collect()
+        };
+        if let Some(python) = of(Server::Python) {
+            rows.push((
+                "calls/s, tool-mcp ÷ Python SDK",
+                paired(python, |s| Some(s.calls_per_s)),
+                "≥ 5",
+            ));
+            rows.push((
+                "server CPU per call, tool-mcp ÷ Python SDK",
+                paired(python, |s| s.cpu_us),
+                "",
+            ));
+        }
+        if let Some(rmcp) = of(Server::Rmcp) {
+            rows.push((
+                "calls/s, tool-mcp ÷ rmcp",
+                paired(rmcp, |s| Some(s.calls_per_s)),
+                "≥ 0.9",
+            ));
+            rows.push((
+                "p99 latency, tool-mcp ÷ rmcp",
+                paired(rmcp, |s| Some(s.p99_ms)),
+                "≤ 1",
+            ));
+            rows.push((
+                "server CPU per call, tool-mcp ÷ rmcp",
+                paired(rmcp, |s| s.cpu_us),
+                "",
+            ));
+        }
+        if !rows.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n| paired per round | median (min–max) | target |\n|---|---:|---|"
+            );
+            for (label, ratios, target) in rows {
+                let _ = writeln!(out, "| {label} | {} | {target} |", spread(&ratios, 2));
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nMachine: {} cores ({}), {}. Command: `(cd bench/mcp-load && cargo run --release -- {})`, \
+         at `{}`, {}.",
+        std::thread::available_parallelism().map_or(0, usize::from),
+        cpu_model(),
+        output("rustc", &["--version"]),
+        options.args.join(" "),
+        output("git", &["rev-parse", "--short", "HEAD"]),
+        output("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+    );
+    out
+}
+
+/// Replaces the part of BENCHMARKS.md between the markers with `text`, or
+/// appends a section with it.
+fn write_benchmarks(text: &str) -> std::io::Result<()> {
+    let path = manifest_dir().join("../../BENCHMARKS.md");
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    let block = format!("{START_MARKER}\n{}\n{END_MARKER}", text.trim());
+    let updated = match (current.find(START_MARKER), current.find(END_MARKER)) {
+        (Some(start), Some(end)) if end > start => {
+            format!(
+                "{}{block}{}",
+                &current[..start],
+                &current[end + END_MARKER.len()..]
+            )
+        }
+        _ => format!(
+            "{}\n\n## MCP under load\n\n{block}\n",
+            current.trim_end_matches('\n')
+        ),
+    };
+    std::fs::write(path, updated)
+}
+
+fn main() {
+    let options = options();
+    build_servers();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime");
+    let mut samples: Vec<(Server, Vec<Sample>)> = options
+        .servers
+        .iter()
+        .map(|&server| (server, Vec::new()))
+        .collect();
+    for round in 0..options.rounds {
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for i in order {
+            let server = samples[i].0;
+            match runtime.block_on(run_server(server, &options)) {
+                Ok(sample) => {
+                    eprintln!(
+                        "round {}/{} {:<8} {:>7.0} calls/s  p50 {:>6.2} ms  p99 {:>6.2} ms  cpu {:>5.0} µs/call",
+                        round + 1,
+                        options.rounds,
+                        server.name(),
+                        sample.calls_per_s,
+                        sample.p50_ms,
+                        sample.p99_ms,
+                        sample.cpu_us.unwrap_or(f64::NAN),
+                    );
+                    samples[i].1.push(sample);
+                }
+                Err(error) => {
+                    eprintln!("{error}");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    let text = report(&options, &samples);
+    println!("{text}");
+    if options.write {
+        write_benchmarks(&text).expect("BENCHMARKS.md written");
+        eprintln!("written to BENCHMARKS.md between {START_MARKER} and {END_MARKER}");
+    }
+}
