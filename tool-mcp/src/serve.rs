@@ -208,6 +208,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                 },
                 () = stop.cancelled() => return Ok(()),
             };
+            // A response goes out in more than one write (headers, then
+            // the SSE body); with Nagle's algorithm on, the second waits
+            // for the client's delayed ACK, about 40 ms a call.
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!(%error, "TCP_NODELAY not set");
+            }
             let service = service.clone();
             let verifier = verifier.clone();
             let stop = stop.clone();

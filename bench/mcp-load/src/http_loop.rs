@@ -3,8 +3,7 @@
 // `McpServer::http_service`): the same hyper builder and `/mcp` path
 // check, without the bearer check (off in `serve_http` too when no
 // verifier is set) and the shutdown token (the load generator kills the
-// process). `nodelay` sets TCP_NODELAY on each accepted connection, which
-// `serve_http` does not. Included by both Rust servers.
+// process). Like `serve_http`, it sets TCP_NODELAY on each connection.
 
 /// Serves `service` on `listener` at `/mcp`, forever.
 async fn serve_loop<S>(
@@ -13,7 +12,6 @@ async fn serve_loop<S>(
         S,
         rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
     >,
-    nodelay: bool,
 ) where
     S: rmcp::ServerHandler + Send + 'static,
 {
@@ -29,9 +27,7 @@ async fn serve_loop<S>(
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
-        if nodelay {
-            let _ = stream.set_nodelay(true);
-        }
+        let _ = stream.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {
             let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
@@ -51,19 +47,4 @@ async fn serve_loop<S>(
                 .await;
         });
     }
-}
-
-/// `--port PORT [--nodelay]`, in any order.
-fn server_args(usage: &str) -> (u16, bool) {
-    let (mut port, mut nodelay) = (None, false);
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        match flag.as_str() {
-            "--port" => port = args.next().and_then(|port| port.parse().ok()),
-            "--nodelay" => nodelay = true,
-            _ => port = None,
-        }
-    }
-    let port = port.unwrap_or_else(|| panic!("usage: {usage} --port PORT [--nodelay]"));
-    (port, nodelay)
 }

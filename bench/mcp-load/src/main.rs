@@ -25,7 +25,7 @@
 //! machine's cores, so what differs between the rows is the server.
 //!
 //! Usage: `mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W]
-//! [--python PATH] [--only NAME,..] [--nodelay] [--write]`.
+//! [--python PATH] [--only NAME,..] [--write]`.
 
 use std::fmt::Write as _;
 use std::net::TcpListener;
@@ -95,11 +95,7 @@ impl Server {
                 } else {
                     "rmcp-server"
                 };
-                let mut command = Command::new(sibling(bin));
-                if options.nodelay {
-                    command.arg("--nodelay");
-                }
-                command
+                Command::new(sibling(bin))
             }
             Server::Python => {
                 let mut command = Command::new(&options.python);
@@ -124,16 +120,13 @@ struct Options {
     warmup: usize,
     python: PathBuf,
     servers: Vec<Server>,
-    /// Whether the Rust servers set TCP_NODELAY (the Python one always
-    /// does: asyncio sets it on every TCP connection).
-    nodelay: bool,
     write: bool,
     /// The arguments as given, for the command shown with the table.
     args: Vec<String>,
 }
 
 const USAGE: &str = "usage: mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W] \
-                     [--python PATH] [--only tool-mcp,rmcp,python] [--nodelay] [--write]";
+                     [--python PATH] [--only tool-mcp,rmcp,python] [--write]";
 
 fn options() -> Options {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -144,7 +137,6 @@ fn options() -> Options {
         warmup: 200,
         python: default_python(),
         servers: Server::ALL.to_vec(),
-        nodelay: false,
         write: false,
         args: args.clone(),
     };
@@ -152,10 +144,6 @@ fn options() -> Options {
     while let Some(flag) = args.next() {
         if flag == "--write" {
             options.write = true;
-            continue;
-        }
-        if flag == "--nodelay" {
-            options.nodelay = true;
             continue;
         }
         let value = args.next().unwrap_or_else(|| panic!("{USAGE}"));
@@ -596,18 +584,8 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
         out,
         "{} `tools/call`s of `add_note` a run over {} concurrent sessions (one call in flight \
          each) after {} warm-up calls; {} rounds, the servers' order reversed every other \
-         round. Medians over the rounds, (min–max), n = {}. The Rust servers {}.\n",
-        options.calls,
-        options.clients,
-        options.warmup,
-        options.rounds,
-        options.rounds,
-        if options.nodelay {
-            "set TCP_NODELAY (`--nodelay`: tool-mcp's `http_service` in the rmcp server's loop)"
-        } else {
-            "as shipped: tool-mcp's `serve_http`, which leaves TCP_NODELAY off, and rmcp's \
-             service in the same loop"
-        }
+         round. Medians over the rounds, (min–max), n = {}. Both Rust servers set TCP_NODELAY, as `serve_http` does.\n",
+        options.calls, options.clients, options.warmup, options.rounds, options.rounds,
     );
     let _ = writeln!(
         out,

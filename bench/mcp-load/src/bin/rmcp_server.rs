@@ -9,8 +9,7 @@
 //! hyper HTTP/1 connection loop with the same `/mcp` path check
 //! (`src/http_loop.rs`), and the same Tokio runtime.
 //!
-//! Usage: `rmcp-server --port PORT [--nodelay]`; `--nodelay` sets
-//! TCP_NODELAY on each connection.
+//! Usage: `rmcp-server --port PORT`.
 
 use std::sync::Arc;
 
@@ -24,6 +23,7 @@ use tokio::net::TcpListener;
 
 include!("../fillers.rs");
 include!("../http_loop.rs");
+include!("../port.rs");
 
 /// The arguments of every tool.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -79,7 +79,7 @@ impl ServerHandler for Notes {
 // one worker per core.
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let (port, nodelay) = server_args("rmcp-server");
+    let port = server_port("rmcp-server");
     let router = Notes::tool_router();
     assert_eq!(router.list_all().len(), 100, "add_note and 99 fillers");
     let service = StreamableHttpService::new(
@@ -92,6 +92,6 @@ async fn main() -> std::io::Result<()> {
         tool_mcp::http_config(),
     );
     let listener = TcpListener::bind(("127.0.0.1", port)).await?;
-    serve_loop(listener, service, nodelay).await;
+    serve_loop(listener, service).await;
     Ok(())
 }

@@ -3,17 +3,14 @@
 //! streamable HTTP at `http://127.0.0.1:PORT/mcp` with
 //! `McpServer::serve_http` (that is, `tool_mcp::http_config()`).
 //!
-//! Usage: `tool-mcp-server --port PORT [--nodelay]`. With `--nodelay`, the
-//! server's `McpServer::http_service` is served by the loop of
-//! `src/http_loop.rs` (the one the rmcp server uses), which sets
-//! TCP_NODELAY on each connection.
+//! Usage: `tool-mcp-server --port PORT`.
 
 use tokio::net::TcpListener;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::McpServer;
 
 include!("../fillers.rs");
-include!("../http_loop.rs");
+include!("../port.rs");
 
 /// Add a note to the user's notebook.
 #[tool(tier = Observe, concurrency_safe)]
@@ -58,17 +55,10 @@ fillers!(tools);
 // worker per core.
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let (port, nodelay) = server_args("tool-mcp-server");
+    let port = server_port("tool-mcp-server");
     let registry = registry();
     assert_eq!(registry.len(), 100, "add_note and 99 fillers");
     let server = McpServer::new(registry, ToolContext::new(()));
     let listener = TcpListener::bind(("127.0.0.1", port)).await?;
-    if nodelay {
-        // The same service `serve_http` serves, in the same loop but for
-        // TCP_NODELAY, which `serve_http` leaves off.
-        serve_loop(listener, server.http_service(tool_mcp::http_config()), true).await;
-        Ok(())
-    } else {
-        server.serve_http(listener).await
-    }
+    server.serve_http(listener).await
 }
