@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CreateTaskResult,
     ProgressNotificationParam, ProgressToken, ResultType,
 };
 use rmcp::service::{Peer, RequestContext};
@@ -77,14 +77,15 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     };
     let mut ctx = base.clone().with_cancellation(token.clone());
     let progress_token = context.meta.get_progress_token();
-    let (sender, mut reports) = mpsc::unbounded_channel();
+    // Most calls have no one to report to: no channel for them.
+    let mut reports = None;
     if progress_token.is_some() || as_task {
+        let (sender, receiver) = mpsc::unbounded_channel();
         ctx = ctx.with_progress_listener(move |event: &CallProgress<'_>| {
             // The request has been answered: MCP wants no progress after.
             let _ = sender.send(Report::from(event));
         });
-    } else {
-        drop(sender);
+        reports = Some(receiver);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     if as_task {
@@ -93,6 +94,8 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             return answer(&result).map(Into::into);
         };
         let caller = Caller::of(&context, server.verifier.is_some());
+        // Always there for a task; a closed channel would do as well.
+        let reports = reports.unwrap_or_else(|| mpsc::unbounded_channel().1);
         let task = server
             .tasks
             .start(caller, Arc::clone(registry), result, id, token, reports);
@@ -115,7 +118,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let result = loop {
         tokio::select! {
             biased;
-            Some(report) = reports.recv(), if progress_token.is_some() => {
+            Some(report) = next(&mut reports) => {
                 notify(&context.peer, progress_token.as_ref(), report).await;
             }
             () = &mut server_cancelled, if !relayed => {
@@ -126,11 +129,21 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         }
     };
     // What the call reported before it ended goes before the response.
-    reports.close();
-    while let Ok(report) = reports.try_recv() {
-        notify(&context.peer, progress_token.as_ref(), report).await;
+    if let Some(reports) = &mut reports {
+        reports.close();
+        while let Ok(report) = reports.try_recv() {
+            notify(&context.peer, progress_token.as_ref(), report).await;
+        }
     }
     answer(&result).map(Into::into)
+}
+
+/// The next report, or never for a call without a channel.
+async fn next(reports: &mut Option<mpsc::UnboundedReceiver<Report>>) -> Option<Report> {
+    match reports {
+        Some(reports) => reports.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, report: Report) {
@@ -155,10 +168,62 @@ pub(crate) fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
             None,
         ));
     }
+    // A result of text (most are, and every error) is built as it is
+    // sent: `call_tool_result`'s one text block, without the detour
+    // through a JSON value, which costs ten allocations a call.
+    if result.is_error() || result.as_parts().is_none() {
+        let content = vec![ContentBlock::text(result.model_text().into_owned())];
+        let mut answer = if result.is_error() {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
+        answer.structured_content = result
+            .structured_content()
+            .filter(|v| v.is_object())
+            .cloned();
+        return Ok(answer);
+    }
     let mut answer: CallToolResult =
         serde_json::from_value(call_tool_result(result)).map_err(|error| {
             ErrorData::internal_error(format!("a result MCP cannot take: {error}"), None)
         })?;
     answer.result_type.get_or_insert(ResultType::COMPLETE);
     Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tool_core::{Image, Part};
+
+    use super::*;
+
+    /// Built directly or through `call_tool_result`, an answer is what
+    /// tool-core writes for MCP.
+    #[test]
+    fn every_answer_is_tool_cores_call_tool_result() {
+        let results = [
+            ToolResult::text("added"),
+            ToolResult::json(json!({"sum": 3})),
+            ToolResult::json(json!({"sum": 3})).with_structured_content(json!({"sum": 3})),
+            ToolResult::text("a list").with_structured_content(json!([1, 2])),
+            ToolResult::error("the disk is full"),
+            ToolResult::deferred(),
+            ToolResult::parts(vec![
+                Part::from("The chart:"),
+                Image::png(vec![1, 2, 3]).into(),
+            ]),
+        ];
+        for result in results {
+            let mut expected = call_tool_result(&result);
+            expected["resultType"] = json!("complete");
+            let answer = answer(&result).expect("a result, not a protocol error");
+            assert_eq!(
+                serde_json::to_value(answer).unwrap(),
+                expected,
+                "{result:?}"
+            );
+        }
+    }
 }

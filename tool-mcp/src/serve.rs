@@ -192,7 +192,9 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     ) -> io::Result<()> {
         let stop = config.cancellation_token.clone();
         let verifier = self.verifier.clone();
-        let service = self.http_service(config);
+        // Shared, not cloned per request: a clone copies rmcp's settings,
+        // their lists of hosts and origins included.
+        let service = Arc::new(self.http_service(config));
         loop {
             let stream = tokio::select! {
                 accepted = listener.accept() => match accepted {
@@ -214,12 +216,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             if let Err(error) = stream.set_nodelay(true) {
                 tracing::debug!(%error, "TCP_NODELAY not set");
             }
-            let service = service.clone();
+            let service = Arc::clone(&service);
             let verifier = verifier.clone();
             let stop = stop.clone();
             tokio::spawn(async move {
                 let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
-                    let service = service.clone();
+                    let service = Arc::clone(&service);
                     let verifier = verifier.clone();
                     async move {
                         if request.uri().path() != MCP_PATH {

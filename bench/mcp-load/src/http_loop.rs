@@ -3,7 +3,8 @@
 // `McpServer::http_service`): the same hyper builder and `/mcp` path
 // check, without the bearer check (off in `serve_http` too when no
 // verifier is set) and the shutdown token (the load generator kills the
-// process). Like `serve_http`, it sets TCP_NODELAY on each connection.
+// process). Like `serve_http`, it sets TCP_NODELAY on each connection and
+// shares the service between requests.
 
 /// Serves `service` on `listener` at `/mcp`, forever.
 async fn serve_loop<S>(
@@ -23,15 +24,17 @@ async fn serve_loop<S>(
     use hyper::{Request, Response, StatusCode};
     use hyper_util::rt::TokioIo;
 
+    // Shared, not cloned per request, as in `serve_http`.
+    let service = std::sync::Arc::new(service);
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let service = service.clone();
+        let service = std::sync::Arc::clone(&service);
         tokio::spawn(async move {
             let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
-                let service = service.clone();
+                let service = std::sync::Arc::clone(&service);
                 async move {
                     if request.uri().path() != "/mcp" {
                         let mut response =
