@@ -11,4 +11,5 @@ mod pipeline;
 mod progress;
 mod robustness;
 mod stress;
+mod text_arguments;
 mod typed_tools;

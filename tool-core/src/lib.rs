@@ -71,6 +71,10 @@
 //! Features: `schemars` (on by default) derives input schemas from Rust types;
 //! without it every tool writes its schema with `#[tool(schema = ...)]`.
 
+// The crate's own tests write `#[tool]`s, whose expansion names it.
+#[cfg(test)]
+extern crate self as tool_core;
+
 mod dispatch;
 pub mod provider;
 mod schema;

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::dispatch::runner::{Registration, Runner};
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
-use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata};
+use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
 
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {
@@ -24,6 +24,11 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) absent_nulls: Option<AbsentNulls>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
     pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// Whether a call may read the arguments' text into the tool's
+    /// parameters (`dispatch/text.rs`): a `#[tool]` function that sees no
+    /// context, runs at once and takes no lock, where a `null` means
+    /// nothing special. Whether its parameters can is up to their types.
+    pub(crate) reads_text: bool,
 }
 
 /// Appended to the description of a `long_running` tool.
@@ -51,6 +56,11 @@ impl<Ctx> Entry<Ctx> {
             description = format!("{description}\n\n{LONG_RUNNING_NOTE}");
         }
         let absent_nulls = AbsentNulls::compile(&tool.input_schema);
+        let reads_text = tool.reads_text
+            && metadata.tier == ToolTier::Observe
+            && !metadata.long_running
+            && metadata.concurrency_safe
+            && absent_nulls.is_none();
         let definition = ToolDefinition {
             name: tool.name.into_owned(),
             description,
@@ -66,6 +76,7 @@ impl<Ctx> Entry<Ctx> {
             input_check,
             output_check,
             absent_nulls,
+            reads_text,
         };
         Ok((entry, definition))
     }

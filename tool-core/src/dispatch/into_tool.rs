@@ -48,6 +48,7 @@ where
             output_schema: self.output_schema(),
             metadata: self.metadata(),
             uses_context: self.uses_context(),
+            reads_text: false,
             runner: Runner::Dyn(Arc::new(TypedRunner::new(self))),
         }
     }
@@ -66,6 +67,7 @@ where
             output_schema: self.output_schema().cloned(),
             metadata: self.metadata(),
             uses_context: true,
+            reads_text: false,
             runner: Runner::Dyn(Arc::new(UntypedAdapter(Arc::new(self)))),
         }
     }

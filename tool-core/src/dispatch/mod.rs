@@ -18,6 +18,7 @@ mod pipeline;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod runner;
+pub(crate) mod text;
 
 pub use adapter::{TypedToolAdapter, deserialize_arguments};
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;

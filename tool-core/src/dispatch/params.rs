@@ -25,7 +25,8 @@ use serde_json::{Error, Value};
 
 use crate::ToolError;
 use crate::dispatch::input::{Node, Path, unexpected};
-use crate::dispatch::runner::{Arguments, Checks, Gate};
+use crate::dispatch::runner::{Arguments, Checks, Gate, Source};
+use crate::dispatch::text::{Scan, TextRead};
 
 /// What a `#[tool]` function says of one parameter, in a `static`: its
 /// name, and its doc comment as schemars splits a field's.
@@ -83,6 +84,9 @@ impl<T: DeserializeOwned + Serialize> SerdeParameter for T {}
 pub struct Field<T, K = Derived> {
     param: &'static Param,
     value: Option<T>,
+    /// How to read the parameter out of the arguments' text, for a type
+    /// whose reading implies its schema (`dispatch/text.rs`).
+    text: Option<TextRead<T>>,
     kind: PhantomData<K>,
 }
 
@@ -98,6 +102,18 @@ impl<T, K> Field<T, K> {
         Self {
             param,
             value: None,
+            text: None,
+            kind: PhantomData,
+        }
+    }
+
+    /// The field of a start function, which may read the arguments' text.
+    #[inline]
+    pub fn reading(param: &'static Param, text: Option<TextRead<T>>) -> Self {
+        Self {
+            param,
+            value: None,
+            text,
             kind: PhantomData,
         }
     }
@@ -136,6 +152,9 @@ impl<T, K> Field<T, K> {
 #[allow(private_interfaces)]
 pub trait Slot {
     fn read<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error>;
+    /// Reads the value at the scan; `false` when the type has no reader
+    /// of text or the read fails (the scan is then marked failed).
+    fn read_text(&mut self, scan: &mut Scan<'_>) -> bool;
     fn read_missing(&mut self) -> Result<(), Error>;
     /// Adds the parameter to `schema` as schemars' derive adds a field: its
     /// schema with its doc comment, required unless it can be left out.
@@ -147,6 +166,15 @@ pub trait Slot {
 impl<T: Parameter> Slot for Field<T, Derived> {
     fn read<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error> {
         self.read_value(node, path)
+    }
+
+    fn read_text(&mut self, scan: &mut Scan<'_>) -> bool {
+        let Some(read) = self.text else {
+            scan.fail();
+            return false;
+        };
+        self.value = scan.value(read);
+        self.value.is_some()
     }
 
     fn read_missing(&mut self) -> Result<(), Error> {
@@ -164,6 +192,13 @@ impl<T: Parameter> Slot for Field<T, Derived> {
 impl<T: SerdeParameter> Slot for Field<T, ByHand> {
     fn read<'a>(&mut self, node: Node<'a>, path: &mut Path<'a>) -> Result<(), Error> {
         self.read_value(node, path)
+    }
+
+    /// A schema written by hand may say what the type does not: such a
+    /// tool's arguments always go the whole way.
+    fn read_text(&mut self, scan: &mut Scan<'_>) -> bool {
+        scan.fail();
+        false
     }
 
     fn read_missing(&mut self) -> Result<(), Error> {
@@ -225,12 +260,13 @@ impl<'a> Arguments<'a> {
     /// out of a `Result`.
     #[inline]
     pub fn object(self, expecting: &'static str) -> Object<'a> {
-        let (node, tool, gate) = self.into_parts();
-        let entries = match node {
-            Node::Read(Value::Object(map)) => Entries::Read(map.iter()),
-            Node::Take(Value::Object(map)) => Entries::Take(map.iter_mut()),
-            Node::Read(value) => Entries::NotAnObject(value),
-            Node::Take(value) => Entries::NotAnObject(value),
+        let (source, tool, gate) = self.into_parts();
+        let entries = match source {
+            Source::Node(Node::Read(Value::Object(map))) => Entries::Read(map.iter()),
+            Source::Node(Node::Take(Value::Object(map))) => Entries::Take(map.iter_mut()),
+            Source::Node(Node::Read(value)) => Entries::NotAnObject(value),
+            Source::Node(Node::Take(value)) => Entries::NotAnObject(value),
+            Source::Text(text, failed) => Entries::Text(Scan::new(text, failed)),
         };
         Object {
             entries,
@@ -269,6 +305,9 @@ impl<'a> Object<'a> {
     /// problem with either is reported at it.
     #[inline]
     pub fn next_key(&mut self) -> Option<&'a str> {
+        if let Entries::Text(scan) = &mut self.entries {
+            return scan.next_key();
+        }
         let (key, node) = self.entries.next()?;
         self.path.push_key(key);
         self.pending = Some(node);
@@ -279,6 +318,13 @@ impl<'a> Object<'a> {
     #[inline(always)]
     pub fn read(&mut self, index: u32, field: &mut dyn Slot) -> Result<(), ToolError> {
         let bit = 1u64 << (index % 64);
+        if let Entries::Text(scan) = &mut self.entries {
+            if self.read & bit == 0 && field.read_text(scan) {
+                self.read |= bit;
+                return Ok(());
+            }
+            return Err(scan.unread(self.tool));
+        }
         match self.pending.take() {
             Some(node) if self.read & bit == 0 => match field.read(node, &mut self.path) {
                 Ok(()) => {
@@ -294,20 +340,26 @@ impl<'a> Object<'a> {
 
     /// The last key is no parameter's: serde's words, with the names.
     #[cold]
-    pub fn unknown(&self, key: &str, names: &'static [&'static str]) -> ToolError {
+    pub fn unknown(&mut self, key: &str, names: &'static [&'static str]) -> ToolError {
+        if let Entries::Text(scan) = &mut self.entries {
+            return scan.unread(self.tool);
+        }
         self.invalid(&de::Error::unknown_field(key, names))
     }
 
     /// Reads each parameter the arguments did not give from nothing, then
     /// passes the gate.
-    pub fn finish(self, fields: &mut [&mut dyn Slot]) -> Result<(), ToolError> {
+    pub fn finish(mut self, fields: &mut [&mut dyn Slot]) -> Result<(), ToolError> {
         self.read_rest(fields)?;
         (self.gate)()
     }
 
     /// [`finish`](Object::finish) without the gate, for a tool with checks
     /// of its own, which run first.
-    pub fn finish_unchecked(self, fields: &mut [&mut dyn Slot]) -> Result<Checks<'a>, ToolError> {
+    pub fn finish_unchecked(
+        mut self,
+        fields: &mut [&mut dyn Slot],
+    ) -> Result<Checks<'a>, ToolError> {
         self.read_rest(fields)?;
         Ok(Checks {
             tool: self.tool,
@@ -319,20 +371,35 @@ impl<'a> Object<'a> {
     /// they did not give from nothing. Always inlined: as a call of its
     /// own it cost `finish` 15 instructions a call (callgrind).
     #[inline(always)]
-    fn read_rest(&self, fields: &mut [&mut dyn Slot]) -> Result<(), ToolError> {
-        if let Entries::NotAnObject(value) = self.entries {
-            return Err(not_an_object(self.tool, value, self.expecting));
+    fn read_rest(&mut self, fields: &mut [&mut dyn Slot]) -> Result<(), ToolError> {
+        match &mut self.entries {
+            Entries::NotAnObject(value) => {
+                return Err(not_an_object(self.tool, value, self.expecting));
+            }
+            Entries::Text(scan) if !scan.complete() => return Err(scan.unread(self.tool)),
+            _ => {}
         }
         if self.read.count_ones() as usize != fields.len() {
             for (index, field) in fields.iter_mut().enumerate() {
                 if self.read & (1u64 << (index % 64)) == 0
                     && let Err(error) = field.read_missing()
                 {
-                    return Err(self.invalid(&error));
+                    return Err(self.missing(&error));
                 }
             }
         }
         Ok(())
+    }
+
+    /// A parameter left out that cannot be; from the text, a hand-written
+    /// schema's tool (whose schema may require what the type does not)
+    /// goes the whole way as well.
+    #[cold]
+    fn missing(&mut self, error: &Error) -> ToolError {
+        if let Entries::Text(scan) = &mut self.entries {
+            return scan.unread(self.tool);
+        }
+        self.invalid(error)
     }
 
     #[cold]
@@ -352,6 +419,8 @@ enum Entries<'a> {
     Take(serde_json::map::IterMut<'a>),
     /// Arguments that are no object: no keys.
     NotAnObject(&'a Value),
+    /// The arguments' text, read as it is walked.
+    Text(Scan<'a>),
 }
 
 impl<'a> Entries<'a> {
@@ -360,7 +429,7 @@ impl<'a> Entries<'a> {
         match self {
             Entries::Read(entries) => entries.next().map(|(k, v)| (k.as_str(), Node::Read(v))),
             Entries::Take(entries) => entries.next().map(|(k, v)| (k.as_str(), Node::Take(v))),
-            Entries::NotAnObject(_) => None,
+            Entries::NotAnObject(_) | Entries::Text(_) => None,
         }
     }
 }

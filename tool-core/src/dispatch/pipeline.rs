@@ -4,6 +4,7 @@
 //! shape the output.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -193,6 +194,35 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 return result;
             }
         };
+        // OpenAI's arguments are a JSON string: for a tool that needs
+        // nothing of them but its parameters, read them straight out of it.
+        let text = match &args {
+            Value::String(text) if !watched && entry.reads_text => Some(text.as_str()),
+            _ => None,
+        };
+        if let Some(text) = text.filter(|text| text.len() <= self.settings.max_argument_bytes) {
+            let failed = Cell::new(false);
+            let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                self.begin_text(entry, ctx, text, &failed)
+            }));
+            match begun {
+                Ok(Some(Begun::Done(result))) => return result,
+                Ok(Some(Begun::Waits(run))) => {
+                    let call = Held::Local {
+                        tool: &entry.name,
+                        arguments: args,
+                        id: OnceLock::new(),
+                    };
+                    return AssertUnwindSafe(self.go_on(entry, ctx, &call, run))
+                        .catch_unwind()
+                        .await
+                        .unwrap_or_else(|panic| panicked(name, panic.as_ref()));
+                }
+                Err(panic) => return panicked(name, panic.as_ref()),
+                // Read again, the whole way.
+                Ok(None) => {}
+            }
+        }
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
             Ok(mut arguments) => {
                 if let Some(absent) = &entry.absent_nulls {
@@ -288,6 +318,33 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, false);
             entry.runner.start(call.context_for(ctx), args)
         };
+        self.begun(entry, started)
+    }
+
+    /// [`begin`](Self::begin) for a tool whose entry
+    /// [`reads_text`](Entry::reads_text), on the arguments' text: with no
+    /// schema to check (what the parameters read, the schema accepts) and
+    /// no value made. `None` when the text has to be read the whole way:
+    /// then nothing has run.
+    fn begin_text(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        text: &str,
+        failed: &Cell<bool>,
+    ) -> Option<Begun> {
+        let gate = || check_access(entry, ctx);
+        let args = Arguments::text(text, failed, &entry.name, &gate);
+        let started = entry.runner.start(Cow::Borrowed(ctx), args);
+        if failed.get() {
+            return None;
+        }
+        #[cfg(test)]
+        tests::READ_FROM_TEXT.with(|count| count.set(count.get() + 1));
+        Some(self.begun(entry, started))
+    }
+
+    fn begun(&self, entry: &Entry<Ctx>, started: Result<Started, ToolError>) -> Begun {
         match started {
             Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
             Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
@@ -558,5 +615,101 @@ fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolRes
             violations,
         }
         .into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use serde_json::{Value, json};
+
+    use crate::{CallObserver, ToolContext, ToolRegistry, tool};
+
+    thread_local! {
+        /// Calls whose arguments were read from their text, on this thread.
+        pub(super) static READ_FROM_TEXT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Add a note.
+    #[tool(tier = Observe, concurrency_safe)]
+    fn add_note(title: String, priority: u8, tags: Option<Vec<String>>) -> String {
+        format!("{title} {priority} {tags:?}")
+    }
+
+    /// Add a note, with a context.
+    #[tool(tier = Observe, concurrency_safe)]
+    fn add_note_seen(_ctx: &ToolContext<()>, title: String) -> String {
+        title
+    }
+
+    /// Add a note, by hand.
+    #[tool(tier = Observe, concurrency_safe, schema = json!({"type": "object"}))]
+    fn add_note_by_hand(title: String) -> String {
+        title
+    }
+
+    /// Add a note, asking first.
+    #[tool(tier = Confirm, concurrency_safe)]
+    fn add_note_confirmed(title: String) -> String {
+        title
+    }
+
+    struct Watch;
+
+    impl CallObserver for Watch {}
+
+    /// Whether the call of `tool` with `args` was read from the text, and
+    /// its result's text.
+    fn call(registry: &ToolRegistry<()>, tool: &str, args: &str) -> (bool, String) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let before = READ_FROM_TEXT.with(Cell::get);
+        let result = runtime.block_on(registry.call(
+            &ToolContext::new(()),
+            tool,
+            Value::String(args.to_owned()),
+        ));
+        let read = READ_FROM_TEXT.with(Cell::get) > before;
+        (read, result.model_text().into_owned())
+    }
+
+    #[test]
+    fn arguments_are_read_from_their_text_when_nothing_else_needs_them() {
+        let registry = ToolRegistry::new()
+            .with(AddNote)
+            .with(AddNoteSeen)
+            .with(AddNoteByHand)
+            .with(AddNoteConfirmed);
+        let note = r#"{"title": "G", "priority": 2, "tags": ["a"]}"#;
+        assert_eq!(
+            call(&registry, "add_note", note),
+            (true, r#"G 2 Some(["a"])"#.to_owned())
+        );
+        assert_eq!(
+            call(&registry, "add_note", r#"{"title":"G","priority":2}"#),
+            (true, "G 2 None".to_owned())
+        );
+        // Read again the whole way: a value the parameters refuse, a key
+        // no parameter has.
+        for refused in [
+            r#"{"title": "G", "priority": 300}"#,
+            r#"{"title": "G", "priority": 2, "colour": "red"}"#,
+        ] {
+            let (read, text) = call(&registry, "add_note", refused);
+            assert!(!read && text.starts_with("invalid arguments"), "{text}");
+        }
+        // Tools that need more than their parameters.
+        let title = r#"{"title": "G"}"#;
+        for tool in ["add_note_seen", "add_note_by_hand", "add_note_confirmed"] {
+            assert!(!call(&registry, tool, title).0, "{tool}");
+        }
+        // A registry whose calls are watched.
+        let watched = ToolRegistry::new().with(AddNote).with_observer(Watch);
+        assert_eq!(
+            call(&watched, "add_note", note),
+            (false, r#"G 2 Some(["a"])"#.to_owned())
+        );
     }
 }

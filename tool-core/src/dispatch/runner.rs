@@ -8,6 +8,7 @@
 //! through [`Prepare`].
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::dispatch::input::{Node, Path};
+use crate::dispatch::text::Scan;
 use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult, Violation};
 
 /// A call as a tool's start function receives it: the model's arguments,
@@ -24,20 +26,47 @@ use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult, Violati
 /// the policy checks that need no one's answer.
 #[doc(hidden)]
 pub struct Arguments<'a> {
-    node: Node<'a>,
+    source: Source<'a>,
     tool: &'a str,
     gate: Gate<'a>,
     /// Whether the tool may run at once, if it can.
     pub now: bool,
 }
 
+/// Where the arguments are read from.
+pub(crate) enum Source<'a> {
+    /// A JSON value.
+    Node(Node<'a>),
+    /// The JSON text of an object, read without a value made of it; any
+    /// surprise sets the flag, and the call goes the whole way
+    /// (`dispatch/text.rs`).
+    Text(&'a str, &'a Cell<bool>),
+}
+
 impl<'a> Arguments<'a> {
     pub(crate) fn new(node: Node<'a>, tool: &'a str, gate: Gate<'a>, now: bool) -> Self {
         Self {
-            node,
+            source: Source::Node(node),
             tool,
             gate,
             now,
+        }
+    }
+
+    /// The arguments as the text of a JSON object, for a tool that may
+    /// run at once; `failed` is set when they have to be read again the
+    /// whole way.
+    pub(crate) fn text(
+        text: &'a str,
+        failed: &'a Cell<bool>,
+        tool: &'a str,
+        gate: Gate<'a>,
+    ) -> Self {
+        Self {
+            source: Source::Text(text, failed),
+            tool,
+            gate,
+            now: true,
         }
     }
 
@@ -49,8 +78,20 @@ impl<'a> Arguments<'a> {
     }
 
     /// What `Arguments::object` reads, the tool's name, and the gate.
-    pub(crate) fn into_parts(self) -> (Node<'a>, &'a str, Gate<'a>) {
-        (self.node, self.tool, self.gate)
+    pub(crate) fn into_parts(self) -> (Source<'a>, &'a str, Gate<'a>) {
+        (self.source, self.tool, self.gate)
+    }
+
+    /// The value to read, or, for text, an error no one reads: only a
+    /// `#[tool]` function's parameters are read out of text.
+    fn node(source: Source<'a>, tool: &str) -> Result<Node<'a>, ToolError> {
+        match source {
+            Source::Node(node) => Ok(node),
+            Source::Text(text, failed) => {
+                Scan::new(text, failed).fail();
+                Err(crate::__private::unread(tool))
+            }
+        }
     }
 
     /// [`read`](Arguments::read), with the tool's own checks of the input
@@ -60,8 +101,9 @@ impl<'a> Arguments<'a> {
         check: impl FnOnce(&T) -> Result<(), Vec<Violation>>,
     ) -> Result<T, ToolError> {
         // Kept small: it is compiled once per input type.
+        let node = Self::node(self.source, self.tool)?;
         let mut path = Path::default();
-        let input = match T::deserialize(path.reader(self.node)) {
+        let input = match T::deserialize(path.reader(node)) {
             Ok(input) => input,
             Err(error) => return Err(path.invalid(self.tool, &error)),
         };
@@ -75,8 +117,9 @@ impl<'a> Arguments<'a> {
 
     /// The arguments as they are, for a tool that reads them itself.
     pub(crate) fn into_value(self) -> Result<Value, ToolError> {
+        let node = Self::node(self.source, self.tool)?;
         (self.gate)()?;
-        Ok(match self.node {
+        Ok(match node {
             Node::Read(value) => value.clone(),
             Node::Take(value) => std::mem::take(value),
         })
@@ -214,6 +257,9 @@ pub struct Compiled<S> {
     pub input_schema: fn() -> Value,
     pub output_schema: fn() -> Option<Value>,
     pub start: S,
+    /// Whether `start` reads the parameters one by one, out of the
+    /// arguments' text when their types allow (`dispatch/text.rs`).
+    pub reads_text: bool,
 }
 
 /// A hand-written tool as the registry runs it: deserialize, pass the gate,
@@ -270,6 +316,8 @@ pub struct Registration<Ctx> {
     /// Whether the tool reads its context.
     pub(crate) uses_context: bool,
     pub(crate) runner: Runner<Ctx>,
+    /// Whether the tool's start function can read the arguments' text.
+    pub(crate) reads_text: bool,
 }
 
 impl<Ctx> Registration<Ctx> {
@@ -291,6 +339,7 @@ impl<Ctx> Registration<Ctx> {
             output_schema: (tool.output_schema)(),
             metadata: tool.facts.metadata.clone(),
             uses_context,
+            reads_text: tool.reads_text && !uses_context,
             runner: runner(tool.start),
         }
     }

@@ -350,21 +350,33 @@ impl<'a> Expansion<'a> {
     /// made by `slot::<T>`: where a parameter type that cannot be one fails,
     /// at the type, written alike in the start and the schema functions so
     /// that rustc reports it once.
-    fn fields(&self) -> (TokenStream, Vec<TokenStream>) {
+    ///
+    /// In the start function (`reading`) of a derived schema's tool, each
+    /// field gets the reader of text its type has, if any: found by method
+    /// resolution on `Probe<T>` (`tool-core/src/dispatch/text.rs`).
+    fn fields(&self, reading: bool) -> (TokenStream, Vec<TokenStream>) {
         let p = &self.p;
-        let (kind, slot) = if self.args.schema.is_none() {
+        let derived = self.args.schema.is_none();
+        let (kind, slot) = if derived {
             (quote!(#p::Derived), quote!(slot))
         } else {
             (quote!(#p::ByHand), quote!(slot_by_hand))
         };
+        let text = reading && derived;
         let mut lets = TokenStream::new();
+        if text && self.tool.params().next().is_some() {
+            lets.extend(quote!(use #p::{ExactText as _, LooseText as _};));
+        }
         let mut slots = Vec::new();
         for (index, param) in self.tool.params().enumerate() {
             let ty = &param.ty;
             let field = field_local(index);
             let param_static = param_static(index);
-            lets.extend(quote! {
-                let mut #field = #p::Field::<#ty, #kind>::new(&#param_static);
+            lets.extend(if text {
+                let reader = quote_spanned!(ty.span()=> (&#p::Probe::<#ty>::NEW).text_reader());
+                quote!(let mut #field = #p::Field::<#ty, #kind>::reading(&#param_static, #reader);)
+            } else {
+                quote!(let mut #field = #p::Field::<#ty, #kind>::new(&#param_static);)
             });
             slots.push(quote_spanned!(ty.span()=> #p::#slot::<#ty>(&mut #field)));
         }
@@ -449,7 +461,7 @@ impl<'a> Expansion<'a> {
             .map(|(ident, _)| (ident, ident.unraw().to_string()))
             .unzip();
         let fields = (0..idents.len()).map(field_local);
-        let (lets, slots) = self.fields();
+        let (lets, slots) = self.fields(true);
         let expecting = format!("the arguments of tool `{}` as a JSON object", self.name);
         let object = format_ident!("__tool_object", span = Span::mixed_site());
         let key = format_ident!("__tool_key", span = Span::mixed_site());
@@ -601,7 +613,7 @@ impl<'a> Expansion<'a> {
             };
         }
         if self.plain.is_some() {
-            let (lets, slots) = self.fields();
+            let (lets, slots) = self.fields(false);
             return quote! {
                 fn __tool_input_schema() -> #p::Value {
                     #lets
@@ -630,7 +642,8 @@ impl<'a> Expansion<'a> {
             plain,
             ..
         } = self;
-        let compiled = compiled(self.args, &self.krate);
+        let reads_text = plain.is_some() && self.args.schema.is_none();
+        let compiled = compiled(self.args, &self.krate, reads_text);
         let marker = plain.is_none().then_some(marker).into_iter();
         match self.tool.context() {
             Some(ctx_type) => quote! {

@@ -105,8 +105,9 @@ pub(crate) fn facts(args: &ToolArgs, krate: &Path, identity: &Identity) -> Token
 }
 
 /// The `Compiled` a tool registers with: its facts and the functions the
-/// expansion generated.
-pub(crate) fn compiled(args: &ToolArgs, krate: &Path) -> TokenStream {
+/// expansion generated; `reads_text` when its start function reads the
+/// parameters one by one, each with the reader of text its type has.
+pub(crate) fn compiled(args: &ToolArgs, krate: &Path, reads_text: bool) -> TokenStream {
     let p = quote!(#krate::__private);
     let output_schema = match &args.output_schema {
         Some(_) => quote!(__tool_output_schema),
@@ -118,6 +119,7 @@ pub(crate) fn compiled(args: &ToolArgs, krate: &Path) -> TokenStream {
             input_schema: __tool_input_schema,
             output_schema: #output_schema,
             start: __tool_start,
+            reads_text: #reads_text,
         }
     }
 }

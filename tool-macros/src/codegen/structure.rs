@@ -175,7 +175,7 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
 /// for every registry without one.
 fn registration(args: &ToolArgs, krate: &Path, tool_type: &Ident) -> TokenStream {
     let p = quote!(#krate::__private);
-    let compiled = compiled(args, krate);
+    let compiled = compiled(args, krate, false);
     match &args.context {
         Some(ctx_type) => quote! {
             impl #p::IntoTool<#ctx_type, #p::Generated> for #tool_type {

@@ -1,0 +1,307 @@
+//! Reading a `#[tool]` function's parameters straight out of the JSON
+//! string a model sent (OpenAI's arguments arrive so), without making a
+//! [`Value`](serde_json::Value) of it first.
+//!
+//! The detour through a `Value` is there for what needs the arguments as a
+//! whole: the schema's check, the call's id, a tool that sees its call. A
+//! call that needs none of them, of a tool whose parameters are all of the
+//! types below, reads the text instead. Those types are the ones whose
+//! reading says everything their schema says: a value serde reads into a
+//! `String`, a `u8`, an `Option<bool>` or a `Vec<f64>` is one the schema
+//! schemars gives that type accepts, and the start function refuses the
+//! keys no parameter has, a key given twice and a required one left out. So
+//! a call read from the text is one the schema's check would have passed.
+//!
+//! Anything else goes the whole way, from the start: a value of another
+//! type, a key with an escape in it, a read that fails, text that is not
+//! one JSON object. A failure is thus reported exactly as before, by the
+//! schema's check or the deserializer, and the text path has no messages
+//! of its own.
+
+use std::cell::Cell;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use serde_json::Error;
+
+use crate::ToolError;
+
+/// A parameter type whose reading implies its schema. Implemented here
+/// only, for std types whose schema is schemars' own.
+#[doc(hidden)]
+pub trait Exact: DeserializeOwned {}
+
+macro_rules! exact {
+    ($($ty:ty),* $(,)?) => { $(impl Exact for $ty {})* };
+}
+
+exact!(
+    String, bool, char, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64
+);
+
+impl<T: Exact> Exact for Option<T> {}
+impl<T: Exact> Exact for Vec<T> {}
+impl<T: Exact> Exact for Box<T> {}
+
+/// Reads one value of `T` at the start of the text; how many bytes it took.
+pub(crate) type TextRead<T> = fn(&str) -> Result<(T, usize), Error>;
+
+fn read_text<T: DeserializeOwned>(text: &str) -> Result<(T, usize), Error> {
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<T>();
+    match values.next() {
+        Some(Ok(value)) => Ok((value, values.byte_offset())),
+        Some(Err(error)) => Err(error),
+        None => Err(serde::de::Error::custom("no value")),
+    }
+}
+
+/// Which reader a parameter type gets, found by method resolution: the
+/// expansion writes `(&Probe::<T>::NEW).text_reader()`, which resolves to
+/// [`ExactText`] when `T: Exact` and to [`LooseText`] (one autoref
+/// further) otherwise, so that only exact types compile a reader.
+#[doc(hidden)]
+pub struct Probe<T>(PhantomData<fn() -> T>);
+
+impl<T> Probe<T> {
+    pub const NEW: Self = Probe(PhantomData);
+}
+
+#[doc(hidden)]
+pub trait ExactText<T> {
+    fn text_reader(&self) -> Option<TextRead<T>>;
+}
+
+impl<T: Exact> ExactText<T> for Probe<T> {
+    #[inline]
+    fn text_reader(&self) -> Option<TextRead<T>> {
+        Some(read_text::<T>)
+    }
+}
+
+#[doc(hidden)]
+pub trait LooseText<T> {
+    fn text_reader(&self) -> Option<TextRead<T>>;
+}
+
+impl<T> LooseText<T> for &Probe<T> {
+    #[inline]
+    fn text_reader(&self) -> Option<TextRead<T>> {
+        None
+    }
+}
+
+/// The arguments' text, walked key by key: the top-level object only, each
+/// value read by its parameter's reader. Any surprise ends the walk and
+/// marks the call for the whole way.
+pub(crate) struct Scan<'a> {
+    text: &'a str,
+    at: usize,
+    state: State,
+    failed: &'a Cell<bool>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Start,
+    /// After a key's colon, before its value.
+    Value,
+    /// After a value.
+    Next,
+    /// After the closing brace.
+    Done,
+}
+
+impl<'a> Scan<'a> {
+    pub(crate) fn new(text: &'a str, failed: &'a Cell<bool>) -> Self {
+        Self {
+            text,
+            at: 0,
+            state: State::Start,
+            failed,
+        }
+    }
+
+    /// Marks the call for the whole way, with an error no one reads: the
+    /// call is read again from the start.
+    #[cold]
+    pub(crate) fn unread(&mut self, tool: &str) -> ToolError {
+        self.fail();
+        ToolError::MalformedArguments {
+            tool: tool.to_owned(),
+            problem: "are read again".to_owned(),
+        }
+    }
+
+    /// Marks the call for the whole way.
+    #[cold]
+    pub(crate) fn fail(&mut self) {
+        self.failed.set(true);
+        self.state = State::Done;
+    }
+
+    fn skip_space(&mut self) {
+        let bytes = self.text.as_bytes();
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        self.skip_space();
+        let found = self.text.as_bytes().get(self.at) == Some(&byte);
+        self.at += usize::from(found);
+        found
+    }
+
+    /// The next key, with the scan before its value; `None` at the end of
+    /// the object or on a surprise (then the scan has failed).
+    pub(crate) fn next_key(&mut self) -> Option<&'a str> {
+        let open = match self.state {
+            State::Start => self.eat(b'{'),
+            State::Next => true,
+            State::Value => false,
+            State::Done => return None,
+        };
+        if !open {
+            self.fail();
+            return None;
+        }
+        if self.eat(b'}') {
+            self.state = State::Done;
+            return None;
+        }
+        // Between two entries, a comma.
+        let separated = self.state == State::Start || self.eat(b',');
+        match self.key() {
+            Some(key) if separated && self.eat(b':') => {
+                self.state = State::Value;
+                Some(key)
+            }
+            _ => {
+                self.fail();
+                None
+            }
+        }
+    }
+
+    /// A key without escapes (a key with one goes the whole way).
+    fn key(&mut self) -> Option<&'a str> {
+        if !self.eat(b'"') {
+            return None;
+        }
+        let rest = &self.text.as_bytes()[self.at..];
+        let end = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if rest[end] != b'"' {
+            return None;
+        }
+        let key = &self.text[self.at..self.at + end];
+        self.at += end + 1;
+        Some(key)
+    }
+
+    /// Reads the value after the last key with `read`.
+    pub(crate) fn value<T>(&mut self, read: TextRead<T>) -> Option<T> {
+        if self.state != State::Value {
+            self.fail();
+            return None;
+        }
+        match read(&self.text[self.at..]) {
+            Ok((value, used)) => {
+                self.at += used;
+                self.state = State::Next;
+                Some(value)
+            }
+            Err(_) => {
+                self.fail();
+                None
+            }
+        }
+    }
+
+    /// Whether the text was one object, read to its end.
+    pub(crate) fn complete(&self) -> bool {
+        self.state == State::Done
+            && !self.failed.get()
+            && self.text[self.at..]
+                .trim_start_matches([' ', '\n', '\r', '\t'])
+                .is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> (Vec<String>, bool) {
+        let failed = Cell::new(false);
+        let mut scan = Scan::new(text, &failed);
+        let mut keys = Vec::new();
+        while let Some(key) = scan.next_key() {
+            keys.push(key.to_owned());
+            let read: TextRead<serde_json::Value> = read_text;
+            if scan.value(read).is_none() {
+                break;
+            }
+        }
+        (keys, scan.complete())
+    }
+
+    #[test]
+    fn an_object_is_walked_key_by_key() {
+        assert_eq!(keys("{}"), (vec![], true));
+        assert_eq!(keys(" { } \n"), (vec![], true));
+        assert_eq!(
+            keys(r#"{"a":1,"b" : "x" , "c":[1,{"d":2}],"e":null,"f":-1.5e3}"#),
+            (["a", "b", "c", "e", "f"].map(String::from).to_vec(), true)
+        );
+        assert_eq!(keys(r#"{"a":true,"b":false}"#).1, true);
+    }
+
+    #[test]
+    fn anything_else_goes_the_whole_way() {
+        for text in [
+            "",
+            "null",
+            "[]",
+            "{",
+            r#"{"a":1"#,
+            r#"{"a":1,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a":1 "b":2}"#,
+            r#"{"a":1}}"#,
+            r#"{"a":1} x"#,
+            r#"{"a\"b":1}"#,
+            r#"{"a\u0062":1}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":1x}"#,
+            "{\"a\n\":1}",
+        ] {
+            assert!(!keys(text).1, "{text}");
+        }
+    }
+
+    #[test]
+    fn only_exact_types_get_a_reader() {
+        assert!((&Probe::<String>::NEW).text_reader().is_some());
+        assert!((&Probe::<Option<Vec<u8>>>::NEW).text_reader().is_some());
+        assert!((&Probe::<serde_json::Value>::NEW).text_reader().is_none());
+        assert!(
+            (&Probe::<std::collections::HashMap<String, u8>>::NEW)
+                .text_reader()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_number_read_from_the_text_ends_where_it_ends() {
+        assert_eq!(read_text::<u8>("2}").unwrap(), (2, 1));
+        assert_eq!(read_text::<f64>("-1.5 ,").unwrap(), (-1.5, 4));
+        assert_eq!(
+            read_text::<String>(r#""a\"b","#).unwrap(),
+            ("a\"b".to_owned(), 6)
+        );
+        assert!(read_text::<u8>("300}").is_err());
+    }
+}
