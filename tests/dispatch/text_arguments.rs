@@ -210,7 +210,7 @@ fn arguments() -> impl Strategy<Value = String> {
             .collect();
         let object = Value::Object(object);
         if pretty {
-            serde_json::to_string_pretty(&object).unwrap()
+            serde_json::to_string_pretty(&object).expect("a value prints")
         } else {
             object.to_string()
         }

@@ -305,10 +305,12 @@ impl<'a> Object<'a> {
     /// problem with either is reported at it.
     #[inline]
     pub fn next_key(&mut self) -> Option<&'a str> {
-        if let Entries::Text(scan) = &mut self.entries {
-            return scan.next_key();
-        }
-        let (key, node) = self.entries.next()?;
+        let Some((key, node)) = self.entries.next() else {
+            return match &mut self.entries {
+                Entries::Text(scan) => scan.next_key(),
+                _ => None,
+            };
+        };
         self.path.push_key(key);
         self.pending = Some(node);
         Some(key)
@@ -318,13 +320,6 @@ impl<'a> Object<'a> {
     #[inline(always)]
     pub fn read(&mut self, index: u32, field: &mut dyn Slot) -> Result<(), ToolError> {
         let bit = 1u64 << (index % 64);
-        if let Entries::Text(scan) = &mut self.entries {
-            if self.read & bit == 0 && field.read_text(scan) {
-                self.read |= bit;
-                return Ok(());
-            }
-            return Err(scan.unread(self.tool));
-        }
         match self.pending.take() {
             Some(node) if self.read & bit == 0 => match field.read(node, &mut self.path) {
                 Ok(()) => {
@@ -334,6 +329,15 @@ impl<'a> Object<'a> {
                 }
                 Err(error) => Err(self.invalid(&error)),
             },
+            // A key of the text has no pending value: its value is read
+            // where the scan is.
+            None if let Entries::Text(scan) = &mut self.entries => {
+                if self.read & bit == 0 && field.read_text(scan) {
+                    self.read |= bit;
+                    return Ok(());
+                }
+                Err(scan.unread(self.tool))
+            }
             _ => Err(self.invalid(&de::Error::custom("a key read twice"))),
         }
     }

@@ -200,28 +200,25 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Value::String(text) if !watched && entry.reads_text => Some(text.as_str()),
             _ => None,
         };
-        if let Some(text) = text.filter(|text| text.len() <= self.settings.max_argument_bytes) {
-            let failed = Cell::new(false);
-            let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin_text(entry, ctx, text, &failed)
-            }));
-            match begun {
-                Ok(Some(Begun::Done(result))) => return result,
-                Ok(Some(Begun::Waits(run))) => {
-                    let call = Held::Local {
-                        tool: &entry.name,
-                        arguments: args,
-                        id: OnceLock::new(),
-                    };
-                    return AssertUnwindSafe(self.go_on(entry, ctx, &call, run))
-                        .catch_unwind()
-                        .await
-                        .unwrap_or_else(|panic| panicked(name, panic.as_ref()));
-                }
-                Err(panic) => return panicked(name, panic.as_ref()),
-                // Read again, the whole way.
-                Ok(None) => {}
+        let from_text = text
+            .filter(|text| text.len() <= self.settings.max_argument_bytes)
+            .and_then(|text| {
+                let failed = Cell::new(false);
+                let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    self.begin_text(entry, ctx, text, &failed)
+                }));
+                // `None`: read again, the whole way.
+                begun.transpose()
+            });
+        match from_text {
+            Some(Ok(Begun::Done(result))) => return result,
+            // Boxed: the future of a call read from its text is kept out
+            // of every call's.
+            Some(Ok(Begun::Waits(run))) => {
+                return Box::pin(self.go_on_text(entry, ctx, name, args, run)).await;
             }
+            Some(Err(panic)) => return panicked(name, panic.as_ref()),
+            None => {}
         }
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
             Ok(mut arguments) => {
@@ -279,6 +276,26 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             self.finished(name, call.id(), start, &result);
         }
         result
+    }
+
+    /// [`go_on`](Self::go_on) for a call read from its text.
+    async fn go_on_text(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        name: &str,
+        args: Value,
+        run: Run,
+    ) -> ToolResult {
+        let call = Held::Local {
+            tool: &entry.name,
+            arguments: args,
+            id: OnceLock::new(),
+        };
+        AssertUnwindSafe(self.go_on(entry, ctx, &call, run))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|panic| panicked(name, panic.as_ref()))
     }
 
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
@@ -344,6 +361,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         Some(self.begun(entry, started))
     }
 
+    #[inline(always)]
     fn begun(&self, entry: &Entry<Ctx>, started: Result<Started, ToolError>) -> Begun {
         match started {
             Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
