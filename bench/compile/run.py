@@ -60,6 +60,9 @@ Usage
                                                  # collection and its
                                                  # definitions: time, heap,
                                                  # peak RSS (release builds)
+  python3 bench/compile/run.py --all --write     # every table: compile,
+                                                 # --tokens, --registry,
+                                                 # bench/peers, bench/mcp-load
 """
 
 from __future__ import annotations
@@ -1331,6 +1334,12 @@ def parse_args() -> argparse.Namespace:
                         help="instead of timing builds: the time to build the 100-tool "
                              "collection and its definitions, the heap it holds and the peak "
                              "RSS, tool-core's beside rmcp's and rig's, in paired rounds")
+    parser.add_argument("--all", action="store_true",
+                        help="every table in turn: the compile table, --tokens, --registry, "
+                             "bench/peers and bench/mcp-load (with --write, each into its "
+                             "section of BENCHMARKS.md)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="with --all, only list the steps it would run")
     parser.add_argument("--show", action="store_true",
                         help="with --tokens, also print the first tool's definition as counted")
     args = parser.parse_args()
@@ -1359,10 +1368,79 @@ def compile_table(args: argparse.Namespace) -> None:
         log(f"wrote the section to {BENCHMARKS_MD}")
 
 
+# --------------------------------------------------------------------------
+# --all: every table, in one run
+# --------------------------------------------------------------------------
+
+def sdk_python() -> Path:
+    """The venv with the providers' Python SDKs (the MCP SDK among them),
+    `target/sdk-venv`, made as .ci/run makes it when it is missing or its
+    requirements changed."""
+    venv = REPO / "target" / "sdk-venv"
+    requirements = REPO / "tests" / "sdk" / "requirements.txt"
+    installed = venv / "installed-requirements.txt"
+    if not installed.exists() or installed.read_bytes() != requirements.read_bytes():
+        log(f"making {venv.relative_to(REPO)} from {requirements.relative_to(REPO)}")
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet",
+                        "--disable-pip-version-check", "-r", str(requirements)], check=True)
+        installed.write_bytes(requirements.read_bytes())
+    return venv / "bin" / "python"
+
+
+def bench_crate(directory: str, args: list[str]) -> None:
+    """`cargo run --release -- args` in bench/<directory>, whose
+    .cargo/config.toml names its target directory (so a CARGO_TARGET_DIR
+    from the environment is left out); its report goes to the terminal."""
+    env = {k: v for k, v in os.environ.items() if k != "CARGO_TARGET_DIR"}
+    command = ["cargo", "run", "--release", "-j", JOBS, "--", *args]
+    log(f"(cd bench/{directory} && {shlex.join(command)})")
+    done = subprocess.run(command, cwd=REPO / "bench" / directory, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"bench/{directory}: `{shlex.join(command)}` failed (exit {done.returncode})")
+
+
+def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """Every table, in the order BENCHMARKS.md is written: name and run.
+    With --quick, one round of each."""
+    write = ["--write"] if args.write else []
+    into = (lambda marker: f", into <!-- {marker}:start/end -->") if args.write else (lambda _: "")
+    rounds = f"{args.rounds} paired round{'s' if args.rounds != 1 else ''}"
+    peers = (["--rounds", "1"] if args.quick else []) + write
+    load = ["--rounds", "1" if args.quick else "5"] + write
+    return [
+        (f"compile table: {rounds} of {', '.join(args.variants)}{into('compile-table')}",
+         lambda: compile_table(args)),
+        (f"context cost: --tokens{into('tokens-table')}",
+         lambda: tokens(False, args.write)),
+        (f"registry and definitions: --registry, {rounds}{into('registry-table')}",
+         lambda: registry(args)),
+        (f"dispatch beside rmcp and rig: (cd bench/peers && {shlex.join(['cargo', 'run', '--release', '--', *peers])})",
+         lambda: bench_crate("peers", peers)),
+        (f"MCP under load: (cd bench/mcp-load && {shlex.join(['cargo', 'run', '--release', '--', *load])}), "
+         "with target/sdk-venv (made when missing)",
+         lambda: (sdk_python(), bench_crate("mcp-load", load))),
+    ]
+
+
+def run_all(args: argparse.Namespace) -> None:
+    steps = all_steps(args)
+    if args.dry_run:
+        for i, (name, _) in enumerate(steps, 1):
+            print(f"{i}. {name}")
+        return
+    for i, (name, run) in enumerate(steps, 1):
+        log(f"\n=== {i}/{len(steps)} {name}")
+        run()
+
+
 def main() -> None:
     args = parse_args()
     if args.commit:
         snapshot(args.commit)
+    if args.all:
+        run_all(args)
+        return
     if args.timings:
         timings()
         return
