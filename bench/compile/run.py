@@ -471,7 +471,7 @@ REGISTRY_DEV_DEPS = {
 # In-process repetitions of each timing in one `registry time` run.
 REGISTRY_REPS = 101
 # How long each measured process waits for other compilations to end.
-REGISTRY_QUIET_WAIT = 30.0
+REGISTRY_QUIET_WAIT = 10.0
 REGISTRY_START = "<!-- registry-table:start -->"
 REGISTRY_END = "<!-- registry-table:end -->"
 REGISTRY_HEADING = "## Registry and definitions: 100 tools"
