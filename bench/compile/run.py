@@ -900,6 +900,11 @@ def generate(variant: str, tokens: bool = False, registry: bool = False) -> Path
     if tokens:
         cargo_toml += TOKENS_DEV_DEPS
         write_if_changed(root / "examples" / "tokens.rs", TOKENS_EXAMPLES[variant])
+    # An example of another mode would not build without its dev-dependencies.
+    for name, wanted in (("tokens", tokens), ("registry", registry)):
+        stale = root / "examples" / f"{name}.rs"
+        if not wanted and stale.exists():
+            stale.unlink()
     if registry:
         cargo_toml += REGISTRY_DEV_DEPS[variant]
         example = REGISTRY_SOURCES / "common.rs"

@@ -95,7 +95,10 @@ impl Heap {
             if blocks != 0 {
                 let upper = 8usize << i;
                 println!("{prefix}_class_{upper}_blocks\t{blocks}");
-                println!("{prefix}_class_{upper}_bytes\t{}", now.bytes[i] - self.bytes[i]);
+                println!(
+                    "{prefix}_class_{upper}_bytes\t{}",
+                    now.bytes[i] - self.bytes[i]
+                );
             }
         }
     }
@@ -104,7 +107,11 @@ impl Heap {
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     let n = values.len();
-    if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
 }
 
 fn micros(start: Instant) -> f64 {
@@ -114,7 +121,11 @@ fn micros(start: Instant) -> f64 {
 /// `f`'s median time in µs over `reps` runs, each on a fresh thread (whose
 /// thread-local caches start empty), timed inside it.
 fn median_on_fresh_threads(reps: usize, f: impl Fn() -> f64 + Sync) -> f64 {
-    median((0..reps).map(|_| std::thread::scope(|s| s.spawn(&f).join().unwrap())).collect())
+    median(
+        (0..reps)
+            .map(|_| std::thread::scope(|s| s.spawn(&f).join().unwrap()))
+            .collect(),
+    )
 }
 
 fn vm_status() {
@@ -134,14 +145,21 @@ fn vm_status() {
 /// and writable data, shared libraries, the heap (`[heap]` and anonymous
 /// mappings), the stack and the rest, from /proc/self/smaps.
 fn rss_by_mapping() {
-    let exe = std::env::current_exe().ok().and_then(|p| p.canonicalize().ok());
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.canonicalize().ok());
     let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
     let mut sums: Vec<(&'static str, u64)> = Vec::new();
     let mut kind = "other";
     for line in smaps.lines() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         if let Some(rss) = line.strip_prefix("Rss:") {
-            let kb: u64 = rss.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+            let kb: u64 = rss
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .unwrap_or(0);
             match sums.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, total)) => *total += kb,
                 None => sums.push((kind, kb)),
@@ -149,7 +167,10 @@ fn rss_by_mapping() {
         } else if fields.len() >= 5 && fields[0].contains('-') && !fields[0].ends_with(':') {
             let perms = fields[1];
             let path = fields.get(5).copied().unwrap_or("");
-            kind = if exe.as_deref().is_some_and(|e| e == std::path::Path::new(path)) {
+            kind = if exe
+                .as_deref()
+                .is_some_and(|e| e == std::path::Path::new(path))
+            {
                 match perms.get(..3) {
                     Some("r-x") => "exe_code",
                     Some("r--") => "exe_readonly",

@@ -1,4 +1,3 @@
-
 // ---- rig: `ToolSet::default()` and `add_tool(Tool0)`.., and each tool's
 // descriptor (its definition) as its list.
 

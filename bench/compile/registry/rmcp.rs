@@ -1,4 +1,3 @@
-
 // ---- rmcp: `Tools::tool_router()`, and `ToolRouter::list_all()` as its
 // MCP list (made on each call).
 
@@ -6,7 +5,9 @@ fn build() -> rmcp::handler::server::router::tool::ToolRouter<tools100::Tools> {
     tools100::registry()
 }
 
-fn list(router: &rmcp::handler::server::router::tool::ToolRouter<tools100::Tools>) -> Vec<rmcp::model::Tool> {
+fn list(
+    router: &rmcp::handler::server::router::tool::ToolRouter<tools100::Tools>,
+) -> Vec<rmcp::model::Tool> {
     router.list_all()
 }
 
@@ -15,8 +16,10 @@ fn list(router: &rmcp::handler::server::router::tool::ToolRouter<tools100::Tools
 fn parts(_reps: usize) {
     let tools = build().list_all();
     let before = Heap::now();
-    let copies: Vec<serde_json::Map<String, serde_json::Value>> =
-        tools.iter().map(|tool| (*tool.input_schema).clone()).collect();
+    let copies: Vec<serde_json::Map<String, serde_json::Value>> = tools
+        .iter()
+        .map(|tool| (*tool.input_schema).clone())
+        .collect();
     before.report_since("part_schemas");
     drop(black_box(copies));
 }

@@ -1,4 +1,3 @@
-
 // ---- tool-core: `ToolRegistry::new().with(Tool0)...`, and the MCP
 // definitions (`Provider::Mcp.definitions`), made once and cached.
 
@@ -20,11 +19,15 @@ fn parts(reps: usize) {
         for _ in 0..reps {
             let registry = build();
             let start = Instant::now();
-            drop(black_box(provider.definitions(&registry).expect("definitions")));
+            drop(black_box(
+                provider.definitions(&registry).expect("definitions"),
+            ));
             first.push(micros(start));
             let start = Instant::now();
             for _ in 0..100 {
-                drop(black_box(provider.definitions(&registry).expect("definitions")));
+                drop(black_box(
+                    provider.definitions(&registry).expect("definitions"),
+                ));
             }
             again.push(micros(start) / 100.0);
         }
@@ -33,8 +36,10 @@ fn parts(reps: usize) {
     }
 
     let registry = build();
-    let schemas: Vec<serde_json::Value> =
-        registry.names().map(|name| registry.info(name).unwrap().input_schema.clone()).collect();
+    let schemas: Vec<serde_json::Value> = registry
+        .names()
+        .map(|name| registry.info(name).unwrap().input_schema.clone())
+        .collect();
     // The schemas as values, as the registry keeps them.
     let before = Heap::now();
     let copies = schemas.clone();
