@@ -56,6 +56,13 @@ Usage
                                                  # cargo llvm-lines, tool-core
   python3 bench/compile/run.py --tokens          # tokens of the definitions,
                                                  # tool-core's and rmcp's
+  python3 bench/compile/run.py --registry        # building the 100-tool
+                                                 # collection and its
+                                                 # definitions: time, heap,
+                                                 # peak RSS (release builds)
+  python3 bench/compile/run.py --all --write     # every table: compile,
+                                                 # --tokens, --registry,
+                                                 # bench/peers, bench/mcp-load
 """
 
 from __future__ import annotations
@@ -374,13 +381,30 @@ fn main() {
 }
 
 
-def tokens(show: bool) -> None:
+TOKENS_START = "<!-- tokens-table:start -->"
+TOKENS_END = "<!-- tokens-table:end -->"
+# The share of rmcp's `tools/list` tokens each provider's definitions aim at.
+TOKENS_TARGET = 0.8
+# What each provider's definitions are, beside its name.
+TOKENS_LABELS = {
+    "mcp": "`mcp` (`tools/list`)",
+    "openai": "`openai` (Chat)",
+    "openai-strict": "`openai-strict` (Chat)",
+    "openai-responses": "`openai-responses` (strict)",
+    "gemini": "`gemini` (`parametersJsonSchema`)",
+    "gemini-openapi": "`gemini-openapi` (`parameters`)",
+}
+
+
+def tokens(show: bool, write: bool = False) -> None:
     """Count the definitions' tokens of tool-core (every provider) and rmcp
-    (its `tools/list`), and print each beside rmcp's as a ratio."""
+    (its `tools/list`), and print each beside rmcp's as a ratio; with
+    `write`, also put the table in BENCHMARKS.md between its markers."""
     counts: dict[str, int] = {}
     firsts: dict[str, str] = {}
+    roots = {}
     for variant in ["rmcp", "tool-core"]:
-        root = generate(variant, tokens=True)
+        root = roots[variant] = generate(variant, tokens=True)
         log(f"counting {variant}'s definitions (cargo run --example tokens)")
         command = ["cargo", "run", "-q", "-j", JOBS, "--example", "tokens"]
         done = subprocess.run(command, cwd=root, env=cargo_env(root, incremental=False),
@@ -392,18 +416,470 @@ def tokens(show: bool) -> None:
             dialect, count, first = line.split("\t", 2)
             counts[dialect], firsts[dialect] = int(count), first
     rmcp = counts.pop("rmcp mcp")
-    print(f"tool-core {tool_core_commit()}; o200k_base tokens of the 100 tools' definitions, "
-          "each as compact JSON\n")
-    print("| definitions | tokens | x rmcp's `tools/list` |")
-    print("|---|---:|---:|")
-    print(f"| rmcp 3.9.0, `tools/list` | {rmcp:,} | 1.000 |")
-    for dialect, count in counts.items():
-        print(f"| tool-core, `{dialect}` | {count:,} | {count / rmcp:.3f} |")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    command = shlex.join(["python3", "bench/compile/run.py", *sys.argv[1:]])
+    lowest = min(counts, key=counts.get)
+    met = [d for d, count in counts.items() if count / rmcp <= TOKENS_TARGET]
+    verdict = (f"met by {', '.join(f'`{d}`' for d in met)}" if met else
+               f"**not met** by any (the lowest, `{lowest}`, is {counts[lowest] / rmcp:.3f}x)")
+    rows = [f"| rmcp 3.9.0, `tools/list` | {rmcp:,} | 1.000 |"]
+    rows += [f"| {TOKENS_LABELS.get(d, f'`{d}`')} | {count:,} | **{count / rmcp:.3f}** |"
+             for d, count in counts.items()]
+    table = "\n".join(rows)
+    text = f"""\
+- Machine: {cpus} CPUs (`nproc`), {cpu_model()}; {run_text(["rustc", "--version"])}
+- Date: {datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+- Command: `{command}`
+- tool-core: {tool_core_commit()}
+- Resolved: {resolved_versions(roots)}, tiktoken-rs 0.12.1 (`o200k_base`)
+
+o200k_base tokens of the 100 tools' definitions, each tool's as compact
+JSON, summed; counted once (the count is deterministic).
+
+| definitions | tokens | × rmcp |
+|---|---:|---:|
+{table}
+
+Target: each provider's definitions at most {TOKENS_TARGET}x rmcp's `tools/list`: {verdict}.
+"""
+    print(text)
     if show:
-        print("\nThe first tool's definition, as counted:\n")
+        print("The first tool's definition, as counted:\n")
         print(f"rmcp mcp: {firsts['rmcp mcp']}")
         for dialect in counts:
             print(f"{dialect}: {firsts[dialect]}")
+    if write:
+        write_marked(text, TOKENS_START, TOKENS_END)
+        log(f"wrote the tokens table to {BENCHMARKS_MD}")
+
+
+# --------------------------------------------------------------------------
+# --registry: what holding the 100 tools costs
+# --------------------------------------------------------------------------
+
+# The example's sources: common.rs (the counting allocator, the timings, the
+# process modes) followed by the framework's part (`build`, `list`, `parts`).
+REGISTRY_SOURCES = Path(__file__).resolve().parent / "registry"
+REGISTRY_DEV_DEPS = {
+    # The validator tool-core compiles each schema into, measured on its own.
+    "tool-core": '\n[dev-dependencies]\njsonschema = { version = "=0.60.2", default-features = false }\n',
+    "rmcp": '\n[dev-dependencies]\nserde_json = "1"\n',
+    "rig": "",
+}
+
+
+# In-process repetitions of each timing in one `registry time` run.
+REGISTRY_REPS = 101
+# How long each measured process waits for other compilations to end.
+REGISTRY_QUIET_WAIT = 10.0
+REGISTRY_START = "<!-- registry-table:start -->"
+REGISTRY_END = "<!-- registry-table:end -->"
+REGISTRY_HEADING = "## Registry and definitions: 100 tools"
+
+
+def run_example(binary: Path, args: list[str]) -> tuple[dict[str, float], bool]:
+    """Run the built example once; its `key\tvalue` lines, and whether
+    another compilation was running around it."""
+    wait_for_quiet(REGISTRY_QUIET_WAIT)
+    busy = others_compiling()
+    done = subprocess.run([str(binary), *args], capture_output=True, text=True)
+    busy = others_compiling() or busy
+    if done.returncode != 0:
+        log(done.stdout + done.stderr)
+        raise SystemExit(f"{binary} {shlex.join(args)} failed (exit {done.returncode})")
+    values = {}
+    for line in done.stdout.splitlines():
+        key, value = line.split("\t")
+        values[key] = float(value)
+    return values, busy
+
+
+@dataclass
+class RegistryResults:
+    variants: list[str]
+    commit: str
+    rounds: int = 0
+    # samples[variant]: one dict a round, of every figure the processes printed
+    samples: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+    binary_bytes: dict[str, int] = field(default_factory=dict)
+    # sections[variant]: an ELF section's name -> its size, from `size -A`
+    sections: dict[str, dict[str, int]] = field(default_factory=dict)
+    runs: int = 0
+    busy_runs: int = 0
+
+    def values(self, variant: str, key: str) -> list[float]:
+        return [sample[key] for sample in self.samples[variant] if key in sample]
+
+    def median(self, variant: str, key: str) -> float | None:
+        values = self.values(variant, key)
+        return statistics.median(values) if values else None
+
+    def ratios(self, key: str, ours: str = "tool-core", peer: str = "rmcp") -> list[float]:
+        return [a[key] / b[key] for a, b in zip(self.samples.get(ours, []), self.samples.get(peer, []))
+                if key in a and key in b and b[key]]
+
+
+def elf_sections(binary: Path) -> dict[str, int]:
+    """Section sizes of a binary from binutils' `size -A`; empty without it."""
+    sizes = {}
+    for line in run_text(["size", "-A", str(binary)]).splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0].startswith(".") and parts[1].isdigit():
+            sizes[parts[0]] = int(parts[1])
+    return sizes
+
+
+def registry_measure(variants: list[str], rounds: int) -> RegistryResults:
+    """Build each variant's example in release mode, then the paired rounds:
+    each round runs every variant's processes (the timings, then the three
+    peak-RSS runs), in alternating order."""
+    binaries = {}
+    for variant in variants:
+        root = generate(variant, registry=True)
+        log(f"building {variant}'s registry example in {root.relative_to(REPO)} "
+            "(release; the first time, every dependency)")
+        seconds, _ = cargo(root, ["build", "--release", "-j", JOBS, "--example", "registry"])
+        log(f"    {seconds:.1f} s")
+        binaries[variant] = root / "target" / "release" / "examples" / "registry"
+    results = RegistryResults(variants, commit=tool_core_commit())
+    results.samples = {v: [] for v in variants}
+    results.binary_bytes = {v: b.stat().st_size for v, b in binaries.items()}
+    results.sections = {v: elf_sections(b) for v, b in binaries.items()}
+    for r in range(rounds):
+        order = variants if r % 2 == 0 else variants[::-1]
+        log(f"round {r + 1}/{rounds}: {', '.join(order)}")
+        for variant in order:
+            sample, busy = run_example(binaries[variant], ["time", str(REGISTRY_REPS)])
+            results.runs += 1
+            results.busy_runs += busy
+            for mode in RSS_MODES:
+                status, busy = run_example(binaries[variant], ["rss", mode])
+                results.runs += 1
+                results.busy_runs += busy
+                sample.update({f"rss_{mode}_{key}": value for key, value in status.items()})
+            for part in RSS_PARTS.get(variant, []):
+                status, busy = run_example(binaries[variant], ["rss", part])
+                results.runs += 1
+                results.busy_runs += busy
+                sample.update({f"rss_{part}_{key}": value for key, value in status.items()})
+            results.samples[variant].append(sample)
+            log(f"    {variant:<9} build cold {sample['build_cold_us']:8.0f} µs, "
+                f"warm {sample['build_warm_us']:8.0f} µs, heap {sample['heap_bytes'] / 1e3:7.1f} KB, "
+                f"peak RSS {sample['rss_build_vmhwm_kb'] / 1e3:5.1f} MB "
+                f"(empty {sample['rss_empty_vmhwm_kb'] / 1e3:4.1f} MB)"
+                + ("   (another compilation was running)" if busy else ""))
+        results.rounds = r + 1
+    return results
+
+
+RSS_MODES = ["empty", "build", "list"]
+# Pieces of registration run alone, each in a process of its own.
+RSS_PARTS = {"tool-core": ["meta"]}
+
+# The table's rows: label, key, unit (how a value is shown), whether the
+# target (at most rmcp's) applies.
+REGISTRY_ROWS = [
+    ("build, cold (a new thread), µs", "build_cold_us", "us", True),
+    ("build, warm (again on the same thread), µs", "build_warm_us", "us", True),
+    ("build, first in the process, µs", "build_first_in_process_us", "us", False),
+    ("MCP list, first, µs", "list_first_us", "us", False),
+    ("MCP list, again, µs", "list_again_us", "us", False),
+    ("heap held per tool, bytes", "heap_per_tool", "bytes", False),
+    ("heap held per tool with the MCP list, bytes", "heap_with_list_per_tool", "bytes", False),
+    ("allocations per tool, building", "allocs_per_tool", "count", False),
+    ("heap peak in a process that builds it once, MB", "rss_build_heap_peak_bytes", "mb", False),
+    ("peak RSS, collection built, MB", "rss_build_vmhwm_kb", "kb", True),
+    ("peak RSS, built and listed, MB", "rss_list_vmhwm_kb", "kb", False),
+    ("peak RSS, empty process, MB", "rss_empty_vmhwm_kb", "kb", False),
+    ("peak RSS over the empty process, built, MB", "rss_build_over_empty_kb", "kb", True),
+    ("peak RSS over the empty process, built and listed, MB", "rss_list_over_empty_kb", "kb", False),
+]
+
+
+def derive_registry_figures(results: RegistryResults) -> None:
+    """Figures computed from the printed ones, added to each sample."""
+    for samples in results.samples.values():
+        for s in samples:
+            s["heap_per_tool"] = s["heap_bytes"] / N_TOOLS
+            s["heap_with_list_per_tool"] = s["heap_with_list_bytes"] / N_TOOLS
+            s["allocs_per_tool"] = s["heap_allocs"] / N_TOOLS
+            s["rss_build_over_empty_kb"] = s["rss_build_vmhwm_kb"] - s["rss_empty_vmhwm_kb"]
+            s["rss_list_over_empty_kb"] = s["rss_list_vmhwm_kb"] - s["rss_empty_vmhwm_kb"]
+            for mode in RSS_MODES:
+                s[f"rss_{mode}_smaps_rest_kb"] = (s.get(f"rss_{mode}_smaps_stack_kb", 0)
+                                                  + s.get(f"rss_{mode}_smaps_other_kb", 0))
+
+
+def shown(value: float | None, unit: str) -> str:
+    if value is None:
+        return "n/a"
+    if unit == "us":
+        return f"{value:,.0f}" if value >= 100 else f"{value:.2f}" if value >= 1 else f"{value:.3f}"
+    if unit == "kb":
+        return f"{value / 1e3:.2f}"
+    if unit == "mb":
+        return f"{value / 1e6:.2f}"
+    if unit == "count":
+        return f"{value:.1f}"
+    return f"{value:,.0f}"
+
+
+def spread_cell(values: list[float], decimals: int = 2) -> str:
+    if not values:
+        return "n/a"
+    if len(values) == 1:
+        return f"{values[0]:.{decimals}f}"
+    return (f"{statistics.median(values):.{decimals}f} "
+            f"({min(values):.{decimals}f}–{max(values):.{decimals}f})")
+
+
+def registry_table(results: RegistryResults) -> tuple[str, list[str]]:
+    """The markdown table, and the target rows tool-core misses."""
+    peers = [v for v in ["tool-core", "rmcp", "rig"] if v in results.variants]
+    paired = "tool-core" in peers and "rmcp" in peers
+    header = ["measure", *[f"`{v}`" for v in peers]]
+    if paired:
+        header += ["tool-core ÷ rmcp", "met? (≤ 1)"]
+    lines = ["| " + " | ".join(header) + " |",
+             "|---|" + "---:|" * len(peers) + ("---:|---|" if paired else "")]
+    missed = []
+    for label, key, unit, target in REGISTRY_ROWS:
+        cells = [label] + [shown(results.median(v, key), unit) for v in peers]
+        if paired:
+            ratios = results.ratios(key)
+            cells.append(spread_cell(ratios))
+            verdict = ""
+            if target and ratios:
+                met = statistics.median(ratios) <= 1.0
+                verdict = "yes" if met else "**no**"
+                if not met:
+                    missed.append(f"{label.rsplit(',', 1)[0]} ({statistics.median(ratios):.2f}x)")
+            cells.append(verdict)
+        lines.append("| " + " | ".join(cells) + " |")
+    sizes = " | ".join(f"{results.binary_bytes[v] / 1e6:.2f}" for v in peers)
+    ratio = (f" | {results.binary_bytes['tool-core'] / results.binary_bytes['rmcp']:.2f} | "
+             if paired else "")
+    lines.append(f"| release binary of the example, MB | {sizes}{ratio}" + (" |" if paired else ""))
+    return "\n".join(lines), missed
+
+
+def provider_table(results: RegistryResults) -> str:
+    if "tool-core" not in results.variants:
+        return ""
+    first = {k.split(":", 1)[1] for k in results.samples["tool-core"][0] if k.startswith("provider_first_us:")}
+    names = [k.split(":", 1)[1] for k in results.samples["tool-core"][0] if k.startswith("provider_first_us:")]
+    assert set(names) == first
+    lines = ["| tool-core provider | first, µs | cached, µs |", "|---|---:|---:|"]
+    for name in names:
+        lines.append(f"| `{name}` | {shown(results.median('tool-core', f'provider_first_us:{name}'), 'us')} | "
+                     f"{shown(results.median('tool-core', f'provider_again_us:{name}'), 'us')} |")
+    if "rmcp" in results.variants:
+        lines.append(f"| rmcp `list_all()` (made on every call) | "
+                     f"{shown(results.median('rmcp', 'list_first_us'), 'us')} | "
+                     f"{shown(results.median('rmcp', 'list_again_us'), 'us')} |")
+    return "\n".join(lines)
+
+
+def class_table(results: RegistryResults) -> str:
+    """Live blocks and bytes per size class, for the collection."""
+    peers = [v for v in ["tool-core", "rmcp"] if v in results.variants]
+    classes = sorted({int(k.split("_")[2]) for v in peers for k in results.samples[v][0]
+                      if k.startswith("heap_class_") and k.endswith("_bytes")})
+    header = "| block size | " + " | ".join(f"`{v}` blocks | `{v}` bytes" for v in peers) + " |"
+    lines = [header, "|---|" + "---:|---:|" * len(peers)]
+    for upper in classes:
+        cells = [f"≤ {upper:,}"]
+        for v in peers:
+            blocks = results.median(v, f"heap_class_{upper}_blocks") or 0
+            size = results.median(v, f"heap_class_{upper}_bytes") or 0
+            cells += [f"{blocks:,.0f}", f"{size:,.0f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+SMAPS_ROWS = [
+    ("the binary's code (`r-x`)", "smaps_exe_code_kb"),
+    ("the binary's read-only data (`r--`, relocated at start)", "smaps_exe_readonly_kb"),
+    ("the binary's writable data", "smaps_exe_data_kb"),
+    ("heap (`[heap]` and anonymous)", "smaps_heap_kb"),
+    ("shared libraries (libc, ...)", "smaps_libraries_kb"),
+    ("stack and the rest", "smaps_rest_kb"),
+    ("all (`VmRSS`)", "vmrss_kb"),
+]
+
+
+def mapping_table(results: RegistryResults) -> str:
+    """The resident set of the `rss empty` and `rss build` runs by mapping."""
+    peers = [v for v in ["tool-core", "rmcp", "rig"] if v in results.variants]
+    header = "| resident, MB | " + " | ".join(f"`{v}` empty | `{v}` built" for v in peers) + " |"
+    lines = [header, "|---|" + "---:|---:|" * len(peers)]
+    for label, key in SMAPS_ROWS:
+        cells = [label]
+        for v in peers:
+            cells += [shown(results.median(v, f"rss_{mode}_{key}"), "kb") for mode in ("empty", "build")]
+        lines.append("| " + " | ".join(cells) + " |")
+    sections = [".text", ".rodata", ".data.rel.ro", ".rela.dyn", ".eh_frame"]
+    if all(results.sections.get(v) for v in peers):
+        lines += ["", "| binary, MB | " + " | ".join(f"`{v}`" for v in peers) + " |",
+                  "|---|" + "---:|" * len(peers)]
+        lines.append("| file | " + " | ".join(f"{results.binary_bytes[v] / 1e6:.2f}" for v in peers) + " |")
+        for name in sections:
+            lines.append(f"| `{name}` | "
+                         + " | ".join(f"{results.sections[v].get(name, 0) / 1e6:.2f}" for v in peers) + " |")
+    return "\n".join(lines)
+
+
+def registry_findings(results: RegistryResults) -> str:
+    """What the measurements say about where tool-core's cost goes beside
+    rmcp's: heap, time, peak RSS."""
+    if not {"tool-core", "rmcp"} <= set(results.variants):
+        return ""
+    m = results.median
+    tc_heap, rm_heap = m("tool-core", "heap_bytes"), m("rmcp", "heap_bytes")
+    tc_list = m("tool-core", "heap_with_list_bytes") - tc_heap
+    validators = m("tool-core", "part_validators_bytes")
+    tc_schemas, rm_schemas = m("tool-core", "part_schemas_bytes"), m("rmcp", "part_schemas_bytes")
+    rest_heap = tc_heap - tc_schemas
+    if validators <= rest_heap:
+        held = (f" The 100 compiled `jsonschema` validators, made at registration, are "
+                f"{validators / 1e3:,.1f} KB of that rest.")
+    else:
+        held = (f" It holds no compiled validator: a tool's `jsonschema` validator is made on "
+                f"its first call; the 100 of them, compiled on their own, hold {validators / 1e3:,.1f} KB, "
+                f"which a registry whose every tool has been called holds on top.")
+    cold, warm = m("tool-core", "build_cold_us"), m("tool-core", "build_warm_us")
+    rm_cold, rm_warm = m("rmcp", "build_cold_us"), m("rmcp", "build_warm_us")
+    meta, compile_us = m("tool-core", "part_meta_us"), m("tool-core", "part_validators_us")
+    clone = m("tool-core", "part_clone_us")
+    tc_first, rm_first = m("tool-core", "list_first_us"), m("rmcp", "list_first_us")
+    tc_again, rm_again = m("tool-core", "list_again_us"), m("rmcp", "list_again_us")
+    line = {}
+    for v in ("tool-core", "rmcp"):
+        empty, built = m(v, "rss_empty_vmhwm_kb"), m(v, "rss_build_vmhwm_kb")
+        peak, live = m(v, "rss_build_heap_peak_bytes"), m(v, "rss_build_heap_live_bytes")
+        kept = m(v, "rss_build_heap_retained_bytes") - m(v, "rss_empty_heap_retained_bytes")
+        line[v] = (f"empty {empty / 1e3:.2f} MB (release binary {results.binary_bytes[v] / 1e6:.2f} MB), "
+                   f"built {built / 1e3:.2f} MB; the heap peaks at {peak / 1e6:.2f} MB during the "
+                   f"first build, {live / 1e6:.2f} MB live once built, of which {kept / 1e6:.2f} MB "
+                   f"stays when the collection is dropped (made once per process)")
+    def resident(v: str, key: str) -> float:
+        return m(v, f"rss_build_{key}") or 0.0
+    gap = resident("tool-core", "vmrss_kb") - resident("rmcp", "vmrss_kb")
+    parts = [(label, resident("tool-core", key) - resident("rmcp", key))
+             for label, key in SMAPS_ROWS[:-1]]
+    parts = [(label, kb) for label, kb in parts if abs(kb) >= 50]
+    rss_cause = (f"Of the {gap / 1e3:.2f} MB more that tool-core's built process holds (`VmRSS`, "
+                 "by mapping from `/proc/self/smaps`, table below): "
+                 + ", ".join(f"{label} {kb / 1e3:+.2f} MB" for label, kb in parts) + ".")
+    meta_code = m("tool-core", "rss_meta_smaps_exe_code_kb")
+    if meta_code is not None:
+        empty_code = m("tool-core", "rss_empty_smaps_exe_code_kb")
+        built_code = m("tool-core", "rss_build_smaps_exe_code_kb")
+        rss_cause += (
+            f" A tool-core process that only checks one schema against the meta-schema "
+            f"(`rss meta`, no registry) has {(meta_code - empty_code) / 1e3:.2f} MB of code "
+            f"resident over the empty process, of the {(built_code - empty_code) / 1e3:.2f} MB a build "
+            f"adds, and peaks at {m('tool-core', 'rss_meta_vmhwm_kb') / 1e3:.2f} MB; its first check "
+            f"takes {m('tool-core', 'rss_meta_meta_first_us'):,.0f} µs (making the meta-schema validators), of "
+            f"the first build's {m('tool-core', 'build_first_in_process_us'):,.0f} µs.")
+    return f"""\
+Where it goes, measured by the same binaries (`parts` in the example: the
+registry's input schemas taken out with `ToolRegistry::info`, then each
+step of registration done on its own, with the same counting allocator;
+the RSS processes also print the heap's live and peak bytes):
+
+- Heap: tool-core's registry holds {tc_heap / 1e3:,.1f} KB ({tc_heap / N_TOOLS:,.0f} B a tool), rmcp's
+  router {rm_heap / 1e3:,.1f} KB ({rm_heap / N_TOOLS:,.0f} B a tool). Of tool-core's, the 100 input
+  schemas as `serde_json::Value`s are {tc_schemas / 1e3:,.1f} KB (rmcp's, as `JsonObject`s:
+  {rm_schemas / 1e3:,.1f} KB, nearly all of its router), and the rest, {rest_heap / 1e3:,.1f} KB, is the
+  entries, names, index and per-tool null handling.{held} The cached MCP
+  definitions add {tc_list / 1e3:,.1f} KB to the registry; rmcp makes its list anew on
+  each call.
+- Time: a cold build is {cold:,.0f} µs for tool-core against {rm_cold:,.0f} µs for rmcp, whose
+  cost is schemars generating each argument type's schema; warm, rmcp takes
+  each from its per-thread cache ({rm_warm:,.0f} µs) while tool-core makes every
+  schema again ({warm:,.0f} µs). Of tool-core's warm build, checking the 100
+  schemas against the meta-schema is {meta:,.0f} µs ({meta / warm:.0%}) and merely copying
+  the 100 schema values {clone:,.0f} µs ({clone / warm:.0%}; making them, as the tools'
+  schema functions do, costs at least that); compiling the 100 validators
+  would be {compile_us:,.0f} µs more{" (done on each tool's first call instead)" if validators > rest_heap else ""}.
+- Definitions: tool-core's MCP list costs {tc_first:,.0f} µs the first time (each schema
+  through the provider's dialect) and {tc_again * 1e3:,.0f} ns cached; rmcp's `list_all()`
+  {rm_first:,.1f} µs the first time and {rm_again:,.1f} µs each time after (clones of the
+  100 `Tool`s, the schemas shared).
+- Peak RSS: tool-core {line["tool-core"]}; rmcp {line["rmcp"]}.
+  {rss_cause}
+"""
+
+
+def registry_section(results: RegistryResults, command: str) -> tuple[str, bool]:
+    derive_registry_figures(results)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    table, missed = registry_table(results)
+    n = results.rounds
+    verdict = ("**Met**: tool-core's medians are at most rmcp's in every target row."
+               if not missed else
+               f"**Not met** in {len(missed)} target row{'s' if len(missed) != 1 else ''}: "
+               + "; ".join(missed) + ".")
+    text = f"""\
+{REGISTRY_HEADING}
+
+What holding the same 100 tools as the compile-time table costs at run
+time, in a release build: the time to build the collection (tool-core's
+`ToolRegistry::new().with(Tool0)..`, rmcp's `Tools::tool_router()`, rig's
+`ToolSet` with `add_tool`, as context), the time to make the MCP list of
+definitions (tool-core's `Provider::Mcp.definitions(&registry)`, made once
+and then cached in the registry until a tool is added; rmcp's
+`ToolRouter::list_all()`, made on every call; rig's descriptors), the heap
+the collection holds, and the process's peak RSS. Each workspace's
+`examples/registry.rs` (`bench/compile/registry/`) counts the heap with a
+`#[global_allocator]` around the system allocator and times each step over
+{REGISTRY_REPS} repetitions in one process (the median), the collection dropped
+between: "cold" builds each on a new thread, so that rmcp's per-thread
+schema cache starts empty as in a new process; "warm" builds again on the
+same thread, where rmcp reuses the schemas. The heap is the live bytes
+after a cold build minus before, with the thread gone. Peak RSS is
+`VmHWM` of a separate process that builds the collection once (and once
+its list), beside the same binary building nothing. Each round runs every
+framework's processes, in alternating order; the ratio is tool-core's over
+rmcp's of the same round: median (min–max), n = {n}; the other cells are
+medians over the rounds.
+
+- Machine: {cpus} CPUs (`nproc`), {cpu_model()}; {run_text(["rustc", "--version"])}
+- Date: {datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+- Command: `{command}`
+- tool-core: {results.commit}
+- Machine load: {quiet_note(results)}
+
+Target for tool-core: a build and a peak RSS at most rmcp's (a median
+ratio ≤ 1). {verdict}
+
+{table}
+
+{provider_table(results)}
+
+{registry_findings(results)}
+Resident set by mapping at the end of the `rss empty` and `rss build` runs
+(medians of the rounds), and the binaries' largest sections (`size -A`):
+
+{mapping_table(results)}
+
+Live heap blocks of each collection by size (median of the rounds):
+
+{class_table(results)}
+"""
+    return text, not missed
+
+
+def registry(args: argparse.Namespace) -> None:
+    variants = [v for v in args.variants if v != "baseline"]
+    command = shlex.join(["python3", "bench/compile/run.py", *sys.argv[1:]])
+    results = registry_measure(variants, args.rounds)
+    text, _ = registry_section(results, command)
+    print(text)
+    if args.write:
+        write_marked(text, REGISTRY_START, REGISTRY_END)
+        log(f"wrote the registry section to {BENCHMARKS_MD}")
 
 
 def write_if_changed(path: Path, text: str) -> None:
@@ -414,15 +890,26 @@ def write_if_changed(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-def generate(variant: str, tokens: bool = False) -> Path:
+def generate(variant: str, tokens: bool = False, registry: bool = False) -> Path:
     """Write the variant's crate; with `tokens`, also the example that counts
-    its definitions' tokens (and the dev-dependencies it needs), which a plain
-    `cargo build` of the library never compiles."""
+    its definitions' tokens, with `registry` the one that measures holding
+    the tools (and the dev-dependencies they need), which a plain `cargo
+    build` of the library never compiles."""
     root = BENCH_DIR / variant
     cargo_toml, lib_rs = RENDERERS[variant](tool_specs())
     if tokens:
         cargo_toml += TOKENS_DEV_DEPS
         write_if_changed(root / "examples" / "tokens.rs", TOKENS_EXAMPLES[variant])
+    # An example of another mode would not build without its dev-dependencies.
+    for name, wanted in (("tokens", tokens), ("registry", registry)):
+        stale = root / "examples" / f"{name}.rs"
+        if not wanted and stale.exists():
+            stale.unlink()
+    if registry:
+        cargo_toml += REGISTRY_DEV_DEPS[variant]
+        example = REGISTRY_SOURCES / "common.rs"
+        write_if_changed(root / "examples" / "registry.rs",
+                         example.read_text() + (REGISTRY_SOURCES / f"{variant}.rs").read_text())
     write_if_changed(root / "Cargo.toml", cargo_toml)
     write_if_changed(root / "src" / "lib.rs", lib_rs)
     return root
@@ -760,12 +1247,18 @@ baseline's of the same round: median (min–max) over {results.rounds} round{'s'
 
 
 def write_section(text: str) -> None:
-    """Replace the marked section of BENCHMARKS.md, or append it."""
-    block = f"{START_MARKER}\n{text.strip()}\n{END_MARKER}"
+    """Replace the compile table's section of BENCHMARKS.md, or append it."""
+    write_marked(text, START_MARKER, END_MARKER)
+
+
+def write_marked(text: str, start_marker: str, end_marker: str) -> None:
+    """Replace what is between the markers in BENCHMARKS.md, or append the
+    markers and the text at the end."""
+    block = f"{start_marker}\n{text.strip()}\n{end_marker}"
     current = BENCHMARKS_MD.read_text() if BENCHMARKS_MD.exists() else ""
-    start, end = current.find(START_MARKER), current.find(END_MARKER)
+    start, end = current.find(start_marker), current.find(end_marker)
     if start != -1 and end > start:
-        updated = current[:start] + block + current[end + len(END_MARKER):]
+        updated = current[:start] + block + current[end + len(end_marker):]
     else:
         updated = current.rstrip("\n") + ("\n\n" if current else "") + block + "\n"
     BENCHMARKS_MD.write_text(updated)
@@ -842,6 +1335,16 @@ def parse_args() -> argparse.Namespace:
                         help="instead of timing builds: count the o200k_base tokens of the "
                              "100 definitions, tool-core's for every provider and rmcp's "
                              "`tools/list`")
+    parser.add_argument("--registry", action="store_true",
+                        help="instead of timing builds: the time to build the 100-tool "
+                             "collection and its definitions, the heap it holds and the peak "
+                             "RSS, tool-core's beside rmcp's and rig's, in paired rounds")
+    parser.add_argument("--all", action="store_true",
+                        help="every table in turn: the compile table, --tokens, --registry, "
+                             "bench/peers and bench/mcp-load (with --write, each into its "
+                             "section of BENCHMARKS.md)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="with --all, only list the steps it would run")
     parser.add_argument("--show", action="store_true",
                         help="with --tokens, also print the first tool's definition as counted")
     args = parser.parse_args()
@@ -857,16 +1360,9 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def main() -> None:
-    args = parse_args()
-    if args.commit:
-        snapshot(args.commit)
-    if args.timings:
-        timings()
-        return
-    if args.tokens:
-        tokens(args.show)
-        return
+def compile_table(args: argparse.Namespace) -> None:
+    """The compile-time table: paired rounds of builds, checks and
+    incremental builds; with --write, into BENCHMARKS.md."""
     command = shlex.join(["python3", "bench/compile/run.py", *sys.argv[1:]])
     roots = {variant: prebuild(variant) for variant in args.variants}
     results = measure(roots, args.rounds)
@@ -875,6 +1371,91 @@ def main() -> None:
     if args.write:
         write_section(text)
         log(f"wrote the section to {BENCHMARKS_MD}")
+
+
+# --------------------------------------------------------------------------
+# --all: every table, in one run
+# --------------------------------------------------------------------------
+
+def sdk_python() -> Path:
+    """The venv with the providers' Python SDKs (the MCP SDK among them),
+    `target/sdk-venv`, made as .ci/run makes it when it is missing or its
+    requirements changed."""
+    venv = REPO / "target" / "sdk-venv"
+    requirements = REPO / "tests" / "sdk" / "requirements.txt"
+    installed = venv / "installed-requirements.txt"
+    if not installed.exists() or installed.read_bytes() != requirements.read_bytes():
+        log(f"making {venv.relative_to(REPO)} from {requirements.relative_to(REPO)}")
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet",
+                        "--disable-pip-version-check", "-r", str(requirements)], check=True)
+        installed.write_bytes(requirements.read_bytes())
+    return venv / "bin" / "python"
+
+
+def bench_crate(directory: str, args: list[str]) -> None:
+    """`cargo run --release -- args` in bench/<directory>, whose
+    .cargo/config.toml names its target directory (so a CARGO_TARGET_DIR
+    from the environment is left out); its report goes to the terminal."""
+    env = {k: v for k, v in os.environ.items() if k != "CARGO_TARGET_DIR"}
+    command = ["cargo", "run", "--release", "-j", JOBS, "--", *args]
+    log(f"(cd bench/{directory} && {shlex.join(command)})")
+    done = subprocess.run(command, cwd=REPO / "bench" / directory, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"bench/{directory}: `{shlex.join(command)}` failed (exit {done.returncode})")
+
+
+def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """Every table, in the order BENCHMARKS.md is written: name and run.
+    With --quick, one round of each."""
+    write = ["--write"] if args.write else []
+    into = (lambda marker: f", into <!-- {marker}:start/end -->") if args.write else (lambda _: "")
+    rounds = f"{args.rounds} paired round{'s' if args.rounds != 1 else ''}"
+    peers = (["--rounds", "1"] if args.quick else []) + write
+    load = ["--rounds", "1" if args.quick else "5"] + write
+    return [
+        (f"compile table: {rounds} of {', '.join(args.variants)}{into('compile-table')}",
+         lambda: compile_table(args)),
+        (f"context cost: --tokens{into('tokens-table')}",
+         lambda: tokens(False, args.write)),
+        (f"registry and definitions: --registry, {rounds}{into('registry-table')}",
+         lambda: registry(args)),
+        (f"dispatch beside rmcp and rig: (cd bench/peers && {shlex.join(['cargo', 'run', '--release', '--', *peers])})",
+         lambda: bench_crate("peers", peers)),
+        (f"MCP under load: (cd bench/mcp-load && {shlex.join(['cargo', 'run', '--release', '--', *load])}), "
+         "with target/sdk-venv (made when missing)",
+         lambda: (sdk_python(), bench_crate("mcp-load", load))),
+    ]
+
+
+def run_all(args: argparse.Namespace) -> None:
+    steps = all_steps(args)
+    if args.dry_run:
+        for i, (name, _) in enumerate(steps, 1):
+            print(f"{i}. {name}")
+        return
+    for i, (name, run) in enumerate(steps, 1):
+        log(f"\n=== {i}/{len(steps)} {name}")
+        run()
+
+
+def main() -> None:
+    args = parse_args()
+    if args.commit:
+        snapshot(args.commit)
+    if args.all:
+        run_all(args)
+        return
+    if args.timings:
+        timings()
+        return
+    if args.tokens:
+        tokens(args.show, args.write)
+        return
+    if args.registry:
+        registry(args)
+        return
+    compile_table(args)
 
 
 if __name__ == "__main__":

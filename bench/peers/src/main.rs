@@ -25,8 +25,11 @@
 //! in the machine's speed between pairs cancels. A first round warms up and
 //! is not counted.
 //!
-//! Usage: `peers-bench [--rounds R] [--calls N]` (defaults 15 and 2,000).
+//! Usage: `peers-bench [--rounds R] [--calls N] [--write]` (defaults 15
+//! and 2,000); `--write` also puts the report in BENCHMARKS.md, between
+//! `<!-- peers-table:start -->` and `<!-- peers-table:end -->`.
 
+use std::fmt::Write as _;
 use std::future::Future;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -520,24 +523,105 @@ fn min_max(values: &[f64]) -> (f64, f64) {
         })
 }
 
-fn options() -> (usize, u32) {
-    let mut rounds = 15;
-    let mut calls = 2_000;
-    let mut args = std::env::args().skip(1);
+/// The command line.
+struct Options {
+    rounds: usize,
+    calls: u32,
+    /// Replace the marked section of BENCHMARKS.md with the report.
+    write: bool,
+    /// The arguments as given, for the command shown with the report.
+    args: Vec<String>,
+}
+
+const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--write]";
+
+fn options() -> Options {
+    let given: Vec<String> = std::env::args().skip(1).collect();
+    let mut options = Options {
+        rounds: 15,
+        calls: 2_000,
+        write: false,
+        args: given.clone(),
+    };
+    let mut args = given.into_iter();
     while let Some(flag) = args.next() {
+        if flag == "--write" {
+            options.write = true;
+            continue;
+        }
         let value = args.next().unwrap_or_default();
         match flag.as_str() {
-            "--rounds" => rounds = value.parse().expect("--rounds takes a number"),
-            "--calls" => calls = value.parse().expect("--calls takes a number"),
-            _ => panic!("usage: peers-bench [--rounds R] [--calls N]"),
+            "--rounds" => options.rounds = value.parse().expect("--rounds takes a number"),
+            "--calls" => options.calls = value.parse().expect("--calls takes a number"),
+            _ => panic!("{USAGE}"),
         }
     }
-    assert!(rounds > 0 && calls > 0, "rounds and calls must be positive");
-    (rounds, calls)
+    assert!(
+        options.rounds > 0 && options.calls > 0,
+        "rounds and calls must be positive"
+    );
+    options
+}
+
+const START_MARKER: &str = "<!-- peers-table:start -->";
+const END_MARKER: &str = "<!-- peers-table:end -->";
+
+/// `median (min–max)` with `decimals` decimals.
+fn spread(values: &[f64], decimals: usize) -> String {
+    let (lo, hi) = min_max(values);
+    format!(
+        "{:.decimals$} ({lo:.decimals$}–{hi:.decimals$})",
+        median(values)
+    )
+}
+
+/// The output of a command run in this directory, trimmed; empty if it fails.
+fn output(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|line| line.starts_with("model name"))
+                .and_then(|line| line.split_once(':'))
+                .map(|(_, model)| model.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Replaces the part of BENCHMARKS.md between the markers with `text`, or
+/// appends a section with it.
+fn write_benchmarks(text: &str) -> std::io::Result<()> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../BENCHMARKS.md");
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    let block = format!("{START_MARKER}\n{}\n{END_MARKER}", text.trim());
+    let updated = match (current.find(START_MARKER), current.find(END_MARKER)) {
+        (Some(start), Some(end)) if end > start => format!(
+            "{}{block}{}",
+            &current[..start],
+            &current[end + END_MARKER.len()..]
+        ),
+        _ => format!(
+            "{}\n\n## Dispatch beside rmcp and rig\n\n{block}\n",
+            current.trim_end_matches('\n')
+        ),
+    };
+    std::fs::write(path, updated)
 }
 
 fn main() {
-    let (rounds, calls) = options();
+    let options = options();
+    let (rounds, calls) = (options.rounds, options.calls);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -589,78 +673,94 @@ fn main() {
         }
     }
 
-    println!(
-        "dispatch of one 3-argument tool among 100, arguments as a JSON string, result text out"
+    // tool-core against each peer: per round, the quotient of the two
+    // variants' raw-normalised ratios.
+    let index = |v: Variant| measured.iter().position(|&m| m == v).expect("measured");
+    let pairs = [
+        (
+            "validation off ÷ rmcp (the same work: neither checks a schema)",
+            Variant::ToolCoreNoValidation,
+            Variant::Rmcp,
+        ),
+        ("validation on ÷ rmcp", Variant::ToolCore, Variant::Rmcp),
+        (
+            "`async fn` ÷ rmcp `async fn`",
+            Variant::ToolCoreAsync,
+            Variant::RmcpAsync,
+        ),
+        (
+            "validation off ÷ rig",
+            Variant::ToolCoreNoValidation,
+            Variant::Rig,
+        ),
+        ("validation on ÷ rig", Variant::ToolCore, Variant::Rig),
+        (
+            "`async fn` ÷ rig `async fn`",
+            Variant::ToolCoreAsync,
+            Variant::RigAsync,
+        ),
+    ];
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "One 3-argument tool among 100 in each framework, its arguments as a JSON string, \
+         its result's text out; {rounds} rounds (after one warm-up round) of blocks of \
+         {calls} calls, each variant's block timed next to a block of the raw baseline \
+         (`serde_json::from_str::<Args>` and the function), the order alternating. \
+         Per variant: the median of its pairs' ratios (variant ÷ raw), (min–max), n pairs, \
+         and the median ns a call. `bench/peers/README.md` says what each variant does per call.\n"
     );
-    println!(
-        "{rounds} rounds x {calls} calls a block, each variant block paired with an adjacent raw block\n"
+    let _ = writeln!(
+        out,
+        "| variant | × raw, median (min–max) | n | ns/call |\n|---|---:|---:|---:|"
     );
-    println!(
-        "{:<36} {:>9} {:>15} {:>4} {:>9}",
-        "variant", "x raw", "min-max", "n", "ns/call"
-    );
-    println!(
-        "{:<36} {:>9} {:>15} {:>4} {:>9.0}",
+    let _ = writeln!(
+        out,
+        "| {} | 1.00 | {} | {:.0} |",
         Variant::Raw.label(),
-        "1.00",
-        "",
         raw_ns.len(),
         median(&raw_ns)
     );
     for (i, variant) in measured.iter().enumerate() {
-        let (lo, hi) = min_max(&ratios[i]);
-        println!(
-            "{:<36} {:>9.2} {:>15} {:>4} {:>9.0}",
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.0} |",
             variant.label(),
-            median(&ratios[i]),
-            format!("{lo:.2}-{hi:.2}"),
+            spread(&ratios[i], 2),
             ratios[i].len(),
             median(&ns[i])
         );
     }
-
-    // tool-core against each peer: per round, the quotient of the two
-    // variants' raw-normalised ratios; median and range over the rounds.
-    let index = |v: Variant| measured.iter().position(|&m| m == v).expect("measured");
-    println!(
-        "\n{:<36} {:>9} {:>15}",
-        "tool-core / peer, per round", "median", "min-max"
+    let _ = writeln!(
+        out,
+        "\n| tool-core ÷ peer, per round | median (min–max) | n |\n|---|---:|---:|"
     );
-    for (label, ours, peer) in [
-        ("validation on / rmcp", Variant::ToolCore, Variant::Rmcp),
-        (
-            "validation off / rmcp",
-            Variant::ToolCoreNoValidation,
-            Variant::Rmcp,
-        ),
-        (
-            "async fn / rmcp async fn",
-            Variant::ToolCoreAsync,
-            Variant::RmcpAsync,
-        ),
-        ("validation on / rig", Variant::ToolCore, Variant::Rig),
-        (
-            "validation off / rig",
-            Variant::ToolCoreNoValidation,
-            Variant::Rig,
-        ),
-        (
-            "async fn / rig async fn",
-            Variant::ToolCoreAsync,
-            Variant::RigAsync,
-        ),
-    ] {
+    for (label, ours, peer) in pairs {
         let q: Vec<f64> = ratios[index(ours)]
             .iter()
             .zip(&ratios[index(peer)])
             .map(|(a, b)| a / b)
             .collect();
-        let (lo, hi) = min_max(&q);
-        println!(
-            "{:<36} {:>9.3} {:>15}",
-            label,
-            median(&q),
-            format!("{lo:.3}-{hi:.3}")
-        );
+        let _ = writeln!(out, "| {label} | {} | {} |", spread(&q, 3), q.len());
+    }
+    let command = std::iter::once("cargo run --release --")
+        .chain(options.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let _ = writeln!(
+        out,
+        "\nMachine: {} cores ({}), {}. Command: `(cd bench/peers && {})`, at `{}`, {}.",
+        std::thread::available_parallelism().map_or(0, usize::from),
+        cpu_model(),
+        output("rustc", &["--version"]),
+        command.trim_end_matches(" --"),
+        output("git", &["rev-parse", "--short", "HEAD"]),
+        output("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+    );
+    println!("{out}");
+    if options.write {
+        write_benchmarks(&out).expect("BENCHMARKS.md written");
+        eprintln!("written to BENCHMARKS.md between {START_MARKER} and {END_MARKER}");
     }
 }

@@ -1,0 +1,111 @@
+// ---- tool-core: `ToolRegistry::new().with(Tool0)...`, and the MCP
+// definitions (`Provider::Mcp.definitions`), made once and cached.
+
+use tool_core::provider::{Definitions, Provider};
+
+fn build() -> tool_core::ToolRegistry {
+    tools100::registry()
+}
+
+fn list(registry: &tool_core::ToolRegistry) -> std::sync::Arc<Definitions> {
+    Provider::Mcp.definitions(registry).expect("definitions")
+}
+
+/// Every provider's definitions, first and cached; and what registering a
+/// tool does, piece by piece, on the same 100 schemas.
+fn parts(reps: usize) {
+    for provider in Provider::ALL {
+        let (mut first, mut again) = (Vec::new(), Vec::new());
+        for _ in 0..reps {
+            let registry = build();
+            let start = Instant::now();
+            drop(black_box(
+                provider.definitions(&registry).expect("definitions"),
+            ));
+            first.push(micros(start));
+            let start = Instant::now();
+            for _ in 0..100 {
+                drop(black_box(
+                    provider.definitions(&registry).expect("definitions"),
+                ));
+            }
+            again.push(micros(start) / 100.0);
+        }
+        println!("provider_first_us:{provider}\t{:.2}", median(first));
+        println!("provider_again_us:{provider}\t{:.4}", median(again));
+    }
+
+    let registry = build();
+    let schemas: Vec<serde_json::Value> = registry
+        .names()
+        .map(|name| registry.info(name).unwrap().input_schema.clone())
+        .collect();
+    // The schemas as values, as the registry keeps them.
+    let before = Heap::now();
+    let copies = schemas.clone();
+    before.report_since("part_schemas");
+    drop(black_box(copies));
+    // Copying them: a lower bound on making them.
+    let clone = (0..reps).map(|_| {
+        let start = Instant::now();
+        let copies = schemas.clone();
+        let us = micros(start);
+        drop(black_box(copies));
+        us
+    });
+    println!("part_clone_us\t{:.1}", median(clone.collect()));
+    // Checking each against the meta-schema (nothing is kept).
+    let meta = (0..reps).map(|_| {
+        let start = Instant::now();
+        for schema in &schemas {
+            black_box(jsonschema::meta::validate(schema).is_ok());
+        }
+        micros(start)
+    });
+    println!("part_meta_us\t{:.1}", median(meta.collect()));
+    // Compiling each into a validator, as registration does.
+    let compile = || -> Vec<jsonschema::Validator> {
+        schemas
+            .iter()
+            .map(|schema| {
+                jsonschema::options()
+                    .should_validate_formats(true)
+                    .should_ignore_unknown_formats(true)
+                    .build(schema)
+                    .unwrap()
+            })
+            .collect()
+    };
+    let times = (0..reps).map(|_| {
+        let start = Instant::now();
+        let validators = compile();
+        let us = micros(start);
+        drop(black_box(validators));
+        us
+    });
+    println!("part_validators_us\t{:.1}", median(times.collect()));
+    let before = Heap::now();
+    let validators = compile();
+    before.report_since("part_validators");
+    drop(black_box(validators));
+}
+
+/// One piece of registration in a process of its own: `meta` checks one
+/// schema against the meta-schema, which makes jsonschema's meta-schema
+/// validators (once per process) and runs its code.
+fn rss_part(what: &str) -> Option<Box<dyn std::any::Any>> {
+    match what {
+        "meta" => {
+            let schema = serde_json::json!({
+                "type": "object",
+                "properties": {"query": {"type": "string", "description": "The text."}},
+                "required": ["query"],
+            });
+            let start = Instant::now();
+            let valid = jsonschema::meta::validate(&schema).is_ok();
+            println!("meta_first_us\t{:.1}", micros(start));
+            Some(Box::new(valid))
+        }
+        _ => None,
+    }
+}
