@@ -528,54 +528,6 @@ async fn run_server(server: Server, options: &Options) -> Result<Sample, String>
     result.map_err(|e| format!("{}: {e}", server.name()))
 }
 
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
-}
-
-/// `median (min–max)` with `decimals` decimals.
-fn spread(values: &[f64], decimals: usize) -> String {
-    if values.is_empty() {
-        return "n/a".into();
-    }
-    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    format!(
-        "{:.decimals$} ({lo:.decimals$}–{hi:.decimals$})",
-        median(values)
-    )
-}
-
-/// The output of a command, trimmed; empty if it fails.
-fn output(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program)
-        .args(args)
-        .current_dir(manifest_dir())
-        .output()
-        .ok()
-        .filter(|out| out.status.success())
-        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
-        .unwrap_or_default()
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|line| line.starts_with("model name"))
-                .and_then(|line| line.split_once(':'))
-                .map(|(_, model)| model.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".into())
-}
-
 /// The tables, the machine and the command, as markdown.
 fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
     let mut out = String::new();
@@ -665,28 +617,7 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
     );
     out
 }
-
-/// Replaces the part of BENCHMARKS.md between the markers with `text`, or
-/// appends a section with it.
-fn write_benchmarks(text: &str) -> std::io::Result<()> {
-    let path = manifest_dir().join("../../BENCHMARKS.md");
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    let block = format!("{START_MARKER}\n{}\n{END_MARKER}", text.trim());
-    let updated = match (current.find(START_MARKER), current.find(END_MARKER)) {
-        (Some(start), Some(end)) if end > start => {
-            format!(
-                "{}{block}{}",
-                &current[..start],
-                &current[end + END_MARKER.len()..]
-            )
-        }
-        _ => format!(
-            "{}\n\n## MCP under load\n\n{block}\n",
-            current.trim_end_matches('\n')
-        ),
-    };
-    std::fs::write(path, updated)
-}
+include!("../../report.rs");
 
 fn main() {
     let options = options();
@@ -731,7 +662,8 @@ fn main() {
     let text = report(&options, &samples);
     println!("{text}");
     if options.write {
-        write_benchmarks(&text).expect("BENCHMARKS.md written");
+        write_benchmarks(START_MARKER, END_MARKER, "MCP under load", &text)
+            .expect("BENCHMARKS.md written");
         eprintln!("written to BENCHMARKS.md between {START_MARKER} and {END_MARKER}");
     }
 }

@@ -309,6 +309,8 @@ impl Variant {
     }
 }
 
+// Each variant's text getter takes a reference to its own result type.
+#[allow(clippy::ptr_arg)]
 fn raw_text(result: &String) -> Option<&str> {
     Some(result)
 }
@@ -504,25 +506,6 @@ where
     }
 }
 
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
-}
-
-fn min_max(values: &[f64]) -> (f64, f64) {
-    values
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        })
-}
-
 /// The command line.
 struct Options {
     rounds: usize,
@@ -565,59 +548,7 @@ fn options() -> Options {
 
 const START_MARKER: &str = "<!-- peers-table:start -->";
 const END_MARKER: &str = "<!-- peers-table:end -->";
-
-/// `median (min–max)` with `decimals` decimals.
-fn spread(values: &[f64], decimals: usize) -> String {
-    let (lo, hi) = min_max(values);
-    format!(
-        "{:.decimals$} ({lo:.decimals$}–{hi:.decimals$})",
-        median(values)
-    )
-}
-
-/// The output of a command run in this directory, trimmed; empty if it fails.
-fn output(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .ok()
-        .filter(|out| out.status.success())
-        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
-        .unwrap_or_default()
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|line| line.starts_with("model name"))
-                .and_then(|line| line.split_once(':'))
-                .map(|(_, model)| model.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".into())
-}
-
-/// Replaces the part of BENCHMARKS.md between the markers with `text`, or
-/// appends a section with it.
-fn write_benchmarks(text: &str) -> std::io::Result<()> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../BENCHMARKS.md");
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    let block = format!("{START_MARKER}\n{}\n{END_MARKER}", text.trim());
-    let updated = match (current.find(START_MARKER), current.find(END_MARKER)) {
-        (Some(start), Some(end)) if end > start => format!(
-            "{}{block}{}",
-            &current[..start],
-            &current[end + END_MARKER.len()..]
-        ),
-        _ => format!(
-            "{}\n\n## Dispatch beside rmcp and rig\n\n{block}\n",
-            current.trim_end_matches('\n')
-        ),
-    };
-    std::fs::write(path, updated)
-}
+include!("../../report.rs");
 
 fn main() {
     let options = options();
@@ -760,7 +691,13 @@ fn main() {
     );
     println!("{out}");
     if options.write {
-        write_benchmarks(&out).expect("BENCHMARKS.md written");
+        write_benchmarks(
+            START_MARKER,
+            END_MARKER,
+            "Dispatch beside rmcp and rig",
+            &out,
+        )
+        .expect("BENCHMARKS.md written");
         eprintln!("written to BENCHMARKS.md between {START_MARKER} and {END_MARKER}");
     }
 }
