@@ -218,7 +218,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             }
             let service = Arc::clone(&service);
             let verifier = verifier.clone();
-            let stop = stop.clone();
+            // A token of the connection's own: its task polls it on every
+            // wake-up, which on the server's token would take the lock all
+            // connections share.
+            let stop = stop.child_token();
             tokio::spawn(async move {
                 let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
                     let service = Arc::clone(&service);
