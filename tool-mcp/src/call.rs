@@ -116,8 +116,11 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     tokio::pin!(server_cancelled);
     let mut relayed = false;
     let result = loop {
+        // The call first: most end on their first poll, before anything
+        // polls the server's token, which every call shares.
         tokio::select! {
             biased;
+            result = &mut run => break result,
             Some(report) = next(&mut reports) => {
                 notify(&context.peer, progress_token.as_ref(), report).await;
             }
@@ -125,7 +128,6 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
                 relayed = true;
                 token.cancel();
             }
-            result = &mut run => break result,
         }
     };
     // What the call reported before it ended goes before the response.
