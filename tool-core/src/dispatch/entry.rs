@@ -24,10 +24,13 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) absent_nulls: Option<AbsentNulls>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
     pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// Whether a call has nothing to ask and nothing to wait for before
+    /// the tool runs: tier `Observe`, not `long_running`, no lock.
+    pub(crate) runs_at_once: bool,
     /// Whether a call may read the arguments' text into the tool's
     /// parameters (`dispatch/text.rs`): a `#[tool]` function that sees no
-    /// context, runs at once and takes no lock, where a `null` means
-    /// nothing special. Whether its parameters can is up to their types.
+    /// context and runs at once, where a `null` means nothing special.
+    /// Whether its parameters can is up to their types.
     pub(crate) reads_text: bool,
 }
 
@@ -56,11 +59,10 @@ impl<Ctx> Entry<Ctx> {
             description = format!("{description}\n\n{LONG_RUNNING_NOTE}");
         }
         let absent_nulls = AbsentNulls::compile(&tool.input_schema);
-        let reads_text = tool.reads_text
-            && metadata.tier == ToolTier::Observe
+        let runs_at_once = metadata.tier == ToolTier::Observe
             && !metadata.long_running
-            && metadata.concurrency_safe
-            && absent_nulls.is_none();
+            && metadata.concurrency_safe;
+        let reads_text = tool.reads_text && runs_at_once && absent_nulls.is_none();
         let definition = ToolDefinition {
             name: tool.name.into_owned(),
             description,
@@ -76,6 +78,7 @@ impl<Ctx> Entry<Ctx> {
             input_check,
             output_check,
             absent_nulls,
+            runs_at_once,
             reads_text,
         };
         Ok((entry, definition))

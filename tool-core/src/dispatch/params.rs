@@ -395,9 +395,8 @@ impl<'a> Object<'a> {
         Ok(())
     }
 
-    /// A parameter left out that cannot be; from the text, a hand-written
-    /// schema's tool (whose schema may require what the type does not)
-    /// goes the whole way as well.
+    /// A parameter left out that cannot be. From the text, the call goes
+    /// the whole way, so that the schema's check says so in its words.
     #[cold]
     fn missing(&mut self, error: &Error) -> ToolError {
         if let Entries::Text(scan) = &mut self.entries {

@@ -322,9 +322,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // The caller's context for the policy checks: policy is about who
         // calls.
         let gate = || check_access(entry, ctx);
-        let plain = entry.metadata.tier == ToolTier::Observe
-            && !entry.metadata.long_running
-            && entry.exclusive.is_none();
+        let plain = entry.runs_at_once;
         // Nothing to ask and nothing to wait for first: the tool may run at
         // once, with no future and no timer.
         let started = if plain {
