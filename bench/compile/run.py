@@ -586,6 +586,7 @@ REGISTRY_ROWS = [
     ("MCP list, again, µs", "list_again_us", "us", False),
     ("heap held per tool, bytes", "heap_per_tool", "bytes", False),
     ("heap held per tool with the MCP list, bytes", "heap_with_list_per_tool", "bytes", False),
+    ("heap held per tool by a second collection of the same tools, bytes", "heap_again_per_tool", "bytes", False),
     ("allocations per tool, building", "allocs_per_tool", "count", False),
     ("heap peak in a process that builds it once, MB", "rss_build_heap_peak_bytes", "mb", False),
     ("peak RSS, collection built, MB", "rss_build_vmhwm_kb", "kb", True),
@@ -602,6 +603,7 @@ def derive_registry_figures(results: RegistryResults) -> None:
         for s in samples:
             s["heap_per_tool"] = s["heap_bytes"] / N_TOOLS
             s["heap_with_list_per_tool"] = s["heap_with_list_bytes"] / N_TOOLS
+            s["heap_again_per_tool"] = s["heap_again_bytes"] / N_TOOLS
             s["allocs_per_tool"] = s["heap_allocs"] / N_TOOLS
             s["rss_build_over_empty_kb"] = s["rss_build_vmhwm_kb"] - s["rss_empty_vmhwm_kb"]
             s["rss_list_over_empty_kb"] = s["rss_list_vmhwm_kb"] - s["rss_empty_vmhwm_kb"]
@@ -737,6 +739,7 @@ def registry_findings(results: RegistryResults) -> str:
     m = results.median
     tc_heap, rm_heap = m("tool-core", "heap_bytes"), m("rmcp", "heap_bytes")
     tc_list = m("tool-core", "heap_with_list_bytes") - tc_heap
+    tc_again_heap, rm_again_heap = m("tool-core", "heap_again_bytes"), m("rmcp", "heap_again_bytes")
     validators = m("tool-core", "part_validators_bytes")
     tc_schemas, rm_schemas = m("tool-core", "part_schemas_bytes"), m("rmcp", "part_schemas_bytes")
     rest_heap = tc_heap - tc_schemas
@@ -792,17 +795,21 @@ the RSS processes also print the heap's live and peak bytes):
   router {rm_heap / 1e3:,.1f} KB ({rm_heap / N_TOOLS:,.0f} B a tool). Of tool-core's, the 100 input
   schemas as `serde_json::Value`s are {tc_schemas / 1e3:,.1f} KB (rmcp's, as `JsonObject`s:
   {rm_schemas / 1e3:,.1f} KB, nearly all of its router), and the rest, {rest_heap / 1e3:,.1f} KB, is the
-  entries, names, index and per-tool null handling.{held} The cached MCP
+  entries, names, index and per-tool null handling.{held} A second
+  collection of the same tools, built while the first lives, holds {tc_again_heap / 1e3:,.1f} KB
+  ({tc_again_heap / N_TOOLS:,.0f} B a tool; rmcp's {rm_again_heap / 1e3:,.1f} KB): each shares the schemas
+  it made for the first. The cached MCP
   definitions add {tc_list / 1e3:,.1f} KB to the registry; rmcp makes its list anew on
   each call.
-- Time: a cold build is {cold:,.0f} µs for tool-core against {rm_cold:,.0f} µs for rmcp, whose
-  cost is schemars generating each argument type's schema; warm, rmcp takes
-  each from its per-thread cache ({rm_warm:,.0f} µs) while tool-core makes every
-  schema again ({warm:,.0f} µs). Of tool-core's warm build, checking the 100
-  schemas against the meta-schema is {meta:,.0f} µs ({meta / warm:.0%}) and merely copying
-  the 100 schema values {clone:,.0f} µs ({clone / warm:.0%}; making them, as the tools'
+- Time: a cold build is {cold:,.0f} µs for tool-core against {rm_cold:,.0f} µs for rmcp, each
+  generating every schema with schemars. Of tool-core's, checking the 100
+  schemas against the meta-schema is {meta:,.0f} µs ({meta / cold:.0%}) and merely copying
+  the 100 schema values {clone:,.0f} µs ({clone / cold:.0%}; making them, as the tools'
   schema functions do, costs at least that); compiling the 100 validators
   would be {compile_us:,.0f} µs more{" (done on each tool's first call instead)" if validators > rest_heap else ""}.
+  Warm, each takes what it made before: rmcp its schemas from its
+  per-thread cache ({rm_warm:,.0f} µs), tool-core each `#[tool]`'s definition and
+  checked schemas from its per-process one ({warm:,.0f} µs).
 - Definitions: tool-core's MCP list costs {tc_first:,.0f} µs the first time (each schema
   through the provider's dialect) and {tc_again * 1e3:,.0f} ns cached; rmcp's `list_all()`
   {rm_first:,.1f} µs the first time and {rm_again:,.1f} µs each time after (clones of the
@@ -836,9 +843,13 @@ the collection holds, and the process's peak RSS. Each workspace's
 `#[global_allocator]` around the system allocator and times each step over
 {REGISTRY_REPS} repetitions in one process (the median), the collection dropped
 between: "cold" builds each on a new thread, so that rmcp's per-thread
-schema cache starts empty as in a new process; "warm" builds again on the
-same thread, where rmcp reuses the schemas. The heap is the live bytes
-after a cold build minus before, with the thread gone. Peak RSS is
+schema cache starts empty as in a new process, after tool-core has
+forgotten the definitions and checked schemas it keeps per process for
+each `#[tool]` (`tool_core::__private::forget_schemas`); "warm" builds
+again on the same thread, where rmcp reuses its per-thread schemas and
+tool-core its per-process ones. The heap is the live bytes after a cold
+build minus before, with the thread gone (what is kept per process
+counted); a second collection is built while the first lives. Peak RSS is
 `VmHWM` of a separate process that builds the collection once (and once
 its list), beside the same binary building nothing. Each round runs every
 framework's processes, in alternating order; the ratio is tool-core's over

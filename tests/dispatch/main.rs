@@ -10,6 +10,7 @@ mod own_checks;
 mod pipeline;
 mod progress;
 mod robustness;
+mod shared_schemas;
 mod stress;
 mod text_arguments;
 mod typed_tools;

@@ -201,3 +201,10 @@ pub fn unread(tool: &str) -> ToolError {
 pub fn no_output_schema() -> Option<Value> {
     None
 }
+
+/// Forgets every `#[tool]`'s schemas, made once per process, so that the
+/// next registration of each makes them again as in a new process: what
+/// the registry benchmark's cold builds measure.
+pub fn forget_schemas() {
+    crate::dispatch::schemas::forget_all();
+}

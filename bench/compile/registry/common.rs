@@ -210,8 +210,10 @@ fn time(reps: usize) {
         us
     });
     println!("build_warm_us\t{:.1}", median(warm.collect()));
-    // Cold: each on a new thread, so that no thread-local cache helps.
+    // Cold: each on a new thread, so that no thread-local cache helps, and
+    // with what is kept per process for the tools forgotten.
     let cold = median_on_fresh_threads(reps, || {
+        forget();
         let start = Instant::now();
         let collection = build();
         let us = micros(start);
@@ -237,13 +239,22 @@ fn time(reps: usize) {
     println!("list_again_us\t{:.3}", median(again));
 
     // The heap a collection holds, built on a fresh thread (so that a
-    // thread-local cache is not left holding part of it) after the warm-up.
+    // thread-local cache is not left holding part of it) after the warm-up,
+    // with what is kept per process for the tools forgotten (and so
+    // counted: made again by this build and kept).
+    forget();
     let before = Heap::now();
     let collection = std::thread::scope(|s| s.spawn(build).join().unwrap());
     before.report_since("heap");
     let listed = list(&collection);
     before.report_since("heap_with_list");
     drop(black_box(listed));
+    // A second collection of the same tools, on this (warm) thread while
+    // the first lives: what it holds beyond what the two can share.
+    let before = Heap::now();
+    let again = build();
+    before.report_since("heap_again");
+    drop(black_box(again));
     drop(black_box(collection));
 
     parts(reps);

@@ -27,3 +27,7 @@ fn parts(_reps: usize) {
 fn rss_part(_what: &str) -> Option<Box<dyn std::any::Any>> {
     None
 }
+
+/// Nothing: rmcp keeps its schemas per thread, and a new thread starts
+/// without them.
+fn forget() {}

@@ -109,3 +109,9 @@ fn rss_part(what: &str) -> Option<Box<dyn std::any::Any>> {
         _ => None,
     }
 }
+
+/// Forgets what tool-core keeps per process for each `#[tool]` (its
+/// definition and checked schemas), as a new process would not have it.
+fn forget() {
+    tool_core::__private::forget_schemas();
+}

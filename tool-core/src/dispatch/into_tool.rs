@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::dispatch::adapter::{TypedRunner, UntypedAdapter};
 use crate::dispatch::runner::{Registration, Runner};
+use crate::dispatch::schemas::SchemaSource;
 use crate::{Tool, TypedTool};
 
 /// A tool a [`ToolRegistry<Ctx>`](crate::ToolRegistry) can take: a `#[tool]` (its generated
@@ -44,8 +45,10 @@ where
         Registration {
             name: self.name().to_owned().into(),
             description: self.description().to_owned().into(),
-            input_schema: self.input_schema(),
-            output_schema: self.output_schema(),
+            schemas: SchemaSource::Given {
+                input: self.input_schema(),
+                output: self.output_schema(),
+            },
             metadata: self.metadata(),
             uses_context: self.uses_context(),
             reads_text: false,
@@ -63,8 +66,10 @@ where
         Registration {
             name: self.name().to_owned().into(),
             description: self.description().to_owned().into(),
-            input_schema: self.input_schema().clone(),
-            output_schema: self.output_schema().cloned(),
+            schemas: SchemaSource::Given {
+                input: self.input_schema().clone(),
+                output: self.output_schema().cloned(),
+            },
             metadata: self.metadata(),
             uses_context: true,
             reads_text: false,

@@ -18,6 +18,7 @@ mod pipeline;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod runner;
+pub(crate) mod schemas;
 pub(crate) mod text;
 
 pub use adapter::{TypedToolAdapter, deserialize_arguments};

@@ -222,7 +222,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
             Ok(mut arguments) => {
-                if let Some(absent) = &entry.absent_nulls {
+                if let Some(absent) = &entry.schemas.absent_nulls {
                     absent.strip(&mut arguments);
                 }
                 // Shared only with a tool that can see it in its context, or
@@ -308,7 +308,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         call: &mut Held<'_>,
     ) -> Begun {
         if self.settings.validate {
-            let violations = entry.input_check.check(input_schema, call.arguments());
+            let violations = entry
+                .schemas
+                .input_check
+                .check(input_schema, call.arguments());
             if !violations.is_empty() {
                 return Begun::Done(
                     ToolError::InvalidArguments {
@@ -612,7 +615,8 @@ fn oversized(tool: &str, result: &ToolResult, limit: usize) -> Option<ToolError>
 /// Step 7: structured content for a tool with an output schema, checked
 /// against it.
 fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
-    let (Some(check), Some(schema)) = (&entry.output_check, &entry.output_schema) else {
+    let (Some(check), Some(schema)) = (&entry.schemas.output_check, &entry.schemas.output_schema)
+    else {
         return result;
     };
     if result.is_error() {

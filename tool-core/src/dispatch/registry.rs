@@ -83,7 +83,7 @@ pub enum Inserted {
 /// ```
 pub struct ToolRegistry<Ctx = ()> {
     entries: Vec<Entry<Ctx>>,
-    definitions: Vec<ToolDefinition>,
+    definitions: Vec<Arc<ToolDefinition>>,
     index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
     pipeline: Pipeline<Ctx>,
     /// The rules every tool is checked against when it is added.
@@ -419,14 +419,15 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Every tool's definition, in registration order, as made at
-    /// registration.
-    pub fn definitions(&self) -> &[ToolDefinition] {
+    /// registration. A `#[tool]`'s is made once per process and shared by
+    /// every registry that holds it.
+    pub fn definitions(&self) -> &[Arc<ToolDefinition>] {
         &self.definitions
     }
 
     /// The definition of the tool of that name.
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
-        self.index.get(name).map(|&at| &self.definitions[at])
+        self.index.get(name).map(|&at| &*self.definitions[at])
     }
 
     /// Runs the tool called `name` on the model's arguments.

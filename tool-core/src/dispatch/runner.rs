@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::dispatch::input::{Node, Path};
+use crate::dispatch::schemas::SchemaSource;
 use crate::dispatch::text::Scan;
 use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult, Violation};
 
@@ -310,8 +311,7 @@ impl<Ctx> Runner<Ctx> {
 pub struct Registration<Ctx> {
     pub(crate) name: Cow<'static, str>,
     pub(crate) description: Cow<'static, str>,
-    pub(crate) input_schema: Value,
-    pub(crate) output_schema: Option<Value>,
+    pub(crate) schemas: SchemaSource,
     pub(crate) metadata: ToolMetadata,
     /// Whether the tool reads its context.
     pub(crate) uses_context: bool,
@@ -335,8 +335,11 @@ impl<Ctx> Registration<Ctx> {
         Self {
             name: Cow::Borrowed(tool.facts.name),
             description: Cow::Borrowed(tool.facts.description),
-            input_schema: (tool.input_schema)(),
-            output_schema: (tool.output_schema)(),
+            schemas: SchemaSource::Compiled {
+                facts: tool.facts,
+                input: tool.input_schema,
+                output: tool.output_schema,
+            },
             metadata: tool.facts.metadata.clone(),
             uses_context,
             reads_text: tool.reads_text && !uses_context,

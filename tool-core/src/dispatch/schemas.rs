@@ -1,0 +1,121 @@
+//! A tool's definition and schemas with what checks against them: the same
+//! in every registry that holds the tool, so made once and shared.
+//!
+//! A `#[tool]`'s are made once per process, at its first registration:
+//! its schemas come from its types (or its `schema = ...`), which do not
+//! change while the program runs, and making them (schemars, then the
+//! check against the meta-schema) is most of what registering costs. A
+//! program that builds a registry per session or per request pays that
+//! once. A hand-written tool's schemas are read from the tool each time,
+//! since they may be its own.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+
+use crate::dispatch::runner::Facts;
+use crate::schema::nulls::AbsentNulls;
+use crate::schema::validation::SchemaCheck;
+use crate::{RegistryError, ToolDefinition};
+
+/// What the pipeline checks a tool's arguments and output with.
+pub(crate) struct Schemas {
+    pub(crate) input_check: SchemaCheck,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) output_check: Option<SchemaCheck>,
+    /// Where a `null` means the argument was left out.
+    pub(crate) absent_nulls: Option<AbsentNulls>,
+}
+
+/// Where a tool's schemas come from.
+pub(crate) enum SchemaSource {
+    /// A hand-written tool's, read from it.
+    Given { input: Value, output: Option<Value> },
+    /// A `#[tool]`'s functions, made once per process and kept under the
+    /// address of the tool's `static` facts (each `#[tool]` has its own).
+    Compiled {
+        facts: &'static Facts,
+        input: fn() -> Value,
+        output: fn() -> Option<Value>,
+    },
+}
+
+/// A tool as every registry that holds it shares it.
+pub(crate) type Described = (Arc<ToolDefinition>, Arc<Schemas>);
+
+/// Appended to the description of a `long_running` tool.
+const LONG_RUNNING_NOTE: &str = "This tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending.";
+
+/// Every `#[tool]` registered so far in this process, by the address of
+/// its facts. A schema that is refused is not kept: it is refused again.
+static MADE: Mutex<BTreeMap<usize, Described>> = Mutex::new(BTreeMap::new());
+
+/// The tool's definition and schemas: an error when a schema is not a JSON
+/// Schema (each is compiled at its first check).
+pub(crate) fn describe(
+    name: &str,
+    description: &str,
+    long_running: bool,
+    source: SchemaSource,
+) -> Result<Described, RegistryError> {
+    let (input, output, key) = match source {
+        SchemaSource::Given { input, output } => (input, output, None),
+        SchemaSource::Compiled {
+            facts,
+            input,
+            output,
+        } => {
+            let key = std::ptr::from_ref(facts) as usize;
+            if let Some((definition, schemas)) = made().get(&key) {
+                return Ok((Arc::clone(definition), Arc::clone(schemas)));
+            }
+            // Made outside the lock: another thread registering the same
+            // tool at the same time makes the same values.
+            (input(), output(), Some(key))
+        }
+    };
+    let schema_error = |which, message| RegistryError::InvalidSchema {
+        name: name.to_owned(),
+        which,
+        message,
+    };
+    let input_check = SchemaCheck::new(&input).map_err(|m| schema_error("input", m))?;
+    let output_check = match &output {
+        Some(schema) => Some(SchemaCheck::new(schema).map_err(|m| schema_error("output", m))?),
+        None => None,
+    };
+    let description = if long_running {
+        format!("{description}\n\n{LONG_RUNNING_NOTE}")
+    } else {
+        description.to_owned()
+    };
+    let schemas = Arc::new(Schemas {
+        absent_nulls: AbsentNulls::compile(&input),
+        input_check,
+        output_schema: output,
+        output_check,
+    });
+    let definition = Arc::new(ToolDefinition {
+        name: name.to_owned(),
+        description,
+        input_schema: input,
+    });
+    let described = (definition, schemas);
+    if let Some(key) = key {
+        let mut made = made();
+        let kept = made.entry(key).or_insert(described);
+        return Ok((Arc::clone(&kept.0), Arc::clone(&kept.1)));
+    }
+    Ok(described)
+}
+
+fn made() -> std::sync::MutexGuard<'static, BTreeMap<usize, Described>> {
+    MADE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Forgets every `#[tool]`'s schemas, so that the next registration of
+/// each makes them again: what a new process would do.
+pub(crate) fn forget_all() {
+    made().clear();
+}
