@@ -574,7 +574,7 @@ def registry_measure(variants: list[str], rounds: int) -> RegistryResults:
 
 RSS_MODES = ["empty", "build", "list"]
 # Pieces of registration run alone, each in a process of its own.
-RSS_PARTS = {"tool-core": ["meta"]}
+RSS_PARTS = {"tool-core": ["meta", "validator"]}
 
 # The table's rows: label, key, unit (how a value is shown), whether the
 # target (at most rmcp's) applies.
@@ -785,6 +785,19 @@ def registry_findings(results: RegistryResults) -> str:
             f"adds, and peaks at {m('tool-core', 'rss_meta_vmhwm_kb') / 1e3:.2f} MB; its first check "
             f"takes {m('tool-core', 'rss_meta_meta_first_us'):,.0f} µs (making the meta-schema validators), of "
             f"the first build's {m('tool-core', 'build_first_in_process_us'):,.0f} µs.")
+    validator_code = m("tool-core", "rss_validator_smaps_exe_code_kb")
+    if meta_code is not None and validator_code is not None:
+        rss_cause += (
+            f" That code is not registration's alone: a process that only compiles one "
+            f"schema into the validator a tool's first call makes (`rss validator`, which "
+            f"checks the schema against the meta-schema first, as `jsonschema` always does) "
+            f"has {(validator_code - empty_code) / 1e3:.2f} MB of code resident over the empty "
+            f"process and peaks at {m('tool-core', 'rss_validator_vmhwm_kb') / 1e3:.2f} MB. So a "
+            f"process that checks a call's arguments holds it whether registration checks the "
+            f"schemas or not: it is what validating arguments against the schema costs, which "
+            f"rmcp does not do, as is the larger binary ({results.binary_bytes['tool-core'] / 1e6:.2f} "
+            f"against {results.binary_bytes['rmcp'] / 1e6:.2f} MB), whose relocated read-only data "
+            f"is most of the empty process's difference.")
     return f"""\
 Where it goes, measured by the same binaries (`parts` in the example: the
 registry's input schemas taken out with `ToolRegistry::info`, then each
