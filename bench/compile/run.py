@@ -1436,7 +1436,10 @@ def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
     into = (lambda marker: f", into <!-- {marker}:start/end -->") if args.write else (lambda _: "")
     rounds = f"{args.rounds} paired round{'s' if args.rounds != 1 else ''}"
     peers = (["--rounds", "1"] if args.quick else []) + write
-    load = ["--rounds", "1" if args.quick else "5"] + write
+    load = ["--rounds", "1" if args.quick else "25"] + write
+    # A p99 of 10,000 calls a run, tool-mcp beside rmcp: the steadier figure.
+    long_load = (["--only", "tool-mcp,rmcp", "--calls", "10000", "--rounds", "1" if args.quick else "15"]
+                 + write)
     return [
         (f"compile table: {rounds} of {', '.join(args.variants)}{into('compile-table')}",
          lambda: compile_table(args)),
@@ -1449,6 +1452,9 @@ def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
         (f"MCP under load: (cd bench/mcp-load && {shlex.join(['cargo', 'run', '--release', '--', *load])}), "
          "with target/sdk-venv (made when missing)",
          lambda: (sdk_python(), bench_crate("mcp-load", load))),
+        (f"MCP under load, 10,000 calls a run: (cd bench/mcp-load && "
+         f"{shlex.join(['cargo', 'run', '--release', '--', *long_load])}){into('mcp-load-table-10000')}",
+         lambda: bench_crate("mcp-load", long_load)),
     ]
 
 
