@@ -841,6 +841,9 @@ def registry_section(results: RegistryResults, command: str) -> tuple[str, bool]
                if not missed else
                f"**Not met** in {len(missed)} target row{'s' if len(missed) != 1 else ''}: "
                + "; ".join(missed) + ".")
+    if any(row.startswith("peak RSS") for row in missed):
+        verdict += (" Where the peak RSS goes, measured, is under \"Peak RSS\" below: the"
+                    " code of a JSON Schema validator, which rmcp does not have.")
     text = f"""\
 {REGISTRY_HEADING}
 
