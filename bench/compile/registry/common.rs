@@ -118,6 +118,16 @@ fn micros(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e6
 }
 
+/// How long `make` takes, in µs; what it made is dropped once the clock
+/// has stopped (a closure that drops it itself times the drop too).
+fn timed<T>(make: impl FnOnce() -> T) -> f64 {
+    let start = Instant::now();
+    let made = make();
+    let us = micros(start);
+    drop(black_box(made));
+    us
+}
+
 /// `f`'s median time in µs over `reps` runs, each on a fresh thread (whose
 /// thread-local caches start empty), timed inside it.
 fn median_on_fresh_threads(reps: usize, f: impl Fn() -> f64 + Sync) -> f64 {
@@ -195,30 +205,17 @@ fn rss_by_mapping() {
 fn time(reps: usize) {
     // The first build of the process, with whatever is made once per
     // process (schema generators' settings, meta-schemas) in it.
-    let start = Instant::now();
-    let first = build();
-    println!("build_first_in_process_us\t{:.1}", micros(start));
-    drop(black_box(first));
+    println!("build_first_in_process_us\t{:.1}", timed(build));
     drop(black_box(list(&build())));
 
     // Warm: built again and again on this thread.
-    let warm = (0..reps).map(|_| {
-        let start = Instant::now();
-        let collection = build();
-        let us = micros(start);
-        drop(black_box(collection));
-        us
-    });
+    let warm = (0..reps).map(|_| timed(build));
     println!("build_warm_us\t{:.1}", median(warm.collect()));
     // Cold: each on a new thread, so that no thread-local cache helps, and
     // with what is kept per process for the tools forgotten.
     let cold = median_on_fresh_threads(reps, || {
         forget();
-        let start = Instant::now();
-        let collection = build();
-        let us = micros(start);
-        drop(black_box(collection));
-        us
+        timed(build)
     });
     println!("build_cold_us\t{cold:.1}");
 
@@ -226,14 +223,8 @@ fn time(reps: usize) {
     let (mut first, mut again) = (Vec::new(), Vec::new());
     for _ in 0..reps {
         let collection = build();
-        let start = Instant::now();
-        drop(black_box(list(&collection)));
-        first.push(micros(start));
-        let start = Instant::now();
-        for _ in 0..10 {
-            drop(black_box(list(&collection)));
-        }
-        again.push(micros(start) / 10.0);
+        first.push(timed(|| drop(black_box(list(&collection)))));
+        again.push(timed(|| (0..10).for_each(|_| drop(black_box(list(&collection))))) / 10.0);
     }
     println!("list_first_us\t{:.2}", median(first));
     println!("list_again_us\t{:.3}", median(again));

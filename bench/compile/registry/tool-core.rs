@@ -18,18 +18,13 @@ fn parts(reps: usize) {
         let (mut first, mut again) = (Vec::new(), Vec::new());
         for _ in 0..reps {
             let registry = build();
-            let start = Instant::now();
-            drop(black_box(
-                provider.definitions(&registry).expect("definitions"),
-            ));
-            first.push(micros(start));
-            let start = Instant::now();
-            for _ in 0..100 {
+            let definitions = || {
                 drop(black_box(
                     provider.definitions(&registry).expect("definitions"),
-                ));
-            }
-            again.push(micros(start) / 100.0);
+                ))
+            };
+            first.push(timed(definitions));
+            again.push(timed(|| (0..100).for_each(|_| definitions())) / 100.0);
         }
         println!("provider_first_us:{provider}\t{:.2}", median(first));
         println!("provider_again_us:{provider}\t{:.4}", median(again));
@@ -46,24 +41,18 @@ fn parts(reps: usize) {
     before.report_since("part_schemas");
     drop(black_box(copies));
     // Copying them: a lower bound on making them.
-    let clone = (0..reps).map(|_| {
-        let start = Instant::now();
-        let copies = schemas.clone();
-        let us = micros(start);
-        drop(black_box(copies));
-        us
-    });
+    let clone = (0..reps).map(|_| timed(|| schemas.clone()));
     println!("part_clone_us\t{:.1}", median(clone.collect()));
     // Checking each against the meta-schema (nothing is kept).
     let meta = (0..reps).map(|_| {
-        let start = Instant::now();
-        for schema in &schemas {
-            black_box(jsonschema::meta::validate(schema).is_ok());
-        }
-        micros(start)
+        timed(|| {
+            for schema in &schemas {
+                black_box(jsonschema::meta::validate(schema).is_ok());
+            }
+        })
     });
     println!("part_meta_us\t{:.1}", median(meta.collect()));
-    // Compiling each into a validator, as registration does.
+    // Compiling each into a validator, as a tool's first call does.
     let compile = || -> Vec<jsonschema::Validator> {
         schemas
             .iter()
@@ -76,13 +65,7 @@ fn parts(reps: usize) {
             })
             .collect()
     };
-    let times = (0..reps).map(|_| {
-        let start = Instant::now();
-        let validators = compile();
-        let us = micros(start);
-        drop(black_box(validators));
-        us
-    });
+    let times = (0..reps).map(|_| timed(compile));
     println!("part_validators_us\t{:.1}", median(times.collect()));
     let before = Heap::now();
     let validators = compile();
