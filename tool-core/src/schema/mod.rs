@@ -185,7 +185,13 @@ macro_rules! __tool_require_schemars {
 /// Appends `/key` to a JSON Pointer, escaped as RFC 6901 says.
 pub(crate) fn push_key(pointer: &mut String, key: &str) {
     pointer.push('/');
-    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    for c in key.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 #[cfg(all(test, feature = "schemars"))]

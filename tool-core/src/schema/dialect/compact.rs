@@ -4,12 +4,13 @@
 //! constraint, an `enum` or a `required` list: each rewrite accepts exactly
 //! the values the schema accepted before.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
 use super::refs::{Table, recursive_refs, refs_in, write_definition};
-use super::walk::{children, each_subschema};
+use super::walk::{children, each_subschema, keyed_by};
 
 /// Compacts a schema in place: definitions referred to once are written
 /// where they are used; keywords at their default value go, so do titles
@@ -19,16 +20,13 @@ pub(super) fn compact(schema: &mut Value) {
     inline_used_once(schema);
     tidy(schema, None);
     each_subschema(schema, "", &mut |node, at| {
-        // The last segment of a pointer into `properties` or `$defs` is the
-        // name the node goes by.
-        let name = at
-            .rsplit_once('/')
-            .filter(|(parent, _)| {
-                ["/properties", "/$defs", "/definitions"]
-                    .iter()
-                    .any(|keyword| parent.ends_with(keyword))
-            })
-            .map(|(_, name)| name.replace("~1", "/").replace("~0", "~"));
+        // A property or a definition goes by the key it sits under.
+        let name = keyed_by(at)
+            .filter(|(keyword, _)| ["properties", "$defs", "definitions"].contains(keyword))
+            .map(|(_, key)| match key.contains('~') {
+                true => Cow::Owned(key.replace("~1", "/").replace("~0", "~")),
+                false => Cow::Borrowed(key),
+            });
         tidy(node, name.as_deref());
     });
 }
@@ -62,6 +60,19 @@ fn tidy(node: &mut Value, name: Option<&str>) {
 /// last key into its place when serde_json keeps insertion order).
 fn drop_keyword(map: &mut Map<String, Value>, keyword: &str) {
     map.retain(|key, _| key != keyword);
+}
+
+/// Takes a key's value out, keeping the order of the others (as
+/// [`drop_keyword`]).
+fn take_keyword(map: &mut Map<String, Value>, keyword: &str) -> Option<Value> {
+    let mut taken = None;
+    map.retain(|key, value| {
+        if key == keyword {
+            taken = Some(std::mem::take(value));
+        }
+        key != keyword
+    });
+    taken
 }
 
 /// Whether a title only repeats a name: `unit_price` and `Unit price`.
@@ -115,34 +126,34 @@ fn implied_by_range(map: &Map<String, Value>) -> bool {
 /// Where both the reference and the definition have a description (a
 /// field's and its type's), the two are kept (see [`write_definition`]).
 fn inline_used_once(schema: &mut Value) {
-    let Some(root) = schema.as_object_mut() else {
+    let Some(root) = schema.as_object() else {
         return;
     };
-    let mut table: Table = BTreeMap::new();
+    let mut defs = Vec::new();
     for container in ["$defs", "definitions"] {
-        if let Some(Value::Object(defs)) = root.get(container) {
-            for (name, def) in defs {
-                table.insert(
-                    format!("#/{container}/{name}"),
-                    (container, name.clone(), def.clone()),
-                );
+        if let Some(Value::Object(map)) = root.get(container) {
+            for (name, def) in map {
+                defs.push((format!("#/{container}/{name}"), container, name, def));
             }
         }
     }
-    if table.is_empty() {
+    if defs.is_empty() {
         return;
     }
     let mut uses: BTreeMap<String, usize> = BTreeMap::new();
     for reference in refs_in(schema) {
         *uses.entry(reference).or_default() += 1;
     }
-    let recursive = recursive_refs(&table);
-    let once: BTreeMap<String, (&'static str, String)> = table
-        .iter()
-        .filter(|(reference, (_, _, def))| {
-            def.is_object() && uses.get(*reference) == Some(&1) && !recursive.contains(*reference)
+    let recursive = recursive_refs(
+        defs.iter()
+            .map(|(reference, _, _, def)| (reference.as_str(), *def)),
+    );
+    let once: Vec<(String, &'static str, String)> = defs
+        .into_iter()
+        .filter(|(reference, _, _, def)| {
+            def.is_object() && uses.get(reference) == Some(&1) && !recursive.contains(reference)
         })
-        .map(|(reference, (container, name, _))| (reference.clone(), (*container, name.clone())))
+        .map(|(reference, container, name, _)| (reference, container, name.clone()))
         .collect();
     if once.is_empty() {
         return;
@@ -152,32 +163,31 @@ fn inline_used_once(schema: &mut Value) {
     let Some(root) = schema.as_object_mut() else {
         return;
     };
-    for (container, name) in once.values() {
-        if let Some(Value::Object(defs)) = root.get_mut(*container) {
-            drop_keyword(defs, name);
+    let mut table = Table::new();
+    for (reference, container, name) in once {
+        if let Some(Value::Object(defs)) = root.get_mut(container) {
+            if let Some(def) = take_keyword(defs, &name) {
+                table.insert(reference, (container, name, def));
+            }
             if defs.is_empty() {
                 drop_keyword(root, container);
             }
         }
     }
-    write_in_place(schema, &table, &once);
+    write_in_place(schema, &table);
 }
 
-/// Replaces, below `node` and in it, each `$ref` in `once` by its definition.
-fn write_in_place(
-    node: &mut Value,
-    table: &Table,
-    once: &BTreeMap<String, (&'static str, String)>,
-) {
+/// Replaces, below `node` and in it, each `$ref` to a definition of
+/// `table` by that definition.
+fn write_in_place(node: &mut Value, table: &Table) {
     let Value::Object(map) = node else {
         return;
     };
     if let Some(Value::String(reference)) = map.get("$ref")
-        && once.contains_key(reference)
         && let Some((_, _, Value::Object(target))) = table.get(reference)
     {
         drop_keyword(map, "$ref");
         write_definition(map, target);
     }
-    children(map, "", &mut |child, _| write_in_place(child, table, once));
+    children(map, "", &mut |child, _| write_in_place(child, table));
 }

@@ -40,7 +40,11 @@ pub(super) fn inline(mut schema: Value, mode: Inline, unfit: &mut Vec<Unfit>) ->
             }
         }
     }
-    let recursive = recursive_refs(&table);
+    let recursive = recursive_refs(
+        table
+            .iter()
+            .map(|(reference, (_, _, def))| (reference.as_str(), def)),
+    );
     let mut inliner = Inliner {
         table: &table,
         recursive,
@@ -201,11 +205,14 @@ pub(super) fn write_definition(node: &mut Map<String, Value>, definition: &Map<S
     }
 }
 
-/// The definitions from which a chain of references leads back to them.
-pub(super) fn recursive_refs(table: &Table) -> BTreeSet<String> {
-    let edges: BTreeMap<&str, Vec<String>> = table
-        .iter()
-        .map(|(reference, (_, _, def))| (reference.as_str(), refs_in(def)))
+/// The definitions (each by the `$ref` that points to it) from which a
+/// chain of references leads back to them.
+pub(super) fn recursive_refs<'a>(
+    definitions: impl IntoIterator<Item = (&'a str, &'a Value)>,
+) -> BTreeSet<String> {
+    let edges: BTreeMap<&str, Vec<String>> = definitions
+        .into_iter()
+        .map(|(reference, def)| (reference, refs_in(def)))
         .collect();
     let mut recursive = BTreeSet::new();
     for start in edges.keys() {
@@ -229,11 +236,10 @@ pub(super) fn recursive_refs(table: &Table) -> BTreeSet<String> {
 /// Every `$ref` in a schema.
 pub(super) fn refs_in(schema: &Value) -> Vec<String> {
     let mut found = Vec::new();
-    let mut schema = schema.clone();
     if let Some(Value::String(reference)) = schema.get("$ref") {
         found.push(reference.clone());
     }
-    super::walk::each_subschema(&mut schema, "", &mut |node, _| {
+    super::walk::each_subschema_of(schema, "", &mut |node, _| {
         if let Some(Value::String(reference)) = node.get("$ref") {
             found.push(reference.clone());
         }

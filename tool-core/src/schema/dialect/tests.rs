@@ -583,3 +583,28 @@ fn what_the_range_or_the_name_already_says_goes_and_constraints_stay() {
     // MCP's schema too: a client passing it on to a provider loses nothing.
     assert_eq!(mcp(&schema), plain(&schema));
 }
+
+#[test]
+fn a_title_is_dropped_only_where_a_property_name_says_it() {
+    // `items` here is the keyword of a property called `properties`, not a
+    // property called `items`: its title says something.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "properties": {"type": "array", "items": {"type": "string", "title": "Items"}},
+            "a/b~c": {"type": "string", "title": "A/b~c"},
+            "list": {"type": "array", "prefixItems": [{"type": "string", "title": "0"}]}
+        }
+    });
+    assert_eq!(
+        plain(&schema),
+        json!({
+            "type": "object",
+            "properties": {
+                "properties": {"type": "array", "items": {"type": "string", "title": "Items"}},
+                "a/b~c": {"type": "string"},
+                "list": {"type": "array", "prefixItems": [{"type": "string", "title": "0"}]}
+            }
+        })
+    );
+}

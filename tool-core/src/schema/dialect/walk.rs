@@ -1,6 +1,8 @@
 //! The subschemas of a schema, by keyword (JSON Schema 2020-12, plus the
 //! older `definitions` and array-form `items`).
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 /// Keywords whose value is one subschema.
@@ -30,40 +32,82 @@ const NAMED: [&str; 5] = [
 /// Keywords whose value is a list of subschemas.
 const LISTED: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
-/// Calls `f` on each direct subschema of `node` with its JSON Pointer
-/// (`at` is the node's own).
-pub(super) fn children(
-    node: &mut Map<String, Value>,
-    at: &str,
-    f: &mut dyn FnMut(&mut Value, &str),
-) {
-    for (keyword, value) in node.iter_mut() {
-        let keyword = keyword.as_str();
-        if ONE.contains(&keyword) {
-            match value {
-                Value::Array(list) if keyword == "items" => {
-                    for (index, child) in list.iter_mut().enumerate() {
-                        f(child, &format!("{at}/items/{index}"));
+/// Defines a function that calls `f` on each direct subschema of `node`
+/// with its JSON Pointer (`at` is the node's own): one body for the
+/// mutable walk and the shared one, so that both know the same keywords.
+macro_rules! children_fn {
+    ($(#[$doc:meta])* $name:ident $(, $mutability:tt)?) => {
+        $(#[$doc])*
+        pub(super) fn $name(
+            node: &$($mutability)? Map<String, Value>,
+            at: &str,
+            f: &mut dyn FnMut(&$($mutability)? Value, &str),
+        ) {
+            // One buffer for the pointers of all the node's children.
+            let mut pointer = String::new();
+            for (keyword, value) in node {
+                let keyword = keyword.as_str();
+                if ONE.contains(&keyword) {
+                    match value {
+                        Value::Array(list) if keyword == "items" => {
+                            for (index, child) in list.into_iter().enumerate() {
+                                f(child, below(&mut pointer, at, keyword, Key::Index(index)));
+                            }
+                        }
+                        _ => f(value, below(&mut pointer, at, keyword, Key::None)),
+                    }
+                } else if NAMED.contains(&keyword) {
+                    if let Value::Object(map) = value {
+                        for (name, child) in map {
+                            f(child, below(&mut pointer, at, keyword, Key::Name(name)));
+                        }
+                    }
+                } else if LISTED.contains(&keyword)
+                    && let Value::Array(list) = value
+                {
+                    for (index, child) in list.into_iter().enumerate() {
+                        f(child, below(&mut pointer, at, keyword, Key::Index(index)));
                     }
                 }
-                _ => f(value, &format!("{at}/{keyword}")),
-            }
-        } else if NAMED.contains(&keyword) {
-            if let Value::Object(map) = value {
-                for (name, child) in map.iter_mut() {
-                    let mut pointer = format!("{at}/{keyword}");
-                    crate::schema::push_key(&mut pointer, name);
-                    f(child, &pointer);
-                }
-            }
-        } else if LISTED.contains(&keyword)
-            && let Value::Array(list) = value
-        {
-            for (index, child) in list.iter_mut().enumerate() {
-                f(child, &format!("{at}/{keyword}/{index}"));
             }
         }
+    };
+}
+
+children_fn!(
+    /// Calls `f` on each direct subschema of `node` with its JSON Pointer
+    /// (`at` is the node's own).
+    children,
+    mut
+);
+
+children_fn!(
+    /// [`children`], for a walk that only reads.
+    children_of
+);
+
+/// What follows the keyword in a child's pointer.
+enum Key<'a> {
+    None,
+    Index(usize),
+    Name(&'a str),
+}
+
+/// Writes `at/keyword[/key]` into `buffer` and returns it.
+fn below<'b>(buffer: &'b mut String, at: &str, keyword: &str, key: Key<'_>) -> &'b str {
+    buffer.clear();
+    buffer.push_str(at);
+    buffer.push('/');
+    buffer.push_str(keyword);
+    match key {
+        Key::None => {}
+        Key::Index(index) => {
+            // Writing into a `String` cannot fail.
+            let _ = write!(buffer, "/{index}");
+        }
+        Key::Name(name) => crate::schema::push_key(buffer, name),
     }
+    buffer
 }
 
 /// Calls `f` on every subschema below `node`, a parent before its children
@@ -75,6 +119,39 @@ pub(super) fn each_subschema(node: &mut Value, at: &str, f: &mut dyn FnMut(&mut 
             each_subschema(child, pointer, f);
         });
     }
+}
+
+/// [`each_subschema`], for a walk that only reads.
+pub(super) fn each_subschema_of(node: &Value, at: &str, f: &mut dyn FnMut(&Value, &str)) {
+    if let Value::Object(map) = node {
+        children_of(map, at, &mut |child, pointer| {
+            f(child, pointer);
+            each_subschema_of(child, pointer, f);
+        });
+    }
+}
+
+/// The keyword and the (still escaped) key under which the node at `at`
+/// sits, when the last step to it is a key: a property or definition name,
+/// or an index. Read from the root, since a property may be called
+/// `properties`: in `/properties/properties/items`, `items` is a keyword.
+pub(super) fn keyed_by(at: &str) -> Option<(&str, &str)> {
+    let mut segments = at.split('/').skip(1).peekable();
+    let mut last = None;
+    while let Some(keyword) = segments.next() {
+        let keyed = NAMED.contains(&keyword)
+            || LISTED.contains(&keyword)
+            || keyword == "items"
+                && segments
+                    .peek()
+                    .is_some_and(|next| next.parse::<usize>().is_ok());
+        last = if keyed {
+            segments.next().map(|key| (keyword, key))
+        } else {
+            None
+        };
+    }
+    last
 }
 
 /// Whether a node's meaning comes from other schemas or fixed values rather
