@@ -194,6 +194,16 @@ pub(crate) fn push_key(pointer: &mut String, key: &str) {
     }
 }
 
+/// A JSON Pointer's step as the key it stands for: [`push_key`]'s escapes
+/// undone.
+pub(crate) fn unescape_key(step: &str) -> std::borrow::Cow<'_, str> {
+    if step.contains('~') {
+        step.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        step.into()
+    }
+}
+
 #[cfg(all(test, feature = "schemars"))]
 mod tests {
     use schemars::JsonSchema;

@@ -9,6 +9,7 @@ use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use crate::Violation;
+use crate::schema::unescape_key;
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
 
 /// A tool's schema as the arguments are checked against it: compiled at
@@ -290,13 +291,13 @@ impl Compiled {
 /// The last step of a pointer, unescaped: `city` for `/address/city`.
 fn last_key(pointer: &str) -> Option<String> {
     let (_, step) = pointer.rsplit_once('/')?;
-    Some(step.replace("~1", "/").replace("~0", "~"))
+    Some(unescape_key(step).into_owned())
 }
 
 /// The key of a pointer one step deep: `city` for `/city`.
 fn top_level_key(pointer: &str) -> Option<String> {
     let step = pointer.strip_prefix('/')?;
-    (!step.contains('/')).then(|| step.replace("~1", "/").replace("~0", "~"))
+    (!step.contains('/')).then(|| unescape_key(step).into_owned())
 }
 
 /// A branch that failed only because the value is not `null`.

@@ -184,7 +184,7 @@ impl Violation {
     /// `location` for `/location/city`.
     pub fn argument(&self) -> Option<String> {
         let first = self.pointer.strip_prefix('/')?.split('/').next()?;
-        Some(first.replace("~1", "/").replace("~0", "~"))
+        Some(crate::schema::unescape_key(first).into_owned())
     }
 }
 

@@ -4,13 +4,13 @@
 //! constraint, an `enum` or a `required` list: each rewrite accepts exactly
 //! the values the schema accepted before.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
 use super::refs::{Table, recursive_refs, refs_in, write_definition};
-use super::walk::{children, each_subschema, keyed_by};
+use super::walk::{children, each_subschema, named_by};
+use crate::schema::unescape_key;
 
 /// Compacts a schema in place: definitions referred to once are written
 /// where they are used; keywords at their default value go, so do titles
@@ -21,12 +21,9 @@ pub(super) fn compact(schema: &mut Value) {
     tidy(schema, None);
     each_subschema(schema, "", &mut |node, at| {
         // A property or a definition goes by the key it sits under.
-        let name = keyed_by(at)
+        let name = named_by(at)
             .filter(|(keyword, _)| ["properties", "$defs", "definitions"].contains(keyword))
-            .map(|(_, key)| match key.contains('~') {
-                true => Cow::Owned(key.replace("~1", "/").replace("~0", "~")),
-                false => Cow::Borrowed(key),
-            });
+            .map(|(_, key)| unescape_key(key));
         tidy(node, name.as_deref());
     });
 }
@@ -59,7 +56,7 @@ fn tidy(node: &mut Value, name: Option<&str>) {
 /// Removes a key and keeps the order of the others (`Map::remove` moves the
 /// last key into its place when serde_json keeps insertion order).
 fn drop_keyword(map: &mut Map<String, Value>, keyword: &str) {
-    map.retain(|key, _| key != keyword);
+    take_keyword(map, keyword);
 }
 
 /// Takes a key's value out, keeping the order of the others (as

@@ -131,22 +131,17 @@ pub(super) fn each_subschema_of(node: &Value, at: &str, f: &mut dyn FnMut(&Value
     }
 }
 
-/// The keyword and the (still escaped) key under which the node at `at`
-/// sits, when the last step to it is a key: a property or definition name,
-/// or an index. Read from the root, since a property may be called
-/// `properties`: in `/properties/properties/items`, `items` is a keyword.
-pub(super) fn keyed_by(at: &str) -> Option<(&str, &str)> {
-    let mut segments = at.split('/').skip(1).peekable();
+/// The keyword and the (still escaped) name under which the node at `at`
+/// sits, when the last step to it is a name (of a property, a definition,
+/// ...). Read from the root, since a property may be called `properties`:
+/// in `/properties/properties/items`, `items` is a keyword. An index is
+/// never a keyword, so it needs no skipping.
+pub(super) fn named_by(at: &str) -> Option<(&str, &str)> {
+    let mut segments = at.split('/').skip(1);
     let mut last = None;
     while let Some(keyword) = segments.next() {
-        let keyed = NAMED.contains(&keyword)
-            || LISTED.contains(&keyword)
-            || keyword == "items"
-                && segments
-                    .peek()
-                    .is_some_and(|next| next.parse::<usize>().is_ok());
-        last = if keyed {
-            segments.next().map(|key| (keyword, key))
+        last = if NAMED.contains(&keyword) {
+            segments.next().map(|name| (keyword, name))
         } else {
             None
         };
