@@ -81,8 +81,9 @@ impl WebSearch {
 
 /// Convert an amount between currencies at today's rate.
 ///
-/// Its tier is the default, `Confirm`: every call goes to the approval hook.
-#[tool(schema = json!({
+/// Of tier `Confirm`: every call goes to the approval hook, and none runs
+/// without one.
+#[tool(tier = Confirm, schema = json!({
     "type": "object",
     "properties": {
         "amount": {"type": "number", "exclusiveMinimum": 0},

@@ -4,6 +4,7 @@
 //! span has a binary of its own (`tracing_span.rs`).
 
 mod batch;
+mod cancelled;
 pub mod hostile_env;
 mod hostile_output;
 mod own_checks;

@@ -45,7 +45,7 @@ fn range(
 /// Sum the transactions of an account between two days. Confirm tier and
 /// no approval hook: a call past the checks is denied, which shows the
 /// checks ran first.
-#[tool(validate = range)]
+#[tool(tier = Confirm, validate = range)]
 fn sum(
     ctx: &ToolContext<Bank>,
     /// The account.
@@ -61,7 +61,7 @@ fn sum(
 
 /// The same with an attribute on a parameter (read through a derived
 /// input struct).
-#[tool(validate = range, name = "sum_renamed")]
+#[tool(tier = Confirm, validate = range, name = "sum_renamed")]
 fn sum_attr(
     ctx: &ToolContext<Bank>,
     /// The account.
@@ -77,7 +77,7 @@ fn sum_attr(
 }
 
 /// Sum the transactions of an account between two days.
-#[tool(context = Bank, validate = Period::check)]
+#[tool(tier = Confirm, context = Bank, validate = Period::check)]
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct Period {
     /// The account.

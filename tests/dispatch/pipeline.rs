@@ -246,7 +246,7 @@ async fn the_tool_never_runs_on_arguments_its_input_type_refuses() {
 // 5. Policy.
 
 /// Delete a file.
-#[tool(destructive)]
+#[tool(tier = Confirm, destructive)]
 fn delete_file(ctx: &ToolContext<App>, path: String) -> String {
     ctx.state().runs.fetch_add(1, Ordering::SeqCst);
     format!("deleted {path}")
@@ -469,16 +469,16 @@ async fn a_call_over_its_time_limit_is_stopped_and_cancelled() {
         too_slow.model_text(),
         "tool `hasty` did not finish within 100ms and was stopped"
     );
-    // The caller's own token reaches the tool too.
-    let cancelled = ctx.clone();
-    cancelled.cancellation().cancel();
-    assert_eq!(
-        registry
-            .call(&cancelled, "slow", json!({"millis": 5000}))
-            .await
-            .model_text(),
-        "cancelled"
+    // The caller's own token reaches the tool too, once it runs.
+    let token = ctx.cancellation().clone();
+    let (cancelled, ()) = tokio::join!(
+        registry.call(&ctx, "slow", json!({"millis": 5000})),
+        async {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            token.cancel();
+        }
     );
+    assert_eq!(cancelled.model_text(), "cancelled");
     assert_eq!(ctx.state().runs.load(Ordering::SeqCst), 1);
     assert_eq!(tool_core::DEFAULT_TIMEOUT, Duration::from_secs(30));
 }

@@ -394,7 +394,12 @@ fn metadata_keys_reach_the_runtime_and_the_rest_keeps_its_defaults() {
         plain.info("quiet").map(|tool| tool.metadata),
         Some(&ToolMetadata::DEFAULT)
     );
-    assert_eq!(ToolMetadata::DEFAULT.tier, ToolTier::Confirm, "fail closed");
+    assert_eq!(
+        ToolMetadata::DEFAULT.tier,
+        ToolTier::Observe,
+        "runs unasked, as agent-sdk's `TypedTool`"
+    );
+    assert_eq!(ToolTier::default(), ToolTier::Observe);
 
     let search = registry.info("search").expect("registered").metadata;
     assert!(search.idempotent && !search.open_world);
@@ -683,6 +688,8 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
     /// Report the call.
     #[tool]
     async fn whoami(ctx: &ToolContext) -> String {
+        // The caller cancels while the call runs.
+        tokio::task::yield_now().await;
         format!("{:?} cancelled={}", ctx.call_id(), ctx.is_cancelled())
     }
     /// Add.
@@ -707,10 +714,12 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         .with(Whoami)
         .with_approval(ApproveAll);
     let ctx = ToolContext::new(());
-    ctx.cancellation().cancel();
     let id = tool_core::call_id("whoami", &json!({}));
+    let (result, ()) = tokio::join!(plain.call(&ctx, "whoami", json!(null)), async {
+        ctx.cancellation().cancel();
+    });
     assert_eq!(
-        plain.call(&ctx, "whoami", json!(null)).await.model_text(),
+        result.model_text(),
         format!("Some(\"{id}\") cancelled=true"),
         "the call's stable id, and a token cancelled with the caller's"
     );
@@ -779,7 +788,10 @@ impl TypedTool for Count {
     fn metadata(&self) -> ToolMetadata {
         // Confirm, and no approval hook below: a call that gets past the
         // tool's checks is denied, so a refusal shows they ran first.
-        ToolMetadata::DEFAULT
+        ToolMetadata {
+            tier: ToolTier::Confirm,
+            ..ToolMetadata::DEFAULT
+        }
     }
 
     fn validate(&self, _ctx: &ToolContext, input: &Range) -> Result<(), Vec<Violation>> {

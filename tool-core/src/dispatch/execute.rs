@@ -12,6 +12,7 @@ use futures_util::FutureExt;
 
 use crate::tool::Call;
 use crate::{BoxFuture, ToolError, ToolResult};
+use tokio_util::sync::CancellationToken;
 
 /// What is left of a started tool's run.
 pub(crate) enum Run {
@@ -21,18 +22,32 @@ pub(crate) enum Run {
 }
 
 /// Step 6: one at a time if the tool asks it, under the time limit, with a
-/// panic turned into an error result.
+/// panic turned into an error result. A call whose caller cancels it
+/// while it waits for its turn never starts.
 pub(crate) async fn execute(
     tool: &str,
     run: Run,
     call: Option<&Call>,
     timeout: Duration,
     exclusive: Option<&tokio::sync::Mutex<()>>,
+    caller: &CancellationToken,
 ) -> ToolResult {
     let _turn = match exclusive {
-        Some(lock) => Some(lock.lock().await),
+        Some(lock) => tokio::select! {
+            biased;
+            () = caller.cancelled() => None,
+            turn = lock.lock() => Some(turn),
+        },
         None => None,
     };
+    // Also when the turn and the cancel came together, or before the
+    // call came here.
+    if caller.is_cancelled() {
+        return ToolError::Cancelled {
+            tool: tool.to_owned(),
+        }
+        .into();
+    }
     let run = match run {
         // Nothing to time: work that never waits cannot be stopped.
         Run::Call(run) => {

@@ -3,6 +3,7 @@
 //! pending calls, events). Knows the vocabulary and the schema checks, no
 //! provider.
 
+mod access;
 mod adapter;
 pub(crate) mod arguments;
 mod batch;

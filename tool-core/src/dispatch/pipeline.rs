@@ -32,6 +32,7 @@ use crate::{
     Approval, CallFinished, CallStarted, Part, ToolContext, ToolError, ToolOutput, ToolResult,
     ToolTier,
 };
+use tokio_util::sync::CancellationToken;
 
 /// How far [`Pipeline::begin`] took a call.
 enum Begun {
@@ -194,6 +195,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 return result;
             }
         };
+        // A call its caller gave up on before it came here never starts:
+        // in a batch, it may have waited for the calls before it.
+        if ctx.caller_cancellation().is_cancelled() {
+            let result = ToolResult::from(cancelled(entry));
+            if watched {
+                self.report(&span, name, &call_id(name, &args), start, &result);
+            }
+            return result;
+        }
         // OpenAI's arguments are a JSON string: for a tool that needs
         // nothing of them but its parameters, read them straight out of it.
         let text = match &args {
@@ -385,13 +395,20 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .metadata
             .timeout
             .unwrap_or(self.settings.default_timeout);
-        if entry.metadata.tier == ToolTier::Confirm
-            && let Err(error) = self.approve(entry, ctx, call).await
-        {
-            return error.into();
+        // Every wait before the tool starts ends when the caller cancels.
+        let caller = ctx.caller_cancellation();
+        if entry.metadata.tier == ToolTier::Confirm {
+            let decision = tokio::select! {
+                biased;
+                () = caller.cancelled() => Err(cancelled(entry)),
+                decision = self.approve(entry, ctx, call) => decision,
+            };
+            if let Err(error) = decision {
+                return error.into();
+            }
         }
         if entry.metadata.long_running {
-            return self.run_in_background(entry, call, run, timeout);
+            return self.run_in_background(entry, call, run, timeout, caller.clone());
         }
         let result = execute(
             &entry.name,
@@ -399,6 +416,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             call.call(),
             timeout,
             entry.exclusive.as_deref(),
+            caller,
         )
         .await;
         finish(entry, result, &self.settings)
@@ -413,7 +431,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         call: &Held<'_>,
     ) -> Result<(), ToolError> {
         let tool = &*entry.name;
-        let Some(hook) = &self.approval else {
+        let Some(hook) = ctx.approval().or(self.approval.as_deref()) else {
             return Err(ToolError::Denied {
                 tool: tool.to_owned(),
                 reason: NO_HOOK.to_owned(),
@@ -443,6 +461,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         call: &Held<'_>,
         run: Run,
         timeout: Duration,
+        caller: CancellationToken,
     ) -> ToolResult {
         let name = entry.name.to_string();
         let id = call.id();
@@ -460,7 +479,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let start = Instant::now();
         let task = async move {
             let id = call.id();
-            let result = execute(&name, run, Some(&call), timeout, exclusive.as_deref()).await;
+            let result = execute(
+                &name,
+                run,
+                Some(&call),
+                timeout,
+                exclusive.as_deref(),
+                &caller,
+            )
+            .await;
             let result = if result.is_deferred() {
                 match tokio::time::timeout(pending_timeout, opened.delivered).await {
                     Ok(Ok(delivered)) => delivered,
@@ -532,7 +559,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 }
 
 /// Step 5, the part that needs no one's answer: availability and scopes.
-fn check_access<Ctx: Send + Sync + 'static>(
+pub(crate) fn check_access<Ctx: Send + Sync + 'static>(
     entry: &Entry<Ctx>,
     ctx: &ToolContext<Ctx>,
 ) -> Result<(), ToolError> {
@@ -555,6 +582,13 @@ fn check_access<Ctx: Send + Sync + 'static>(
             scope: scope.to_string(),
         }),
         None => Ok(()),
+    }
+}
+
+/// The error of a call cancelled before its tool started.
+fn cancelled<Ctx>(entry: &Entry<Ctx>) -> ToolError {
+    ToolError::Cancelled {
+        tool: entry.name.to_string(),
     }
 }
 

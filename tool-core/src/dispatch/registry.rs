@@ -82,8 +82,8 @@ pub enum Inserted {
 /// # });
 /// ```
 pub struct ToolRegistry<Ctx = ()> {
-    entries: Vec<Entry<Ctx>>,
-    definitions: Vec<Arc<ToolDefinition>>,
+    pub(crate) entries: Vec<Entry<Ctx>>,
+    pub(crate) definitions: Vec<Arc<ToolDefinition>>,
     index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
     pipeline: Pipeline<Ctx>,
     /// The rules every tool is checked against when it is added.
@@ -428,6 +428,13 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// The definition of the tool of that name.
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
         self.index.get(name).map(|&at| &*self.definitions[at])
+    }
+
+    /// Whether the registry has an approval hook
+    /// ([`with_approval`](Self::with_approval)), so that its `Confirm`
+    /// tools can run.
+    pub fn has_approval(&self) -> bool {
+        self.pipeline.approval.is_some()
     }
 
     /// Runs the tool called `name` on the model's arguments.

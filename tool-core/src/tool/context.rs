@@ -7,6 +7,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 pub use tokio_util::sync::CancellationToken;
 
+use crate::ApprovalHook;
+use crate::dispatch::policy::DynApprovalHook;
 use crate::tool::progress::{CallProgress, Listener, Progress, ProgressSink};
 
 /// What a tool sees besides its arguments: the application's state and the
@@ -48,6 +50,9 @@ struct Shared<Ctx> {
     /// Who hears the progress of this caller's calls, besides the
     /// registry's observer.
     progress: Option<Arc<Listener>>,
+    /// Who approves this caller's calls of `Confirm` tools, in place of
+    /// the registry's hook.
+    approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
 }
 
 impl<Ctx> Clone for Shared<Ctx> {
@@ -57,6 +62,7 @@ impl<Ctx> Clone for Shared<Ctx> {
             scopes: Arc::clone(&self.scopes),
             cancellation: self.cancellation.clone(),
             progress: self.progress.clone(),
+            approval: self.approval.clone(),
         }
     }
 }
@@ -146,6 +152,7 @@ impl<Ctx> ToolContext<Ctx> {
                 scopes: Arc::from([]),
                 cancellation: CancellationToken::new(),
                 progress: None,
+                approval: None,
             }),
             call_id: None,
             call: None,
@@ -190,6 +197,59 @@ impl<Ctx> ToolContext<Ctx> {
             Some(call) => call.token(&self.shared.cancellation),
             None => &self.shared.cancellation,
         }
+    }
+
+    /// The same context with an approval hook of its own: asked about this
+    /// caller's calls of [`Confirm`](crate::ToolTier::Confirm) tools in
+    /// place of the registry's hook
+    /// ([`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval)).
+    /// For the person at one client: a chat window's dialog, or, in
+    /// `tool-mcp`, a question to the MCP client's user.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::{tool, Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry};
+    ///
+    /// /// Delete a note.
+    /// #[tool(tier = Confirm)]
+    /// fn delete_note(id: u32) -> String { format!("deleted {id}") }
+    ///
+    /// /// What this session's user answered in advance.
+    /// struct Answered(bool);
+    ///
+    /// impl ApprovalHook<()> for Answered {
+    ///     async fn approve(&self, _: &ApprovalRequest<'_, ()>) -> Approval {
+    ///         if self.0 { Approval::Approve } else { Approval::deny("the user said no") }
+    ///     }
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(DeleteNote);
+    /// let yes = ToolContext::new(()).with_approval(Answered(true));
+    /// let no = ToolContext::new(()).with_approval(Answered(false));
+    /// let args = json!({"id": 7});
+    /// assert_eq!(registry.call(&yes, "delete_note", args.clone()).await.model_text(), "deleted 7");
+    /// assert_eq!(
+    ///     registry.call(&no, "delete_note", args).await.model_text(),
+    ///     "the call to tool `delete_note` was denied: the user said no",
+    /// );
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_approval(mut self, hook: impl ApprovalHook<Ctx>) -> Self {
+        Arc::make_mut(&mut self.shared).approval = Some(Arc::new(hook));
+        self
+    }
+
+    /// The context's own approval hook.
+    pub(crate) fn approval(&self) -> Option<&dyn DynApprovalHook<Ctx>> {
+        self.shared.approval.as_deref()
+    }
+
+    /// The caller's own token, not the call's: what the registry watches
+    /// while a call waits to start.
+    pub(crate) fn caller_cancellation(&self) -> &CancellationToken {
+        &self.shared.cancellation
     }
 
     /// The same context with the given cancellation token.

@@ -99,6 +99,14 @@ pub enum ToolError {
         /// The time limit that ran out.
         after: Duration,
     },
+    /// The caller cancelled the call before the tool started (while it
+    /// waited for approval, for its turn, or for the calls before it in a
+    /// batch): the tool did not run.
+    #[error("the call to tool `{tool}` was cancelled before it started; the tool did not run")]
+    Cancelled {
+        /// The tool's name.
+        tool: String,
+    },
     /// The tool panicked. The model is told only that the tool failed; the
     /// panic's message is for the application.
     #[error("tool `{tool}` failed unexpectedly; the failure is not in the arguments")]

@@ -5,18 +5,19 @@ use std::time::Duration;
 
 /// How much say the application wants before a tool runs.
 ///
-/// The default is [`ToolTier::Confirm`]: a tool that says nothing about itself
-/// is treated as one that needs approval (fail closed). A registry asks its
-/// [`ApprovalHook`](crate::ApprovalHook) about each call of a `Confirm` tool
-/// and, without one, denies it: mark tools that may run unasked
-/// `#[tool(tier = Observe)]`, or install
-/// [`ApproveAll`](crate::ApproveAll) where every tool is trusted.
+/// The default is [`ToolTier::Observe`], as for agent-sdk's `TypedTool`: a
+/// tool runs when called. Mark the tools that need a person's (or a
+/// policy's) yes `#[tool(tier = Confirm)]`: a registry asks its
+/// [`ApprovalHook`](crate::ApprovalHook) about each of their calls and,
+/// without one, denies them (fail closed). Over MCP, `tool-mcp` asks the
+/// person at the client when the client can be asked (elicitation), and
+/// otherwise the hook set on the server.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ToolTier {
-    /// Runs without asking: reading, looking up, computing.
+    /// Runs without asking: reading, looking up, computing. The default.
+    #[default]
     Observe,
     /// Runs only once the application approves the call.
-    #[default]
     Confirm,
 }
 
@@ -35,7 +36,7 @@ pub enum ToolTier {
 ///
 /// let meta = ToolMetadata {
 ///     read_only: true,
-///     tier: ToolTier::Observe,
+///     tier: ToolTier::Confirm,
 ///     timeout: Some(Duration::from_secs(5)),
 ///     ..ToolMetadata::DEFAULT
 /// };
@@ -46,7 +47,7 @@ pub struct ToolMetadata {
     /// A human-readable name for interfaces. Default: none.
     pub title: Option<Cow<'static, str>>,
     /// Whether the call needs the application's approval. Default:
-    /// [`ToolTier::Confirm`].
+    /// [`ToolTier::Observe`], it does not.
     pub tier: ToolTier,
     /// How long a call may run. Default: none, so the registry's own limit
     /// applies.
@@ -79,7 +80,7 @@ impl ToolMetadata {
     /// The defaults of every field, usable in `const` context.
     pub const DEFAULT: ToolMetadata = ToolMetadata {
         title: None,
-        tier: ToolTier::Confirm,
+        tier: ToolTier::Observe,
         timeout: None,
         read_only: false,
         destructive: true,
