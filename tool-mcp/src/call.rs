@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use tool_core::provider::call_tool_result;
 use tool_core::{CallProgress, ToolError, ToolResult};
 
+use crate::approval::with_approver;
 use crate::server::McpServer;
 use crate::tasks::Caller;
 
@@ -75,7 +76,8 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     } else {
         context.ct.clone()
     };
-    let mut ctx = base.clone().with_cancellation(token.clone());
+    let ctx = base.clone().with_cancellation(token.clone());
+    let mut ctx = with_approver(server, registry, &request.name, &context, ctx);
     let progress_token = context.meta.get_progress_token();
     // Most calls have no one to report to: no channel for them.
     let mut reports = None;

@@ -36,15 +36,21 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         }
     }
 
+    /// The tools this caller may call: those whose scopes it holds and
+    /// whose availability check lets it.
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request
             .as_ref()
             .and_then(|request| request.cursor.as_deref());
-        self.current.get().listing()?.page(cursor, self.page_size)
+        let ctx = self.context_for(&context);
+        let served = self.current.get();
+        served.listing()?.page(cursor, self.page_size, |name| {
+            served.registry.may_call(&ctx, name)
+        })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

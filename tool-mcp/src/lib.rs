@@ -55,6 +55,7 @@
 //! }
 //! ```
 
+mod approval;
 mod auth;
 mod call;
 mod changes;

@@ -39,14 +39,15 @@ impl Listing {
     }
 
     /// The page that starts at `cursor` (the first without one): at most
-    /// `size` tools, and the cursor of the next page when there is one.
-    /// A cursor is the index of the page's first tool, as a string; one
-    /// that is not a cursor this server gave is JSON-RPC's invalid params,
-    /// as MCP's pagination asks.
+    /// `size` of the tools `shown` lets through, and the cursor of the next
+    /// page when there is one. A cursor is the index of the page's first
+    /// tool, as a string; one that is not a cursor this server gave is
+    /// JSON-RPC's invalid params, as MCP's pagination asks.
     pub(crate) fn page(
         &self,
         cursor: Option<&str>,
         size: usize,
+        shown: impl Fn(&str) -> bool,
     ) -> Result<ListToolsResult, ErrorData> {
         let start = match cursor {
             None => 0,
@@ -59,11 +60,19 @@ impl Listing {
                     ErrorData::invalid_params("invalid cursor: not one this server gave", None)
                 })?,
         };
-        let end = start.saturating_add(size).min(self.tools.len());
-        let mut result = ListToolsResult::with_all_items(self.tools[start..end].to_vec());
-        if end < self.tools.len() {
-            result.next_cursor = Some(end.to_string());
-        }
+        let mut listed = self.tools[start..]
+            .iter()
+            .enumerate()
+            .filter(|(_, tool)| shown(&tool.name))
+            .map(|(at, tool)| (start + at, tool));
+        let page: Vec<Tool> = listed
+            .by_ref()
+            .take(size)
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        let mut result = ListToolsResult::with_all_items(page);
+        // The next page starts at the next tool shown, if there is one.
+        result.next_cursor = listed.next().map(|(at, _)| at.to_string());
         Ok(result)
     }
 }

@@ -18,6 +18,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
+use crate::approval::warn_unrunnable;
 use crate::auth::{Refused, authenticate};
 use crate::server::McpServer;
 
@@ -115,6 +116,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// }
     /// ```
     pub async fn serve_stdio(self) -> Result<QuitReason, ServeError> {
+        warn_unrunnable(&self);
         let running = self
             .serve(rmcp::transport::stdio())
             .await
@@ -145,6 +147,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self,
         config: StreamableHttpServerConfig,
     ) -> StreamableHttpService<Self, LocalSessionManager> {
+        warn_unrunnable(&self);
         StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),

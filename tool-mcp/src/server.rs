@@ -8,8 +8,9 @@ use hyper::http::request::Parts;
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
-use tool_core::{ToolContext, ToolRegistry};
+use tool_core::{ApprovalHook, ToolContext, ToolRegistry};
 
+use crate::approval::{InstallHook, installer};
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Listeners};
 use crate::tasks::Tasks;
@@ -61,6 +62,8 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) verifier: Option<Arc<dyn TokenVerifier>>,
     /// The tasks of `long_running` calls, shared by every clone.
     pub(crate) tasks: Arc<Tasks>,
+    /// Puts the server's approval hook in a request's context.
+    pub(crate) approval: Option<Arc<InstallHook<Ctx>>>,
 }
 
 /// Where the context of a request's calls comes from.
@@ -102,6 +105,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             page_size: DEFAULT_PAGE_SIZE,
             verifier: None,
             tasks: Arc::default(),
+            approval: None,
         }
     }
 
@@ -170,6 +174,58 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     pub fn with_bearer_auth(mut self, verifier: impl TokenVerifier) -> Self {
         self.verifier = Some(Arc::new(verifier));
         self
+    }
+
+    /// The same server asking `hook` about calls of
+    /// [`Confirm`](tool_core::ToolTier::Confirm) tools from clients that
+    /// cannot be asked themselves.
+    ///
+    /// A `Confirm` call is put to the person at the client, through MCP
+    /// elicitation, when the client declared that capability: accepting
+    /// runs it, declining or dismissing denies it. For any other client
+    /// this hook decides; without it, the registry's
+    /// ([`ToolRegistry::with_approval`]); with neither, the call is denied
+    /// with a text that says to set one, and the server warns at start
+    /// (tracing `warn`) of each such tool.
+    ///
+    /// ```
+    /// use tool_core::{tool, Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry};
+    /// use tool_mcp::McpServer;
+    ///
+    /// /// Delete a note.
+    /// #[tool(tier = Confirm)]
+    /// fn delete_note(id: u32) -> String {
+    ///     format!("deleted {id}")
+    /// }
+    ///
+    /// /// Lets only the first hundred notes be deleted.
+    /// struct OldNotesStay;
+    ///
+    /// impl ApprovalHook<()> for OldNotesStay {
+    ///     async fn approve(&self, request: &ApprovalRequest<'_, ()>) -> Approval {
+    ///         match request.arguments["id"].as_u64() {
+    ///             Some(id) if id < 100 => Approval::Approve,
+    ///             _ => Approval::deny("notes from 100 on are kept"),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::new(ToolRegistry::new().with(DeleteNote), ToolContext::new(()))
+    ///     .with_approval(OldNotesStay);
+    /// # drop(server);
+    /// ```
+    #[must_use]
+    pub fn with_approval(mut self, hook: impl ApprovalHook<Ctx>) -> Self {
+        self.approval = Some(installer(hook));
+        self
+    }
+
+    /// The context every request's calls run in, when it is one.
+    pub(crate) fn fixed_context(&self) -> Option<&ToolContext<Ctx>> {
+        match &self.context {
+            ContextSource::Fixed(ctx) => Some(ctx),
+            ContextSource::PerRequest(_) => None,
+        }
     }
 
     /// The same server answering `initialize` with this name and version
@@ -284,6 +340,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             page_size: self.page_size,
             verifier: self.verifier.clone(),
             tasks: Arc::clone(&self.tasks),
+            approval: self.approval.clone(),
         }
     }
 }
