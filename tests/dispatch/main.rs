@@ -12,6 +12,7 @@ mod pipeline;
 mod progress;
 mod robustness;
 mod shared_schemas;
+mod shown;
 mod stress;
 mod text_arguments;
 mod typed_tools;
