@@ -198,3 +198,16 @@ async fn a_call_whose_caller_has_cancelled_already_never_starts() {
     assert_eq!(ctx.state().appends.load(Ordering::SeqCst), 0);
     assert_eq!(PINGS.load(Ordering::SeqCst), 0);
 }
+
+#[test]
+fn a_context_changed_after_cloning_shares_the_callers_token() {
+    let ctx = ToolContext::new(());
+    let scoped = ctx.clone().with_scopes(["notes:read"]);
+    let listening = scoped
+        .clone()
+        .with_progress_listener(|_: &tool_core::CallProgress<'_>| {});
+    assert!(!scoped.is_cancelled());
+    ctx.cancellation().cancel();
+    assert!(scoped.is_cancelled() && listening.is_cancelled());
+    assert!(scoped.cancellation().is_cancelled());
+}

@@ -11,8 +11,8 @@ use std::time::Duration;
 use futures_util::FutureExt;
 
 use crate::tool::Call;
+use crate::tool::context::Caller;
 use crate::{BoxFuture, ToolError, ToolResult};
-use tokio_util::sync::CancellationToken;
 
 /// What is left of a started tool's run.
 pub(crate) enum Run {
@@ -30,19 +30,23 @@ pub(crate) async fn execute(
     call: Option<&Call>,
     timeout: Duration,
     exclusive: Option<&tokio::sync::Mutex<()>>,
-    caller: &CancellationToken,
+    caller: Caller<'_>,
 ) -> ToolResult {
     let _turn = match exclusive {
-        Some(lock) => tokio::select! {
-            biased;
-            () = caller.cancelled() => None,
-            turn = lock.lock() => Some(turn),
+        // A free turn is taken without watching the token: most are.
+        Some(lock) => match lock.try_lock() {
+            Ok(turn) => Some(turn),
+            Err(_) => tokio::select! {
+                biased;
+                () = caller.token().cancelled() => None,
+                turn = lock.lock() => Some(turn),
+            },
         },
         None => None,
     };
     // Also when the turn and the cancel came together, or before the
     // call came here.
-    if caller.is_cancelled() {
+    if caller.cancelled() {
         return ToolError::Cancelled {
             tool: tool.to_owned(),
         }

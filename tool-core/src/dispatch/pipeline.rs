@@ -26,6 +26,7 @@ use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::runner::{Arguments, Started};
 use crate::tool::Call;
+use crate::tool::context::Caller;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
 use crate::{
@@ -197,7 +198,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         };
         // A call its caller gave up on before it came here never starts:
         // in a batch, it may have waited for the calls before it.
-        if ctx.caller_cancellation().is_cancelled() {
+        if ctx.caller_cancelled() {
             let result = ToolResult::from(cancelled(entry));
             if watched {
                 self.report(&span, name, &call_id(name, &args), start, &result);
@@ -396,11 +397,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .timeout
             .unwrap_or(self.settings.default_timeout);
         // Every wait before the tool starts ends when the caller cancels.
-        let caller = ctx.caller_cancellation();
+        let caller = ctx.caller();
         if entry.metadata.tier == ToolTier::Confirm {
             let decision = tokio::select! {
                 biased;
-                () = caller.cancelled() => Err(cancelled(entry)),
+                () = caller.token().cancelled() => Err(cancelled(entry)),
                 decision = self.approve(entry, ctx, call) => decision,
             };
             if let Err(error) = decision {
@@ -408,7 +409,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }
         }
         if entry.metadata.long_running {
-            return self.run_in_background(entry, call, run, timeout, caller.clone());
+            return self.run_in_background(entry, call, run, timeout, caller.token().clone());
         }
         let result = execute(
             &entry.name,
@@ -479,13 +480,14 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let start = Instant::now();
         let task = async move {
             let id = call.id();
+            let caller = OnceLock::from(caller);
             let result = execute(
                 &name,
                 run,
                 Some(&call),
                 timeout,
                 exclusive.as_deref(),
-                &caller,
+                Caller(&caller),
             )
             .await;
             let result = if result.is_deferred() {

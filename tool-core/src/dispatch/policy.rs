@@ -47,9 +47,11 @@ pub struct ApprovalRequest<'a, Ctx> {
 /// Decides whether calls of [`Confirm`](crate::ToolTier::Confirm) tools run:
 /// a prompt to a person, a policy engine, a rule table.
 ///
-/// Installed with [`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval).
-/// Without one, every `Confirm` call is denied: a tool that says nothing
-/// about itself needs approval, and nothing can give it (fail closed).
+/// Installed for every caller with
+/// [`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval), or
+/// for one with [`ToolContext::with_approval`], which is asked first.
+/// Without either, every `Confirm` call is denied: a tool that asks for
+/// approval runs only once something gives it (fail closed).
 /// [`ApproveAll`] approves everything, for tests and trusted tools.
 ///
 /// ```

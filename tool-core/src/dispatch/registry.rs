@@ -171,7 +171,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Installs the hook that approves or denies calls of tools of tier
-    /// [`Confirm`](crate::ToolTier::Confirm). Without one they are denied.
+    /// [`Confirm`](crate::ToolTier::Confirm), for callers whose context has
+    /// no hook of its own ([`ToolContext::with_approval`]). Without either
+    /// they are denied.
     #[must_use]
     pub fn with_approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
         self.pipeline.approval = Some(Arc::new(hook));

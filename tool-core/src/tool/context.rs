@@ -45,8 +45,9 @@ pub struct ToolContext<Ctx = ()> {
 struct Shared<Ctx> {
     state: Arc<Ctx>,
     scopes: Arc<[String]>,
-    /// The caller's token.
-    cancellation: CancellationToken,
+    /// The caller's token, made when first asked for: most contexts are
+    /// never cancelled, and then asking whether one was costs no lock.
+    cancellation: OnceLock<CancellationToken>,
     /// Who hears the progress of this caller's calls, besides the
     /// registry's observer.
     progress: Option<Arc<Listener>>,
@@ -55,12 +56,37 @@ struct Shared<Ctx> {
     approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
 }
 
+/// A caller's token, as the registry watches it while a call waits to
+/// start.
+#[derive(Clone, Copy)]
+pub(crate) struct Caller<'a>(pub(crate) &'a OnceLock<CancellationToken>);
+
+impl Caller<'_> {
+    /// Whether the caller has cancelled: no lock taken while no one has
+    /// asked for the token, when no one can have cancelled it.
+    pub(crate) fn cancelled(self) -> bool {
+        self.0.get().is_some_and(CancellationToken::is_cancelled)
+    }
+
+    /// The token, made if no one had asked for it.
+    pub(crate) fn token(&self) -> &CancellationToken {
+        self.0.get_or_init(CancellationToken::new)
+    }
+}
+
+impl<Ctx> Shared<Ctx> {
+    fn token(&self) -> &CancellationToken {
+        self.cancellation.get_or_init(CancellationToken::new)
+    }
+}
+
 impl<Ctx> Clone for Shared<Ctx> {
     fn clone(&self) -> Self {
         Self {
             state: Arc::clone(&self.state),
             scopes: Arc::clone(&self.scopes),
-            cancellation: self.cancellation.clone(),
+            // Made now if it was not, so that the two share it.
+            cancellation: OnceLock::from(self.token().clone()),
             progress: self.progress.clone(),
             approval: self.approval.clone(),
         }
@@ -150,7 +176,7 @@ impl<Ctx> ToolContext<Ctx> {
             shared: Arc::new(Shared {
                 state,
                 scopes: Arc::from([]),
-                cancellation: CancellationToken::new(),
+                cancellation: OnceLock::new(),
                 progress: None,
                 approval: None,
             }),
@@ -194,8 +220,8 @@ impl<Ctx> ToolContext<Ctx> {
     /// [`ToolContext::is_cancelled`].
     pub fn cancellation(&self) -> &CancellationToken {
         match &self.call {
-            Some(call) => call.token(&self.shared.cancellation),
-            None => &self.shared.cancellation,
+            Some(call) => call.token(self.shared.token()),
+            None => self.shared.token(),
         }
     }
 
@@ -248,21 +274,25 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// The caller's own token, not the call's: what the registry watches
     /// while a call waits to start.
-    pub(crate) fn caller_cancellation(&self) -> &CancellationToken {
-        &self.shared.cancellation
+    pub(crate) fn caller(&self) -> Caller<'_> {
+        Caller(&self.shared.cancellation)
+    }
+
+    /// Whether the caller has cancelled; see [`Caller::cancelled`].
+    pub(crate) fn caller_cancelled(&self) -> bool {
+        self.caller().cancelled()
     }
 
     /// The same context with the given cancellation token.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        Arc::make_mut(&mut self.shared).cancellation = token;
+        Arc::make_mut(&mut self.shared).cancellation = OnceLock::from(token);
         self
     }
 
     /// Whether the call has been cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.shared.cancellation.is_cancelled()
-            || self.call.as_ref().is_some_and(|call| call.is_cancelled())
+        self.caller_cancelled() || self.call.as_ref().is_some_and(|call| call.is_cancelled())
     }
 
     /// Reports how far the call has got: `done` out of `total`, when the

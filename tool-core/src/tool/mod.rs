@@ -2,7 +2,7 @@
 //! results and errors, its metadata. Knows nothing of dispatch or providers.
 
 mod call_id;
-mod context;
+pub(crate) mod context;
 pub(crate) mod echo;
 mod error;
 pub(crate) mod media;
