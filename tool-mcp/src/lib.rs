@@ -58,13 +58,22 @@
 mod auth;
 mod call;
 mod changes;
+mod error;
+mod front;
 mod handler;
 mod listing;
+mod resource;
 mod serve;
 mod server;
+mod sessions;
 mod tasks;
 
 pub use auth::{BearerTokens, TokenVerifier};
+pub use error::ServeError;
+pub use resource::ProtectedResource;
 pub use rmcp;
-pub use serve::{LOOPBACK_ORIGINS, MCP_PATH, ServeError, http_config};
+pub use serve::{LOOPBACK_ORIGINS, MCP_PATH, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
+pub use sessions::{
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessionError, HttpSessions,
+};

@@ -12,6 +12,7 @@ use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Listeners};
+use crate::serve::HttpOptions;
 use crate::tasks::Tasks;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
@@ -61,6 +62,8 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) verifier: Option<Arc<dyn TokenVerifier>>,
     /// The tasks of `long_running` calls, shared by every clone.
     pub(crate) tasks: Arc<Tasks>,
+    /// Session limits and the protected resource, for HTTP.
+    pub(crate) http: HttpOptions,
 }
 
 /// Where the context of a request's calls comes from.
@@ -102,6 +105,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             page_size: DEFAULT_PAGE_SIZE,
             verifier: None,
             tasks: Arc::default(),
+            http: HttpOptions::default(),
         }
     }
 
@@ -284,6 +288,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             page_size: self.page_size,
             verifier: self.verifier.clone(),
             tasks: Arc::clone(&self.tasks),
+            http: self.http.clone(),
         }
     }
 }
