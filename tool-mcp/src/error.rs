@@ -53,3 +53,36 @@ pub enum ServeError {
         reason: String,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn each_variant_keeps_its_cause() {
+        let initialize = ServeError::Initialize(Box::new(ServerInitializeError::ConnectionClosed(
+            "initialize request".to_owned(),
+        )));
+        assert_eq!(initialize.to_string(), "the MCP session did not start");
+        assert_eq!(
+            initialize.source().map(ToString::to_string).as_deref(),
+            Some("connection closed: initialize request")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_task_is_the_cause() {
+        let failed = tokio::spawn(std::future::pending::<()>());
+        failed.abort();
+        let task = ServeError::Task(failed.await.expect_err("aborted"));
+        assert_eq!(task.to_string(), "the MCP session's task failed");
+        // The task's id is a process-wide count.
+        let cause = task.source().map(ToString::to_string).unwrap_or_default();
+        assert!(
+            cause.starts_with("task ") && cause.ends_with(" was cancelled"),
+            "{cause}"
+        );
+    }
+}

@@ -60,9 +60,10 @@ pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 ///     })
 /// );
 /// assert_eq!(
-///     resource.metadata_url().as_deref(),
-///     Ok("https://tools.example.com/.well-known/oauth-protected-resource/mcp")
+///     resource.metadata_url()?,
+///     "https://tools.example.com/.well-known/oauth-protected-resource/mcp"
 /// );
+/// # Ok::<(), tool_mcp::ServeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProtectedResource {

@@ -386,3 +386,38 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self.http.max_sessions
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sessions open in rmcp's own map, and in the map of their use.
+    async fn open(sessions: &HttpSessions) -> (usize, usize) {
+        let rmcp = sessions.inner.sessions.read().await.len();
+        (rmcp, sessions.len())
+    }
+
+    #[tokio::test]
+    async fn no_more_than_the_limit_are_ever_held() {
+        let sessions = HttpSessions::new(Duration::from_secs(300), 5);
+        for created in 1..=200 {
+            sessions.create_session().await.expect("created");
+            let held = open(&sessions).await;
+            assert_eq!(held, (created.min(5), created.min(5)));
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn expired_sessions_are_released() {
+        let sessions = HttpSessions::new(Duration::from_secs(60), 100);
+        for _ in 0..10 {
+            sessions.create_session().await.expect("created");
+        }
+        tokio::time::advance(Duration::from_secs(59)).await;
+        sessions.close_expired().await;
+        assert_eq!(open(&sessions).await, (10, 10));
+        tokio::time::advance(Duration::from_secs(1)).await;
+        sessions.close_expired().await;
+        assert_eq!(open(&sessions).await, (0, 0));
+    }
+}
