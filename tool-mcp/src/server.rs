@@ -142,8 +142,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// The same server requiring, over HTTP, an `Authorization: Bearer`
     /// token that `verifier` accepts ([`BearerTokens`](crate::BearerTokens)
     /// for a fixed list): a request without one, or with one it refuses,
-    /// is answered `401 Unauthorized` with `WWW-Authenticate: Bearer`
-    /// before any MCP processing. The calls of an accepted request run with
+    /// is answered `401 Unauthorized` before any MCP processing, with a
+    /// challenge that names no OAuth metadata and says a static token is
+    /// expected (`WWW-Authenticate: Bearer error_description="this server
+    /// takes a static bearer token, not OAuth: ..."`; for a token behind an
+    /// authorization server, see
+    /// [`McpServer::with_protected_resource`]). The calls of an accepted request run with
     /// exactly the scopes the token grants, in place of the scopes of the
     /// context given to [`McpServer::new`] or made by
     /// [`McpServer::with_context_fn`] (its state is kept): a tool that
