@@ -50,6 +50,12 @@ tokio::task_local! {
 ///   the new session is refused (`503 Service Unavailable` from
 ///   [`McpServer::serve_http`]; an [`HttpSessionError::AtLimit`] that rmcp
 ///   answers `500` in a router of your own).
+///
+/// [`McpServer::serve_http`] also closes idle sessions as they pass the
+/// limit, so that the memory of clients that left is freed even when no
+/// one else comes; in a router of your own they are closed when a request
+/// names them or a new session is opened, so never more than the limit
+/// stay open.
 pub struct HttpSessions {
     inner: LocalSessionManager,
     max: usize,
