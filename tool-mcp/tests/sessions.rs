@@ -2,8 +2,9 @@
 //! is closed (its next request is 404, so the client starts another), one
 //! with a request running is not; at the limit of open sessions a new one
 //! closes the least recently used idle session, and is refused 503 when
-//! every session has a request running; however many sessions clients
-//! open, no more than the limit stay open.
+//! every session has a request running (rmcp's 500 where the service is
+//! mounted in another router); however many sessions clients open, no
+//! more than the limit stay open.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -183,4 +184,51 @@ async fn when_every_session_has_a_request_running_a_new_one_is_refused() {
     assert_eq!(raw.ping(&busy).await, 404);
 
     stop.cancel();
+}
+
+#[tokio::test]
+async fn mounted_elsewhere_the_service_keeps_the_limit_and_rmcp_answers_500() {
+    let app: Arc<App> = Arc::default();
+    let service = server(&app)
+        .with_max_sessions(1)
+        .http_service(tool_mcp::http_config());
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let address = listener.local_addr().expect("bound");
+    // Served by hand, as a router of the user's own would: no front.
+    let accepting = tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.expect("a connection");
+            let service = service.clone();
+            tokio::spawn(async move {
+                let handle = hyper::service::service_fn(move |request| {
+                    let service = service.clone();
+                    async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
+                });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), handle)
+                    .await;
+            });
+        }
+    });
+    let raw = Arc::new(Raw::new(address));
+
+    let busy = raw.open_session(&[]).await;
+    let started = app.started.notified();
+    let holding = tokio::spawn({
+        let raw = Arc::clone(&raw);
+        async move { raw.in_session(&busy, &call(2, "hold", json!({}))).await }
+    });
+    started.await;
+    let refused = raw.initialize(&[]).await;
+    assert_eq!(
+        (refused.status, refused.body.as_str()),
+        (
+            500,
+            "Encounter an error when create session: the server is at its limit of 1 open sessions, each with a request running; try again later"
+        )
+    );
+
+    app.release.notify_one();
+    holding.await.expect("the call");
+    accepting.abort();
 }
