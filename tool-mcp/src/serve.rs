@@ -223,7 +223,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         let max_body = config.max_request_body_bytes;
         let idle = self.http.idle;
         let (service, sessions) = self.clone().http_service_with_sessions(config);
-        tokio::spawn(close_idle_sessions(sessions, idle, stop.clone()));
+        // Stopped with the server, or when this future is dropped.
+        let sweeping = stop.child_token();
+        let _sweeping = sweeping.clone().drop_guard();
+        tokio::spawn(close_idle_sessions(sessions, idle, sweeping));
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
         let front = Arc::new(Front {

@@ -169,6 +169,16 @@ fn lock(uses: &Mutex<Uses>) -> MutexGuard<'_, Uses> {
     uses.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// A session being created, counted until it is dropped.
+struct Reserved<'a>(&'a Mutex<Uses>);
+
+impl Drop for Reserved<'_> {
+    fn drop(&mut self) {
+        let mut uses = lock(self.0);
+        uses.reserved = uses.reserved.saturating_sub(1);
+    }
+}
+
 /// A request of a session's, counted as running until it is dropped.
 struct Running {
     uses: Arc<Mutex<Uses>>,
@@ -232,7 +242,6 @@ impl SessionManager for HttpSessions {
                     let _ = AT_LIMIT.try_with(|flag| flag.set(true));
                     return Err(HttpSessionError::AtLimit { max: self.max });
                 };
-                uses.sessions.remove(&oldest);
                 Some(oldest)
             } else {
                 None
@@ -240,15 +249,19 @@ impl SessionManager for HttpSessions {
             uses.reserved += 1;
             evicted
         };
+        // Released however this ends, the request dropped at an await
+        // included: a reservation left behind would shrink the limit.
+        let _reserved = Reserved(&self.uses);
         if let Some(id) = evicted {
             tracing::info!(session = %id, max = self.max, "session limit reached: closing the least recently used idle session");
+            // Forgotten only once closed: dropped before, it is still
+            // counted, and closed later as idle.
             self.close_inner(&id).await;
+            lock(&self.uses).sessions.remove(&id);
         }
         let created = self.inner.create_session().await;
-        let mut uses = lock(&self.uses);
-        uses.reserved -= 1;
         let (id, transport) = created.map_err(HttpSessionError::Local)?;
-        uses.sessions.insert(
+        lock(&self.uses).sessions.insert(
             id.clone(),
             Use {
                 last: Instant::now(),
