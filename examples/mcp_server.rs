@@ -39,7 +39,7 @@ async fn main() -> ExitCode {
             .serve_stdio()
             .await
             .map(drop)
-            .map_err(|error| error.to_string()),
+            .map_err(|error| chain(&error)),
         ["--http", address] | ["--http", address, "--stateless"] => {
             match TcpListener::bind(address).await {
                 Ok(listener) => {
@@ -52,7 +52,7 @@ async fn main() -> ExitCode {
                     server
                         .serve_http_with(listener, config)
                         .await
-                        .map_err(|error| error.to_string())
+                        .map_err(|error| chain(&error))
                 }
                 Err(error) => Err(format!("cannot listen on {address}: {error}")),
             }
@@ -66,4 +66,17 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and each of its causes: `the MCP session did not start:
+/// connection closed: initialize request`.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        text.push_str(": ");
+        text.push_str(&error.to_string());
+        cause = error.source();
+    }
+    text
 }

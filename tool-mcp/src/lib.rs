@@ -34,8 +34,15 @@
 //! - Security over HTTP: only a loopback `Host`, and a loopback `Origin`
 //!   when a browser sends one ([`http_config`]); with
 //!   [`McpServer::with_bearer_auth`], a bearer token is required and its
-//!   scopes are the caller's. Stdio trusts the process that started the
-//!   server.
+//!   scopes are the caller's; with [`McpServer::with_protected_resource`],
+//!   the server is an OAuth protected resource whose metadata and
+//!   challenges lead a client to its authorization server. Stdio trusts
+//!   the process that started the server.
+//! - HTTP sessions: closed after [`DEFAULT_SESSION_IDLE_LIMIT`] without a
+//!   request, at most [`DEFAULT_MAX_SESSIONS`] open
+//!   ([`McpServer::with_session_idle_limit`],
+//!   [`McpServer::with_max_sessions`]).
+//! - Errors: serving over stdio or HTTP fails with one [`ServeError`].
 //!
 //! ```no_run
 //! use tool_core::{tool, ToolContext, ToolRegistry};
@@ -59,13 +66,22 @@ mod approval;
 mod auth;
 mod call;
 mod changes;
+mod error;
+mod front;
 mod handler;
 mod listing;
+mod resource;
 mod serve;
 mod server;
+mod sessions;
 mod tasks;
 
 pub use auth::{BearerTokens, TokenVerifier};
+pub use error::ServeError;
+pub use resource::ProtectedResource;
 pub use rmcp;
-pub use serve::{LOOPBACK_ORIGINS, MCP_PATH, ServeError, http_config};
+pub use serve::{LOOPBACK_ORIGINS, MCP_PATH, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
+pub use sessions::{
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessionError, HttpSessions,
+};

@@ -1,26 +1,23 @@
 //! The transports a server is served on: stdio, and streamable HTTP.
 
-use std::convert::Infallible;
-use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full};
+use hyper::Request;
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
-use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
-use rmcp::service::{QuitReason, ServerInitializeError};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::service::QuitReason;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use crate::approval::warn_unrunnable;
-use crate::auth::{Refused, authenticate};
+use crate::error::ServeError;
+use crate::front::Front;
+use crate::resource::ProtectedResource;
 use crate::server::McpServer;
+use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessions};
 
 /// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
 /// for a listener on `127.0.0.1:8080`. Any other path is 404.
@@ -84,19 +81,25 @@ pub fn http_config() -> StreamableHttpServerConfig {
     StreamableHttpServerConfig::default().with_allowed_origins(LOOPBACK_ORIGINS)
 }
 
-/// Why serving over stdio stopped.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ServeError {
-    /// The client did not open the session (no `initialize`, or the input
-    /// closed first).
-    /// Boxed: rmcp's error holds a whole message, and keeps every `Result`
-    /// of this type large otherwise.
-    #[error("the MCP session did not start: {0}")]
-    Initialize(Box<ServerInitializeError>),
-    /// The task running the session failed.
-    #[error("the MCP session's task failed: {0}")]
-    Task(#[from] tokio::task::JoinError),
+/// A server's settings that only HTTP uses.
+#[derive(Clone)]
+pub(crate) struct HttpOptions {
+    /// How long a session may go without a request.
+    pub(crate) idle: Duration,
+    /// How many sessions may be open at once.
+    pub(crate) max_sessions: usize,
+    /// What the server publishes as an OAuth protected resource.
+    pub(crate) resource: Option<Arc<ProtectedResource>>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            idle: DEFAULT_SESSION_IDLE_LIMIT,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            resource: None,
+        }
+    }
 }
 
 impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
@@ -121,19 +124,25 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             .serve(rmcp::transport::stdio())
             .await
             .map_err(|error| ServeError::Initialize(Box::new(error)))?;
-        Ok(running.waiting().await?)
+        running.waiting().await.map_err(ServeError::Task)
     }
 
     /// The server as rmcp's streamable HTTP service (a `tower` service, to
     /// mount in an axum router, say), one session per client, each with a
-    /// clone of the server. `config` is rmcp's; [`http_config`] gives the
-    /// settings [`McpServer::serve_http`] uses (loopback `Host` and
-    /// `Origin` only), where rmcp's own defaults check no `Origin`.
+    /// clone of the server, kept within the server's
+    /// [idle limit](McpServer::with_session_idle_limit) and
+    /// [number](McpServer::with_max_sessions) ([`HttpSessions`]). `config`
+    /// is rmcp's; [`http_config`] gives the settings
+    /// [`McpServer::serve_http`] uses (loopback `Host` and `Origin` only),
+    /// where rmcp's own defaults check no `Origin`.
     ///
-    /// The bearer token check of [`McpServer::with_bearer_auth`] answering
-    /// 401 is [`McpServer::serve_http`]'s, not this service's: put the
-    /// service behind your router's own authentication. Calls still run
-    /// with the scopes of the request's token, and with none without one.
+    /// What [`McpServer::serve_http`] answers before MCP is its own, not
+    /// this service's: the 401 of [`McpServer::with_bearer_auth`], the
+    /// metadata and 403 of [`McpServer::with_protected_resource`], and the
+    /// 503 of a new session over the limit (this service answers it `500`).
+    /// Put the service behind your router's own authentication. Calls
+    /// still run with the scopes of the request's token, and with none
+    /// without one.
     ///
     /// ```
     /// use tool_core::{ToolContext, ToolRegistry};
@@ -146,13 +155,20 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     pub fn http_service(
         self,
         config: StreamableHttpServerConfig,
-    ) -> StreamableHttpService<Self, LocalSessionManager> {
+    ) -> StreamableHttpService<Self, HttpSessions> {
+        self.http_service_with_sessions(config).0
+    }
+
+    /// [`McpServer::http_service`], and its sessions.
+    fn http_service_with_sessions(
+        self,
+        config: StreamableHttpServerConfig,
+    ) -> (StreamableHttpService<Self, HttpSessions>, Arc<HttpSessions>) {
         warn_unrunnable(&self);
-        StreamableHttpService::new(
-            move || Ok(self.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        )
+        let sessions = Arc::new(HttpSessions::new(self.http.idle, self.http.max_sessions));
+        let service =
+            StreamableHttpService::new(move || Ok(self.clone()), Arc::clone(&sessions), config);
+        (service, sessions)
     }
 
     /// Serves streamable HTTP on `listener`, at [`MCP_PATH`], with the
@@ -169,35 +185,59 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// use tool_mcp::McpServer;
     ///
     /// #[tokio::main]
-    /// async fn main() -> std::io::Result<()> {
+    /// async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ///     let listener = TcpListener::bind("127.0.0.1:8080").await?;
     ///     let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()));
-    ///     server.serve_http(listener).await // http://127.0.0.1:8080/mcp
+    ///     server.serve_http(listener).await?; // http://127.0.0.1:8080/mcp
+    ///     Ok(())
     /// }
     /// ```
-    pub async fn serve_http(self, listener: TcpListener) -> io::Result<()> {
+    pub async fn serve_http(self, listener: TcpListener) -> Result<(), ServeError> {
         self.serve_http_with(listener, http_config()).await
     }
 
     /// [`McpServer::serve_http`] with rmcp's settings `config` (start from
     /// [`http_config`]); returns when its `cancellation_token` is
-    /// cancelled, which also ends every session.
+    /// cancelled, which also ends every session. Fails at once, before
+    /// accepting a connection, when the settings of
+    /// [`McpServer::with_protected_resource`] are invalid
+    /// ([`ServeError::InvalidProtectedResource`]); a failed connection
+    /// never stops it.
     ///
-    /// A request is answered in this order: another path than
-    /// [`MCP_PATH`] is `404 Not Found`; with
-    /// [`McpServer::with_bearer_auth`], a missing or refused token is
-    /// `401 Unauthorized`; then rmcp checks `Host` and `Origin` (`403
-    /// Forbidden`) and serves MCP.
+    /// A request is answered in this order: with
+    /// [`McpServer::with_protected_resource`], the metadata's well-known
+    /// paths are the metadata; another path than [`MCP_PATH`] is `404 Not
+    /// Found`; with [`McpServer::with_bearer_auth`] or a protected
+    /// resource, a missing or refused token is `401 Unauthorized`, and with
+    /// a protected resource, a `tools/call` needing a scope the token lacks
+    /// is `403 Forbidden`; then rmcp checks `Host` and `Origin` (`403
+    /// Forbidden`) and serves MCP, where a new session over the limit is
+    /// `503 Service Unavailable`.
     pub async fn serve_http_with(
         self,
         listener: TcpListener,
         config: StreamableHttpServerConfig,
-    ) -> io::Result<()> {
+    ) -> Result<(), ServeError> {
+        let published = match &self.http.resource {
+            Some(resource) => Some(resource.publish()?),
+            None => None,
+        };
         let stop = config.cancellation_token.clone();
-        let verifier = self.verifier.clone();
+        let max_body = config.max_request_body_bytes;
+        let idle = self.http.idle;
+        let (service, sessions) = self.clone().http_service_with_sessions(config);
+        // Stopped with the server, or when this future is dropped.
+        let sweeping = stop.child_token();
+        let _sweeping = sweeping.clone().drop_guard();
+        tokio::spawn(close_idle_sessions(sessions, idle, sweeping));
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
-        let service = Arc::new(self.http_service(config));
+        let front = Arc::new(Front {
+            service,
+            server: self,
+            published,
+            max_body,
+        });
         loop {
             let stream = tokio::select! {
                 accepted = listener.accept() => match accepted {
@@ -219,27 +259,15 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             if let Err(error) = stream.set_nodelay(true) {
                 tracing::debug!(%error, "TCP_NODELAY not set");
             }
-            let service = Arc::clone(&service);
-            let verifier = verifier.clone();
+            let front = Arc::clone(&front);
             // A token of the connection's own: its task polls it on every
             // wake-up, which on the server's token would take the lock all
             // connections share.
             let stop = stop.child_token();
             tokio::spawn(async move {
                 let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
-                    let service = Arc::clone(&service);
-                    let verifier = verifier.clone();
-                    async move {
-                        if request.uri().path() != MCP_PATH {
-                            return Ok::<_, Infallible>(not_found());
-                        }
-                        if let Some(verifier) = &verifier
-                            && let Err(refused) = authenticate(verifier.as_ref(), request.headers())
-                        {
-                            return Ok(unauthorized(refused));
-                        }
-                        Ok(service.handle(request).await)
-                    }
+                    let front = Arc::clone(&front);
+                    async move { Ok::<_, std::convert::Infallible>(front.answer(request).await) }
                 });
                 let connection = hyper::server::conn::http1::Builder::new()
                     .serve_connection(TokioIo::new(stream), routed);
@@ -257,31 +285,25 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     }
 }
 
+/// Closes the sessions that went `idle` without a request, every half of
+/// it (between 50 ms and 30 s), until `stop`: a session whose client left
+/// is freed even when no one comes to ask.
+async fn close_idle_sessions(sessions: Arc<HttpSessions>, idle: Duration, stop: CancellationToken) {
+    let period = (idle / 2).clamp(Duration::from_millis(50), Duration::from_secs(30));
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(period) => sessions.close_expired().await,
+            () = stop.cancelled() => return,
+        }
+    }
+}
+
 /// An error of one connection, not of the listener.
-fn is_per_connection(error: &io::Error) -> bool {
+fn is_per_connection(error: &std::io::Error) -> bool {
     matches!(
         error.kind(),
-        io::ErrorKind::ConnectionAborted
-            | io::ErrorKind::ConnectionReset
-            | io::ErrorKind::ConnectionRefused
+        std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::ConnectionReset
+            | std::io::ErrorKind::ConnectionRefused
     )
-}
-
-/// RFC 6750's answer: the scheme to use, and `invalid_token` when the
-/// client sent one that was refused, so it knows not to send it again.
-fn unauthorized(refused: Refused) -> Response<BoxBody<Bytes, Infallible>> {
-    let challenge = match refused {
-        Refused::Missing => HeaderValue::from_static("Bearer"),
-        Refused::Invalid => HeaderValue::from_static(r#"Bearer error="invalid_token""#),
-    };
-    let mut response = Response::new(Full::new(Bytes::from_static(b"Unauthorized")).boxed());
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
-    response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
-    response
-}
-
-fn not_found() -> Response<BoxBody<Bytes, Infallible>> {
-    let mut response = Response::new(Full::new(Bytes::from_static(b"Not Found")).boxed());
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response
 }

@@ -13,6 +13,7 @@ use tool_core::{ApprovalHook, ToolContext, ToolRegistry};
 use crate::approval::{InstallHook, installer};
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Listeners};
+use crate::serve::HttpOptions;
 use crate::tasks::Tasks;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
@@ -64,6 +65,8 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) tasks: Arc<Tasks>,
     /// Puts the server's approval hook in a request's context.
     pub(crate) approval: Option<Arc<InstallHook<Ctx>>>,
+    /// Session limits and the protected resource, for HTTP.
+    pub(crate) http: HttpOptions,
 }
 
 /// Where the context of a request's calls comes from.
@@ -106,6 +109,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             verifier: None,
             tasks: Arc::default(),
             approval: None,
+            http: HttpOptions::default(),
         }
     }
 
@@ -142,8 +146,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// The same server requiring, over HTTP, an `Authorization: Bearer`
     /// token that `verifier` accepts ([`BearerTokens`](crate::BearerTokens)
     /// for a fixed list): a request without one, or with one it refuses,
-    /// is answered `401 Unauthorized` with `WWW-Authenticate: Bearer`
-    /// before any MCP processing. The calls of an accepted request run with
+    /// is answered `401 Unauthorized` before any MCP processing, with a
+    /// challenge that names no OAuth metadata and says a static token is
+    /// expected (`WWW-Authenticate: Bearer error_description="this server
+    /// takes a static bearer token, not OAuth: ..."`; for a token behind an
+    /// authorization server, see
+    /// [`McpServer::with_protected_resource`]). The calls of an accepted request run with
     /// exactly the scopes the token grants, in place of the scopes of the
     /// context given to [`McpServer::new`] or made by
     /// [`McpServer::with_context_fn`] (its state is kept): a tool that
@@ -341,6 +349,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             verifier: self.verifier.clone(),
             tasks: Arc::clone(&self.tasks),
             approval: self.approval.clone(),
+            http: self.http.clone(),
         }
     }
 }

@@ -17,6 +17,9 @@ use tokio_util::sync::CancellationToken;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::{BearerTokens, McpServer};
 
+#[path = "support/raw.rs"]
+mod raw;
+
 /// Read a private file.
 #[tool(read_only, tier = Observe, scopes = ["files:read"])]
 fn secret() -> &'static str {
@@ -27,7 +30,7 @@ fn secret() -> &'static str {
 struct Serving {
     address: SocketAddr,
     stop: CancellationToken,
-    task: JoinHandle<std::io::Result<()>>,
+    task: JoinHandle<Result<(), tool_mcp::ServeError>>,
 }
 
 impl Serving {
@@ -203,10 +206,33 @@ async fn without_a_token_it_accepts_the_request_is_unauthorized() {
     let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
     let serving = Serving::start(server().with_bearer_auth(tokens)).await;
 
+    // A static token server names no metadata, which would send a client
+    // into OAuth discovery, and says what to send instead.
     let (status, headers, body) = serving.post("").await;
     assert_eq!(status, "HTTP/1.1 401 Unauthorized");
-    assert_eq!(header(&headers, "www-authenticate"), Some("Bearer"));
-    assert_eq!(body, "Unauthorized");
+    assert_eq!(
+        header(&headers, "www-authenticate"),
+        Some(
+            r#"Bearer error_description="this server takes a static bearer token, not OAuth: send Authorization: Bearer <token>""#
+        )
+    );
+    assert_eq!(header(&headers, "content-type"), Some("application/json"));
+    assert_eq!(
+        body,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Unauthorized: this server takes a static bearer token, not OAuth: send Authorization: Bearer <token>"}}"#
+    );
+    // Nor is there metadata to find where clients look for it.
+    for path in [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+    ] {
+        let reply = raw::Raw::new(serving.address).get(path).await;
+        assert_eq!(
+            (reply.status, reply.body.as_str()),
+            (404, "Not Found"),
+            "{path}"
+        );
+    }
 
     for refused in [
         "Bearer wrong-secret",
@@ -217,10 +243,16 @@ async fn without_a_token_it_accepts_the_request_is_unauthorized() {
         assert_eq!(status, "HTTP/1.1 401 Unauthorized", "{refused}");
         assert_eq!(
             header(&headers, "www-authenticate"),
-            Some(r#"Bearer error="invalid_token""#),
+            Some(
+                r#"Bearer error="invalid_token", error_description="the bearer token is not one this server accepts""#
+            ),
             "{refused}"
         );
-        assert_eq!(body, "Unauthorized", "{refused}");
+        assert_eq!(
+            body,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Unauthorized: the bearer token is not one this server accepts"}}"#,
+            "{refused}"
+        );
     }
 
     let (status, _, _) = serving

@@ -54,11 +54,12 @@ fillers!(tools);
 // The same runtime as the rmcp server: Tokio's multi-threaded default, one
 // worker per core.
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let port = server_port("tool-mcp-server");
     let registry = registry();
     assert_eq!(registry.len(), 100, "add_note and 99 fillers");
     let server = McpServer::new(registry, ToolContext::new(()));
     let listener = TcpListener::bind(("127.0.0.1", port)).await?;
-    server.serve_http(listener).await
+    server.serve_http(listener).await?;
+    Ok(())
 }
