@@ -14,3 +14,4 @@ mod shared_schemas;
 mod stress;
 mod text_arguments;
 mod typed_tools;
+mod unknown_arguments;

@@ -75,7 +75,7 @@ impl<'a> Arguments<'a> {
     /// Pointer of the bad value and the deserializer's message), then
     /// passes the gate.
     pub fn read<T: DeserializeOwned>(self) -> Result<T, ToolError> {
-        self.read_checked(|_: &T| Ok(()))
+        self.read_checked(false, |_: &T| Ok(()))
     }
 
     /// What `Arguments::object` reads, the tool's name, and the gate.
@@ -96,15 +96,17 @@ impl<'a> Arguments<'a> {
     }
 
     /// [`read`](Arguments::read), with the tool's own checks of the input
-    /// between the deserialization and the gate.
+    /// between the deserialization and the gate; `closed`, a struct input
+    /// refuses arguments that are none of its fields.
     pub(crate) fn read_checked<T: DeserializeOwned>(
         self,
+        closed: bool,
         check: impl FnOnce(&T) -> Result<(), Vec<Violation>>,
     ) -> Result<T, ToolError> {
         // Kept small: it is compiled once per input type.
         let node = Self::node(self.source, self.tool)?;
         let mut path = Path::default();
-        let input = match T::deserialize(path.reader(node)) {
+        let input = match T::deserialize(path.root_reader(node, closed)) {
             Ok(input) => input,
             Err(error) => return Err(path.invalid(self.tool, &error)),
         };

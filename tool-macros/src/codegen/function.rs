@@ -116,7 +116,7 @@ use syn::{Ident, Lifetime, Path, ReturnType, WherePredicate, parse_quote};
 use syn::ext::IdentExt;
 
 use crate::ast::{Arg, ToolFn};
-use crate::attr::ToolArgs;
+use crate::attr::{ToolArgs, Validate};
 use crate::check::Identity;
 use crate::codegen::{
     compiled, convert_output, facts, input_schema, krate, output_schema_fn, private_path_string,
@@ -139,7 +139,17 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     };
     let start = expansion.start_fn();
     let input_schema = expansion.input_schema_fn();
-    let output_schema = output_schema_fn(args, &expansion.krate);
+    let output_schema = output_schema_fn(args, &expansion.krate, || {
+        let p = &expansion.p;
+        match &item.sig.output {
+            ReturnType::Type(_, ty) => (
+                quote_spanned!(ty.span()=> #p::PhantomData::<#ty>),
+                ty.span(),
+            ),
+            // `check` refuses a bare `output_schema` without a return type.
+            ReturnType::Default => (quote!(#p::PhantomData::<()>), fn_ident.span()),
+        }
+    });
     let registration = expansion.registration(&tool_type);
     let doc = format!(
         "The tool `{name}`: [`{fn_ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
@@ -419,10 +429,11 @@ impl<'a> Expansion<'a> {
                     Some(validate) => {
                         // The tool's own checks, on the struct read, before the gate.
                         let read = format_ident!("__tool_read", span = Span::mixed_site());
-                        let check_args = self.args_as(|ident| quote!(&#read.#ident));
-                        let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
+                        let check_args = self.check_args(validate, |ident| quote!(#read.#ident));
+                        let path = &validate.path;
+                        let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
                         quote! {
-                            #p::read_struct_checked::<#input<#marker>, _>(#tool_args, |#read| #verdict)
+                            #p::read_struct_checked::<#input<#marker>, _>(#tool_args, false, |#read| #verdict)
                         }
                     }
                 };
@@ -511,8 +522,9 @@ impl<'a> Expansion<'a> {
         };
         // The tool's own checks, on what was read, before the gate.
         let checks = format_ident!("__tool_checks", span = Span::mixed_site());
-        let check_args = self.args_as(|ident| quote!(&#ident));
-        let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
+        let check_args = self.check_args(validate, |ident| quote!(#ident));
+        let path = &validate.path;
+        let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
         quote! {
             #lets
             let mut #object = #tool_args.object(#expecting);
@@ -528,10 +540,60 @@ impl<'a> Expansion<'a> {
         }
     }
 
-    /// The function's arguments in its order, for calling it or the
-    /// function named by `validate`: the context borrowed, each parameter
-    /// as `param` writes it. (`check` has refused a receiver and a
-    /// parameter without a name.)
+    /// What the function named by `validate` is called with, each by
+    /// reference: every parameter in order (not the context) for
+    /// `validate = check`; the ones named, in that order, for
+    /// `validate = check(start, end, ctx)`, the context's name giving the
+    /// `&ToolContext<C>`. `binding` is where a parameter's value is. Each
+    /// is spanned at the name the user wrote, so that a type `check` does
+    /// not take is reported there, in the user's types.
+    fn check_args(
+        &self,
+        validate: &Validate,
+        binding: impl Fn(&Ident) -> TokenStream,
+    ) -> Vec<TokenStream> {
+        let Some(names) = &validate.names else {
+            let span = validate.path.span();
+            return self
+                .tool
+                .named_params()
+                .map(|(ident, _)| {
+                    let value = binding(ident);
+                    quote_spanned!(span=> &#value)
+                })
+                .collect();
+        };
+        // `check` has made sure each name is a parameter's or the
+        // context's.
+        names
+            .iter()
+            .filter_map(|name| {
+                let text = name.unraw().to_string();
+                let span = name.span();
+                let is_context = self
+                    .tool
+                    .contexts()
+                    .any(|context| context.name.as_ref().is_some_and(|n| n.unraw() == text));
+                if is_context {
+                    let ctx =
+                        Ident::new(&self.ctx.to_string(), Span::mixed_site().located_at(span));
+                    return Some(quote_spanned!(span=> &*#ctx));
+                }
+                let (ident, _) = self
+                    .tool
+                    .named_params()
+                    .find(|(ident, _)| ident.unraw() == text)?;
+                let mut ident = ident.clone();
+                ident.set_span(span);
+                let value = binding(&ident);
+                Some(quote_spanned!(span=> &#value))
+            })
+            .collect()
+    }
+
+    /// The function's arguments in its order, for calling it: the context
+    /// borrowed, each parameter as `param` writes it. (`check` has refused
+    /// a receiver and a parameter without a name.)
     fn args_as(&self, param: impl Fn(&Ident) -> TokenStream) -> Vec<TokenStream> {
         let ctx = &self.ctx;
         self.tool

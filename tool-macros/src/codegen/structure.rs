@@ -62,7 +62,7 @@ use syn::spanned::Spanned as _;
 use syn::{Ident, Path};
 
 use crate::ast::ToolStruct;
-use crate::attr::ToolArgs;
+use crate::attr::{OutputSchema, ToolArgs, Validate};
 use crate::check::Identity;
 use crate::codegen::{compiled, convert_output, facts, input_schema, krate, output_schema_fn};
 
@@ -84,7 +84,13 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
     let facts = facts(args, &krate, identity);
     let start = start_fn(tool, args, &krate, name);
     let input_schema = input_schema(args, &krate, &quote_spanned!(span=> #ident), span);
-    let output_schema = output_schema_fn(args, &krate);
+    // A derived schema is closed to unknown arguments, as a function's is.
+    let input_schema = if args.schema.is_none() && !allows_unknown_arguments(args) {
+        quote!(#p::closed_schema(#input_schema))
+    } else {
+        input_schema
+    };
+    let output_schema = output_schema_fn(args, &krate, || returned(tool, args, &krate));
     let registration = registration(args, &krate, &tool_type);
     let doc = format!(
         "The tool `{name}`, whose input is [`{ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
@@ -137,16 +143,18 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     };
     // Spanned at the struct's name: a missing `Deserialize` or a missing or
     // mistyped `run` is reported there.
+    let closed = !allows_unknown_arguments(args);
     let read = match &args.validate {
-        None => quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args)),
+        None => quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args, #closed)),
         // The tool's own checks, on the struct read (and the context, when
         // the tool has one), before the gate.
         Some(validate) => {
             let read = format_ident!("__tool_read", span = Span::mixed_site());
-            let ctx_arg = args.context.as_ref().map(|_| quote!(, &#ctx));
-            let verdict = quote_spanned!(validate.span()=> #validate(#read #ctx_arg));
+            let check_args = check_args(validate, args, &read, &ctx);
+            let path = &validate.path;
+            let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
             quote_spanned! {span=>
-                #p::read_struct_checked::<#ident, _>(#tool_args, |#read| #verdict)
+                #p::read_struct_checked::<#ident, _>(#tool_args, #closed, |#read| #verdict)
             }
         }
     };
@@ -169,6 +177,75 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
             }))
         }
     }
+}
+
+/// What `run` returns, awaited if it is a future, as a `PhantomData`: the
+/// macro sees only the struct, so the type is inferred from a call of
+/// `run` in a future that is never polled. Spanned at the bare
+/// `output_schema`, where a type without a schema is reported.
+fn returned(tool: &ToolStruct, args: &ToolArgs, krate: &Path) -> (TokenStream, Span) {
+    let p = quote!(#krate::__private);
+    let ident = &tool.item.ident;
+    let span = match &args.output_schema {
+        Some(OutputSchema::Derived(span)) => *span,
+        _ => ident.span(),
+    };
+    let input = format_ident!("__tool_input", span = Span::mixed_site());
+    let ctx = format_ident!("__tool_ctx", span = Span::mixed_site());
+    let call = format_ident!("__tool_call", span = Span::mixed_site());
+    let (own_ctx, run_args) = match &args.context {
+        Some(ctx_type) => (
+            quote!(let #ctx: #p::ToolContext<#ctx_type> = #p::never();),
+            quote!(&#ctx),
+        ),
+        None => (quote!(), quote!()),
+    };
+    let run_call = quote_spanned!(ident.span()=> #input.run(#run_args));
+    let returned = quote! {
+        #p::output_of(async {
+            #[allow(unused_imports)]
+            use #p::{FutureProbe as _, ReadyProbe as _};
+            let #input: #ident = #p::never();
+            #own_ctx
+            let #call = #run_call;
+            (&#call).__tool_await_kind().into_future(#call).await
+        })
+    };
+    (returned, span)
+}
+
+/// What the function named by `validate` is called with: the struct read
+/// (`&Self`) for `validate = check`; for `validate = check(self, start,
+/// ctx)`, the ones named in that order, by reference: `self` the struct, a
+/// field's name the field, `ctx` the context (with `context = ...`). Each
+/// is spanned at the name the user wrote.
+fn check_args(validate: &Validate, args: &ToolArgs, read: &Ident, ctx: &Ident) -> Vec<TokenStream> {
+    let Some(names) = &validate.names else {
+        return vec![quote!(#read)];
+    };
+    names
+        .iter()
+        .map(|name| {
+            let span = name.span();
+            if name == "self" {
+                let read = Ident::new(&read.to_string(), Span::mixed_site().located_at(span));
+                quote_spanned!(span=> #read)
+            } else if name == "ctx" && args.context.is_some() {
+                let ctx = Ident::new(&ctx.to_string(), Span::mixed_site().located_at(span));
+                quote_spanned!(span=> &*#ctx)
+            } else {
+                quote_spanned!(span=> &#read.#name)
+            }
+        })
+        .collect()
+}
+
+/// Whether the struct reads arguments besides its fields:
+/// `#[tool(allow_unknown_arguments)]`.
+fn allows_unknown_arguments(args: &ToolArgs) -> bool {
+    args.allow_unknown_arguments
+        .as_ref()
+        .is_some_and(|flag| flag.value)
 }
 
 /// `impl IntoTool for WebSearchTool`: for the `context` type's registry, or
