@@ -163,7 +163,7 @@ async fn a_structs_derived_schema_is_closed_as_a_functions_is() {
             "{tool}"
         );
     }
-    // The same parameters, the same schema, key for key.
+    // The same parameters, the same schema.
     let function = &registry
         .info("weather_fn")
         .expect("registered")
@@ -172,7 +172,7 @@ async fn a_structs_derived_schema_is_closed_as_a_functions_is() {
         .info("weather_struct")
         .expect("registered")
         .input_schema;
-    assert_eq!(structure.to_string(), function.to_string());
+    assert_eq!(structure, function);
 }
 
 #[tokio::test]

@@ -79,8 +79,8 @@ pub fn read_struct<T: StructInput>(args: Arguments<'_>, closed: bool) -> Result<
 }
 
 /// A `#[tool]` struct's derived input schema, closed to arguments that are
-/// none of its properties (`additionalProperties: false`, placed where
-/// schemars places it for `#[serde(deny_unknown_fields)]`), as a
+/// none of its properties (`additionalProperties: false`, last, where
+/// strict dialects put it: their definitions stay as they were), as a
 /// function's derived schema is: validation then refuses an unknown
 /// argument in the same words for both forms. A schema that already says
 /// what other keys may be, or whose properties are not all at its root
@@ -108,15 +108,9 @@ pub fn closed_schema(schema: Value) -> Value {
     {
         return Value::Object(object);
     }
-    let mut closed = ::serde_json::Map::with_capacity(object.len() + 1);
-    for (key, value) in object {
-        let after_type = key == "type";
-        closed.insert(key, value);
-        if after_type {
-            closed.insert("additionalProperties".to_owned(), Value::Bool(false));
-        }
-    }
-    Value::Object(closed)
+    let mut object = object;
+    object.insert("additionalProperties".to_owned(), Value::Bool(false));
+    Value::Object(object)
 }
 
 pub const fn check_serde_parameter<T: SerdeParameter>() {}
