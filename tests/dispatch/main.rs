@@ -6,6 +6,7 @@
 mod batch;
 pub mod hostile_env;
 mod hostile_output;
+mod output_schema;
 mod own_checks;
 mod pipeline;
 mod progress;
