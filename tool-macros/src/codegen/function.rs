@@ -558,7 +558,9 @@ impl<'a> Expansion<'a> {
                 .tool
                 .named_params()
                 .map(|(ident, _)| {
-                    let value = binding(ident);
+                    let mut ident = ident.clone();
+                    ident.set_span(span);
+                    let value = binding(&ident);
                     quote_spanned!(span=> &#value)
                 })
                 .collect();
