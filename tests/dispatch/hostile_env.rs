@@ -64,7 +64,7 @@ pub struct Measured {
 }
 
 fn not_empty(
-    word: &String,
+    word: &str,
     ctx: &ToolContext<App>,
 ) -> ::std::result::Result<(), tool_core::Violation> {
     let _ = ctx.state();

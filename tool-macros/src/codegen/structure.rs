@@ -161,7 +161,14 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     let receiver = quote_spanned!(span=> #input);
     let run_call = quote_spanned!(span=> #receiver.run(#run_args));
     let convert = convert_output(krate, name, &output, span);
+    // `|read| check(read)` is the closure clippy would have written as
+    // `check`, but `read_struct_checked` takes any closure.
+    let allow = args
+        .validate
+        .as_ref()
+        .map(|_| quote!(#[allow(clippy::redundant_closure)]));
     quote! {
+        #allow
         fn __tool_start(
             #ctx_param
             #tool_args: #p::Arguments<'_>,
