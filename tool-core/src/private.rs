@@ -315,3 +315,31 @@ pub fn output_of<F: Future>(_: F) -> PhantomData<F::Output> {
 pub fn never<T>() -> T {
     unreachable!("only in a future that is never polled")
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::closed_schema;
+
+    #[test]
+    fn a_plain_object_is_closed_and_any_other_left_as_it_is() {
+        let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let closed = closed_schema(plain);
+        assert_eq!(
+            closed.to_string(),
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#
+        );
+        for kept in [
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            json!({"type": "object", "additionalProperties": true}),
+            json!({"type": "object", "properties": {}, "oneOf": [{"properties": {"b": {}}}]}),
+            json!({"type": "object", "allOf": [{"$ref": "#/$defs/A"}]}),
+            json!({"type": "object", "unevaluatedProperties": false}),
+            json!({"type": "string"}),
+            json!(true),
+        ] {
+            assert_eq!(closed_schema(kept.clone()), kept);
+        }
+    }
+}

@@ -76,7 +76,13 @@
 //! Generated>`). With `schema = ...`, the fields are `Field<T, ByHand>`
 //! made slots by `slot_by_hand` (no `JsonSchema` needed) and
 //! `__tool_input_schema` returns the user's expression; with
-//! `output_schema = ...` a `fn __tool_output_schema` returns the user's. A
+//! `output_schema = ...` a `fn __tool_output_schema` returns the user's,
+//! and with a bare `output_schema` the schema of the return type,
+//! `p::PhantomData::<R>` probed for `Result<T, E>` as the value is
+//! converted. With `validate = check`, `check(&city)` (every parameter, in
+//! order) runs between `finish_unchecked` and the gate; with
+//! `validate = check(ctx, city)` it is called with those named, each
+//! spanned at its name, the context as `&*ctx`. A
 //! function with more than 64 parameters gets the input struct below.
 //!
 //! When a parameter has an attribute other than a doc comment (`#[serde]`,

@@ -29,7 +29,8 @@
 //!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
 //!         -> p::Result<p::Started, p::ToolError>
 //!     {
-//!         let input = p::read_struct::<WebSearch>(args)?;
+//!         // `true`: a key that is none of the fields is refused.
+//!         let input = p::read_struct::<WebSearch>(args, true)?;
 //!         let ctx = ctx.into_owned();
 //!         Ok(p::Started::wait(async move {
 //!             let call = input.run(&ctx);
@@ -38,7 +39,10 @@
 //!         }))
 //!     }
 //!
-//!     fn __tool_input_schema() -> p::Value { p::derived_schema::<WebSearch>() }
+//!     // Closed to unknown arguments (`additionalProperties: false`).
+//!     fn __tool_input_schema() -> p::Value {
+//!         p::closed_schema(p::derived_schema::<WebSearch>())
+//!     }
 //!
 //!     impl p::IntoTool<App, p::Generated> for WebSearchTool {
 //!         fn into_registration(self) -> p::Registration<App> {
@@ -53,8 +57,30 @@
 //! Without `context`, `run` takes only `self` and the struct is a tool for
 //! every registry (`impl<__C> IntoTool<__C, Generated>`). With
 //! `schema = ...`, `__tool_input_schema` returns the user's expression and
-//! nothing requires schemars; with `output_schema = ...` a
-//! `fn __tool_output_schema` returns the user's.
+//! nothing requires schemars; with `allow_unknown_arguments` the schema is
+//! not closed and `read_struct` is given `false`; with
+//! `output_schema = ...` a `fn __tool_output_schema` returns the user's;
+//! with a bare `output_schema` it returns the schema of what `run` returns,
+//! its type inferred from a call of `run` in a future that is never polled:
+//!
+//! ```text
+//!     fn __tool_output_schema() -> p::Option<p::Value> {
+//!         use p::{PlainSchemaProbe as _, ResultSchemaProbe as _};
+//!         let returned = p::output_of(async {
+//!             let input: WebSearch = p::never();
+//!             let ctx: p::ToolContext<App> = p::never();
+//!             let call = input.run(&ctx);
+//!             /* `call`, awaited if it is a future */
+//!         });
+//!         // `T` of a `Result<T, E>`, else the type: `T: JsonSchema`.
+//!         p::Some((&returned).__tool_output_kind().schema())
+//!     }
+//! ```
+//!
+//! With `validate = check`, the start function reads with
+//! `p::read_struct_checked::<WebSearch, _>(args, true, |read| check(read))`;
+//! `validate = check(self, query, ctx)` passes `read`, `&read.query` and
+//! the context, `&*ctx`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
