@@ -126,6 +126,7 @@ use crate::attr::{ToolArgs, Validate};
 use crate::check::Identity;
 use crate::codegen::{
     compiled, convert_output, facts, input_schema, krate, output_schema_fn, private_path_string,
+    validate,
 };
 use crate::docs::field_title_and_description;
 
@@ -546,57 +547,14 @@ impl<'a> Expansion<'a> {
         }
     }
 
-    /// What the function named by `validate` is called with, each by
-    /// reference: every parameter in order (not the context) for
-    /// `validate = check`; the ones named, in that order, for
-    /// `validate = check(start, end, ctx)`, the context's name giving the
-    /// `&ToolContext<C>`. `binding` is where a parameter's value is. Each
-    /// is spanned at the name the user wrote, so that a type `check` does
-    /// not take is reported there, in the user's types.
+    /// What the function named by `validate` is called with
+    /// (`validate::function_args`).
     fn check_args(
         &self,
         validate: &Validate,
         binding: impl Fn(&Ident) -> TokenStream,
     ) -> Vec<TokenStream> {
-        let Some(names) = &validate.names else {
-            let span = validate.path.span();
-            return self
-                .tool
-                .named_params()
-                .map(|(ident, _)| {
-                    let mut ident = ident.clone();
-                    ident.set_span(span);
-                    let value = binding(&ident);
-                    quote_spanned!(span=> &#value)
-                })
-                .collect();
-        };
-        // `check` has made sure each name is a parameter's or the
-        // context's.
-        names
-            .iter()
-            .filter_map(|name| {
-                let text = name.unraw().to_string();
-                let span = name.span();
-                let is_context = self
-                    .tool
-                    .contexts()
-                    .any(|context| context.name.as_ref().is_some_and(|n| n.unraw() == text));
-                if is_context {
-                    let ctx =
-                        Ident::new(&self.ctx.to_string(), Span::mixed_site().located_at(span));
-                    return Some(quote_spanned!(span=> &*#ctx));
-                }
-                let (ident, _) = self
-                    .tool
-                    .named_params()
-                    .find(|(ident, _)| ident.unraw() == text)?;
-                let mut ident = ident.clone();
-                ident.set_span(span);
-                let value = binding(&ident);
-                Some(quote_spanned!(span=> &#value))
-            })
-            .collect()
+        validate::function_args(self.tool, validate, &self.ctx, binding)
     }
 
     /// The function's arguments in its order, for calling it: the context

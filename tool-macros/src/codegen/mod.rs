@@ -11,6 +11,7 @@
 
 pub(crate) mod function;
 pub(crate) mod structure;
+pub(crate) mod validate;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};

@@ -88,9 +88,11 @@ use syn::spanned::Spanned as _;
 use syn::{Ident, Path};
 
 use crate::ast::ToolStruct;
-use crate::attr::{OutputSchema, ToolArgs, Validate};
+use crate::attr::{OutputSchema, ToolArgs};
 use crate::check::Identity;
-use crate::codegen::{compiled, convert_output, facts, input_schema, krate, output_schema_fn};
+use crate::codegen::{
+    compiled, convert_output, facts, input_schema, krate, output_schema_fn, validate,
+};
 
 pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) -> TokenStream {
     let krate = krate(args);
@@ -176,7 +178,7 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
         // the tool has one), before the gate.
         Some(validate) => {
             let read = format_ident!("__tool_read", span = Span::mixed_site());
-            let check_args = check_args(validate, args, &read, &ctx);
+            let check_args = validate::struct_args(validate, args, &read, &ctx);
             let path = &validate.path;
             let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
             quote_spanned! {span=>
@@ -245,32 +247,6 @@ fn returned(tool: &ToolStruct, args: &ToolArgs, krate: &Path) -> (TokenStream, S
         })
     };
     (returned, span)
-}
-
-/// What the function named by `validate` is called with: the struct read
-/// (`&Self`) for `validate = check`; for `validate = check(self, start,
-/// ctx)`, the ones named in that order, by reference: `self` the struct, a
-/// field's name the field, `ctx` the context (with `context = ...`). Each
-/// is spanned at the name the user wrote.
-fn check_args(validate: &Validate, args: &ToolArgs, read: &Ident, ctx: &Ident) -> Vec<TokenStream> {
-    let Some(names) = &validate.names else {
-        return vec![quote!(#read)];
-    };
-    names
-        .iter()
-        .map(|name| {
-            let span = name.span();
-            if name == "self" {
-                let read = Ident::new(&read.to_string(), Span::mixed_site().located_at(span));
-                quote_spanned!(span=> #read)
-            } else if name == "ctx" && args.context.is_some() {
-                let ctx = Ident::new(&ctx.to_string(), Span::mixed_site().located_at(span));
-                quote_spanned!(span=> &*#ctx)
-            } else {
-                quote_spanned!(span=> &#read.#name)
-            }
-        })
-        .collect()
 }
 
 /// Whether the struct reads arguments besides its fields:
