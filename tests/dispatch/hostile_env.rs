@@ -56,6 +56,36 @@ impl Shout {
     }
 }
 
+/// A word and its length.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Measured {
+    word: String,
+    letters: usize,
+}
+
+fn not_empty(
+    word: &str,
+    ctx: &ToolContext<App>,
+) -> ::std::result::Result<(), tool_core::Violation> {
+    let _ = ctx.state();
+    if word.is_empty() {
+        return ::std::result::Result::Err(tool_core::Violation::for_argument("word", "is empty"));
+    }
+    ::std::result::Result::Ok(())
+}
+
+/// Measure a word.
+#[tool(output_schema, validate = not_empty(word, ctx))]
+pub fn measure(
+    ctx: &ToolContext<App>,
+    /// The word.
+    word: String,
+) -> ::std::result::Result<Measured, String> {
+    let _ = ctx;
+    let letters = word.len();
+    ::std::result::Result::Ok(Measured { word, letters })
+}
+
 #[tokio::test]
 async fn expansions_compile_and_run_in_a_hostile_scope() {
     /// Add two numbers.
@@ -65,7 +95,7 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
     }
 
     /// Describe the hour.
-    #[tool(context = App)]
+    #[tool(context = App, output_schema, allow_unknown_arguments, validate = Hour::check(self, ctx))]
     #[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
     struct Hour {
         /// The hour, 0 to 23.
@@ -73,6 +103,15 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
     }
 
     impl Hour {
+        fn check(
+            &self,
+            ctx: &ToolContext<App>,
+        ) -> ::std::result::Result<(), ::std::vec::Vec<tool_core::Violation>> {
+            let _ = ctx;
+            let _ = self.hour;
+            ::std::result::Result::Ok(())
+        }
+
         async fn run(self, ctx: &ToolContext<App>) -> String {
             format!("{} at {}", ctx.state().greeting, self.hour)
         }
@@ -84,6 +123,7 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
         .with(ShoutTool)
         .with(Add)
         .with(HourTool)
+        .with(Measure)
         .with_approval(tool_core::ApproveAll);
     let ctx = ToolContext::new(App {
         greeting: "hi".to_owned(),
@@ -98,7 +138,16 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
         ("count_letters", serde_json::json!({"word": "tool"}), "4"),
         ("shout", serde_json::json!({"word": "hey"}), "HEY"),
         ("add", serde_json::json!({"a": 1, "b": 2}), "3"),
-        ("hour", serde_json::json!({"hour": 9}), "hi at 9"),
+        (
+            "hour",
+            serde_json::json!({"hour": 9, "minute": 5}),
+            "hi at 9",
+        ),
+        (
+            "measure",
+            serde_json::json!({"word": "tool"}),
+            r#"{"word":"tool","letters":4}"#,
+        ),
     ];
     for (name, args, expected) in calls {
         let result = registry.call(&ctx, name, args).await;

@@ -45,7 +45,7 @@ fn range(
 /// Sum the transactions of an account between two days. Confirm tier and
 /// no approval hook: a call past the checks is denied, which shows the
 /// checks ran first.
-#[tool(tier = Confirm, validate = range)]
+#[tool(tier = Confirm, validate = range(ctx, account, start, end))]
 fn sum(
     ctx: &ToolContext<Bank>,
     /// The account.
@@ -61,7 +61,7 @@ fn sum(
 
 /// The same with an attribute on a parameter (read through a derived
 /// input struct).
-#[tool(tier = Confirm, validate = range, name = "sum_renamed")]
+#[tool(tier = Confirm, validate = range(ctx, acct, start, end), name = "sum_renamed")]
 fn sum_attr(
     ctx: &ToolContext<Bank>,
     /// The account.
@@ -77,7 +77,7 @@ fn sum_attr(
 }
 
 /// Sum the transactions of an account between two days.
-#[tool(tier = Confirm, context = Bank, validate = Period::check)]
+#[tool(tier = Confirm, context = Bank, validate = Period::check(self, ctx))]
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct Period {
     /// The account.
@@ -148,4 +148,124 @@ async fn a_structs_own_checks_refuse_before_the_policy() {
         denied.starts_with("the call to tool `period` was denied"),
         "{denied}"
     );
+}
+
+/// The checks of a tool with a context that need none of it.
+fn ordered(start: &u32, end: &u32) -> Result<(), Violation> {
+    if end < start {
+        return Err(Violation::for_argument("end", "must not be before `start`"));
+    }
+    Ok(())
+}
+
+/// Count the days between two days. Its checks take the parameters, not
+/// the context it has.
+#[tool(tier = Observe, validate = ordered)]
+fn days_between(
+    ctx: &ToolContext<Bank>,
+    /// The first day.
+    start: u32,
+    /// The last day.
+    end: u32,
+) -> u32 {
+    let _ = ctx.state();
+    end - start
+}
+
+/// The caller owns the account: checks that name what they take.
+fn owned(account: &String, bank: &ToolContext<Bank>) -> Result<(), Violation> {
+    if bank.state().owned.contains(account) {
+        Ok(())
+    } else {
+        Err(Violation::for_argument(
+            "account",
+            "is not one of the caller's accounts",
+        ))
+    }
+}
+
+/// The balance of an account on a day.
+#[tool(tier = Observe, validate = owned(account, ctx))]
+fn balance(
+    /// The day.
+    day: u32,
+    ctx: &ToolContext<Bank>,
+    /// The account.
+    account: String,
+) -> String {
+    let _ = ctx;
+    format!("{account} on day {day}: 0")
+}
+
+/// Count the days of a window.
+#[tool(context = Bank, tier = Observe, validate = ordered(start, end))]
+#[derive(Deserialize, JsonSchema)]
+struct Window {
+    /// The first day.
+    start: u32,
+    /// The last day.
+    end: u32,
+}
+
+impl Window {
+    fn run(self, _ctx: &ToolContext<Bank>) -> u32 {
+        self.end - self.start
+    }
+}
+
+/// Count the days of a window, checked as a whole.
+#[tool(context = Bank, tier = Observe, validate = Span::check)]
+#[derive(Deserialize, JsonSchema)]
+struct Span {
+    /// The first day.
+    start: u32,
+    /// The last day.
+    end: u32,
+}
+
+impl Span {
+    fn check(&self) -> Result<(), Violation> {
+        ordered(&self.start, &self.end)
+    }
+
+    fn run(self, _ctx: &ToolContext<Bank>) -> u32 {
+        self.end - self.start
+    }
+}
+
+#[tokio::test]
+async fn checks_take_what_they_name_and_the_context_only_when_named() {
+    let registry = ToolRegistry::<Bank>::new()
+        .with(DaysBetween)
+        .with(Balance)
+        .with(WindowTool)
+        .with(SpanTool);
+    let ctx = ctx();
+    for tool in ["days_between", "window", "span"] {
+        let refused = registry
+            .call(&ctx, tool, json!({"start": 5, "end": 2}))
+            .await;
+        assert_eq!(
+            refused.model_text(),
+            format!(
+                "invalid arguments for tool `{tool}`: argument `end` at `/end`: must not be before `start`. Correct the arguments and call the tool again."
+            ),
+            "{tool}"
+        );
+        let passed = registry
+            .call(&ctx, tool, json!({"start": 2, "end": 5}))
+            .await;
+        assert_eq!(passed.model_text(), "3", "{tool}");
+    }
+    let refused = registry
+        .call(&ctx, "balance", json!({"day": 1, "account": "acc-2"}))
+        .await;
+    assert_eq!(
+        refused.model_text(),
+        "invalid arguments for tool `balance`: argument `account` at `/account`: is not one of the caller's accounts. Correct the arguments and call the tool again."
+    );
+    let passed = registry
+        .call(&ctx, "balance", json!({"day": 1, "account": "acc-1"}))
+        .await;
+    assert_eq!(passed.model_text(), "acc-1 on day 1: 0");
 }

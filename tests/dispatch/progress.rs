@@ -47,6 +47,20 @@ async fn build(ctx: &ToolContext, parts: u32) -> String {
     format!("built {parts} parts")
 }
 
+/// Count the files, reporting as people write it: integers, `usize`s and
+/// `u64`s, a `format!` message, a `&String`, no total.
+#[tool(tier = Observe)]
+fn count_files(ctx: &ToolContext, files: Vec<String>) -> usize {
+    ctx.progress(0, files.len(), format!("{} files to count", files.len()));
+    for (done, file) in files.iter().enumerate() {
+        ctx.progress(done + 1, files.len(), file);
+    }
+    let skipped: Option<String> = Some("skipped none".to_owned());
+    ctx.progress(files.len() as u64 + 1, None, skipped.as_deref());
+    ctx.progress(10u8, 10i64, None);
+    files.len()
+}
+
 /// Every event, one line each, the call id in full.
 #[derive(Clone, Default)]
 struct Recorder(Arc<Mutex<Vec<String>>>);
@@ -87,6 +101,7 @@ fn observed() -> (ToolRegistry, Recorder) {
         .with(Work)
         .with(Misreport)
         .with(Build)
+        .with(CountFiles)
         .with_observer(recorder.clone());
     (registry, recorder)
 }
@@ -107,6 +122,29 @@ async fn an_observer_receives_each_report_between_start_and_finish() {
             format!("progress work {id} 1.0 Some(2.0) Some(\"step 1\")"),
             format!("progress work {id} 2.0 Some(2.0) Some(\"step 2\")"),
             format!("finish work {id} success"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn reports_take_integers_and_owned_messages_as_people_pass_them() {
+    let (registry, recorder) = observed();
+    let args = json!({"files": ["a.md", "b.md"]});
+    let result = registry
+        .call(&ToolContext::new(()), "count_files", args.clone())
+        .await;
+    assert_eq!(result.model_text(), "2");
+    let id = call_id("count_files", &args);
+    assert_eq!(
+        recorder.events(),
+        [
+            format!("start count_files {id}"),
+            format!("progress count_files {id} 0.0 Some(2.0) Some(\"2 files to count\")"),
+            format!("progress count_files {id} 1.0 Some(2.0) Some(\"a.md\")"),
+            format!("progress count_files {id} 2.0 Some(2.0) Some(\"b.md\")"),
+            format!("progress count_files {id} 3.0 None Some(\"skipped none\")"),
+            format!("progress count_files {id} 10.0 Some(10.0) None"),
+            format!("finish count_files {id} success"),
         ]
     );
 }

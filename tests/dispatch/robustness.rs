@@ -133,9 +133,15 @@ fn expected_success(tool: &str, args: &Value) -> Option<Value> {
                 })
             })
         }
-        // A struct tool without `deny_unknown_fields`: other keys are
-        // ignored, as its schema allows.
+        // A struct tool: its fields are all the arguments it takes, as a
+        // function's parameters are.
         "web_search" => {
+            if args
+                .keys()
+                .any(|key| key != "query" && key != "max_results")
+            {
+                return None;
+            }
             let query = args.get("query")?.as_str()?;
             let max_results = match args.get("max_results") {
                 // `null` for an optional argument reads as left out.

@@ -95,8 +95,9 @@ pub use schema::input_schema_for;
 pub use tool::{
     BoxFuture, CallProgress, CancellationToken, DEFAULT_MAX_MEDIA_BYTES, Echo, ExecuteOutput,
     Image, IntoToolOutput, Link, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS, Media, MediaKind, Part,
-    RegistryError, Tool, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolMetadata,
-    ToolOutput, ToolResult, ToolTier, TypedTool, Violation, call_id,
+    ProgressAmount, ProgressMessage, ProgressTotal, RegistryError, Tool, ToolContext,
+    ToolDefinition, ToolError, ToolInfo, ToolMetadata, ToolOutput, ToolResult, ToolTier, TypedTool,
+    Violation, call_id,
 };
 
 #[doc(inline)]

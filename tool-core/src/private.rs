@@ -61,17 +61,56 @@ pub trait StructInput: DeserializeOwned {}
 
 impl<T: DeserializeOwned> StructInput for T {}
 
-/// Reads a `#[tool]` struct and runs its own checks on it.
+/// Reads a `#[tool]` struct and runs its own checks on it; `closed`
+/// unless the struct allows unknown arguments.
 pub fn read_struct_checked<T: StructInput, V: Verdict>(
     args: Arguments<'_>,
+    closed: bool,
     check: impl FnOnce(&T) -> V,
 ) -> Result<T, ToolError> {
-    args.read_checked(|input| check(input).into_violations())
+    args.read_checked(closed, |input| check(input).into_violations())
 }
 
-/// Reads a `#[tool]` struct from the model's arguments.
-pub fn read_struct<T: StructInput>(args: Arguments<'_>) -> Result<T, ToolError> {
-    args.read()
+/// Reads a `#[tool]` struct from the model's arguments: `closed`, a key
+/// that is none of its fields is refused, as a function's parameters
+/// refuse one.
+pub fn read_struct<T: StructInput>(args: Arguments<'_>, closed: bool) -> Result<T, ToolError> {
+    args.read_checked(closed, |_: &T| Ok(()))
+}
+
+/// A `#[tool]` struct's derived input schema, closed to arguments that are
+/// none of its properties (`additionalProperties: false`, last, where
+/// strict dialects put it: their definitions stay as they were), as a
+/// function's derived schema is: validation then refuses an unknown
+/// argument in the same words for both forms. A schema that already says
+/// what other keys may be, or whose properties are not all at its root
+/// (`#[serde(flatten)]` of an enum, say), is left as it is: closing it
+/// would refuse what the struct reads.
+pub fn closed_schema(schema: Value) -> Value {
+    const OPEN_OR_COMPOSED: &[&str] = &[
+        "additionalProperties",
+        "unevaluatedProperties",
+        "patternProperties",
+        "propertyNames",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "$ref",
+        "if",
+        "not",
+        "dependentSchemas",
+    ];
+    let Value::Object(object) = schema else {
+        return schema;
+    };
+    if object.get("type").and_then(Value::as_str) != Some("object")
+        || OPEN_OR_COMPOSED.iter().any(|key| object.contains_key(*key))
+    {
+        return Value::Object(object);
+    }
+    let mut object = object;
+    object.insert("additionalProperties".to_owned(), Value::Bool(false));
+    Value::Object(object)
 }
 
 pub const fn check_serde_parameter<T: SerdeParameter>() {}
@@ -207,4 +246,100 @@ pub fn no_output_schema() -> Option<Value> {
 /// the registry benchmark's cold builds measure.
 pub fn forget_schemas() {
     crate::dispatch::schemas::forget_all();
+}
+
+/// What a bare `#[tool(output_schema)]` needs of the type a tool returns
+/// (`T` of a `Result<T, E>`): a JSON Schema to derive.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema to derive the tool's output schema from",
+    label = "`output_schema` derives the schema of what the tool returns from this type",
+    note = "derive `schemars::JsonSchema` for `{Self}`, or write the schema with `#[tool(output_schema = ...)]`"
+)]
+pub trait OutputSchema {
+    fn output_schema() -> Value;
+}
+
+#[cfg(feature = "schemars")]
+impl<T: ::schemars::JsonSchema> OutputSchema for T {
+    fn output_schema() -> Value {
+        crate::schema::input_schema_for::<T>()
+    }
+}
+
+/// With schemars off the expansion has already raised a `compile_error!`.
+#[cfg(not(feature = "schemars"))]
+impl<T> OutputSchema for T {
+    fn output_schema() -> Value {
+        Value::Null
+    }
+}
+
+/// The output schema of `T`, the `T` of a returned `Result<T, E>`, picked
+/// by the return type with the method lookup `ResultProbe` uses, on a
+/// `PhantomData` of it: no value is needed.
+pub struct SchemaOf<T>(PhantomData<T>);
+
+impl<T> SchemaOf<T> {
+    pub fn schema(self) -> Value
+    where
+        T: OutputSchema,
+    {
+        T::output_schema()
+    }
+}
+
+pub trait ResultSchemaProbe<T> {
+    fn __tool_output_kind(&self) -> SchemaOf<T> {
+        SchemaOf(PhantomData)
+    }
+}
+
+impl<T, E> ResultSchemaProbe<T> for PhantomData<Result<T, E>> {}
+
+pub trait PlainSchemaProbe<T> {
+    fn __tool_output_kind(&self) -> SchemaOf<T> {
+        SchemaOf(PhantomData)
+    }
+}
+
+impl<T> PlainSchemaProbe<T> for &PhantomData<T> {}
+
+/// The output type of a future, as a `PhantomData`: for a struct's `run`,
+/// whose return type the macro cannot see. The future is never polled.
+pub fn output_of<F: Future>(_: F) -> PhantomData<F::Output> {
+    PhantomData
+}
+
+/// A value of any type, for a future that is never polled to be written
+/// with: what it would run with.
+pub fn never<T>() -> T {
+    unreachable!("only in a future that is never polled")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::closed_schema;
+
+    #[test]
+    fn a_plain_object_is_closed_and_any_other_left_as_it_is() {
+        let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let closed = closed_schema(plain);
+        assert_eq!(
+            closed.to_string(),
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#
+        );
+        for kept in [
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            json!({"type": "object", "additionalProperties": true}),
+            json!({"type": "object", "properties": {}, "oneOf": [{"properties": {"b": {}}}]}),
+            json!({"type": "object", "allOf": [{"$ref": "#/$defs/A"}]}),
+            json!({"type": "object", "unevaluatedProperties": false}),
+            json!({"type": "string"}),
+            json!(true),
+        ] {
+            assert_eq!(closed_schema(kept.clone()), kept);
+        }
+    }
 }

@@ -49,6 +49,9 @@ pub(crate) struct Context {
     pub(crate) arguments: PathArguments,
     /// Doc comments, `#[serde]` and `#[schemars]` moved off the parameter.
     pub(crate) attrs: Vec<Attribute>,
+    /// The parameter's name, which `validate = check(ctx, ...)` names it
+    /// by; `None` for a pattern.
+    pub(crate) name: Option<Ident>,
 }
 
 /// How a parameter takes its type.
@@ -150,6 +153,12 @@ impl Arg {
                 taken,
                 arguments,
                 attrs,
+                name: match &*typed.pat {
+                    Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                        Some(pat.ident.clone())
+                    }
+                    _ => None,
+                },
             })),
             None => Arg::Param(Box::new(Param {
                 pat: (*typed.pat).clone(),

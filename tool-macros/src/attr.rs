@@ -22,6 +22,7 @@ pub(crate) const KEYS: &[&str] = &[
     "schema",
     "output_schema",
     "validate",
+    "allow_unknown_arguments",
     "context",
     "crate",
     "tier",
@@ -42,6 +43,24 @@ pub(crate) enum Tier {
     Confirm,
 }
 
+/// `validate = check` or `validate = check(start, end)`.
+pub(crate) struct Validate {
+    /// The function.
+    pub(crate) path: Path,
+    /// The names of what it takes, in its order, when the user listed
+    /// them; `check` says what each may name.
+    pub(crate) names: Option<Vec<Ident>>,
+}
+
+/// Where a tool's output schema comes from.
+pub(crate) enum OutputSchema {
+    /// `output_schema = expr`: written by hand.
+    Expr(Expr),
+    /// A bare `output_schema`: derived from the return type, at the key's
+    /// span.
+    Derived(Span),
+}
+
 /// A value the user wrote, with the tokens to point errors at.
 pub(crate) struct WithSpan<T> {
     pub(crate) value: T,
@@ -55,9 +74,11 @@ pub(crate) struct ToolArgs {
     pub(crate) description: Option<LitStr>,
     pub(crate) title: Option<LitStr>,
     pub(crate) schema: Option<Expr>,
-    pub(crate) output_schema: Option<Expr>,
+    pub(crate) output_schema: Option<OutputSchema>,
     /// The tool's own checks of its input, run before the policy checks.
-    pub(crate) validate: Option<Path>,
+    pub(crate) validate: Option<Validate>,
+    /// A struct that reads arguments besides its fields.
+    pub(crate) allow_unknown_arguments: Option<WithSpan<bool>>,
     pub(crate) context: Option<Type>,
     pub(crate) krate: Option<Path>,
     pub(crate) tier: Option<WithSpan<Tier>>,
@@ -105,10 +126,23 @@ fn parse_one(
         "title" => set(&mut out.title, value(meta)?, key, meta, errors),
         // schema = json!({...})
         "schema" => set(&mut out.schema, value(meta)?, key, meta, errors),
-        // output_schema = json!({...})
-        "output_schema" => set(&mut out.output_schema, value(meta)?, key, meta, errors),
-        // validate = check_range
-        "validate" => set(&mut out.validate, value(meta)?, key, meta, errors),
+        // output_schema = json!({...})   or   output_schema (from the return type)
+        "output_schema" => {
+            let schema = if meta.input.peek(Token![=]) {
+                OutputSchema::Expr(value(meta)?)
+            } else {
+                OutputSchema::Derived(meta.path.span())
+            };
+            set(&mut out.output_schema, schema, key, meta, errors);
+        }
+        // validate = check_range   or   validate = check_range(start, end, ctx)
+        "validate" => {
+            if let Some(validate) = validate(meta, errors)? {
+                set(&mut out.validate, validate, key, meta, errors);
+            }
+        }
+        // allow_unknown_arguments   or   allow_unknown_arguments = false
+        "allow_unknown_arguments" => flag(&mut out.allow_unknown_arguments, key, meta, errors)?,
         // context = App
         "context" => set(&mut out.context, value(meta)?, key, meta, errors),
         // crate = tool_core   or   crate = "tool_core"
@@ -162,6 +196,44 @@ fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
     } else {
         Path::parse_mod_style(value)
     }
+}
+
+/// The value of `validate`: a path, or a path called with the names of
+/// what it takes; `None` (reported) for another expression.
+fn validate(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Validate>> {
+    const EXPECTED: &str = "expected the function that checks the input: `validate = check`, or with the names of what it takes, `validate = check(start, end)`";
+    let expr: Expr = meta.value()?.parse()?;
+    let (path, args) = match expr {
+        Expr::Path(path) if path.qself.is_none() => (path.path, None),
+        Expr::Call(call) => match *call.func {
+            Expr::Path(path) if path.qself.is_none() => (path.path, Some(call.args)),
+            other => {
+                errors.spanned(other, EXPECTED);
+                return Ok(None);
+            }
+        },
+        other => {
+            errors.spanned(other, EXPECTED);
+            return Ok(None);
+        }
+    };
+    let names = args.map(|args| {
+        args.into_iter()
+            .filter_map(|arg| match arg {
+                Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
+                    path.path.get_ident().cloned()
+                }
+                other => {
+                    errors.spanned(
+                        other,
+                        "expected the name of a parameter: `validate = check(start, end)` passes each one named, by reference",
+                    );
+                    None
+                }
+            })
+            .collect()
+    });
+    Ok(Some(Validate { path, names }))
 }
 
 /// The value of `tier`, read by its last segment; `None` (reported) for a

@@ -9,11 +9,12 @@
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::ToTokens;
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned;
 use syn::{GenericArgument, Item, PathArguments, ReturnType, Signature, Type};
 
 use crate::ast::{Arg, Context, Param, Taken, ToolFn, ToolStruct};
-use crate::attr::ToolArgs;
+use crate::attr::{OutputSchema, ToolArgs, Validate};
 use crate::ctxt::Errors;
 
 /// The checked name and description of a tool.
@@ -32,6 +33,20 @@ pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, errors: &mut Errors) -> I
             "`context` is for `#[tool]` structs; a function takes a `&ToolContext<C>` parameter instead",
         );
     }
+    if let Some(flag) = &args.allow_unknown_arguments {
+        errors.push(syn::Error::new(
+            flag.span,
+            "`allow_unknown_arguments` is for `#[tool]` structs: a function's parameters are all the arguments it reads",
+        ));
+    }
+    if let (Some(OutputSchema::Derived(span)), ReturnType::Default) =
+        (&args.output_schema, &tool.item.sig.output)
+    {
+        errors.push(syn::Error::new(
+            *span,
+            "a bare `output_schema` derives the schema from the return type, and this function returns nothing; return a type that derives `JsonSchema`, or write `output_schema = ...`",
+        ));
+    }
     let identity = identity(
         args,
         tool.default_name(),
@@ -40,7 +55,45 @@ pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, errors: &mut Errors) -> I
         errors,
     );
     schemars_with_schema(args, tool, errors);
+    if let Some(validate) = &args.validate {
+        let params = tool
+            .named_params()
+            .map(|(ident, _)| ident.unraw().to_string());
+        let context = tool.contexts().filter_map(|context| context.name.as_ref());
+        let known: Vec<String> = params
+            .chain(context.map(|name| name.unraw().to_string()))
+            .collect();
+        let owner = format!("a parameter of `{}`", tool.item.sig.ident.unraw());
+        validate_names(validate, &known, &owner, errors);
+    }
     identity
+}
+
+/// The names a `validate = check(...)` lists: each one of `known`, once.
+fn validate_names(validate: &Validate, known: &[String], owner: &str, errors: &mut Errors) {
+    let Some(names) = &validate.names else {
+        return;
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for name in names {
+        let text = name.unraw().to_string();
+        if !known.contains(&text) {
+            let expected: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            let expected = if expected.is_empty() {
+                "there is none".to_owned()
+            } else {
+                format!("expected one of {}", expected.join(", "))
+            };
+            errors.spanned(
+                name,
+                format!("`{text}` is not {owner}: `validate = check(...)` passes the ones it names; {expected}"),
+            );
+        } else if seen.contains(&text) {
+            errors.spanned(name, format!("`{text}` is named twice in `validate`"));
+        } else {
+            seen.push(text);
+        }
+    }
 }
 
 /// Checks a `#[tool]` struct and its arguments.
@@ -57,6 +110,26 @@ pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, errors: &mut Errors)
             &item.ident,
             "a `#[tool]` struct needs named fields, one per argument (`struct Ping {}` for a tool without arguments)",
         );
+    }
+    if let Some(validate) = &args.validate {
+        let mut known = vec!["self".to_owned()];
+        known.extend(
+            item.fields
+                .iter()
+                .filter_map(|field| Some(field.ident.as_ref()?.unraw().to_string())),
+        );
+        if args.context.is_some() {
+            known.push("ctx".to_owned());
+        }
+        let owner = if args.context.is_some() {
+            format!(
+                "`self`, a field of `{}`, or `ctx` (the context)",
+                item.ident.unraw()
+            )
+        } else {
+            format!("`self` or a field of `{}`", item.ident.unraw())
+        };
+        validate_names(validate, &known, &owner, errors);
     }
     identity(
         args,

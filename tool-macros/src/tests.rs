@@ -182,7 +182,7 @@ fn every_error_is_reported_and_the_item_still_emitted() {
     assert_eq!(
         errors(&file),
         [
-            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `scopes`",
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `scopes`",
             "unknown tier; expected `Observe` or `Confirm`",
             "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
             "a `#[tool]` parameter needs a name: it becomes the name of the argument",
@@ -306,4 +306,96 @@ fn a_pascal_case_that_is_no_identifier_gets_a_prefix() {
         ),
     );
     assert!(find_struct(&file, "Tool1").is_some());
+}
+
+#[test]
+fn validate_names_what_it_takes_each_error_at_its_name() {
+    let file = expand(
+        quote!(
+            validate = check(start, finish, start, ctx),
+            allow_unknown_arguments
+        ),
+        quote! {
+            /// Count the days.
+            fn days(ctx: &ToolContext<App>, start: u32, end: u32) -> u32 { end - start }
+        },
+    );
+    assert_eq!(
+        errors(&file),
+        [
+            "`allow_unknown_arguments` is for `#[tool]` structs: a function's parameters are all the arguments it reads",
+            "`finish` is not a parameter of `days`: `validate = check(...)` passes the ones it names; expected one of `start`, `end`, `ctx`",
+            "`start` is named twice in `validate`",
+        ]
+    );
+    let file = expand(
+        quote!(context = App, validate = check(self, end, ctx)),
+        quote! {
+            /// Count the days.
+            struct Days { start: u32 }
+        },
+    );
+    assert_eq!(
+        errors(&file),
+        [
+            "`end` is not `self`, a field of `Days`, or `ctx` (the context): `validate = check(...)` passes the ones it names; expected one of `self`, `start`, `ctx`"
+        ]
+    );
+    let file = expand(
+        quote!(validate = check(start + 1), validate = || true),
+        quote! {
+            /// Count the days.
+            struct Days { start: u32 }
+        },
+    );
+    assert_eq!(
+        errors(&file),
+        [
+            "expected the name of a parameter: `validate = check(start, end)` passes each one named, by reference",
+            "expected the function that checks the input: `validate = check`, or with the names of what it takes, `validate = check(start, end)`",
+        ]
+    );
+}
+
+#[test]
+fn a_bare_output_schema_needs_a_return_type() {
+    let file = expand(
+        quote!(output_schema),
+        quote! {
+            /// Do it.
+            fn act(x: u32) {}
+        },
+    );
+    assert_eq!(
+        errors(&file),
+        [
+            "a bare `output_schema` derives the schema from the return type, and this function returns nothing; return a type that derives `JsonSchema`, or write `output_schema = ...`"
+        ]
+    );
+}
+
+#[test]
+fn a_struct_is_closed_unless_it_allows_unknown_arguments() {
+    let expansion = |args: TokenStream| {
+        tool(
+            args,
+            quote! {
+                /// Record it.
+                struct Record { event: String }
+            },
+        )
+        .to_string()
+    };
+    let closed = expansion(quote!());
+    assert!(closed.contains("closed_schema"), "{closed}");
+    assert!(
+        closed.contains("read_struct :: < Record > (__tool_args , true)"),
+        "{closed}"
+    );
+    let open = expansion(quote!(allow_unknown_arguments));
+    assert!(!open.contains("closed_schema"), "{open}");
+    assert!(
+        open.contains("read_struct :: < Record > (__tool_args , false)"),
+        "{open}"
+    );
 }

@@ -151,7 +151,8 @@ where
         args: Arguments<'_>,
     ) -> Result<Started, ToolError> {
         let now = args.now;
-        let input = args.read_checked::<T::Input>(|input| self.tool.validate(&ctx, input))?;
+        let input =
+            args.read_checked::<T::Input>(false, |input| self.tool.validate(&ctx, input))?;
         let now = if now {
             self.tool.execute_now(&ctx, input)
         } else {

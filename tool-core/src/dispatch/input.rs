@@ -144,7 +144,7 @@ impl<'a> Node<'a> {
         }
     }
 
-    fn value(&self) -> &Value {
+    pub(crate) fn value(&self) -> &Value {
         match self {
             Node::Read(value) => value,
             Node::Take(value) => value,
@@ -196,7 +196,7 @@ impl<'a> Entries<'a> {
 
 /// The deserializer.
 pub(crate) struct Drain<'a, 'p> {
-    node: Node<'a>,
+    pub(crate) node: Node<'a>,
     path: &'p mut Path<'a>,
 }
 

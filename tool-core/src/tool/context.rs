@@ -9,7 +9,9 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::ApprovalHook;
 use crate::dispatch::policy::DynApprovalHook;
-use crate::tool::progress::{CallProgress, Listener, Progress, ProgressSink};
+use crate::tool::progress::{
+    CallProgress, Listener, Progress, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
+};
 
 /// What a tool sees besides its arguments: the application's state and the
 /// data of the current call.
@@ -296,8 +298,25 @@ impl<Ctx> ToolContext<Ctx> {
     }
 
     /// Reports how far the call has got: `done` out of `total`, when the
-    /// tool knows it, and what it is doing, for people (a `&str`, or
-    /// `None`). What MCP sends as `notifications/progress`.
+    /// tool knows it, and what it is doing, for people. What MCP sends as
+    /// `notifications/progress`.
+    ///
+    /// `done` is any integer or float ([`ProgressAmount`]); `total` one
+    /// too, or `None`, or `Some` of an `f64` ([`ProgressTotal`]); the
+    /// message a `&str`, a `String` such as `format!(..)`, or `None`
+    /// ([`ProgressMessage`]):
+    ///
+    /// ```
+    /// # use tool_core::ToolContext;
+    /// # let ctx = ToolContext::new(());
+    /// # let files = vec!["a.md".to_owned()];
+    /// ctx.progress(1, 3, format!("step {} of {}", 1, 3)); // integers, a `String`
+    /// ctx.progress(2u64, None, "no total");               // a `u64`, a `&str`
+    /// ctx.progress(0.5, Some(2.0), None);                 // floats, no message
+    /// ctx.progress(files.len(), files.len(), &files[0]);   // a `usize`, a `&String`
+    /// let note: Option<String> = None;
+    /// ctx.progress(4, None, note.as_deref());             // an `Option<String>`
+    /// ```
     ///
     /// Inside a call made through a [`ToolRegistry`](crate::ToolRegistry),
     /// the report reaches the registry's observer
@@ -345,14 +364,30 @@ impl<Ctx> ToolContext<Ctx> {
     /// ctx.progress(1.0, Some(2.0), "nobody hears this");
     /// # });
     /// ```
-    pub fn progress<'m>(&self, done: f64, total: Option<f64>, message: impl Into<Option<&'m str>>) {
+    pub fn progress<'m>(
+        &self,
+        done: impl ProgressAmount,
+        total: impl ProgressTotal,
+        message: impl ProgressMessage<'m>,
+    ) {
+        // Outside a call, nothing is converted, not even a message's text.
         if let Some(call) = &self.call {
-            let listener = self.shared.progress.as_deref();
-            call.progress
-                .report(done, total, message.into(), listener, || {
-                    (&call.tool, call.id())
-                });
+            let message = message.into_message();
+            self.report(
+                call,
+                done.into_f64(),
+                total.into_total(),
+                message.as_deref(),
+            );
         }
+    }
+
+    /// [`progress`](Self::progress) once its arguments are plain: compiled
+    /// once, whatever types the tools pass.
+    fn report(&self, call: &Call, done: f64, total: Option<f64>, message: Option<&str>) {
+        let listener = self.shared.progress.as_deref();
+        call.progress
+            .report(done, total, message, listener, || (&call.tool, call.id()));
     }
 
     /// The same context with a listener that hears the progress of every

@@ -19,7 +19,7 @@ pub use error::{RegistryError, ToolError, Violation};
 pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part};
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::check_tool_name;
-pub use progress::CallProgress;
+pub use progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};
 pub(crate) use result::from_error;
 pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
 

@@ -4,6 +4,7 @@
 //!
 //! [`ToolContext::progress`]: crate::ToolContext::progress
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// A running call has reported progress with
@@ -153,5 +154,125 @@ impl Progress {
         if let Some(listener) = listener {
             listener(&event);
         }
+    }
+}
+
+/// A number of things done or to do, as [`ToolContext::progress`] takes
+/// it: any primitive integer or float, sent to the listener as an `f64`
+/// (an integer past 2^53 rounds to the nearest `f64`).
+///
+/// `u64`, `usize` and the 128-bit integers have no `Into<f64>`, which is
+/// why progress takes this trait: `ctx.progress(done, files.len(), ..)`
+/// needs no cast.
+///
+/// [`ToolContext::progress`]: crate::ToolContext::progress
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an amount of progress",
+    label = "how much is done: a number",
+    note = "pass an integer or a float (`3`, `done`, `files.len()`, `0.5`)"
+)]
+pub trait ProgressAmount {
+    /// The amount as MCP's `progress` and `total` carry it.
+    fn into_f64(self) -> f64;
+}
+
+macro_rules! amounts {
+    ($($t:ty),*) => {$(
+        impl ProgressAmount for $t {
+            #[inline]
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn into_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
+}
+
+amounts!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+/// How much there is to do, as [`ToolContext::progress`] takes it: an
+/// amount (`3`, `files.len()`, `2.0`: a known total), `None` (not known),
+/// or `Some` of an `f64`.
+///
+/// `Some` only of an `f64`, so that a bare `None` needs no type: write an
+/// integer total bare (`files.len()`), not in `Some`.
+///
+/// [`ToolContext::progress`]: crate::ToolContext::progress
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a total of progress",
+    label = "how much there is to do: a number, or `None`",
+    note = "pass the total bare (`3`, `files.len()`), `None` when it is not known, or `Some` of an `f64`"
+)]
+pub trait ProgressTotal {
+    /// The total as MCP's `total` carries it.
+    fn into_total(self) -> Option<f64>;
+}
+
+impl<T: ProgressAmount> ProgressTotal for T {
+    #[inline]
+    fn into_total(self) -> Option<f64> {
+        Some(self.into_f64())
+    }
+}
+
+impl ProgressTotal for Option<f64> {
+    #[inline]
+    fn into_total(self) -> Option<f64> {
+        self
+    }
+}
+
+/// What a call is doing, for people, as [`ToolContext::progress`] takes
+/// it: a `&str`, a `String` (`format!(...)`, moved, not copied), a
+/// `&String`, a `Cow<str>`, an `Option<&str>`, or `None`.
+///
+/// `Option` only of a `&str`, so that a bare `None` needs no type: pass an
+/// `Option<String>` as `message.as_deref()`.
+///
+/// [`ToolContext::progress`]: crate::ToolContext::progress
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a progress message",
+    label = "what the call is doing, for people: text, or `None`",
+    note = "pass a `&str`, a `String` (`format!(..)`), or `None`; an `Option<String>` as `.as_deref()`"
+)]
+pub trait ProgressMessage<'a> {
+    /// The message, borrowed or owned as it came.
+    fn into_message(self) -> Option<Cow<'a, str>>;
+}
+
+impl<'a> ProgressMessage<'a> for &'a str {
+    #[inline]
+    fn into_message(self) -> Option<Cow<'a, str>> {
+        Some(Cow::Borrowed(self))
+    }
+}
+
+impl<'a> ProgressMessage<'a> for &'a String {
+    #[inline]
+    fn into_message(self) -> Option<Cow<'a, str>> {
+        Some(Cow::Borrowed(self.as_str()))
+    }
+}
+
+impl<'a> ProgressMessage<'a> for String {
+    #[inline]
+    fn into_message(self) -> Option<Cow<'a, str>> {
+        Some(Cow::Owned(self))
+    }
+}
+
+impl<'a> ProgressMessage<'a> for Cow<'a, str> {
+    #[inline]
+    fn into_message(self) -> Option<Cow<'a, str>> {
+        Some(self)
+    }
+}
+
+impl<'a> ProgressMessage<'a> for Option<&'a str> {
+    #[inline]
+    fn into_message(self) -> Option<Cow<'a, str>> {
+        self.map(Cow::Borrowed)
     }
 }

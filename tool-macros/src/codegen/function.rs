@@ -76,7 +76,13 @@
 //! Generated>`). With `schema = ...`, the fields are `Field<T, ByHand>`
 //! made slots by `slot_by_hand` (no `JsonSchema` needed) and
 //! `__tool_input_schema` returns the user's expression; with
-//! `output_schema = ...` a `fn __tool_output_schema` returns the user's. A
+//! `output_schema = ...` a `fn __tool_output_schema` returns the user's,
+//! and with a bare `output_schema` the schema of the return type,
+//! `p::PhantomData::<R>` probed for `Result<T, E>` as the value is
+//! converted. With `validate = check`, `check(&city)` (every parameter, in
+//! order) runs between `finish_unchecked` and the gate; with
+//! `validate = check(ctx, city)` it is called with those named, each
+//! spanned at its name, the context as `&*ctx`. A
 //! function with more than 64 parameters gets the input struct below.
 //!
 //! When a parameter has an attribute other than a doc comment (`#[serde]`,
@@ -116,10 +122,11 @@ use syn::{Ident, Lifetime, Path, ReturnType, WherePredicate, parse_quote};
 use syn::ext::IdentExt;
 
 use crate::ast::{Arg, ToolFn};
-use crate::attr::ToolArgs;
+use crate::attr::{ToolArgs, Validate};
 use crate::check::Identity;
 use crate::codegen::{
     compiled, convert_output, facts, input_schema, krate, output_schema_fn, private_path_string,
+    validate,
 };
 use crate::docs::field_title_and_description;
 
@@ -139,7 +146,17 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     };
     let start = expansion.start_fn();
     let input_schema = expansion.input_schema_fn();
-    let output_schema = output_schema_fn(args, &expansion.krate);
+    let output_schema = output_schema_fn(args, &expansion.krate, || {
+        let p = &expansion.p;
+        match &item.sig.output {
+            ReturnType::Type(_, ty) => (
+                quote_spanned!(ty.span()=> #p::PhantomData::<#ty>),
+                ty.span(),
+            ),
+            // `check` refuses a bare `output_schema` without a return type.
+            ReturnType::Default => (quote!(#p::PhantomData::<()>), fn_ident.span()),
+        }
+    });
     let registration = expansion.registration(&tool_type);
     let doc = format!(
         "The tool `{name}`: [`{fn_ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
@@ -419,10 +436,11 @@ impl<'a> Expansion<'a> {
                     Some(validate) => {
                         // The tool's own checks, on the struct read, before the gate.
                         let read = format_ident!("__tool_read", span = Span::mixed_site());
-                        let check_args = self.args_as(|ident| quote!(&#read.#ident));
-                        let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
+                        let check_args = self.check_args(validate, |ident| quote!(#read.#ident));
+                        let path = &validate.path;
+                        let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
                         quote! {
-                            #p::read_struct_checked::<#input<#marker>, _>(#tool_args, |#read| #verdict)
+                            #p::read_struct_checked::<#input<#marker>, _>(#tool_args, false, |#read| #verdict)
                         }
                     }
                 };
@@ -511,8 +529,9 @@ impl<'a> Expansion<'a> {
         };
         // The tool's own checks, on what was read, before the gate.
         let checks = format_ident!("__tool_checks", span = Span::mixed_site());
-        let check_args = self.args_as(|ident| quote!(&#ident));
-        let verdict = quote_spanned!(validate.span()=> #validate(#(#check_args),*));
+        let check_args = self.check_args(validate, |ident| quote!(#ident));
+        let path = &validate.path;
+        let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
         quote! {
             #lets
             let mut #object = #tool_args.object(#expecting);
@@ -528,10 +547,19 @@ impl<'a> Expansion<'a> {
         }
     }
 
-    /// The function's arguments in its order, for calling it or the
-    /// function named by `validate`: the context borrowed, each parameter
-    /// as `param` writes it. (`check` has refused a receiver and a
-    /// parameter without a name.)
+    /// What the function named by `validate` is called with
+    /// (`validate::function_args`).
+    fn check_args(
+        &self,
+        validate: &Validate,
+        binding: impl Fn(&Ident) -> TokenStream,
+    ) -> Vec<TokenStream> {
+        validate::function_args(self.tool, validate, &self.ctx, binding)
+    }
+
+    /// The function's arguments in its order, for calling it: the context
+    /// borrowed, each parameter as `param` writes it. (`check` has refused
+    /// a receiver and a parameter without a name.)
     fn args_as(&self, param: impl Fn(&Ident) -> TokenStream) -> Vec<TokenStream> {
         let ctx = &self.ctx;
         self.tool

@@ -11,12 +11,13 @@
 
 pub(crate) mod function;
 pub(crate) mod structure;
+pub(crate) mod validate;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Path;
 
-use crate::attr::{Tier, ToolArgs, WithSpan};
+use crate::attr::{OutputSchema, Tier, ToolArgs, WithSpan};
 use crate::check::Identity;
 
 /// The path generated code reaches tool-core by.
@@ -68,24 +69,48 @@ fn schema_span(expr: &syn::Expr) -> Span {
     syn::spanned::Spanned::span(expr)
 }
 
-/// `fn __tool_output_schema()`, for a tool that declares an output schema.
-pub(crate) fn output_schema_fn(args: &ToolArgs, krate: &Path) -> TokenStream {
+/// `fn __tool_output_schema()`, for a tool that declares an output schema:
+/// the user's expression, or, for a bare `output_schema`, the schema of
+/// what the tool returns, `T` of a `Result<T, E>`. `returned` is an
+/// expression of type `PhantomData<R>` for the tool's return type `R`, and
+/// `span` where an `R` that has no schema is reported.
+pub(crate) fn output_schema_fn(
+    args: &ToolArgs,
+    krate: &Path,
+    returned: impl FnOnce() -> (TokenStream, Span),
+) -> TokenStream {
     let p = quote!(#krate::__private);
-    match &args.output_schema {
-        Some(schema) => {
-            let body = quote_spanned! {schema_span(schema)=>
-                {
-                    let schema: #p::Value = #schema;
-                    #p::Some(schema)
-                }
+    let body = match &args.output_schema {
+        Some(OutputSchema::Expr(schema)) => quote_spanned! {schema_span(schema)=>
+            {
+                let schema: #p::Value = #schema;
+                #p::Some(schema)
+            }
+        },
+        Some(OutputSchema::Derived(_)) => {
+            let (returned, span) = returned();
+            let marker = syn::Ident::new("__tool_returned", Span::mixed_site());
+            // Picked by the return type, as the conversion of the value is
+            // (`convert_output`): `T` of a `Result<T, E>`, else the type.
+            let schema = quote_spanned! {span=>
+                (&#marker).__tool_output_kind().schema()
             };
             quote! {
-                fn __tool_output_schema() -> #p::Option<#p::Value> {
-                    #body
+                {
+                    #[allow(unused_imports)]
+                    use #p::{PlainSchemaProbe as _, ResultSchemaProbe as _};
+                    #p::require_schemars! {}
+                    let #marker = #returned;
+                    #p::Some(#schema)
                 }
             }
         }
-        None => quote!(),
+        None => return quote!(),
+    };
+    quote! {
+        fn __tool_output_schema() -> #p::Option<#p::Value> {
+            #body
+        }
     }
 }
 

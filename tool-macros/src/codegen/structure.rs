@@ -29,7 +29,8 @@
 //!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
 //!         -> p::Result<p::Started, p::ToolError>
 //!     {
-//!         let input = p::read_struct::<WebSearch>(args)?;
+//!         // `true`: a key that is none of the fields is refused.
+//!         let input = p::read_struct::<WebSearch>(args, true)?;
 //!         let ctx = ctx.into_owned();
 //!         Ok(p::Started::wait(async move {
 //!             let call = input.run(&ctx);
@@ -38,7 +39,10 @@
 //!         }))
 //!     }
 //!
-//!     fn __tool_input_schema() -> p::Value { p::derived_schema::<WebSearch>() }
+//!     // Closed to unknown arguments (`additionalProperties: false`).
+//!     fn __tool_input_schema() -> p::Value {
+//!         p::closed_schema(p::derived_schema::<WebSearch>())
+//!     }
 //!
 //!     impl p::IntoTool<App, p::Generated> for WebSearchTool {
 //!         fn into_registration(self) -> p::Registration<App> {
@@ -53,8 +57,30 @@
 //! Without `context`, `run` takes only `self` and the struct is a tool for
 //! every registry (`impl<__C> IntoTool<__C, Generated>`). With
 //! `schema = ...`, `__tool_input_schema` returns the user's expression and
-//! nothing requires schemars; with `output_schema = ...` a
-//! `fn __tool_output_schema` returns the user's.
+//! nothing requires schemars; with `allow_unknown_arguments` the schema is
+//! not closed and `read_struct` is given `false`; with
+//! `output_schema = ...` a `fn __tool_output_schema` returns the user's;
+//! with a bare `output_schema` it returns the schema of what `run` returns,
+//! its type inferred from a call of `run` in a future that is never polled:
+//!
+//! ```text
+//!     fn __tool_output_schema() -> p::Option<p::Value> {
+//!         use p::{PlainSchemaProbe as _, ResultSchemaProbe as _};
+//!         let returned = p::output_of(async {
+//!             let input: WebSearch = p::never();
+//!             let ctx: p::ToolContext<App> = p::never();
+//!             let call = input.run(&ctx);
+//!             /* `call`, awaited if it is a future */
+//!         });
+//!         // `T` of a `Result<T, E>`, else the type: `T: JsonSchema`.
+//!         p::Some((&returned).__tool_output_kind().schema())
+//!     }
+//! ```
+//!
+//! With `validate = check`, the start function reads with
+//! `p::read_struct_checked::<WebSearch, _>(args, true, |read| check(read))`;
+//! `validate = check(self, query, ctx)` passes `read`, `&read.query` and
+//! the context, `&*ctx`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -62,9 +88,11 @@ use syn::spanned::Spanned as _;
 use syn::{Ident, Path};
 
 use crate::ast::ToolStruct;
-use crate::attr::ToolArgs;
+use crate::attr::{OutputSchema, ToolArgs};
 use crate::check::Identity;
-use crate::codegen::{compiled, convert_output, facts, input_schema, krate, output_schema_fn};
+use crate::codegen::{
+    compiled, convert_output, facts, input_schema, krate, output_schema_fn, validate,
+};
 
 pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) -> TokenStream {
     let krate = krate(args);
@@ -84,7 +112,13 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
     let facts = facts(args, &krate, identity);
     let start = start_fn(tool, args, &krate, name);
     let input_schema = input_schema(args, &krate, &quote_spanned!(span=> #ident), span);
-    let output_schema = output_schema_fn(args, &krate);
+    // A derived schema is closed to unknown arguments, as a function's is.
+    let input_schema = if args.schema.is_none() && !allows_unknown_arguments(args) {
+        quote!(#p::closed_schema(#input_schema))
+    } else {
+        input_schema
+    };
+    let output_schema = output_schema_fn(args, &krate, || returned(tool, args, &krate));
     let registration = registration(args, &krate, &tool_type);
     let doc = format!(
         "The tool `{name}`, whose input is [`{ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
@@ -137,23 +171,32 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     };
     // Spanned at the struct's name: a missing `Deserialize` or a missing or
     // mistyped `run` is reported there.
+    let closed = !allows_unknown_arguments(args);
     let read = match &args.validate {
-        None => quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args)),
+        None => quote_spanned!(span=> #p::read_struct::<#ident>(#tool_args, #closed)),
         // The tool's own checks, on the struct read (and the context, when
         // the tool has one), before the gate.
         Some(validate) => {
             let read = format_ident!("__tool_read", span = Span::mixed_site());
-            let ctx_arg = args.context.as_ref().map(|_| quote!(, &#ctx));
-            let verdict = quote_spanned!(validate.span()=> #validate(#read #ctx_arg));
+            let check_args = validate::struct_args(validate, args, &read, &ctx);
+            let path = &validate.path;
+            let verdict = quote_spanned!(path.span()=> #path(#(#check_args),*));
             quote_spanned! {span=>
-                #p::read_struct_checked::<#ident, _>(#tool_args, |#read| #verdict)
+                #p::read_struct_checked::<#ident, _>(#tool_args, #closed, |#read| #verdict)
             }
         }
     };
     let receiver = quote_spanned!(span=> #input);
     let run_call = quote_spanned!(span=> #receiver.run(#run_args));
     let convert = convert_output(krate, name, &output, span);
+    // `|read| check(read)` is the closure clippy would have written as
+    // `check`, but `read_struct_checked` takes any closure.
+    let allow = args
+        .validate
+        .as_ref()
+        .map(|_| quote!(#[allow(clippy::redundant_closure)]));
     quote! {
+        #allow
         fn __tool_start(
             #ctx_param
             #tool_args: #p::Arguments<'_>,
@@ -169,6 +212,49 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
             }))
         }
     }
+}
+
+/// What `run` returns, awaited if it is a future, as a `PhantomData`: the
+/// macro sees only the struct, so the type is inferred from a call of
+/// `run` in a future that is never polled. Spanned at the bare
+/// `output_schema`, where a type without a schema is reported.
+fn returned(tool: &ToolStruct, args: &ToolArgs, krate: &Path) -> (TokenStream, Span) {
+    let p = quote!(#krate::__private);
+    let ident = &tool.item.ident;
+    let span = match &args.output_schema {
+        Some(OutputSchema::Derived(span)) => *span,
+        _ => ident.span(),
+    };
+    let input = format_ident!("__tool_input", span = Span::mixed_site());
+    let ctx = format_ident!("__tool_ctx", span = Span::mixed_site());
+    let call = format_ident!("__tool_call", span = Span::mixed_site());
+    let (own_ctx, run_args) = match &args.context {
+        Some(ctx_type) => (
+            quote!(let #ctx: #p::ToolContext<#ctx_type> = #p::never();),
+            quote!(&#ctx),
+        ),
+        None => (quote!(), quote!()),
+    };
+    let run_call = quote_spanned!(ident.span()=> #input.run(#run_args));
+    let returned = quote! {
+        #p::output_of(async {
+            #[allow(unused_imports)]
+            use #p::{FutureProbe as _, ReadyProbe as _};
+            let #input: #ident = #p::never();
+            #own_ctx
+            let #call = #run_call;
+            (&#call).__tool_await_kind().into_future(#call).await
+        })
+    };
+    (returned, span)
+}
+
+/// Whether the struct reads arguments besides its fields:
+/// `#[tool(allow_unknown_arguments)]`.
+fn allows_unknown_arguments(args: &ToolArgs) -> bool {
+    args.allow_unknown_arguments
+        .as_ref()
+        .is_some_and(|flag| flag.value)
 }
 
 /// `impl IntoTool for WebSearchTool`: for the `context` type's registry, or
