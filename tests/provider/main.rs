@@ -8,6 +8,7 @@ mod client_tools;
 mod compat;
 mod corpus;
 mod fixtures;
+mod mcp_optional;
 mod media;
 mod payloads;
 mod registry;

@@ -201,7 +201,7 @@ fn gemini_openapi_speaks_openapi() {
     );
     assert_eq!(
         schema["properties"]["unit"],
-        json!({"description": "Unit for temperatures", "type": "STRING", "enum": ["celsius", "fahrenheit"], "nullable": true})
+        json!({"description": "Unit for temperatures\n\nTemperature unit.", "type": "STRING", "enum": ["celsius", "fahrenheit"], "nullable": true})
     );
     assert_eq!(
         schema["properties"]["location"]["properties"]["country"],
@@ -254,8 +254,19 @@ fn anthropic_strict_keeps_optionals_optional_and_counts_its_budget() {
 fn mcp_is_plain_json_schema_without_nullable() {
     let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
     assert_eq!(
-        mcp(&schema),
+        mcp_output(&schema),
         json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
+    );
+    // An input's optional parameter is its plain type; a required one
+    // keeps its `null`.
+    assert_eq!(
+        mcp_input(&schema),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}})
+    );
+    let required = json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}, "required": ["a"]});
+    assert_eq!(
+        mcp_input(&required),
+        json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"]})
     );
 }
 
@@ -516,7 +527,7 @@ fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
         }
     });
     assert_eq!(
-        mcp(&schema),
+        mcp_input(&schema),
         json!({
             "type": "object",
             "properties": {
@@ -526,7 +537,7 @@ fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
                     "properties": {"city": {"type": "string", "minLength": 1}},
                     "required": ["city"]
                 },
-                "units": {"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]},
+                "units": {"type": "string", "enum": ["celsius", "fahrenheit"]},
                 "from": {"$ref": "#/$defs/City"},
                 "to": {"$ref": "#/$defs/City"}
             },
@@ -543,7 +554,7 @@ fn a_recursive_definition_stays_a_definition_even_when_used_once() {
         "properties": {"tree": {"$ref": "#/$defs/Tree"}},
         "$defs": {"Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}}
     });
-    assert_eq!(mcp(&schema), schema);
+    assert_eq!(mcp_input(&schema), schema);
 }
 
 #[test]
@@ -580,8 +591,19 @@ fn what_the_range_or_the_name_already_says_goes_and_constraints_stay() {
             }
         })
     );
-    // MCP's schema too: a client passing it on to a provider loses nothing.
-    assert_eq!(mcp(&schema), plain(&schema));
+    // MCP's schema also loses the formats JSON Schema does not define: the
+    // range says them.
+    let mut standard = plain(&schema);
+    for name in ["wide", "open", "ratio"] {
+        standard["properties"][name]
+            .as_object_mut()
+            .map(|property| property.remove("format"));
+    }
+    assert_eq!(mcp_input(&schema), standard);
+    assert_eq!(
+        standard["properties"]["wide"],
+        json!({"type": "integer", "minimum": 0, "maximum": 300})
+    );
 }
 
 #[test]
