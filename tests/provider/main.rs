@@ -7,6 +7,7 @@ mod agent_loop;
 mod client_tools;
 mod compat;
 mod corpus;
+mod enum_errors;
 mod fixtures;
 mod mcp_optional;
 mod media;
