@@ -16,3 +16,4 @@ mod registry;
 mod schemas;
 mod sdk;
 mod strict_nulls;
+mod strict_witness;

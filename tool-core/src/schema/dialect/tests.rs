@@ -103,7 +103,11 @@ fn openai_strict_refuses_what_it_cannot_say_and_says_where() {
     );
     assert_eq!(
         unfit(json!({"oneOf": [{"type": "object"}, {"type": "object"}]})),
-        ["the input is not one object (strict mode needs an object at the root, not a choice)"]
+        [
+            "the input is not one object (strict mode needs an object at the root, not a choice)",
+            "at `/anyOf/0`: a free-form object (no `properties`, any keys allowed): strict mode closes every object, which would leave it only `{}`",
+            "at `/anyOf/1`: a free-form object (no `properties`, any keys allowed): strict mode closes every object, which would leave it only `{}`"
+        ]
     );
 }
 
