@@ -9,6 +9,7 @@ mod compat;
 mod corpus;
 mod enum_errors;
 mod fixtures;
+mod gemini_names;
 mod mcp_optional;
 mod media;
 mod payloads;
