@@ -74,3 +74,30 @@ fn optional_without_null(map: &mut Map<String, Value>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn mcp_is_plain_json_schema_without_nullable() {
+        let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
+        assert_eq!(
+            mcp_output(&schema),
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
+        );
+        // An input's optional parameter is its plain type; a required one
+        // keeps its `null`.
+        assert_eq!(
+            mcp_input(&schema),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}})
+        );
+        let required = json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}, "required": ["a"]});
+        assert_eq!(
+            mcp_input(&required),
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"]})
+        );
+    }
+}

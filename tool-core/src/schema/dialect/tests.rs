@@ -255,26 +255,6 @@ fn anthropic_strict_keeps_optionals_optional_and_counts_its_budget() {
 }
 
 #[test]
-fn mcp_is_plain_json_schema_without_nullable() {
-    let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
-    assert_eq!(
-        mcp_output(&schema),
-        json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
-    );
-    // An input's optional parameter is its plain type; a required one
-    // keeps its `null`.
-    assert_eq!(
-        mcp_input(&schema),
-        json!({"type": "object", "properties": {"a": {"type": "string"}}})
-    );
-    let required = json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}, "required": ["a"]});
-    assert_eq!(
-        mcp_input(&required),
-        json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"]})
-    );
-}
-
-#[test]
 fn a_property_named_like_a_keyword_is_a_property() {
     let schema = json!({"type": "object", "properties": {
         "title": {"type": "string", "title": "Title"},
