@@ -2,7 +2,8 @@
 //! out of `required` (`Option<u8>` is `{"type": "integer"}`, not
 //! `["integer", "null"]`, which MCP Inspector's `--strict` check flags and
 //! its form cannot fill), down into nested structs; the formats schemars
-//! writes for Rust's number types go, the range stays. A client that sends
+//! writes for Rust's number types go, the range stays, in `outputSchema`
+//! too (where the `null`s stay: an output says `null`). A client that sends
 //! `null` anyway gets exactly the result of leaving the argument out.
 
 use schemars::JsonSchema;
@@ -42,8 +43,47 @@ fn forecasts(
     format!("city={city} days={days:?} above={above:?} page={page:?} retries={retries:?}")
 }
 
+/// The latest reading.
+#[tool(
+    tier = Observe,
+    output_schema = tool_core::input_schema_for::<Measured>()
+)]
+fn latest_reading() -> Value {
+    json!({"celsius": 21.5, "samples": 3, "gust": null})
+}
+
+/// A reading, described as schemars writes it.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Measured {
+    /// Degrees.
+    celsius: f64,
+    /// How many.
+    samples: u32,
+    /// Strongest wind, when measured.
+    gust: Option<f32>,
+}
+
 fn registry() -> ToolRegistry {
-    ToolRegistry::new().with(Forecasts)
+    ToolRegistry::new().with(Forecasts).with(LatestReading)
+}
+
+#[test]
+fn the_output_schema_loses_the_formats_and_keeps_its_nulls() {
+    let definitions = Provider::Mcp.definitions(&registry()).unwrap();
+    // A tool's output does say `null` for an empty `Option`.
+    assert_eq!(
+        definitions.tools()[1]["outputSchema"],
+        json!({
+            "type": "object",
+            "properties": {
+                "celsius": {"description": "Degrees.", "type": "number"},
+                "samples": {"description": "How many.", "type": "integer", "minimum": 0},
+                "gust": {"description": "Strongest wind, when measured.", "type": ["number", "null"]}
+            },
+            "required": ["celsius", "samples"]
+        })
+    );
 }
 
 #[test]
