@@ -1477,19 +1477,23 @@ fn the_checker_refuses_the_loose_schemas_as_strict_ones() {
     // every one breaks some strict rule (an open object, an optional
     // property, a schemars `format`, ...), and the checker must say so.
     let registry = corpus::registry();
-    // Anthropic takes as they are the tool without parameters and
-    // `store_value` (a closed root, nothing but descriptions below it);
-    // OpenAI wants even the former's `"required": []` spelled out.
+    // Anthropic takes as they are the tool without parameters,
+    // `store_value` (a closed root, nothing but descriptions below it) and
+    // `allow_address` (its `ip` format, outside JSON Schema's, now said in
+    // the description);
+    // OpenAI wants even the former's `"required": []` spelled out, and
+    // takes `convert_quantity` (numbers, all required, in a closed root)
+    // now that the loose form carries no schemars `format` either.
     let cases: [(Provider, Provider, &[&str]); 2] = [
         (
             Provider::OpenAiChat { strict: false },
             Provider::OpenAiChat { strict: true },
-            &[],
+            &["convert_quantity"],
         ),
         (
             Provider::Anthropic { strict: false },
             Provider::Anthropic { strict: true },
-            &["store_value", "ping"],
+            &["store_value", "allow_address", "ping"],
         ),
     ];
     for (loose, strict, expected) in cases {

@@ -167,3 +167,37 @@ fn the_sdk_checker_names_every_refusal() {
         ]
     );
 }
+
+#[test]
+fn googles_sdk_checks_no_property_name_in_either_form() {
+    let Some(python) = sdk_python("googles_sdk_checks_no_property_name_in_either_form") else {
+        return;
+    };
+    // The names the `parameters` documentation forbids (docs/providers.md
+    // 3.1), in both forms: google-genai's models take them all, so the
+    // rule the OpenAPI form applies is the documentation's, not the SDK's.
+    let properties = |string: &str, object: &str| {
+        json!({
+            "Content-Type": {"type": string},
+            "User-Agent": {"type": string},
+            "vehicle": {"type": object, "properties": {"año_vehiculo": {"type": string}}}
+        })
+    };
+    let definitions = json!({
+        "gemini": [{"functionDeclarations": [{"name": "a", "description": "A.", "parametersJsonSchema": {
+            "type": "object", "properties": properties("string", "object")
+        }}]}],
+        "gemini-openapi": [{"functionDeclarations": [{"name": "a", "description": "A.", "parameters": {
+            "type": "OBJECT", "properties": properties("STRING", "OBJECT")
+        }}]}]
+    });
+    let checked = check(&python, &definitions, "names.json");
+    assert_eq!(checked.refused, Vec::<String>::new());
+    assert_eq!(checked.code, 0);
+    assert_eq!(
+        checked.checked,
+        *json!({"gemini": 1, "gemini-openapi": 1})
+            .as_object()
+            .unwrap()
+    );
+}

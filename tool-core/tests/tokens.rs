@@ -43,7 +43,7 @@ fn counts(provider: Provider) -> (Vec<(String, usize)>, usize) {
 #[test]
 fn each_tool_is_counted_and_the_counts_add_up_to_the_total() {
     let expected: [(Provider, [usize; 2]); 4] = [
-        (Provider::Mcp, [91, 27]),
+        (Provider::Mcp, [88, 27]),
         (Provider::OpenAiChat { strict: true }, [94, 39]),
         (Provider::Anthropic { strict: false }, [83, 27]),
         (Provider::Gemini { openapi: false }, [84, 28]),

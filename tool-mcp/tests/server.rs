@@ -207,8 +207,8 @@ async fn exercise(
         json!({
             "type": "object",
             "properties": {
-                "a": {"description": "The first.", "type": "integer", "format": "int64"},
-                "b": {"description": "The second.", "type": "integer", "format": "int64"}
+                "a": {"description": "The first.", "type": "integer"},
+                "b": {"description": "The second.", "type": "integer"}
             },
             "required": ["a", "b"],
             "additionalProperties": false

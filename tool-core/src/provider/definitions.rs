@@ -293,13 +293,13 @@ pub(crate) fn definition_of(
         | Provider::OpenAiResponses { strict }
         | Provider::Vllm { strict } => {
             let made = strict.then(|| dialect::openai_strict(schema));
-            strictly(made, || dialect::plain(schema), fallback)
+            strictly(made, || dialect::json_schema(schema), fallback)
         }
-        Provider::Groq => (dialect::plain(schema), false, None),
+        Provider::Groq => (dialect::json_schema(schema), false, None),
         Provider::Ollama => (dialect::ollama(schema).map_err(rejected)?, false, None),
         Provider::Anthropic { strict } => {
             let made = strict.then(|| dialect::anthropic_strict(schema, budget));
-            strictly(made, || dialect::plain(schema), fallback)
+            strictly(made, || dialect::json_schema(schema), fallback)
         }
         Provider::Gemini { openapi: false } => {
             (dialect::gemini(schema).map_err(rejected)?, false, None)
@@ -309,7 +309,7 @@ pub(crate) fn definition_of(
             false,
             None,
         ),
-        Provider::Mcp => (dialect::mcp(schema), false, None),
+        Provider::Mcp => (dialect::mcp_input(schema), false, None),
     };
     let root_type = parameters.get("type").and_then(Value::as_str);
     if !matches!(root_type, Some("object" | "OBJECT")) {
@@ -407,7 +407,7 @@ fn mcp_tool(tool: &ToolInfo<'_>, input_schema: Value) -> Value {
     definition.insert("inputSchema".into(), input_schema);
     // MCP takes only object output schemas; a tool returning something else
     // is described by its text.
-    if let Some(output) = tool.output_schema.map(dialect::mcp)
+    if let Some(output) = tool.output_schema.map(dialect::mcp_output)
         && output.get("type").and_then(Value::as_str) == Some("object")
     {
         definition.insert("outputSchema".into(), output);

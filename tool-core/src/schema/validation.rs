@@ -208,7 +208,14 @@ impl Compiled {
                     }
                     return;
                 }
-                format!("{} matches none of the allowed forms", got(value))
+                match allowed_values(&branches, error.instance_path().as_str()) {
+                    // A unit enum with documented variants: a `const` each.
+                    Some(values) => {
+                        let values = backticked(values.iter().map(|v| plain(v)));
+                        format!("expected one of {values}, got {}", got(value))
+                    }
+                    None => format!("{} matches none of the allowed forms", got(value)),
+                }
             }
             ValidationErrorKind::Enum { options } => {
                 let options = options.as_array().map(Vec::as_slice).unwrap_or_default();
@@ -309,6 +316,51 @@ fn is_not_null(error: &ValidationError<'_>) -> bool {
         ValidationErrorKind::Constant { expected_value } => expected_value.is_null(),
         _ => false,
     }
+}
+
+/// The values a choice allows, when each of its branches is a fixed value
+/// or a list of them (`oneOf: [{"const": "red", "description": ..}, ..]`,
+/// what schemars writes for a unit enum whose variants are documented, or
+/// a mix of `const`s and an `enum`) and failed only for not being one:
+/// its errors are all on the value itself (`at`), a `const` or an `enum`
+/// among them. `null` is left out, as an `Option`'s "absent".
+fn allowed_values<'e>(
+    branches: &[&'e Vec<ValidationError<'static>>],
+    at: &str,
+) -> Option<Vec<&'e Value>> {
+    let mut values: Vec<&Value> = Vec::new();
+    for branch in branches {
+        let mut fixed = false;
+        for error in branch.iter() {
+            if error.instance_path().as_str() != at {
+                return None;
+            }
+            match error.kind() {
+                ValidationErrorKind::Constant { expected_value } => {
+                    fixed = true;
+                    values.push(expected_value);
+                }
+                ValidationErrorKind::Enum { options } => {
+                    fixed = true;
+                    values.extend(options.as_array()?.iter());
+                }
+                // A `const` beside its `type`: a value of another type
+                // fails both.
+                ValidationErrorKind::Type { .. } => {}
+                _ => return None,
+            }
+        }
+        if !fixed {
+            return None;
+        }
+    }
+    let mut allowed: Vec<&Value> = Vec::new();
+    for value in values {
+        if !value.is_null() && !allowed.contains(&value) {
+            allowed.push(value);
+        }
+    }
+    (!allowed.is_empty()).then_some(allowed)
 }
 
 fn type_names(kind: &TypeKind) -> String {
@@ -413,11 +465,14 @@ pub(crate) fn from_serde(pointer: String, message: String) -> Violation {
 }
 
 #[cfg(test)]
+mod enum_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn check(schema: Value, instance: Value) -> Vec<String> {
+    pub(super) fn check(schema: Value, instance: Value) -> Vec<String> {
         let check = SchemaCheck::new(&schema).expect("a schema");
         check
             .check(&schema, &instance)

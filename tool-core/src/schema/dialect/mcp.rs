@@ -1,18 +1,21 @@
-//! MCP's `inputSchema`: plain JSON Schema 2020-12, never OpenAPI's
-//! `nullable`.
+//! MCP's `inputSchema` and `outputSchema`: plain JSON Schema 2020-12,
+//! never OpenAPI's `nullable`, only the formats JSON Schema defines, and no
+//! `null` where leaving a parameter out says it.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::formats::standard_formats;
 use super::walk::each_subschema;
-use super::{make_nullable, plain};
+use super::{drop_null, is_object, make_nullable, plain, required_names};
 
-/// The schema for MCP: [`plain`](super::plain), with a hand-written OpenAPI
-/// `nullable` spelled as JSON Schema (`null` added to the type).
-/// Integer formats go where the range beside them says them, as for every
-/// provider: an MCP client that passes the schema on to a model provider
-/// loses nothing, since `int32` and `int64` (which Gemini reads) come
-/// without a range and stay.
-pub(crate) fn mcp(schema: &Value) -> Value {
+/// The `outputSchema`: [`plain`](super::plain), with a hand-written OpenAPI
+/// `nullable` spelled as JSON Schema (`null` added to the type), and only
+/// the formats JSON Schema defines: schemars' `uint8`, `int32`, `double`,
+/// ... say nothing that the type and the range beside it do not, and the
+/// TypeScript client warns "unknown format" on each of them, every call.
+/// A `null` stays wherever the schema takes one: a tool's output does say
+/// `null` for an empty `Option`.
+pub(crate) fn mcp_output(schema: &Value) -> Value {
     let mut schema = plain(schema);
     let mut spell = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node
@@ -24,5 +27,77 @@ pub(crate) fn mcp(schema: &Value) -> Value {
     };
     spell(&mut schema, "");
     each_subschema(&mut schema, "", &mut spell);
+    standard_formats(&mut schema);
     schema
+}
+
+/// The `inputSchema`: [`mcp_output`]'s, and an optional parameter (or
+/// field of a nested object) as its plain type: `Option<u8>` is
+/// `{"type": "integer"}`, left out of `required`, rather than
+/// `["integer", "null"]`. MCP Inspector's `--strict` check refuses a type
+/// list, and its form cannot send a value for one; leaving the parameter
+/// out says "none" already. A client that sends `null` anyway is still
+/// answered as if it had left it out, as the registry validates against
+/// the tool's own schema. The `null` stays where it means something else
+/// than "absent": in a required property, or one whose `default` is not
+/// `null` (`#[serde(default = ...)]` on an `Option`, where leaving it out
+/// gives the default and `null` gives `None`).
+pub(crate) fn mcp_input(schema: &Value) -> Value {
+    let mut schema = mcp_output(schema);
+    let mut optional = |node: &mut Value, _: &str| {
+        if let Value::Object(map) = node {
+            optional_without_null(map);
+        }
+    };
+    optional(&mut schema, "");
+    each_subschema(&mut schema, "", &mut optional);
+    schema
+}
+
+/// Drops `null` from what each optional property of an object takes.
+fn optional_without_null(map: &mut Map<String, Value>) {
+    if !is_object(map) {
+        return;
+    }
+    let required = required_names(map);
+    let Some(Value::Object(properties)) = map.get_mut("properties") else {
+        return;
+    };
+    for (name, property) in properties.iter_mut() {
+        if required.contains(name) {
+            continue;
+        }
+        if let Value::Object(property) = property
+            && property.get("default").is_none_or(Value::is_null)
+        {
+            drop_null(property);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn mcp_is_plain_json_schema_without_nullable() {
+        let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
+        assert_eq!(
+            mcp_output(&schema),
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
+        );
+        // An input's optional parameter is its plain type; a required one
+        // keeps its `null`.
+        assert_eq!(
+            mcp_input(&schema),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}})
+        );
+        let required = json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}, "required": ["a"]});
+        assert_eq!(
+            mcp_input(&required),
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"]})
+        );
+    }
 }

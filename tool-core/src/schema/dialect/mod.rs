@@ -6,6 +6,7 @@
 
 mod anthropic;
 mod compact;
+mod formats;
 mod gemini;
 mod mcp;
 mod ollama;
@@ -17,7 +18,7 @@ mod walk;
 
 pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
 pub(crate) use gemini::{gemini, gemini_openapi};
-pub(crate) use mcp::mcp;
+pub(crate) use mcp::{mcp_input, mcp_output};
 pub(crate) use ollama::ollama;
 pub(crate) use openai::openai_strict;
 
@@ -78,6 +79,15 @@ pub(crate) fn plain(schema: &Value) -> Value {
         }
     });
     compact::compact(&mut schema);
+    schema
+}
+
+/// The schema for the providers that take JSON Schema as it is (OpenAI's
+/// and Anthropic's outside strict mode, Groq, vLLM): [`plain`], with only
+/// the formats JSON Schema defines (see [`formats::standard_formats`]).
+pub(crate) fn json_schema(schema: &Value) -> Value {
+    let mut schema = plain(schema);
+    formats::standard_formats(&mut schema);
     schema
 }
 
@@ -254,7 +264,8 @@ fn make_nullable(node: &mut Map<String, Value>) {
 
 /// Takes `null` out of what a schema accepts: out of a `type` list (one
 /// type left is written alone), an `enum`, or an `anyOf` (one choice left is
-/// merged into the node). Whether there was a `null` to take.
+/// merged into the node, its description after the node's). Whether there
+/// was a `null` to take.
 fn drop_null(node: &mut Map<String, Value>) -> bool {
     let mut dropped = false;
     if let Some(Value::Array(types)) = node.get_mut("type") {
@@ -280,7 +291,20 @@ fn drop_null(node: &mut Map<String, Value>) -> bool {
         {
             node.remove("anyOf");
             for (keyword, value) in only {
-                node.entry(keyword).or_insert(value);
+                match (node.get_mut(&keyword), value) {
+                    // `Option<Page>`, `Page` documented: the field's words
+                    // first, then its type's, as where a definition is
+                    // written in place.
+                    (Some(Value::String(outer)), Value::String(inner))
+                        if keyword == "description" && *outer != inner =>
+                    {
+                        *outer = format!("{outer}\n\n{inner}");
+                    }
+                    (Some(_), _) => {}
+                    (None, value) => {
+                        node.insert(keyword, value);
+                    }
+                }
             }
         }
     }

@@ -75,10 +75,46 @@ pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str, unfit: &
     if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
         map.remove("unevaluatedProperties");
     }
+    let described: Vec<&String> = match map.get("properties") {
+        Some(Value::Object(properties)) => properties.keys().collect(),
+        _ => Vec::new(),
+    };
+    // Closed, a `required` name that no property describes could never be
+    // sent, and the call without it is refused.
+    let undescribed: Vec<String> = super::required_names(map)
+        .into_iter()
+        .filter(|name| !described.contains(&name))
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if !undescribed.is_empty() {
+        unfit.push(Unfit::new(
+            at,
+            format!(
+                "an object that requires {} without describing {}: {mode} closes every object, so no call could have {}",
+                undescribed.join(", "),
+                if undescribed.len() == 1 { "it" } else { "them" },
+                if undescribed.len() == 1 { "it" } else { "them" },
+            ),
+        ));
+    }
+    // A pattern-keyed map is named by the shared rules already.
+    let keyed_by_pattern =
+        map.contains_key("patternProperties") || map.contains_key("propertyNames");
     match map.get("additionalProperties") {
-        None | Some(Value::Bool(false)) => {
+        Some(Value::Bool(false)) => {}
+        // An object that describes its properties: closing it only keeps
+        // the model from keys the tool does not read (serde ignores them).
+        None if !described.is_empty() || keyed_by_pattern => {
             map.insert("additionalProperties".into(), Value::Bool(false));
         }
+        // Nothing described and nothing said of other keys: JSON Schema
+        // takes any key, and closed it would take only `{}`.
+        None => unfit.push(Unfit::new(
+            at,
+            format!(
+                "a free-form object (no `properties`, any keys allowed): {mode} closes every object, which would leave it only `{{}}`"
+            ),
+        )),
         Some(_) => unfit.push(Unfit::new(
             at,
             format!("a map (`additionalProperties` is a schema): {mode} closes every object"),

@@ -103,7 +103,11 @@ fn openai_strict_refuses_what_it_cannot_say_and_says_where() {
     );
     assert_eq!(
         unfit(json!({"oneOf": [{"type": "object"}, {"type": "object"}]})),
-        ["the input is not one object (strict mode needs an object at the root, not a choice)"]
+        [
+            "the input is not one object (strict mode needs an object at the root, not a choice)",
+            "at `/anyOf/0`: a free-form object (no `properties`, any keys allowed): strict mode closes every object, which would leave it only `{}`",
+            "at `/anyOf/1`: a free-form object (no `properties`, any keys allowed): strict mode closes every object, which would leave it only `{}`"
+        ]
     );
 }
 
@@ -201,7 +205,7 @@ fn gemini_openapi_speaks_openapi() {
     );
     assert_eq!(
         schema["properties"]["unit"],
-        json!({"description": "Unit for temperatures", "type": "STRING", "enum": ["celsius", "fahrenheit"], "nullable": true})
+        json!({"description": "Unit for temperatures\n\nTemperature unit.", "type": "STRING", "enum": ["celsius", "fahrenheit"], "nullable": true})
     );
     assert_eq!(
         schema["properties"]["location"]["properties"]["country"],
@@ -247,15 +251,6 @@ fn anthropic_strict_keeps_optionals_optional_and_counts_its_budget() {
     assert_eq!(
         texts(anthropic_strict(&many, &mut AnthropicBudget::default()).unwrap_err()),
         ["the strict tools of a request may have at most 24 optional parameters in all"]
-    );
-}
-
-#[test]
-fn mcp_is_plain_json_schema_without_nullable() {
-    let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
-    assert_eq!(
-        mcp(&schema),
-        json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
     );
 }
 
@@ -516,7 +511,7 @@ fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
         }
     });
     assert_eq!(
-        mcp(&schema),
+        mcp_input(&schema),
         json!({
             "type": "object",
             "properties": {
@@ -526,7 +521,7 @@ fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
                     "properties": {"city": {"type": "string", "minLength": 1}},
                     "required": ["city"]
                 },
-                "units": {"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]},
+                "units": {"type": "string", "enum": ["celsius", "fahrenheit"]},
                 "from": {"$ref": "#/$defs/City"},
                 "to": {"$ref": "#/$defs/City"}
             },
@@ -543,7 +538,7 @@ fn a_recursive_definition_stays_a_definition_even_when_used_once() {
         "properties": {"tree": {"$ref": "#/$defs/Tree"}},
         "$defs": {"Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}}
     });
-    assert_eq!(mcp(&schema), schema);
+    assert_eq!(mcp_input(&schema), schema);
 }
 
 #[test]
@@ -580,8 +575,19 @@ fn what_the_range_or_the_name_already_says_goes_and_constraints_stay() {
             }
         })
     );
-    // MCP's schema too: a client passing it on to a provider loses nothing.
-    assert_eq!(mcp(&schema), plain(&schema));
+    // MCP's schema also loses the formats JSON Schema does not define: the
+    // range says them.
+    let mut standard = plain(&schema);
+    for name in ["wide", "open", "ratio"] {
+        standard["properties"][name]
+            .as_object_mut()
+            .map(|property| property.remove("format"));
+    }
+    assert_eq!(mcp_input(&schema), standard);
+    assert_eq!(
+        standard["properties"]["wide"],
+        json!({"type": "integer", "minimum": 0, "maximum": 300})
+    );
 }
 
 #[test]
