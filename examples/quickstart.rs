@@ -32,7 +32,7 @@ struct Weather {
 /// Get the current weather for a city.
 ///
 /// Returns the temperature and a one-line summary.
-#[tool(read_only, tier = Observe, timeout = "10s")]
+#[tool(read_only, timeout = "10s")]
 async fn get_weather(
     ctx: &ToolContext<App>,
     /// City name, e.g. "Paris"; the user's home city when omitted.
@@ -60,7 +60,7 @@ fn five() -> u8 {
 }
 
 /// Search the web for current information.
-#[tool(name = "web_search", read_only, tier = Observe, timeout = "10s")]
+#[tool(name = "web_search", read_only, timeout = "10s")]
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct WebSearch {
     /// The search query.

@@ -15,7 +15,7 @@ use tool_core::{
 };
 
 /// Draw a bar chart of the values, one bar each, as a PNG image.
-#[tool(read_only, concurrency_safe, tier = Observe)]
+#[tool(read_only, concurrency_safe)]
 fn bar_chart(
     /// The chart's title, said beside the image.
     title: String,
@@ -38,7 +38,7 @@ fn bar_chart(
 
 /// Add up a quarter's sales, month by month. Takes a while: it reports its
 /// progress.
-#[tool(read_only, tier = Observe, timeout = "30s")]
+#[tool(read_only, timeout = "30s")]
 async fn quarter_total(
     ctx: &ToolContext,
     /// The months' sales.

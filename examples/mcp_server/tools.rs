@@ -22,7 +22,7 @@ struct Summary {
 }
 
 /// Sum up the monthly sales: the total, and the best month.
-#[tool(read_only, tier = Observe, output_schema = json!({
+#[tool(read_only, output_schema = json!({
     "type": "object",
     "properties": {
         "total": {"type": "integer"},
@@ -43,7 +43,7 @@ fn sales_summary(
 }
 
 /// Draw the monthly sales as a bar chart (a PNG image).
-#[tool(read_only, tier = Observe)]
+#[tool(read_only)]
 fn sales_chart(
     /// The chart's title, said beside the image.
     title: String,
@@ -64,7 +64,7 @@ fn sales_chart(
 }
 
 /// Index the documents for search, reporting each as it is done.
-#[tool(tier = Observe, timeout = "1m")]
+#[tool(timeout = "1m")]
 async fn index_documents(
     ctx: &ToolContext<App>,
     /// The documents' paths.
@@ -82,7 +82,7 @@ async fn index_documents(
 static STOPPED_WATCHES: AtomicUsize = AtomicUsize::new(0);
 
 /// Watch a folder for changes until the call is cancelled.
-#[tool(read_only, concurrency_safe, tier = Observe, timeout = "10m")]
+#[tool(read_only, concurrency_safe, timeout = "10m")]
 async fn watch_folder(
     ctx: &ToolContext<App>,
     /// The folder's path.
@@ -95,14 +95,14 @@ async fn watch_folder(
 }
 
 /// Count the folder watches stopped by cancelling their call.
-#[tool(read_only, tier = Observe)]
+#[tool(read_only)]
 fn stopped_watches() -> usize {
     STOPPED_WATCHES.load(Ordering::SeqCst)
 }
 
 /// Render a video, one scene after another. Takes a while: a client that
 /// takes tasks gets one, and reads the result when the video is done.
-#[tool(long_running, concurrency_safe, tier = Observe, timeout = "10m")]
+#[tool(long_running, concurrency_safe, timeout = "10m")]
 async fn render_video(
     ctx: &ToolContext<App>,
     /// The video's name.

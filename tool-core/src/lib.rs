@@ -14,7 +14,7 @@
 //! struct App { units: &'static str }
 //!
 //! /// Get the current weather for a city.
-//! #[tool(read_only, tier = Observe)]
+//! #[tool(read_only)]
 //! async fn get_weather(
 //!     ctx: &ToolContext<App>,
 //!     /// City name, e.g. "Paris".

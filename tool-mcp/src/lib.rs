@@ -8,7 +8,8 @@
 //!   `long_running`.
 //! - `tools/list`: tool-core's MCP definitions
 //!   ([`Provider::Mcp`](tool_core::provider::Provider::Mcp)), in pages of
-//!   [`DEFAULT_PAGE_SIZE`].
+//!   [`DEFAULT_PAGE_SIZE`], of the tools the caller may call (its scopes,
+//!   and each tool's availability check).
 //! - `tools/call`: through [`ToolRegistry::call`](tool_core::ToolRegistry::call).
 //!   Arguments that do not fit, a denied call or the tool's own error are a
 //!   result with `isError: true` and the registry's text, for the model to
@@ -16,11 +17,17 @@
 //!   specifies. Media parts are `image`, `audio`, `resource` and
 //!   `resource_link` blocks; a tool with an output schema also gives
 //!   `structuredContent`.
+//! - Approval: a call of a [`Confirm`](tool_core::ToolTier::Confirm) tool
+//!   asks the person at the client through MCP elicitation when the client
+//!   can be asked, else the server's hook ([`McpServer::with_approval`]),
+//!   else the registry's; with none, it is denied with a text saying what
+//!   to set, and the server warns at start of each such tool.
 //! - Progress: what a tool reports with
 //!   [`ToolContext::progress`](tool_core::ToolContext::progress) is sent as
 //!   `notifications/progress` when the request carried a `progressToken`.
 //! - Cancellation: the client's `notifications/cancelled` cancels the
-//!   call's [`ToolContext::cancellation`](tool_core::ToolContext::cancellation).
+//!   call's [`ToolContext::cancellation`](tool_core::ToolContext::cancellation);
+//!   a call cancelled before its tool started never starts.
 //! - Tasks: a `long_running` call from a client that takes tasks is
 //!   answered with a task at once; `tasks/get` reads its progress and
 //!   result, `tasks/cancel` cancels it, and a result the application
@@ -49,7 +56,7 @@
 //! use tool_mcp::McpServer;
 //!
 //! /// Add two numbers.
-//! #[tool(read_only, tier = Observe)]
+//! #[tool(read_only)]
 //! fn add(a: i64, b: i64) -> i64 {
 //!     a + b
 //! }

@@ -39,7 +39,7 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// struct App { greeting: String }
 ///
 /// /// Greet someone.
-/// #[tool(read_only, tier = Observe)]
+/// #[tool(read_only)]
 /// fn greet(ctx: &ToolContext<App>, /** Their name. */ name: String) -> String {
 ///     format!("{}, {name}!", ctx.state().greeting)
 /// }
@@ -166,7 +166,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// use tool_mcp::{BearerTokens, McpServer};
     ///
     /// /// Read a file.
-    /// #[tool(read_only, tier = Observe, scopes = ["files:read"])]
+    /// #[tool(read_only, scopes = ["files:read"])]
     /// fn read(path: String) -> String {
     ///     path
     /// }
@@ -294,11 +294,11 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// use tool_mcp::McpServer;
     ///
     /// /// Add two numbers.
-    /// #[tool(read_only, tier = Observe)]
+    /// #[tool(read_only)]
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// /// Multiply two numbers.
-    /// #[tool(read_only, tier = Observe)]
+    /// #[tool(read_only)]
     /// fn multiply(a: i64, b: i64) -> i64 { a * b }
     ///
     /// let server = McpServer::new(ToolRegistry::<()>::new().with(Add), ToolContext::new(()));

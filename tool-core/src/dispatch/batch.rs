@@ -23,11 +23,11 @@ use crate::ToolResult;
 /// use tool_core::{tool, Batch, ToolCall, ToolContext, ToolRegistry};
 ///
 /// /// Read a note.
-/// #[tool(tier = Observe, read_only)]
+/// #[tool(read_only)]
 /// fn read_note(id: u32) -> String { format!("note {id}") }
 ///
 /// /// Delete a note.
-/// #[tool(tier = Observe)]
+/// #[tool]
 /// fn delete_note(id: u32) -> String { format!("deleted {id}") }
 ///
 /// let registry: ToolRegistry = ToolRegistry::new().with(ReadNote).with(DeleteNote);

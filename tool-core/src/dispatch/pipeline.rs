@@ -688,19 +688,19 @@ mod tests {
     }
 
     /// Add a note.
-    #[tool(tier = Observe, concurrency_safe)]
+    #[tool(concurrency_safe)]
     fn add_note(title: String, priority: u8, tags: Option<Vec<String>>) -> String {
         format!("{title} {priority} {tags:?}")
     }
 
     /// Add a note, with a context.
-    #[tool(tier = Observe, concurrency_safe)]
+    #[tool(concurrency_safe)]
     fn add_note_seen(_ctx: &ToolContext<()>, title: String) -> String {
         title
     }
 
     /// Add a note, by hand.
-    #[tool(tier = Observe, concurrency_safe, schema = json!({"type": "object"}))]
+    #[tool(concurrency_safe, schema = json!({"type": "object"}))]
     fn add_note_by_hand(title: String) -> String {
         title
     }

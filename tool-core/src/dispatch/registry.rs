@@ -66,7 +66,7 @@ pub enum Inserted {
 /// use tool_core::{tool, ToolContext, ToolRegistry};
 ///
 /// /// Add two numbers.
-/// #[tool(tier = Observe)]
+/// #[tool]
 /// async fn add(a: i64, b: i64) -> i64 {
 ///     a + b
 /// }
@@ -231,7 +231,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// use tool_core::{tool, Image, ToolContext, ToolRegistry};
     ///
     /// /// Take a screenshot.
-    /// #[tool(tier = Observe)]
+    /// #[tool]
     /// fn screenshot() -> Image {
     ///     Image::png(vec![0; 2048])
     /// }
@@ -503,7 +503,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// use tool_core::{tool, ToolCall, ToolContext, ToolRegistry};
     ///
     /// /// Add two numbers.
-    /// #[tool(tier = Observe, read_only)]
+    /// #[tool(read_only)]
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// let registry: ToolRegistry = ToolRegistry::new().with(Add);

@@ -131,7 +131,7 @@ impl Turn {
     /// use tool_core::{tool, ToolContext, ToolRegistry, ToolResult};
     ///
     /// /// Ask the user to pick a file; the client shows the dialog.
-    /// #[tool(long_running, tier = Observe)]
+    /// #[tool(long_running)]
     /// fn pick_file() -> ToolResult {
     ///     ToolResult::deferred()
     /// }
@@ -214,7 +214,7 @@ impl Provider {
     /// use tool_core::{tool, ToolContext, ToolRegistry};
     ///
     /// /// Get the weather for a city.
-    /// #[tool(tier = Observe)]
+    /// #[tool]
     /// async fn get_weather(city: String) -> String {
     ///     format!("15 degrees in {city}")
     /// }

@@ -344,7 +344,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// use tool_core::{tool, ToolContext, ToolRegistry};
     ///
     /// /// Copy the files.
-    /// #[tool(tier = Observe)]
+    /// #[tool]
     /// async fn copy_files(ctx: &ToolContext, files: Vec<String>) -> String {
     ///     ctx.progress(0.0, None, "counting");
     ///     for (done, file) in files.iter().enumerate() {
@@ -407,7 +407,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// use tool_core::{tool, ToolContext, ToolRegistry};
     ///
     /// /// Index the documents.
-    /// #[tool(tier = Observe)]
+    /// #[tool]
     /// async fn index(ctx: &ToolContext, documents: Vec<String>) -> usize {
     ///     for (done, document) in documents.iter().enumerate() {
     ///         ctx.progress((done + 1) as f64, Some(documents.len() as f64), document.as_str());

@@ -191,7 +191,7 @@ impl fmt::Debug for Media {
 /// use tool_core::{tool, Image};
 ///
 /// /// Draw the chart of a series.
-/// #[tool(tier = Observe)]
+/// #[tool]
 /// fn chart(
 ///     /// The values, one bar each.
 ///     values: Vec<u32>,

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// use tool_core::{tool, CallObserver, CallProgress, ToolContext, ToolRegistry};
 ///
 /// /// Index the documents.
-/// #[tool(tier = Observe)]
+/// #[tool]
 /// async fn index(ctx: &ToolContext, documents: Vec<String>) -> usize {
 ///     for (done, document) in documents.iter().enumerate() {
 ///         ctx.progress(done as f64, Some(documents.len() as f64), document.as_str());
