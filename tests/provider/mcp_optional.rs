@@ -79,7 +79,7 @@ fn the_output_schema_loses_the_formats_and_keeps_its_nulls() {
             "properties": {
                 "celsius": {"description": "Degrees.", "type": "number"},
                 "samples": {"description": "How many.", "type": "integer", "minimum": 0},
-                "gust": {"description": "Strongest wind, when measured.", "type": ["number", "null"]}
+                "gust": {"description": "Strongest wind, when measured.", "anyOf": [{"type": "number"}, {"type": "null"}]}
             },
             "required": ["celsius", "samples"]
         })
@@ -113,7 +113,7 @@ fn an_optional_parameter_is_its_plain_type_without_formats() {
                 },
                 "retries": {
                     "description": "Retries: 3 when left out, none when `null`.",
-                    "type": ["integer", "null"],
+                    "anyOf": [{"type": "integer"}, {"type": "null"}],
                     "minimum": 0,
                     "maximum": 255,
                     "default": 3

@@ -16,6 +16,14 @@ use super::{drop_null, is_object, make_nullable, plain, required_names};
 /// A `null` stays wherever the schema takes one: a tool's output does say
 /// `null` for an empty `Option`.
 pub(crate) fn mcp_output(schema: &Value) -> Value {
+    let mut schema = without_nullable(schema);
+    split_type_lists(&mut schema);
+    schema
+}
+
+/// [`plain`](super::plain), with `nullable` spelled as JSON Schema and only
+/// JSON Schema's formats.
+fn without_nullable(schema: &Value) -> Value {
     let mut schema = plain(schema);
     let mut spell = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node
@@ -43,7 +51,7 @@ pub(crate) fn mcp_output(schema: &Value) -> Value {
 /// `null` (`#[serde(default = ...)]` on an `Option`, where leaving it out
 /// gives the default and `null` gives `None`).
 pub(crate) fn mcp_input(schema: &Value) -> Value {
-    let mut schema = mcp_output(schema);
+    let mut schema = without_nullable(schema);
     let mut optional = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node {
             optional_without_null(map);
@@ -51,7 +59,43 @@ pub(crate) fn mcp_input(schema: &Value) -> Value {
     };
     optional(&mut schema, "");
     each_subschema(&mut schema, "", &mut optional);
+    split_type_lists(&mut schema);
     schema
+}
+
+/// Each list of types as `anyOf` branches of one type each, the keywords
+/// beside it kept: `{"type": ["string", "null"], "maxLength": 5}` is
+/// `{"anyOf": [{"type": "string"}, {"type": "null"}], "maxLength": 5}`,
+/// which takes the same values (a keyword of one type ignores values of
+/// the others). MCP Inspector's `--strict` portability check flags every
+/// type list, as a client mapping schemas onto a one-type dialect may drop
+/// or refuse it. A node that has an `anyOf` already keeps its list.
+fn split_type_lists(schema: &mut Value) {
+    let mut split = |node: &mut Value, _: &str| {
+        let Value::Object(map) = node else { return };
+        if map.contains_key("anyOf") {
+            return;
+        }
+        if let Some(Value::Array(types)) = map.get("type")
+            && types.len() > 1
+            && types.iter().all(Value::is_string)
+        {
+            let branches = types
+                .iter()
+                .map(|one| Value::Object(Map::from_iter([("type".to_owned(), one.clone())])))
+                .collect();
+            // In the list's place, so that the keywords keep their order.
+            let mut branches = Some(Value::Array(branches));
+            for (keyword, value) in std::mem::take(map) {
+                match (keyword.as_str(), branches.take_if(|_| keyword == "type")) {
+                    ("type", Some(branches)) => map.insert("anyOf".to_owned(), branches),
+                    _ => map.insert(keyword, value),
+                };
+            }
+        }
+    };
+    split(schema, "");
+    each_subschema(schema, "", &mut split);
 }
 
 /// Drops `null` from what each optional property of an object takes.
@@ -86,7 +130,7 @@ mod tests {
         let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
         assert_eq!(
             mcp_output(&schema),
-            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}})
         );
         // An input's optional parameter is its plain type; a required one
         // keeps its `null`.
@@ -97,7 +141,28 @@ mod tests {
         let required = json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}, "required": ["a"]});
         assert_eq!(
             mcp_input(&required),
-            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"]})
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "required": ["a"]})
+        );
+    }
+
+    #[test]
+    fn a_list_of_types_is_split_into_branches_its_keywords_kept() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "a": {"description": "A.", "type": ["string", "integer", "null"], "maxLength": 5},
+                "b": {"type": ["string"]},
+                "c": {"type": ["string", "null"], "anyOf": [{"minLength": 1}, {"type": "null"}]}
+            },
+            "required": ["a", "b", "c"]
+        });
+        assert_eq!(
+            mcp_output(&schema)["properties"],
+            json!({
+                "a": {"description": "A.", "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}], "maxLength": 5},
+                "b": {"type": ["string"]},
+                "c": {"type": ["string", "null"], "anyOf": [{"minLength": 1}, {"type": "null"}]}
+            })
         );
     }
 }
