@@ -5,7 +5,9 @@
 //! or desktop assistant starts a local server, or over streamable HTTP at
 //! `http://ADDRESS/mcp` with `--http ADDRESS`. With `--stateless` as well,
 //! no HTTP session is kept: any number of these processes can serve the
-//! same clients behind a load balancer.
+//! same clients behind a load balancer. With `MCP_TOKEN` set, an HTTP
+//! caller must send that bearer token, which also grants the scope
+//! `reset_sales` needs; a caller without it is not shown that tool.
 //!
 //! ```text
 //! cargo run --example mcp_server
@@ -16,7 +18,7 @@
 use std::process::ExitCode;
 
 use tokio::net::TcpListener;
-use tool_mcp::{MCP_PATH, McpServer, http_config};
+use tool_mcp::{BearerTokens, MCP_PATH, McpServer, http_config};
 
 #[path = "quickstart.rs"]
 #[allow(dead_code)]
@@ -29,8 +31,13 @@ const USAGE: &str =
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let server = McpServer::new(tools::registry(), quickstart::context())
+    let mut server = McpServer::new(tools::registry(), quickstart::context())
         .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
+    // Over HTTP, a caller must then send `Authorization: Bearer <token>`,
+    // which grants the scope `reset_sales` needs.
+    if let Ok(token) = std::env::var("MCP_TOKEN") {
+        server = server.with_bearer_auth(BearerTokens::new().with_token(token, ["sales:admin"]));
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     // stdout carries the protocol over stdio: everything else goes to
     // stderr.

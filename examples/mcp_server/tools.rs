@@ -1,12 +1,13 @@
 //! The tools the example server adds to the quickstart's, one for each
 //! thing MCP carries besides text: structured content checked against an
-//! output schema, an image, progress, cancellation, and a task.
+//! output schema, an image, progress, cancellation, a task, and a tool
+//! only a caller with a scope is shown.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 use tool_core::{Image, Part, ToolContext, ToolRegistry, tool};
 
 use crate::quickstart::{self, App};
@@ -14,32 +15,40 @@ use crate::quickstart::{self, App};
 #[path = "../support/png.rs"]
 mod png;
 
-/// What `sales_summary` returns: its `structuredContent`.
-#[derive(Serialize)]
+/// What `sales_summary` returns: its `structuredContent`, whose schema the
+/// tool's `output_schema` derives.
+#[derive(Serialize, JsonSchema)]
 struct Summary {
     total: u32,
+    /// 1 for the first month given.
     best_month: usize,
+    /// The month after which sales fell the most, if they ever fell.
+    worst_drop_after: Option<usize>,
 }
 
-/// Sum up the monthly sales: the total, and the best month.
-#[tool(read_only, output_schema = json!({
-    "type": "object",
-    "properties": {
-        "total": {"type": "integer"},
-        "best_month": {"type": "integer", "description": "1 for the first month given"}
-    },
-    "required": ["total", "best_month"]
-}))]
+/// Sum up the monthly sales: the total, the best month, and the worst drop.
+#[tool(read_only, output_schema)]
 fn sales_summary(
     /// The sales of each month, in order.
     #[schemars(length(min = 1))]
     months: Vec<u32>,
 ) -> Summary {
     let best = (0..months.len()).max_by_key(|&at| months[at]).unwrap_or(0);
+    let worst_drop_after = (1..months.len())
+        .filter(|&at| months[at] < months[at - 1])
+        .max_by_key(|&at| months[at - 1] - months[at]);
     Summary {
         total: months.iter().sum(),
         best_month: best + 1,
+        worst_drop_after,
     }
+}
+
+/// Set every month's sales back to zero. Needs the `sales:admin` scope: a
+/// caller without it is not shown the tool.
+#[tool(scopes = ["sales:admin"])]
+fn reset_sales() -> &'static str {
+    "the sales were reset"
 }
 
 /// Draw the monthly sales as a bar chart (a PNG image).
@@ -125,6 +134,7 @@ async fn render_video(
 pub(crate) fn registry() -> ToolRegistry<App> {
     quickstart::registry()
         .with(SalesSummary)
+        .with(ResetSales)
         .with(SalesChart)
         .with(IndexDocuments)
         .with(WatchFolder)
