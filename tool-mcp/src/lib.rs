@@ -63,6 +63,7 @@ mod listing;
 mod serve;
 mod server;
 mod tasks;
+mod tasks_2025;
 
 pub use auth::{BearerTokens, TokenVerifier};
 pub use rmcp;

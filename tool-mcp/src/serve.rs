@@ -20,6 +20,7 @@ use tokio::net::TcpListener;
 
 use crate::auth::{Refused, authenticate};
 use crate::server::McpServer;
+use crate::tasks_2025;
 
 /// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
 /// for a listener on `127.0.0.1:8080`. Any other path is 404.
@@ -115,8 +116,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// }
     /// ```
     pub async fn serve_stdio(self) -> Result<QuitReason, ServeError> {
+        // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
+        let stdin = tasks_2025::route_stdin(Arc::clone(&self.tasks));
         let running = self
-            .serve(rmcp::transport::stdio())
+            .serve((stdin, tokio::io::stdout()))
             .await
             .map_err(|error| ServeError::Initialize(Box::new(error)))?;
         Ok(running.waiting().await?)
@@ -191,7 +194,9 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         config: StreamableHttpServerConfig,
     ) -> io::Result<()> {
         let stop = config.cancellation_token.clone();
+        let max_body = config.max_request_body_bytes;
         let verifier = self.verifier.clone();
+        let tasks = Arc::clone(&self.tasks);
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
         let service = Arc::new(self.http_service(config));
@@ -218,6 +223,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             }
             let service = Arc::clone(&service);
             let verifier = verifier.clone();
+            let tasks = Arc::clone(&tasks);
             // A token of the connection's own: its task polls it on every
             // wake-up, which on the server's token would take the lock all
             // connections share.
@@ -226,6 +232,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                 let routed = hyper::service::service_fn(move |request: Request<Incoming>| {
                     let service = Arc::clone(&service);
                     let verifier = verifier.clone();
+                    let tasks = Arc::clone(&tasks);
                     async move {
                         if request.uri().path() != MCP_PATH {
                             return Ok::<_, Infallible>(not_found());
@@ -235,7 +242,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                         {
                             return Ok(unauthorized(refused));
                         }
-                        Ok(service.handle(request).await)
+                        match tasks_2025::route_http(request, &tasks, max_body).await {
+                            Ok(request) => Ok(service.handle(request).await),
+                            Err(refused) => Ok(refused),
+                        }
                     }
                 });
                 let connection = hyper::server::conn::http1::Builder::new()
