@@ -14,6 +14,7 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
 use rmcp::service::{QuitReason, ServerInitializeError};
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -118,8 +119,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     pub async fn serve_stdio(self) -> Result<QuitReason, ServeError> {
         // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
         let stdin = tasks_2025::route_stdin(Arc::clone(&self.tasks));
+        let transport = tasks_2025::Declaring::new(
+            AsyncRwTransport::new_server(stdin, tokio::io::stdout()),
+            tasks_2025::task_tools(&self),
+        );
         let running = self
-            .serve((stdin, tokio::io::stdout()))
+            .serve(transport)
             .await
             .map_err(|error| ServeError::Initialize(Box::new(error)))?;
         Ok(running.waiting().await?)
@@ -197,6 +202,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         let max_body = config.max_request_body_bytes;
         let verifier = self.verifier.clone();
         let tasks = Arc::clone(&self.tasks);
+        let task_tools = tasks_2025::task_tools(&self);
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
         let service = Arc::new(self.http_service(config));
@@ -224,6 +230,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             let service = Arc::clone(&service);
             let verifier = verifier.clone();
             let tasks = Arc::clone(&tasks);
+            let task_tools = Arc::clone(&task_tools);
             // A token of the connection's own: its task polls it on every
             // wake-up, which on the server's token would take the lock all
             // connections share.
@@ -233,6 +240,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                     let service = Arc::clone(&service);
                     let verifier = verifier.clone();
                     let tasks = Arc::clone(&tasks);
+                    let task_tools = Arc::clone(&task_tools);
                     async move {
                         if request.uri().path() != MCP_PATH {
                             return Ok::<_, Infallible>(not_found());
@@ -242,10 +250,14 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                         {
                             return Ok(unauthorized(refused));
                         }
-                        match tasks_2025::route_http(request, &tasks, max_body).await {
-                            Ok(request) => Ok(service.handle(request).await),
-                            Err(refused) => Ok(refused),
-                        }
+                        Ok(tasks_2025::handle_http(
+                            &service,
+                            request,
+                            &tasks,
+                            &task_tools,
+                            max_body,
+                        )
+                        .await)
                     }
                 });
                 let connection = hyper::server::conn::http1::Builder::new()

@@ -15,8 +15,11 @@
 //! `tasks/cancel` of a task not made in the extension's form, are renamed to
 //! methods of this crate's own, which rmcp hands whole, as custom requests,
 //! to [`handle`]. `tasks/result` and `tasks/list` are custom requests for
-//! rmcp already. [`route_stdin`] and [`route_http`] apply it to the
-//! transports this crate serves on.
+//! rmcp already. Nor can rmcp's model say that the server takes these
+//! tasks (`capabilities.tasks`) or which tools do
+//! (`execution.taskSupport`): [`declare`] adds them to the answers. The
+//! transports this crate serves on apply both: stdio through
+//! [`route_stdin`] and [`Declaring`], HTTP through [`handle_http`].
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -27,9 +30,12 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response, StatusCode};
 use rmcp::model::{
-    CallToolRequestParams, CustomRequest, CustomResult, ErrorCode, Task, TaskPayload,
+    CallToolRequestParams, ClientJsonRpcMessage, CustomRequest, CustomResult, ErrorCode,
+    ServerJsonRpcMessage, ServerResult, TASKS_EXTENSION_ID, Task, TaskPayload,
 };
 use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpService, Transport};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
@@ -138,25 +144,28 @@ pub(crate) fn route_stdin(tasks: Arc<Tasks>) -> impl AsyncRead + Send + Unpin + 
     routed
 }
 
-/// An HTTP request with its body [`route`]d (a POST's; others pass as they
-/// are), or the response refusing a body over `max_bytes` (`413`, as rmcp
-/// refuses it) or one that could not be read (`400`).
-pub(crate) async fn route_http(
+/// Answers an HTTP request through rmcp's `service`, a POST's body
+/// [`route`]d first and the answer to an `initialize` or `tools/list`
+/// given [`declare`]'s additions; a body over `max_bytes` is refused
+/// `413`, as rmcp refuses it, and one that cannot be read `400`.
+pub(crate) async fn handle_http<Ctx: Send + Sync + 'static>(
+    service: &StreamableHttpService<McpServer<Ctx>, LocalSessionManager>,
     request: Request<Incoming>,
     tasks: &Tasks,
+    task_tools: &TaskTools,
     max_bytes: usize,
-) -> Result<Request<BoxBody<Bytes, hyper::Error>>, Response<BoxBody<Bytes, Infallible>>> {
+) -> Response<BoxBody<Bytes, Infallible>> {
     if request.method() != Method::POST {
-        return Ok(request.map(BodyExt::boxed));
+        return service.handle(request).await;
     }
     let (parts, body) = request.into_parts();
     let body = match Limited::new(body, max_bytes).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(error) => {
-            let (status, text) = if error
+            let too_large = error
                 .downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some()
-            {
+                .is_some();
+            let (status, text) = if too_large {
                 (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large")
             } else {
                 (
@@ -164,18 +173,193 @@ pub(crate) async fn route_http(
                     "the request body could not be read",
                 )
             };
-            let mut response =
-                Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+            let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
             *response.status_mut() = status;
-            return Err(response);
+            return response;
         }
     };
+    let asked = Asked::of(&body);
     let body = match route(&body, tasks) {
         Some(renamed) => Bytes::from(renamed),
         None => body,
     };
-    let body = Full::new(body).map_err(|never| match never {}).boxed();
-    Ok(Request::from_parts(parts, body))
+    let response = service
+        .handle(Request::from_parts(parts, Full::new(body)))
+        .await;
+    match asked {
+        Some(asked) => declare_in_response(response, asked, task_tools).await,
+        None => response,
+    }
+}
+
+/// The answer of an `initialize` or a `tools/list` with [`declare`]'s
+/// additions: in a JSON body, or in the `data:` of an event stream's
+/// message (such a request's stream ends with its answer).
+async fn declare_in_response(
+    response: Response<BoxBody<Bytes, Infallible>>,
+    asked: Asked,
+    task_tools: &TaskTools,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    let (mut parts, body) = response.into_parts();
+    let Ok(collected) = body.collect().await;
+    let body = collected.to_bytes();
+    let declared = |json: &str| -> Option<String> {
+        let mut message: Value = serde_json::from_str(json).ok()?;
+        declare(
+            message.get_mut("result")?.as_object_mut()?,
+            asked,
+            task_tools,
+        );
+        serde_json::to_string(&message).ok()
+    };
+    let text = String::from_utf8_lossy(&body);
+    let rewritten = if text.trim_start().starts_with('{') {
+        declared(&text)
+    } else {
+        let lines: Vec<String> = text
+            .split('\n')
+            .map(|line| {
+                line.strip_prefix("data:")
+                    .and_then(|data| declared(data.trim_start()))
+                    .map_or_else(|| line.to_owned(), |data| format!("data: {data}"))
+            })
+            .collect();
+        Some(lines.join("\n"))
+    };
+    let body = rewritten.map_or(body, Bytes::from);
+    parts.headers.remove(hyper::header::CONTENT_LENGTH);
+    Response::from_parts(parts, Full::new(body).boxed())
+}
+
+/// A request whose answer [`declare`] adds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asked {
+    Initialize,
+    ToolsList,
+}
+
+impl Asked {
+    /// What a message asks, if [`declare`] adds to its answer.
+    fn of(message: &[u8]) -> Option<Self> {
+        let mentions = |name: &[u8]| message.windows(name.len()).any(|window| window == name);
+        if !mentions(b"\"initialize\"") && !mentions(b"\"tools/list\"") {
+            return None;
+        }
+        let value: Value = serde_json::from_slice(message).ok()?;
+        match value.get("method")?.as_str()? {
+            "initialize" => Some(Asked::Initialize),
+            "tools/list" => Some(Asked::ToolsList),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a tool runs as a task: it is `long_running`.
+pub(crate) type TaskTools = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// The tools of `server` that run as tasks, whichever registry it serves
+/// when asked.
+pub(crate) fn task_tools<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> TaskTools {
+    let current = Arc::clone(&server.current);
+    Arc::new(move |name| {
+        current
+            .get()
+            .registry
+            .info(name)
+            .is_some_and(|tool| tool.metadata.long_running)
+    })
+}
+
+/// What rmcp's model cannot say, added to an answer for 2025-11-25's
+/// clients: in `initialize`'s, the `tasks` capability (`tools/call` may be
+/// asked as a task, `tasks/list` and `tasks/cancel` are served) when the
+/// server offers tasks (the extension's capability says so); in
+/// `tools/list`'s, `execution.taskSupport: "optional"` on each tool that
+/// runs as a task (another may not, and says nothing: MCP's default is
+/// `forbidden`).
+fn declare(result: &mut Map<String, Value>, asked: Asked, task_tools: &TaskTools) {
+    match asked {
+        Asked::Initialize => {
+            let Some(Value::Object(capabilities)) = result.get_mut("capabilities") else {
+                return;
+            };
+            let offers_tasks = capabilities
+                .get("extensions")
+                .and_then(|extensions| extensions.get(TASKS_EXTENSION_ID))
+                .is_some();
+            if offers_tasks {
+                capabilities.insert(
+                    "tasks".to_owned(),
+                    json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+                );
+            }
+        }
+        Asked::ToolsList => {
+            let Some(Value::Array(tools)) = result.get_mut("tools") else {
+                return;
+            };
+            for tool in tools {
+                let runs_as_task = tool
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|name| task_tools(name));
+                if runs_as_task && let Value::Object(tool) = tool {
+                    tool.insert("execution".to_owned(), json!({"taskSupport": "optional"}));
+                }
+            }
+        }
+    }
+}
+
+/// A transport (stdio's) whose answers to `initialize` and `tools/list`
+/// get [`declare`]'s additions: rmcp's typed answer, written out with them
+/// as a custom result.
+pub(crate) struct Declaring<T> {
+    inner: T,
+    task_tools: TaskTools,
+}
+
+impl<T> Declaring<T> {
+    pub(crate) fn new(inner: T, task_tools: TaskTools) -> Self {
+        Self { inner, task_tools }
+    }
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for Declaring<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let item = match item {
+            ServerJsonRpcMessage::Response(mut response) => {
+                let asked = match &response.result {
+                    ServerResult::InitializeResult(_) => Some(Asked::Initialize),
+                    ServerResult::ListToolsResult(_) => Some(Asked::ToolsList),
+                    _ => None,
+                };
+                if let Some(asked) = asked
+                    && let Ok(Value::Object(mut result)) = serde_json::to_value(&response.result)
+                {
+                    declare(&mut result, asked, &self.task_tools);
+                    response.result =
+                        ServerResult::CustomResult(CustomResult(Value::Object(result)));
+                }
+                ServerJsonRpcMessage::Response(response)
+            }
+            other => other,
+        };
+        self.inner.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
 }
 
 /// Answers a custom request of this form, or `None` for any other method.

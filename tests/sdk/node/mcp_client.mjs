@@ -201,13 +201,18 @@ async function main(argv) {
   const client = await connect(run);
   for (const [name, exercise] of CASES) {
     let seen;
+    let timer;
     try {
       seen = await Promise.race([
         exercise(client, run),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${PATIENCE_MS} ms`)), PATIENCE_MS)),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer in ${PATIENCE_MS} ms`)), PATIENCE_MS);
+        }),
       ]);
     } catch (error) {
       seen = { error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(timer);
     }
     process.stdout.write(`${name}\t${JSON.stringify(seen)}\n`);
   }
