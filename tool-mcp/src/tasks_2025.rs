@@ -473,6 +473,9 @@ async fn result(
     let settled = tasks.settled(caller, task_id, &context.ct).await?;
     match settled.payload {
         TaskPayload::Completed { mut result } => {
+            // As a call of this version is answered without a task:
+            // `resultType` is 2026-07-28's.
+            result.remove("resultType");
             let meta = result
                 .entry("_meta")
                 .or_insert_with(|| Value::Object(Map::new()));
