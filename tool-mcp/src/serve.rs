@@ -140,6 +140,8 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// 401 is [`McpServer::serve_http`]'s, not this service's: put the
     /// service behind your router's own authentication. Calls still run
     /// with the scopes of the request's token, and with none without one.
+    /// So are the tasks of protocol 2025-11-25 (`params.task`): this
+    /// service serves the tasks extension only.
     ///
     /// ```
     /// use tool_core::{ToolContext, ToolRegistry};
