@@ -28,6 +28,9 @@ mod support;
 #[path = "support/tools.rs"]
 mod tools;
 
+/// Longer than any answer here takes, unless the server is broken.
+const PATIENCE: Duration = Duration::from_secs(10);
+
 /// A request of 2025-11-25's tasks, which rmcp's client has no model for,
 /// sent as a custom request; its answer as JSON.
 async fn request_2025(
@@ -36,7 +39,12 @@ async fn request_2025(
     params: Value,
 ) -> Result<Value, (ErrorCode, String)> {
     let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-    match client.send_request(request).await {
+    // A bound on waiting: a server that does not answer at once (one
+    // that runs the call rather than make a task of it) fails the test.
+    let answer = tokio::time::timeout(PATIENCE, client.send_request(request))
+        .await
+        .unwrap_or_else(|_| panic!("{method}: no answer in {PATIENCE:?}"));
+    match answer {
         Ok(result) => Ok(serde_json::to_value(result).expect("JSON")),
         Err(ServiceError::McpError(error)) => Err((error.code, error.message.into_owned())),
         Err(other) => panic!("not a protocol error: {other:?}"),
