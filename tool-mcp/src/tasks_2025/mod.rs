@@ -8,17 +8,17 @@
 //! call's own result, and `tasks/list` lists the caller's tasks.
 //!
 //! rmcp 3.9 models only the extension: it parses `tools/call` into params
-//! without `task`, and answers `tasks/get` and `tasks/cancel` itself, in the
-//! extension's shapes, for clients that declared the extension. So the
-//! requests of this form are told apart before rmcp parses them, by
-//! [`transport::route`]: a `tools/call` with `params.task`, and a `tasks/get` or
-//! `tasks/cancel` of a task not made in the extension's form, are renamed to
-//! methods of this crate's own, which rmcp hands whole, as custom requests,
-//! to [`handle`]. `tasks/result` and `tasks/list` are custom requests for
-//! rmcp already. Nor can rmcp's model say that the server takes these
-//! tasks (`capabilities.tasks`) or which tools do
-//! (`execution.taskSupport`): `transport.rs` adds them to the answers. The
-//! transports this crate serves on apply both: stdio through
+//! without `task`, and answers `tasks/get` and `tasks/cancel` itself, in
+//! the extension's shapes, for clients that declared the extension. So the
+//! requests of this form are told apart before rmcp parses them
+//! (`transport.rs`): a `tools/call` with `params.task`, and a `tasks/get`
+//! or `tasks/cancel` of a task not made in the extension's form, are
+//! renamed to methods of this crate's own, which rmcp hands whole, as
+//! custom requests, to [`handle`]. `tasks/result` and `tasks/list` are
+//! custom requests for rmcp already. Nor can rmcp's model say that the
+//! server takes these tasks (`capabilities.tasks`) or which tools do
+//! (`execution.taskSupport`): `transport.rs` adds them to the answers.
+//! The transports this crate serves on apply both: stdio through
 //! [`route_stdin`] and [`Declaring`], HTTP through [`handle_http`].
 
 mod transport;
