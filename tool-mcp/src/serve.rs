@@ -257,6 +257,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                             request,
                             &tasks,
                             &task_tools,
+                            verifier.is_some(),
                             max_body,
                         )
                         .await)

@@ -40,14 +40,18 @@ impl Caller {
     /// The caller of a request; `authenticated` when the server requires
     /// bearer tokens, so that the token, not the session, is who calls.
     pub(crate) fn of(request: &RequestContext<RoleServer>, authenticated: bool) -> Self {
-        let Some(parts) = request.extensions.get::<Parts>() else {
-            return Caller::Anyone;
-        };
-        if authenticated && let Some(token) = bearer(&parts.headers) {
+        match request.extensions.get::<Parts>() {
+            Some(parts) => Self::of_headers(&parts.headers, authenticated),
+            None => Caller::Anyone,
+        }
+    }
+
+    /// The caller of an HTTP request with these headers.
+    pub(crate) fn of_headers(headers: &HeaderMap, authenticated: bool) -> Self {
+        if authenticated && let Some(token) = bearer(headers) {
             return Caller::Token(Sha256::digest(token.as_bytes()).into());
         }
-        match parts
-            .headers
+        match headers
             .get("mcp-session-id")
             .and_then(|id| id.to_str().ok())
         {
@@ -149,13 +153,14 @@ impl Tasks {
         self.manager.cancel_task(task_id)
     }
 
-    /// Whether `task_id` names a task made in `form` (by anyone).
-    pub(crate) fn is_of_form(&self, task_id: &str, form: Form) -> bool {
+    /// Whether `task_id` names a task of the extension's form that `caller`
+    /// made: rmcp's own handler answers for it.
+    pub(crate) fn is_extension_task_of(&self, task_id: &str, caller: &Caller) -> bool {
         let owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         owners
             .by_task
             .get(task_id)
-            .is_some_and(|entry| entry.form == form)
+            .is_some_and(|entry| entry.form == Form::Extension && entry.caller == *caller)
     }
 
     /// The task once its call is over, for its owner: what 2025-11-25's

@@ -302,7 +302,7 @@ async fn a_2025_11_25_caller_cannot_see_wait_for_or_cancel_another_tokens_task()
 }
 
 #[tokio::test]
-async fn the_extensions_tasks_are_left_to_it_and_listed_to_no_one_else() {
+async fn the_extensions_tasks_are_left_to_it_and_hidden_from_everyone_else() {
     let app = Arc::new(App::default());
     let (address, stop) = serve_http(server(&app)).await;
     let modern = connect_2026(
@@ -345,6 +345,17 @@ async fn the_extensions_tasks_are_left_to_it_and_listed_to_no_one_else() {
         .await
         .expect("listed");
     assert_eq!(listed, json!({"tasks": []}), "another caller's task");
+    // Nor does another caller learn that it exists, whichever request.
+    for method in ["tasks/get", "tasks/cancel", "tasks/result"] {
+        assert_eq!(
+            request_2025(&legacy, method, json!({"taskId": task_id})).await,
+            Err((
+                ErrorCode::INVALID_PARAMS,
+                format!("unknown task: {task_id}")
+            )),
+            "{method}"
+        );
+    }
     for client in [modern, legacy] {
         client.cancel().await.expect("closed");
     }

@@ -12,7 +12,7 @@
 //! the extension's shapes, for clients that declared the extension. So the
 //! requests of this form are told apart before rmcp parses them
 //! (`transport.rs`): a `tools/call` with `params.task`, and a `tasks/get`
-//! or `tasks/cancel` of a task not made in the extension's form, are
+//! or `tasks/cancel` of anything but the caller's own extension task, are
 //! renamed to methods of this crate's own, which rmcp hands whole, as
 //! custom requests, to [`handle`]. `tasks/result` and `tasks/list` are
 //! custom requests for rmcp already. Nor can rmcp's model say that the
@@ -237,7 +237,8 @@ mod tests {
 
     fn routed(message: Value, tasks: &Tasks) -> Option<Value> {
         let bytes = serde_json::to_vec(&message).expect("JSON");
-        route(&bytes, tasks).map(|renamed| serde_json::from_slice(&renamed).expect("JSON"))
+        route(&bytes, tasks, &Caller::Anyone)
+            .map(|renamed| serde_json::from_slice(&renamed).expect("JSON"))
     }
 
     #[test]
@@ -260,7 +261,7 @@ mod tests {
         );
         let list = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"});
         assert_eq!(routed(list, &tasks), None);
-        assert_eq!(route(b"not json \"task", &tasks), None);
+        assert_eq!(route(b"not json \"task", &tasks, &Caller::Anyone), None);
     }
 
     #[test]

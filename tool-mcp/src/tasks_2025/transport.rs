@@ -22,14 +22,17 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use super::{CALL, CANCEL, GET};
 use crate::changes::Current;
 use crate::server::McpServer;
-use crate::tasks::{Form, Tasks};
+use crate::tasks::{Caller, Tasks};
 
-/// The message with its method renamed when it is a request of this form
-/// that rmcp would misread, else `None` (and the message goes to rmcp as
-/// it came). A `tasks/get` or `tasks/cancel` is this form's unless its task
-/// was made in the extension's: an id no task has is answered here, with
-/// the same error the extension's handler gives.
-pub(crate) fn route(message: &[u8], tasks: &Tasks) -> Option<Vec<u8>> {
+/// The message of `caller` with its method renamed when it is a request of
+/// this form that rmcp would misread, else `None` (and the message goes to
+/// rmcp as it came). A `tasks/get` or `tasks/cancel` is this form's unless
+/// it names a task the caller made in the extension's: any other id, of no
+/// task or of another caller's, is answered here as unknown, the error
+/// the extension's handler gives too (rmcp would first tell a client that
+/// did not declare the extension that it should have, which would say the
+/// task exists).
+pub(crate) fn route(message: &[u8], tasks: &Tasks, caller: &Caller) -> Option<Vec<u8>> {
     // Every message passes here: most are told apart without parsing.
     if !message.windows(5).any(|window| window == b"\"task") {
         return None;
@@ -41,7 +44,7 @@ pub(crate) fn route(message: &[u8], tasks: &Tasks) -> Option<Vec<u8>> {
         "tools/call" if params.get("task").is_some_and(Value::is_object) => CALL,
         method @ ("tasks/get" | "tasks/cancel") => {
             let task_id = params.get("taskId")?.as_str()?;
-            if tasks.is_of_form(task_id, Form::Extension) {
+            if tasks.is_extension_task_of(task_id, caller) {
                 return None;
             }
             if method == "tasks/get" { GET } else { CANCEL }
@@ -98,7 +101,8 @@ pub(crate) fn route_stdin(tasks: Arc<Tasks>) -> impl AsyncRead + Send + Unpin + 
                     passing = false;
                     continue;
                 }
-                let forwarded = match route(&line, &tasks) {
+                // Over stdio no request says who sends it: the one client.
+                let forwarded = match route(&line, &tasks, &Caller::Anyone) {
                     Some(mut renamed) => {
                         renamed.push(b'\n');
                         into.write_all(&renamed).await
@@ -124,6 +128,7 @@ pub(crate) async fn handle_http<Ctx: Send + Sync + 'static>(
     request: Request<Incoming>,
     tasks: &Tasks,
     task_tools: &TaskTools,
+    authenticated: bool,
     max_bytes: usize,
 ) -> Response<BoxBody<Bytes, Infallible>> {
     if request.method() != Method::POST {
@@ -151,7 +156,8 @@ pub(crate) async fn handle_http<Ctx: Send + Sync + 'static>(
     };
     let asked = Asked::of(&body)
         .filter(|&asked| asked == Asked::Initialize || task_tools.any_runs_as_task());
-    let body = match route(&body, tasks) {
+    let caller = Caller::of_headers(&parts.headers, authenticated);
+    let body = match route(&body, tasks, &caller) {
         Some(renamed) => Bytes::from(renamed),
         None => body,
     };
