@@ -1,6 +1,9 @@
 //! The example MCP server (`examples/mcp_server.rs`) held to the official
-//! MCP Python SDK as its client (`tests/sdk/mcp_client.py`), over stdio and
-//! over streamable HTTP, each with the SDK's two ways of connecting: the
+//! MCP SDKs as its clients, over stdio and over streamable HTTP: the
+//! TypeScript SDK (`tests/sdk/node/mcp_client.mjs`, protocol 2025-11-25
+//! and its tasks: `params.task`, `tasks/get`, `tasks/result`,
+//! `callToolStream`, `tasks/cancel`), and the Python SDK
+//! (`tests/sdk/mcp_client.py`), with its two ways of connecting: the
 //! initialize handshake (protocol 2025-11-25) and `server/discover`
 //! (2026-07-28). What the SDK reads must be exactly what the registry
 //! says: the tool list, results and argument errors, an unknown tool's
@@ -11,11 +14,12 @@
 //! task that the SDK's claim for the tasks extension follows with
 //! `tasks/get` to its result, and another that `tasks/cancel` cancels.
 //!
-//! The SDK is the pinned `mcp` of `tests/sdk/requirements.txt`, which
-//! `.ci/run` installs and names in `TOOL_SDK_PYTHON`; without that variable
-//! (a plain `cargo test`) the tests say on stderr that they were skipped.
-//! The server is the example's binary, which `cargo test` builds beside the
-//! tests.
+//! The SDKs are pinned: the Python SDK in `tests/sdk/requirements.txt`,
+//! the TypeScript SDK in `tests/sdk/node/package-lock.json`; `scripts/test`
+//! installs them and names them in `TOOL_SDK_PYTHON` and
+//! `TOOL_SDK_NODE_MODULES`. Without those variables (a plain `cargo test`)
+//! the tests fail, saying to run `scripts/test`. The server is the
+//! example's binary, which `cargo test` builds beside the tests.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -29,6 +33,8 @@ mod example_server;
 #[path = "../examples/quickstart.rs"]
 #[allow(dead_code)]
 mod quickstart;
+#[path = "support/sdk_node.rs"]
+mod sdk_node;
 #[path = "support/sdk_python.rs"]
 mod sdk_python;
 #[path = "../examples/mcp_server/tools.rs"]
@@ -37,11 +43,11 @@ mod tools;
 use example_server::example_server;
 use sdk_python::PYTHON;
 
-/// The interpreter of the SDK, or `None` (said on stderr) without one.
-fn sdk_python(test: &str) -> Option<std::path::PathBuf> {
+/// The interpreter of the SDK.
+fn sdk_python(test: &str) -> std::path::PathBuf {
     sdk_python::sdk_python(
         test,
-        "the MCP Python SDK is not run against the example server",
+        "running the MCP Python SDK against the example server",
     )
 }
 
@@ -217,9 +223,7 @@ fn assert_reads(report: &Value, expected: &Value, transport: &str) {
 
 #[tokio::test]
 async fn the_python_sdk_over_stdio_reads_what_the_registry_says() {
-    let Some(python) = sdk_python("the_python_sdk_over_stdio_reads_what_the_registry_says") else {
-        return;
-    };
+    let python = sdk_python("the_python_sdk_over_stdio_reads_what_the_registry_says");
     let server = example_server();
     let report = run_client(&python, "stdio", &server.to_string_lossy());
     assert_reads(&report, &expected().await, "stdio");
@@ -227,11 +231,144 @@ async fn the_python_sdk_over_stdio_reads_what_the_registry_says() {
 
 #[tokio::test]
 async fn the_python_sdk_over_http_reads_what_the_registry_says() {
-    let Some(python) = sdk_python("the_python_sdk_over_http_reads_what_the_registry_says") else {
-        return;
-    };
+    let python = sdk_python("the_python_sdk_over_http_reads_what_the_registry_says");
     let (server, url) = example_server::serve_http(&[]);
     let report = run_client(&python, "http", &url);
     drop(server);
     assert_reads(&report, &expected().await, "HTTP");
+}
+
+/// What the TypeScript SDK must see, case by case (`tests/sdk/node/mcp_client.mjs`
+/// prints one line a case): the registry's definitions and results, and a
+/// `long_running` call made a task in 2025-11-25's form, followed with
+/// `tasks/get` to its `tasks/result`, by `callToolStream`, and cancelled
+/// with `tasks/cancel`.
+async fn expected_node() -> Vec<(&'static str, Value)> {
+    let registry = tools::registry();
+    let ctx = quickstart::context();
+    let definitions = Provider::Mcp
+        .definitions(&registry)
+        .expect("MCP takes the example's tools");
+    let tools: Vec<Value> = definitions
+        .tools()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|tool| {
+            let name = tool["name"].as_str().expect("a name");
+            let long_running = registry
+                .info(name)
+                .is_some_and(|info| info.metadata.long_running);
+            json!({
+                "name": name,
+                "inputSchema": tool["inputSchema"],
+                "taskSupport": if long_running { json!("optional") } else { Value::Null },
+            })
+        })
+        .collect();
+    let valid = registry
+        .call(&ctx, "get_weather", json!({"city": "Paris"}))
+        .await;
+    vec![
+        (
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "server": {"name": "quickstart", "version": env!("CARGO_PKG_VERSION")},
+                "tools": {"listChanged": true},
+                "tasksToolsCall": true,
+            }),
+        ),
+        ("tools_list", json!({"tools": tools, "nextCursor": null})),
+        (
+            "plain_call",
+            json!({"isError": false, "text": [valid.model_text()]}),
+        ),
+        (
+            "bad_arguments",
+            json!({"isError": true, "text": [
+                "invalid arguments for tool `web_search`: argument `query` at `/query`: expected a \
+                 string, got an integer `3`. Correct the arguments and call the tool again."
+            ]}),
+        ),
+        (
+            "task_call",
+            json!({
+                "created": {"status": "working", "ttl": 60000, "pollInterval": 1000},
+                "settled": "completed",
+                "result": {"isError": false, "text": ["rendered intro.mp4: 3 scenes"]},
+                "relatedTask": true,
+            }),
+        ),
+        (
+            "call_tool_stream",
+            json!({
+                "kinds": ["taskCreated", "taskStatus", "result"],
+                "outcome": {"isError": false, "text": ["rendered outro.mp4: 2 scenes"]},
+            }),
+        ),
+        (
+            "tasks_cancel",
+            json!({
+                "cancelStatus": "cancelled",
+                "settled": "cancelled",
+                "cancelAgain": "MCP error -32602: task TASK cannot be cancelled: it is already \
+                    cancelled",
+                "listedAs": "cancelled",
+            }),
+        ),
+    ]
+}
+
+/// The script's lines are the expected cases, in order, each with what was
+/// expected: a failure names the transport and the case.
+fn assert_node_reads(stdout: &str, expected: &[(&str, Value)], transport: &str) {
+    let seen: Vec<(&str, Value)> = stdout
+        .lines()
+        .map(|line| {
+            let (name, json) = line
+                .split_once('\t')
+                .unwrap_or_else(|| panic!("over {transport}: not a case line: {line}"));
+            let value = serde_json::from_str(json)
+                .unwrap_or_else(|error| panic!("over {transport}: {name}: {error}: {json}"));
+            (name, value)
+        })
+        .collect();
+    let names = |cases: &[(&str, Value)]| {
+        cases
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&seen), names(expected), "over {transport}: the cases");
+    for ((name, seen), (_, expected)) in seen.iter().zip(expected) {
+        assert_eq!(seen, expected, "over {transport}: {name}");
+    }
+}
+
+#[tokio::test]
+async fn the_typescript_sdk_over_stdio_reads_what_the_registry_says() {
+    let modules = sdk_node::sdk_node_modules(
+        "the_typescript_sdk_over_stdio_reads_what_the_registry_says",
+        "running the MCP TypeScript SDK against the example server",
+    );
+    let server = example_server();
+    let stdout = sdk_node::run_node(
+        &modules,
+        "mcp_client.mjs",
+        &["stdio", &server.to_string_lossy()],
+    );
+    assert_node_reads(&stdout, &expected_node().await, "stdio");
+}
+
+#[tokio::test]
+async fn the_typescript_sdk_over_http_reads_what_the_registry_says() {
+    let modules = sdk_node::sdk_node_modules(
+        "the_typescript_sdk_over_http_reads_what_the_registry_says",
+        "running the MCP TypeScript SDK against the example server",
+    );
+    let (server, url) = example_server::serve_http(&[]);
+    let stdout = sdk_node::run_node(&modules, "mcp_client.mjs", &["http", &url]);
+    drop(server);
+    assert_node_reads(&stdout, &expected_node().await, "HTTP");
 }

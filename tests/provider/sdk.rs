@@ -3,11 +3,11 @@
 //! openai's) by `tests/sdk/check_definitions.py`, which says what each
 //! check proves and why Ollama's are held to its server's fields instead.
 //!
-//! The SDKs are Python packages: `.ci/run` installs
+//! The SDKs are Python packages: `scripts/test` installs
 //! `tests/sdk/requirements.txt` into a venv and names its interpreter in
 //! `TOOL_SDK_PYTHON`. Without that variable (a plain `cargo test`) these
-//! tests say on stderr that they were skipped, and why; with it, an
-//! interpreter that cannot run or a package that is missing is a failure.
+//! tests fail, saying to run `scripts/test`; with it, an interpreter that
+//! cannot run or a package that is missing is a failure too.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,10 +29,9 @@ fn has_sdk_model(provider: &Provider) -> bool {
     *provider != Provider::Ollama
 }
 
-/// The interpreter of the SDKs' venv, or `None` (said on stderr) without
-/// one.
-fn sdk_python(test: &str) -> Option<PathBuf> {
-    sdk_python::sdk_python(test, "the providers' SDKs are not checked")
+/// The interpreter of the SDKs' venv.
+fn sdk_python(test: &str) -> PathBuf {
+    sdk_python::sdk_python(test, "checking the definitions with the providers' SDKs")
 }
 
 /// What the checker printed and how it ended.
@@ -85,9 +84,7 @@ fn check(python: &Path, definitions: &Value, file: &str) -> Checked {
 
 #[test]
 fn every_definition_passes_the_providers_own_sdk_models() {
-    let Some(python) = sdk_python("every_definition_passes_the_providers_own_sdk_models") else {
-        return;
-    };
+    let python = sdk_python("every_definition_passes_the_providers_own_sdk_models");
     let registry = corpus::registry();
     let definitions: Map<String, Value> = Provider::ALL
         .into_iter()
@@ -116,9 +113,7 @@ fn every_definition_passes_the_providers_own_sdk_models() {
 
 #[test]
 fn the_sdk_checker_names_every_refusal() {
-    let Some(python) = sdk_python("the_sdk_checker_names_every_refusal") else {
-        return;
-    };
+    let python = sdk_python("the_sdk_checker_names_every_refusal");
     // One refusal of each kind the checker proves, per provider.
     let object = json!({"type": "object", "properties": {}});
     let bad = json!({

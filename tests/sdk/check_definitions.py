@@ -6,7 +6,7 @@ Usage: check_definitions.py DEFINITIONS.json
 DEFINITIONS.json maps each provider's name, as `Provider::name` writes it
 (`openai`, `openai-strict`, `gemini-openapi`, ...), to that provider's
 `tools` value. tests/provider/sdk.rs writes it for the whole corpus and runs
-this script with the interpreter of the venv that .ci/run installs
+this script with the interpreter of the venv that scripts/test installs
 tests/sdk/requirements.txt into.
 
 Prints one line per refusal, `refused: <provider> <tool>: <model>: <where>:

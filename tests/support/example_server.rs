@@ -36,11 +36,18 @@ impl Drop for Running {
 
 /// Starts the server over HTTP on a loopback port the system picks, with
 /// `flags` after `--http ADDRESS`, and gives it with its URL.
+#[allow(dead_code)] // not every test binary that includes this file uses it
 pub(crate) fn serve_http(flags: &[&str]) -> (Running, String) {
+    serve_http_with_env(flags, &[])
+}
+
+/// [`serve_http`] with the variables `env` set for the server.
+pub(crate) fn serve_http_with_env(flags: &[&str], env: &[(&str, &str)]) -> (Running, String) {
     let mut running = Running(
         Command::new(example_server())
             .args(["--http", "127.0.0.1:0"])
             .args(flags)
+            .envs(env.iter().copied())
             .stderr(Stdio::piped())
             .spawn()
             .expect("the example server starts"),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CreateTaskResult,
-    ProgressNotificationParam, ProgressToken, ResultType,
+    ProgressNotificationParam, ProgressToken, ResultType, Task,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
@@ -16,7 +16,7 @@ use tool_core::{CallProgress, ToolError, ToolResult};
 
 use crate::approval::with_approver;
 use crate::server::McpServer;
-use crate::tasks::Caller;
+use crate::tasks::{Call, Caller, Form};
 
 /// A report of the call's, on its way to the client.
 pub(crate) struct Report {
@@ -55,33 +55,36 @@ impl From<&CallProgress<'_>> for Report {
 /// and by the server's context), and, when the client sent a
 /// `progressToken`, a listener that sends each report as
 /// `notifications/progress`. A `long_running` tool's result is waited
-/// for, unless the client takes tasks: then the answer is a task that
-/// follows the call, with a token of its own that `tasks/cancel` cancels.
+/// for, unless the client takes tasks (the extension): then the answer is
+/// a task that follows the call, with a token of its own that
+/// `tasks/cancel` cancels.
 pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
-    let base = server.context_for(&context);
-    let registry = &server.current.get().registry;
+    let current = server.current.get();
+    let registry = &current.registry;
     let as_task = registry
         .info(&request.name)
         .is_some_and(|tool| tool.metadata.long_running)
         && context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
-    // A task outlives its request, whose token is cancelled once answered.
-    let token = if as_task {
-        base.cancellation().child_token()
-    } else {
-        context.ct.clone()
-    };
+    if as_task {
+        return match start_task(server, request, &context, Form::Extension, None).await? {
+            Started::Task(task) => Ok(CallToolResponse::Task(CreateTaskResult::new(task))),
+            Started::Answered(result) => Ok(result.into()),
+        };
+    }
+    let base = server.context_for(&context);
+    let token = context.ct.clone();
     let ctx = base.clone().with_cancellation(token.clone());
     let mut ctx = with_approver(server, registry, &request.name, &context, ctx);
     let progress_token = context.meta.get_progress_token();
     // Most calls have no one to report to: no channel for them.
     let mut reports = None;
-    if progress_token.is_some() || as_task {
+    if progress_token.is_some() {
         let (sender, receiver) = mpsc::unbounded_channel();
         ctx = ctx.with_progress_listener(move |event: &CallProgress<'_>| {
             // The request has been answered: MCP wants no progress after.
@@ -90,19 +93,6 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         reports = Some(receiver);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
-    if as_task {
-        let result = registry.call(&ctx, &request.name, arguments).await;
-        let Some(id) = result.pending_call_id().map(str::to_owned) else {
-            return answer(&result).map(Into::into);
-        };
-        let caller = Caller::of(&context, server.verifier.is_some());
-        // Always there for a task; a closed channel would do as well.
-        let reports = reports.unwrap_or_else(|| mpsc::unbounded_channel().1);
-        let task = server
-            .tasks
-            .start(caller, Arc::clone(registry), result, id, token, reports);
-        return Ok(CallToolResponse::Task(CreateTaskResult::new(task)));
-    }
     let run = async {
         let result = registry.call(&ctx, &request.name, arguments).await;
         let Some(id) = result.pending_call_id().map(str::to_owned) else {
@@ -140,6 +130,58 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         }
     }
     answer(&result).map(Into::into)
+}
+
+/// What asking for a task gave.
+pub(crate) enum Started {
+    /// The task that follows the call.
+    Task(Task),
+    /// The call's answer, when it ended at once (arguments that do not
+    /// fit, say) and the form asked in takes a direct answer then.
+    Answered(CallToolResult),
+}
+
+/// Runs the call as a task of `form`, owned by the request's caller: in a
+/// context with a token of its own (a task outlives its request, whose
+/// token is cancelled once answered), which `tasks/cancel` cancels, and a
+/// listener whose reports become the task's status message. A call that
+/// ends at once is `Started::Answered` for the extension, and a task
+/// already complete for 2025-11-25, whose clients expect a task whatever
+/// happens.
+pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
+    request: CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+    form: Form,
+    ttl_ms: Option<u64>,
+) -> Result<Started, ErrorData> {
+    let base = server.context_for(context);
+    let registry = Arc::clone(&server.current.get().registry);
+    let token = base.cancellation().child_token();
+    let (sender, reports) = mpsc::unbounded_channel();
+    let ctx = base.with_cancellation(token.clone());
+    let ctx = with_approver(server, &registry, &request.name, context, ctx)
+        .with_progress_listener(move |event: &CallProgress<'_>| {
+            let _ = sender.send(Report::from(event));
+        });
+    let arguments = Value::Object(request.arguments.unwrap_or_default());
+    let result = registry.call(&ctx, &request.name, arguments).await;
+    let call_id = result.pending_call_id().map(str::to_owned);
+    let unknown = matches!(result.error_kind(), Some(ToolError::UnknownTool { .. }));
+    if call_id.is_none() && (form == Form::Extension || unknown) {
+        return answer(&result).map(Started::Answered);
+    }
+    let caller = Caller::of(context, server.verifier.is_some());
+    let call = Call {
+        registry,
+        result,
+        call_id,
+        token,
+        reports,
+    };
+    Ok(Started::Task(
+        server.tasks.start(caller, form, ttl_ms, call),
+    ))
 }
 
 /// The next report, or never for a call without a channel.

@@ -20,6 +20,7 @@ use crate::resource::Published;
 use crate::serve::MCP_PATH;
 use crate::server::McpServer;
 use crate::sessions::{AT_LIMIT, HttpSessions};
+use crate::tasks_2025::{TaskTools, handle_http};
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 
@@ -52,6 +53,8 @@ pub(crate) struct Front<Ctx> {
     pub(crate) published: Option<Published>,
     /// The largest request body read (rmcp's setting).
     pub(crate) max_body: usize,
+    /// The tools a 2025-11-25 client may ask to run as tasks.
+    pub(crate) task_tools: TaskTools,
 }
 
 impl<Ctx: Send + Sync + 'static> Front<Ctx> {
@@ -110,11 +113,21 @@ impl<Ctx: Send + Sync + 'static> Front<Ctx> {
     async fn forward<B>(&self, request: Request<B>) -> Answer
     where
         B: Body + Send + 'static,
-        B::Error: Display,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>> + Display,
     {
         AT_LIMIT
             .scope(Cell::new(false), async {
-                let answer = self.service.handle(request).await;
+                // 2025-11-25's tasks are told apart before rmcp reads the
+                // request (`tasks_2025`).
+                let answer = handle_http(
+                    &self.service,
+                    request,
+                    &self.server.tasks,
+                    &self.task_tools,
+                    self.server.verifier.is_some(),
+                    self.max_body,
+                )
+                .await;
                 if !AT_LIMIT.with(Cell::get) {
                     return answer;
                 }

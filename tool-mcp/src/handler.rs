@@ -1,11 +1,13 @@
 //! rmcp's `ServerHandler` for a server: `initialize`, `tools/list`,
 //! `tools/call`, the sessions and subscriptions told of tool list changes,
-//! and the tasks extension's `tasks/get` and `tasks/cancel`.
+//! the tasks extension's `tasks/get` and `tasks/cancel`, and the requests
+//! of 2025-11-25's tasks, which reach rmcp as custom requests
+//! (`tasks_2025.rs`).
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
-    Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    GetTaskParams, GetTaskResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -13,6 +15,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use crate::call::call_tool;
 use crate::server::McpServer;
 use crate::tasks::Caller;
+use crate::tasks_2025;
 
 /// Tools, whose list may change, and tasks when a tool is `long_running`.
 impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
@@ -103,5 +106,20 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
     ) -> Result<(), ErrorData> {
         let caller = Caller::of(&context, self.verifier.is_some());
         self.tasks.cancel(&caller, &request.task_id)
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match tasks_2025::handle(self, &request, &context).await {
+            Some(answer) => answer,
+            None => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            )),
+        }
     }
 }

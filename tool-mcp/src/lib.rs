@@ -32,7 +32,17 @@
 //!   answered with a task at once; `tasks/get` reads its progress and
 //!   result, `tasks/cancel` cancels it, and a result the application
 //!   delivers ([`ToolRegistry::deliver`](tool_core::ToolRegistry::deliver))
-//!   completes it. Only its caller can read or cancel it.
+//!   completes it. Only its caller can read or cancel it. Both forms of
+//!   tasks are served: the `io.modelcontextprotocol/tasks` extension
+//!   (protocol 2026-07-28; the client declares the extension), and the
+//!   tasks of protocol 2025-11-25 (the client sends `params.task`; then
+//!   `tasks/result` waits for the result and `tasks/list` lists the
+//!   caller's tasks; the server declares `capabilities.tasks` and each
+//!   such tool's `execution.taskSupport: "optional"`). rmcp's model has
+//!   only the extension, so the 2025-11-25 form is served by
+//!   [`McpServer::serve_stdio`] and [`McpServer::serve_http`], which read
+//!   its requests before rmcp does, not by [`McpServer::http_service`] or
+//!   another rmcp transport.
 //! - Tool list changes: [`McpServer::replace_registry`] serves a new
 //!   registry and sends `notifications/tools/list_changed`.
 //! - Many processes: without HTTP sessions
@@ -82,6 +92,7 @@ mod serve;
 mod server;
 mod sessions;
 mod tasks;
+mod tasks_2025;
 
 pub use auth::{BearerTokens, TokenVerifier};
 pub use error::ServeError;

@@ -8,6 +8,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
 use rmcp::service::QuitReason;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -17,6 +18,7 @@ use crate::error::ServeError;
 use crate::front::Front;
 use crate::resource::ProtectedResource;
 use crate::server::McpServer;
+use crate::tasks_2025;
 use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessions};
 
 /// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
@@ -120,8 +122,14 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// ```
     pub async fn serve_stdio(self) -> Result<QuitReason, ServeError> {
         warn_unrunnable(&self);
+        // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
+        let stdin = tasks_2025::route_stdin(Arc::clone(&self.tasks));
+        let transport = tasks_2025::Declaring::new(
+            AsyncRwTransport::new_server(stdin, tokio::io::stdout()),
+            tasks_2025::task_tools(&self),
+        );
         let running = self
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|error| ServeError::Initialize(Box::new(error)))?;
         running.waiting().await.map_err(ServeError::Task)
@@ -139,7 +147,9 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// What [`McpServer::serve_http`] answers before MCP is its own, not
     /// this service's: the 401 of [`McpServer::with_bearer_auth`], the
     /// metadata and 403 of [`McpServer::with_protected_resource`], and the
-    /// 503 of a new session over the limit (this service answers it `500`).
+    /// 503 of a new session over the limit (this service answers it `500`),
+    /// and the tasks of protocol 2025-11-25 (`params.task`): this service
+    /// serves the tasks extension only.
     /// Put the service behind your router's own authentication. Calls
     /// still run with the scopes of the request's token, and with none
     /// without one.
@@ -232,11 +242,13 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         tokio::spawn(close_idle_sessions(sessions, idle, sweeping));
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
+        let task_tools = tasks_2025::task_tools(&self);
         let front = Arc::new(Front {
             service,
             server: self,
             published,
             max_body,
+            task_tools,
         });
         loop {
             let stream = tokio::select! {

@@ -2,14 +2,15 @@
 //! that takes tasks gets one at once and reads the call's progress and
 //! result through `tasks/get`, cancels it with `tasks/cancel`, and sees a
 //! result the application delivers; another caller cannot see or cancel it.
+//! (2025-11-25's form of tasks: `tasks_2025.rs`.)
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig,
-    ErrorCode, GetTaskParams, Implementation, TaskPayload, TaskStatus,
+    CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig, ErrorCode, GetTaskParams,
+    Implementation, TaskPayload, TaskStatus,
 };
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -17,62 +18,14 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use support::{connect_2026, serve_http};
-use tokio::sync::{Notify, mpsc};
-use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tokio::sync::mpsc;
+use tool_core::{ToolContext, ToolRegistry, ToolResult};
 use tool_mcp::{BearerTokens, McpServer};
+use tools::{Add, App, params, server};
 
 mod support;
-
-#[derive(Default)]
-struct App {
-    /// Lets `render` finish.
-    release: Notify,
-    /// Told when `render` saw its call cancelled.
-    cancelled: Mutex<Option<mpsc::UnboundedSender<()>>>,
-}
-
-/// Render a video.
-#[tool(long_running, tier = Observe, timeout = "1h")]
-async fn render(
-    ctx: &ToolContext<App>,
-    /// The video's name.
-    name: String,
-) -> String {
-    ctx.progress(1.0, Some(2.0), "frames drawn");
-    tokio::select! {
-        () = ctx.state().release.notified() => format!("rendered {name}"),
-        () = ctx.cancellation().cancelled() => {
-            if let Some(told) = ctx.state().cancelled.lock().expect("unpoisoned").as_ref() {
-                let _ = told.send(());
-            }
-            "stopped".to_owned()
-        }
-    }
-}
-
-/// Ask a person to approve a payment; the application delivers the answer.
-#[tool(long_running, tier = Observe)]
-fn approve_payment(
-    /// The amount.
-    amount: u32,
-) -> ToolResult {
-    let _ = amount;
-    ToolResult::deferred()
-}
-
-/// Add two numbers.
-#[tool(read_only, tier = Observe)]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-fn server(app: &Arc<App>) -> McpServer<App> {
-    let registry = ToolRegistry::new()
-        .with(Render)
-        .with(ApprovePayment)
-        .with(Add);
-    McpServer::new(registry, ToolContext::from_arc(Arc::clone(app)))
-}
+#[path = "support/tools.rs"]
+mod tools;
 
 /// A client that says it takes tasks.
 fn tasks_client() -> ClientConfig {
@@ -80,13 +33,6 @@ fn tasks_client() -> ClientConfig {
         ClientCapabilities::builder().enable_tasks().build(),
         Implementation::new("task-client", "1.0.0"),
     )
-}
-
-fn params(name: &str, arguments: Value) -> CallToolRequestParams {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
 }
 
 /// Starts a task and gives its id.

@@ -1,0 +1,291 @@
+//! The experimental tasks of MCP 2025-11-25, as the official TypeScript SDK
+//! (1.x) speaks them, served beside the tasks extension on the same tasks
+//! (`tasks.rs`) and the same rule of ownership.
+//!
+//! A client asks for a task with `params.task` (`{ttl}`) on `tools/call`
+//! and is answered `{task: {taskId, status, ttl, ...}}`; `tasks/get` and
+//! `tasks/cancel` answer the task itself, `tasks/result` waits for the
+//! call's own result, and `tasks/list` lists the caller's tasks.
+//!
+//! rmcp 3.9 models only the extension: it parses `tools/call` into params
+//! without `task`, and answers `tasks/get` and `tasks/cancel` itself, in
+//! the extension's shapes, for clients that declared the extension. So the
+//! requests of this form are told apart before rmcp parses them
+//! (`transport.rs`): a `tools/call` with `params.task`, and a `tasks/get`
+//! or `tasks/cancel` of anything but the caller's own extension task, are
+//! renamed to methods of this crate's own, which rmcp hands whole, as
+//! custom requests, to [`handle`]. `tasks/result` and `tasks/list` are
+//! custom requests for rmcp already. Nor can rmcp's model say that the
+//! server takes these tasks (`capabilities.tasks`) or which tools do
+//! (`execution.taskSupport`): `transport.rs` adds them to the answers.
+//! The transports this crate serves on apply both: stdio through
+//! [`route_stdin`] and [`Declaring`], HTTP through [`handle_http`].
+
+mod transport;
+
+use rmcp::model::{
+    CallToolRequestParams, CustomRequest, CustomResult, ErrorCode, Task, TaskPayload,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::{Map, Value, json};
+
+pub(crate) use transport::{Declaring, TaskTools, handle_http, route_stdin, task_tools};
+
+use crate::call::{Started, start_task};
+use crate::server::McpServer;
+use crate::tasks::{Caller, Form, Tasks};
+
+/// The method a task-augmented `tools/call` is renamed to.
+const CALL: &str = "tool-mcp/2025-11-25/tools/call";
+/// The method a `tasks/get` of this form is renamed to.
+const GET: &str = "tool-mcp/2025-11-25/tasks/get";
+/// The method a `tasks/cancel` of this form is renamed to.
+const CANCEL: &str = "tool-mcp/2025-11-25/tasks/cancel";
+/// Key of the task a result belongs to, in its `_meta`.
+const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+
+/// Answers a custom request of this form, or `None` for any other method.
+pub(crate) async fn handle<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
+    request: &CustomRequest,
+    context: &RequestContext<RoleServer>,
+) -> Option<Result<CustomResult, ErrorData>> {
+    let caller = || Caller::of(context, server.verifier.is_some());
+    let answer = match request.method.as_str() {
+        CALL => call(server, request, context).await,
+        GET => task_id(request)
+            .and_then(|id| server.tasks.get(&caller(), &id))
+            .map(|task| task_json(&task.task)),
+        CANCEL => match task_id(request) {
+            Ok(id) => cancel(&server.tasks, &caller(), &id, context).await,
+            Err(error) => Err(error),
+        },
+        "tasks/result" => match task_id(request) {
+            Ok(id) => result(&server.tasks, &caller(), &id, context).await,
+            Err(error) => Err(error),
+        },
+        "tasks/list" => {
+            let tasks = server.tasks.list(&caller());
+            Ok(json!({"tasks": tasks.iter().map(task_json).collect::<Vec<_>>()}))
+        }
+        _ => return None,
+    };
+    Some(answer.map(CustomResult))
+}
+
+/// `tools/call` with `params.task`: the task that runs the call. A tool
+/// that is not `long_running` does not take tasks (its
+/// `execution.taskSupport` is `forbidden`), and MCP answers such a call
+/// `-32601`; an unknown tool is `-32602`, as without a task.
+async fn call<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
+    request: &CustomRequest,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, ErrorData> {
+    let params: CallToolRequestParams = request
+        .params_as()
+        .map_err(|error| ErrorData::invalid_params(format!("invalid tools/call: {error}"), None))?
+        .ok_or_else(|| ErrorData::invalid_params("tools/call without params", None))?;
+    let ttl_ms = request
+        .params
+        .as_ref()
+        .and_then(|params| params.get("task")?.get("ttl")?.as_u64());
+    let runs_as_task = server
+        .registry()
+        .info(&params.name)
+        .map(|tool| tool.metadata.long_running);
+    if runs_as_task == Some(false) {
+        return Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "tool `{}` does not run as a task (its execution.taskSupport is \"forbidden\"): \
+                 call it without `task`",
+                params.name
+            ),
+            None,
+        ));
+    }
+    // The client may ask for a shorter life than the server keeps tasks,
+    // not a longer one.
+    let ttl_ms = ttl_ms.map(|ttl| ttl.clamp(MIN_TTL_MS, rmcp::task_manager::DEFAULT_TASK_TTL_MS));
+    match start_task(server, params, context, Form::Spec2025, ttl_ms).await? {
+        Started::Task(task) => Ok(json!({"task": task_json(&task)})),
+        Started::Answered(result) => serde_json::to_value(result)
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None)),
+    }
+}
+
+/// The shortest time a task is kept: a second, so that a `ttl` of a few
+/// milliseconds does not end a task before its client polls once.
+const MIN_TTL_MS: u64 = 1_000;
+
+/// `tasks/cancel`: cancels the task's call and answers the task once it
+/// has stopped (`cancelled`, unless it ended first); a task that has
+/// already ended is refused with `-32602`, as MCP asks.
+async fn cancel(
+    tasks: &Tasks,
+    caller: &Caller,
+    task_id: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, ErrorData> {
+    let task = tasks.get(caller, task_id)?;
+    if task.status().is_terminal() {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "task {task_id} cannot be cancelled: it is already {}",
+                status_text(&task.task)
+            ),
+            None,
+        ));
+    }
+    tasks.cancel(caller, task_id)?;
+    let settled = tasks.settled(caller, task_id, &context.ct).await?;
+    Ok(task_json(&settled.task))
+}
+
+/// `tasks/result`: waits for the task to end, then answers what its call
+/// answers: the `CallToolResult` (with the task's id in `_meta`), or the
+/// error of a failed task; a cancelled task has no result.
+async fn result(
+    tasks: &Tasks,
+    caller: &Caller,
+    task_id: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, ErrorData> {
+    let settled = tasks.settled(caller, task_id, &context.ct).await?;
+    match settled.payload {
+        TaskPayload::Completed { mut result } => {
+            // As a call of this version is answered without a task:
+            // `resultType` is 2026-07-28's.
+            result.remove("resultType");
+            let meta = result
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(meta) = meta {
+                meta.insert(RELATED_TASK.to_owned(), json!({"taskId": task_id}));
+            }
+            Ok(Value::Object(result))
+        }
+        TaskPayload::Failed { error } => {
+            let code = error.get("code").and_then(Value::as_i64).unwrap_or(-32603);
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("the task failed")
+                .to_owned();
+            let code = i32::try_from(code).unwrap_or(-32603);
+            Err(ErrorData::new(
+                ErrorCode(code),
+                message,
+                error.get("data").cloned(),
+            ))
+        }
+        _ => Err(ErrorData::invalid_params(
+            format!(
+                "task {task_id} has no result: it is {}",
+                status_text(&settled.task)
+            ),
+            None,
+        )),
+    }
+}
+
+/// The `taskId` of a request's params.
+fn task_id(request: &CustomRequest) -> Result<String, ErrorData> {
+    request
+        .params
+        .as_ref()
+        .and_then(|params| params.get("taskId")?.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            ErrorData::invalid_params(format!("{} needs a string taskId", request.method), None)
+        })
+}
+
+/// A task as 2025-11-25 writes it: `ttl` and `pollInterval`, where the
+/// extension has `ttlMs` and `pollIntervalMs`.
+fn task_json(task: &Task) -> Value {
+    let mut value = json!({
+        "taskId": task.task_id,
+        "status": task.status,
+        "createdAt": task.created_at,
+        "lastUpdatedAt": task.last_updated_at,
+        "ttl": task.ttl_ms,
+    });
+    if let Some(poll) = task.poll_interval_ms {
+        value["pollInterval"] = json!(poll);
+    }
+    if let Some(message) = &task.status_message {
+        value["statusMessage"] = json!(message);
+    }
+    value
+}
+
+/// The task's status as the wire says it: `completed`.
+fn status_text(task: &Task) -> String {
+    serde_json::to_value(task.status)
+        .ok()
+        .and_then(|status| status.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transport::route;
+    use super::*;
+
+    fn routed(message: Value, tasks: &Tasks) -> Option<Value> {
+        let bytes = serde_json::to_vec(&message).expect("JSON");
+        route(&bytes, tasks, &Caller::Anyone)
+            .map(|renamed| serde_json::from_slice(&renamed).expect("JSON"))
+    }
+
+    #[test]
+    fn only_requests_of_the_2025_form_are_renamed() {
+        let tasks = Tasks::default();
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "render", "arguments": {"task": "x"}, "task": {"ttl": 60000}}});
+        let mut expected = call.clone();
+        expected["method"] = json!(CALL);
+        assert_eq!(routed(call, &tasks), Some(expected));
+        // `task` among the arguments is the tool's own.
+        let plain = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "render", "arguments": {"task": {"ttl": 1}}}});
+        assert_eq!(routed(plain, &tasks), None);
+        let get = json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
+            "params": {"taskId": "no-such-task"}});
+        assert_eq!(
+            routed(get, &tasks).map(|m| m["method"].clone()),
+            Some(json!(GET))
+        );
+        let list = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"});
+        assert_eq!(routed(list, &tasks), None);
+        assert_eq!(route(b"not json \"task", &tasks, &Caller::Anyone), None);
+    }
+
+    #[test]
+    fn a_task_is_written_as_2025_11_25_writes_it() {
+        let task = Task::new(
+            "t-1",
+            rmcp::model::TaskStatus::Working,
+            "2025-11-25T10:30:00Z",
+            "2025-11-25T10:30:01Z",
+        )
+        .with_ttl_ms(60_000)
+        .with_poll_interval_ms(1_000)
+        .with_status_message("1/3: scenes rendered");
+        assert_eq!(
+            task_json(&task),
+            json!({
+                "taskId": "t-1",
+                "status": "working",
+                "createdAt": "2025-11-25T10:30:00Z",
+                "lastUpdatedAt": "2025-11-25T10:30:01Z",
+                "ttl": 60000,
+                "pollInterval": 1000,
+                "statusMessage": "1/3: scenes rendered",
+            })
+        );
+    }
+}

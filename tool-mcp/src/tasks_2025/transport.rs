@@ -1,0 +1,366 @@
+//! Where 2025-11-25's tasks meet the transports: their requests told
+//! apart before rmcp parses them ([`route`]), over stdio and HTTP, and
+//! what rmcp's model cannot say added to the answers ([`declare`]).
+
+use std::convert::Infallible;
+use std::fmt::Display;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Body;
+use hyper::{Method, Request, Response, StatusCode};
+use rmcp::RoleServer;
+use rmcp::model::{
+    ClientJsonRpcMessage, CustomResult, ServerJsonRpcMessage, ServerResult, TASKS_EXTENSION_ID,
+};
+use rmcp::transport::{StreamableHttpService, Transport};
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+
+use super::{CALL, CANCEL, GET};
+use crate::changes::Current;
+use crate::server::McpServer;
+use crate::sessions::HttpSessions;
+use crate::tasks::{Caller, Tasks};
+
+/// The message of `caller` with its method renamed when it is a request of
+/// this form that rmcp would misread, else `None` (and the message goes to
+/// rmcp as it came). A `tasks/get` or `tasks/cancel` is this form's unless
+/// it names a task the caller made in the extension's: any other id, of no
+/// task or of another caller's, is answered here as unknown, the error
+/// the extension's handler gives too (rmcp would first tell a client that
+/// did not declare the extension that it should have, which would say the
+/// task exists).
+pub(crate) fn route(message: &[u8], tasks: &Tasks, caller: &Caller) -> Option<Vec<u8>> {
+    // Every message passes here: most are told apart without parsing.
+    if !message.windows(5).any(|window| window == b"\"task") {
+        return None;
+    }
+    let mut value: Value = serde_json::from_slice(message).ok()?;
+    let object = value.as_object_mut()?;
+    let params = object.get("params")?;
+    let renamed = match object.get("method")?.as_str()? {
+        "tools/call" if params.get("task").is_some_and(Value::is_object) => CALL,
+        method @ ("tasks/get" | "tasks/cancel") => {
+            let task_id = params.get("taskId")?.as_str()?;
+            if tasks.is_extension_task_of(task_id, caller) {
+                return None;
+            }
+            if method == "tasks/get" { GET } else { CANCEL }
+        }
+        _ => return None,
+    };
+    object.insert("method".to_owned(), Value::from(renamed));
+    serde_json::to_vec(&value).ok()
+}
+
+/// The longest line [`route_stdin`] reads whole: rmcp's own limit for a
+/// message over stdio. Longer lines pass unread, for rmcp to refuse.
+const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// This process's stdin, each message [`route`]d, for rmcp to read: a task
+/// copies it line by line through a pipe, and closes the pipe when stdin
+/// closes.
+pub(crate) fn route_stdin(tasks: Arc<Tasks>) -> impl AsyncRead + Send + Unpin + 'static {
+    let (routed, mut into) = tokio::io::simplex(64 * 1024);
+    tokio::spawn(async move {
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        let mut line = Vec::new();
+        // Set while the rest of a line too long to route passes through.
+        let mut passing = false;
+        loop {
+            let available = match stdin.fill_buf().await {
+                Ok([]) | Err(_) => break,
+                Ok(available) => available,
+            };
+            let end = available.iter().position(|&byte| byte == b'\n');
+            let take = end.map_or(available.len(), |at| at + 1);
+            let chunk = &available[..take];
+            let written = if passing {
+                into.write_all(chunk).await
+            } else if line.len() + take > MAX_LINE {
+                passing = true;
+                let written = into.write_all(&line).await;
+                line.clear();
+                match written {
+                    Ok(()) => into.write_all(chunk).await,
+                    error => error,
+                }
+            } else {
+                line.extend_from_slice(chunk);
+                Ok(())
+            };
+            stdin.consume(take);
+            if written.is_err() {
+                // rmcp stopped reading: the session is over.
+                break;
+            }
+            if end.is_some() {
+                if passing {
+                    passing = false;
+                    continue;
+                }
+                // Over stdio no request says who sends it: the one client.
+                let forwarded = match route(&line, &tasks, &Caller::Anyone) {
+                    Some(mut renamed) => {
+                        renamed.push(b'\n');
+                        into.write_all(&renamed).await
+                    }
+                    None => into.write_all(&line).await,
+                };
+                line.clear();
+                if forwarded.is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    routed
+}
+
+/// Answers an HTTP request through rmcp's `service`, a POST's body
+/// [`route`]d first and the answer to an `initialize` or `tools/list`
+/// given [`declare`]'s additions; a body over `max_bytes` is refused
+/// `413`, as rmcp refuses it, and one that cannot be read `400`.
+pub(crate) async fn handle_http<Ctx, B>(
+    service: &StreamableHttpService<McpServer<Ctx>, HttpSessions>,
+    request: Request<B>,
+    tasks: &Tasks,
+    task_tools: &TaskTools,
+    authenticated: bool,
+    max_bytes: usize,
+) -> Response<BoxBody<Bytes, Infallible>>
+where
+    Ctx: Send + Sync + 'static,
+    B: Body + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>> + Display,
+{
+    if request.method() != Method::POST {
+        return service.handle(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let body = match Limited::new(body, max_bytes).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) => {
+            let too_large = error
+                .downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some();
+            let (status, text) = if too_large {
+                (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large")
+            } else {
+                (
+                    StatusCode::BAD_REQUEST,
+                    "the request body could not be read",
+                )
+            };
+            let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+            *response.status_mut() = status;
+            return response;
+        }
+    };
+    let asked = Asked::of(&body)
+        .filter(|&asked| asked == Asked::Initialize || task_tools.any_runs_as_task());
+    let caller = Caller::of_headers(&parts.headers, authenticated);
+    let body = match route(&body, tasks, &caller) {
+        Some(renamed) => Bytes::from(renamed),
+        None => body,
+    };
+    let response = service
+        .handle(Request::from_parts(parts, Full::new(body)))
+        .await;
+    match asked {
+        Some(asked) => declare_in_response(response, asked, task_tools).await,
+        None => response,
+    }
+}
+
+/// The answer of an `initialize` or a `tools/list` with [`declare`]'s
+/// additions: in a JSON body, or in the `data:` of an event stream's
+/// message (such a request's stream ends with its answer).
+async fn declare_in_response(
+    response: Response<BoxBody<Bytes, Infallible>>,
+    asked: Asked,
+    task_tools: &TaskTools,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    let (mut parts, body) = response.into_parts();
+    let Ok(collected) = body.collect().await;
+    let body = collected.to_bytes();
+    let declared = |json: &str| -> Option<String> {
+        let mut message: Value = serde_json::from_str(json).ok()?;
+        declare(
+            message.get_mut("result")?.as_object_mut()?,
+            asked,
+            task_tools,
+        );
+        serde_json::to_string(&message).ok()
+    };
+    let text = String::from_utf8_lossy(&body);
+    let rewritten = if text.trim_start().starts_with('{') {
+        declared(&text)
+    } else {
+        let lines: Vec<String> = text
+            .split('\n')
+            .map(|line| {
+                line.strip_prefix("data:")
+                    .and_then(|data| declared(data.trim_start()))
+                    .map_or_else(|| line.to_owned(), |data| format!("data: {data}"))
+            })
+            .collect();
+        Some(lines.join("\n"))
+    };
+    let body = rewritten.map_or(body, Bytes::from);
+    parts.headers.remove(hyper::header::CONTENT_LENGTH);
+    Response::from_parts(parts, Full::new(body).boxed())
+}
+
+/// A request whose answer [`declare`] adds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asked {
+    Initialize,
+    ToolsList,
+}
+
+impl Asked {
+    /// What a message asks, if [`declare`] adds to its answer.
+    fn of(message: &[u8]) -> Option<Self> {
+        let mentions = |name: &[u8]| message.windows(name.len()).any(|window| window == name);
+        if !mentions(b"\"initialize\"") && !mentions(b"\"tools/list\"") {
+            return None;
+        }
+        let value: Value = serde_json::from_slice(message).ok()?;
+        match value.get("method")?.as_str()? {
+            "initialize" => Some(Asked::Initialize),
+            "tools/list" => Some(Asked::ToolsList),
+            _ => None,
+        }
+    }
+}
+
+/// Which tools of a server run as tasks (its `long_running` ones), in
+/// whichever registry it serves when asked.
+pub(crate) trait RunsAsTask: Send + Sync {
+    /// Whether the tool `name` does.
+    fn runs_as_task(&self, name: &str) -> bool;
+    /// Whether any tool does: else a `tools/list` answer is left as it is.
+    fn any_runs_as_task(&self) -> bool;
+}
+
+impl<Ctx: Send + Sync + 'static> RunsAsTask for Current<Ctx> {
+    fn runs_as_task(&self, name: &str) -> bool {
+        self.get()
+            .registry
+            .info(name)
+            .is_some_and(|tool| tool.metadata.long_running)
+    }
+
+    fn any_runs_as_task(&self) -> bool {
+        self.get()
+            .registry
+            .tools()
+            .any(|tool| tool.metadata.long_running)
+    }
+}
+
+/// The tools of a server that run as tasks.
+pub(crate) type TaskTools = Arc<dyn RunsAsTask>;
+
+/// The tools of `server` that run as tasks.
+pub(crate) fn task_tools<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> TaskTools {
+    Arc::clone(&server.current) as TaskTools
+}
+
+/// What rmcp's model cannot say, added to an answer for 2025-11-25's
+/// clients: in `initialize`'s, the `tasks` capability (`tools/call` may be
+/// asked as a task, `tasks/list` and `tasks/cancel` are served) when the
+/// server offers tasks (the extension's capability says so); in
+/// `tools/list`'s, `execution.taskSupport: "optional"` on each tool that
+/// runs as a task (another may not, and says nothing: MCP's default is
+/// `forbidden`).
+fn declare(result: &mut Map<String, Value>, asked: Asked, task_tools: &TaskTools) {
+    match asked {
+        Asked::Initialize => {
+            let Some(Value::Object(capabilities)) = result.get_mut("capabilities") else {
+                return;
+            };
+            let offers_tasks = capabilities
+                .get("extensions")
+                .and_then(|extensions| extensions.get(TASKS_EXTENSION_ID))
+                .is_some();
+            if offers_tasks {
+                capabilities.insert(
+                    "tasks".to_owned(),
+                    json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+                );
+            }
+        }
+        Asked::ToolsList => {
+            let Some(Value::Array(tools)) = result.get_mut("tools") else {
+                return;
+            };
+            for tool in tools {
+                let runs_as_task = tool
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|name| task_tools.runs_as_task(name));
+                if runs_as_task && let Value::Object(tool) = tool {
+                    tool.insert("execution".to_owned(), json!({"taskSupport": "optional"}));
+                }
+            }
+        }
+    }
+}
+
+/// A transport (stdio's) whose answers to `initialize` and `tools/list`
+/// get [`declare`]'s additions: rmcp's typed answer, written out with them
+/// as a custom result.
+pub(crate) struct Declaring<T> {
+    inner: T,
+    task_tools: TaskTools,
+}
+
+impl<T> Declaring<T> {
+    pub(crate) fn new(inner: T, task_tools: TaskTools) -> Self {
+        Self { inner, task_tools }
+    }
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for Declaring<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let item = match item {
+            ServerJsonRpcMessage::Response(mut response) => {
+                let asked = match &response.result {
+                    ServerResult::InitializeResult(_) => Some(Asked::Initialize),
+                    ServerResult::ListToolsResult(_) if self.task_tools.any_runs_as_task() => {
+                        Some(Asked::ToolsList)
+                    }
+                    _ => None,
+                };
+                if let Some(asked) = asked
+                    && let Ok(Value::Object(mut result)) = serde_json::to_value(&response.result)
+                {
+                    declare(&mut result, asked, &self.task_tools);
+                    response.result =
+                        ServerResult::CustomResult(CustomResult(Value::Object(result)));
+                }
+                ServerJsonRpcMessage::Response(response)
+            }
+            other => other,
+        };
+        self.inner.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
