@@ -63,7 +63,9 @@ fn text(texts: &[&str], is_error: bool) -> Value {
 /// What each case must see over `transport`.
 fn expected(transport: &str) -> serde_json::Map<String, Value> {
     let registry = tools::registry();
-    let definitions = Provider::Mcp.definitions(&registry).expect("MCP takes every tool");
+    let definitions = Provider::Mcp
+        .definitions(&registry)
+        .expect("MCP takes every tool");
     let weather = definitions
         .tools()
         .as_array()
@@ -112,10 +114,13 @@ fn expected(transport: &str) -> serde_json::Map<String, Value> {
             "large": text(&["the call to tool `convert_currency` was denied: amounts over 1000 need a person to approve them"], true),
         }),
     );
-    let reset = |called: Value, ctx: &ToolContext<quickstart::App>| {
-        json!({"listed": names(ctx), "called": called})
-    };
-    let refused = text(&["tool `reset_sales` requires the scope `sales:admin`, which this caller does not have; do not call it again"], true);
+    let reset = |called: Value, ctx: &ToolContext<quickstart::App>| json!({"listed": names(ctx), "called": called});
+    let refused = text(
+        &[
+            "tool `reset_sales` requires the scope `sales:admin`, which this caller does not have; do not call it again",
+        ],
+        true,
+    );
     let reset_done = text(&["the sales were reset"], false);
     if transport == "stdio" {
         expected.insert(
@@ -125,10 +130,7 @@ fn expected(transport: &str) -> serde_json::Map<String, Value> {
         expected.insert("listed_with_the_scope".into(), json!("no token over stdio"));
     } else {
         let admin = quickstart::context().with_scopes(["sales:admin"]);
-        expected.insert(
-            "listed_with_the_scope".into(),
-            reset(reset_done, &admin),
-        );
+        expected.insert("listed_with_the_scope".into(), reset(reset_done, &admin));
     }
     expected
 }
@@ -236,7 +238,15 @@ fn the_inspectors_portability_check_finds_nothing_in_the_tool_list() {
     let (_running, url) = serve_http();
     let output = Command::new("node")
         .arg(&inspector)
-        .args(["--cli", &url, "--transport", "http", "--method", "tools/list", "--strict"])
+        .args([
+            "--cli",
+            &url,
+            "--transport",
+            "http",
+            "--method",
+            "tools/list",
+            "--strict",
+        ])
         .args(["--header", &format!("Authorization: Bearer {TOKEN}")])
         .output()
         .expect("node runs the Inspector");
@@ -254,6 +264,9 @@ fn the_inspectors_portability_check_finds_nothing_in_the_tool_list() {
         .filter_map(|tool| tool["name"].as_str())
         .collect();
     // Every tool, output schemas and optional parameters included.
-    assert!(names.contains(&"sales_summary") && names.contains(&"get_weather"), "{names:?}");
+    assert!(
+        names.contains(&"sales_summary") && names.contains(&"get_weather"),
+        "{names:?}"
+    );
     assert_eq!(names.len(), tools::registry().len(), "{names:?}");
 }

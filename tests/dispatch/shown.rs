@@ -83,6 +83,32 @@ async fn a_caller_is_shown_only_the_tools_it_may_call() {
     assert_eq!(shown(&registry, &open), ["balance", "now"]);
     assert_eq!(shown(&registry, &payer), ["pay", "balance", "now"]);
     assert!(!registry.may_call(&payer, "no_such_tool"));
+    // Whatever the scopes: what a caller that can be given them is shown.
+    let available = |ctx: &ToolContext<Caller>| -> Vec<&str> {
+        registry
+            .names()
+            .filter(|name| registry.is_available_to(ctx, name))
+            .collect()
+    };
+    assert_eq!(available(&closed), ["pay", "now"]);
+    assert_eq!(available(&open), ["pay", "balance", "now"]);
+    assert!(!registry.is_available_to(&open, "no_such_tool"));
+
+    // A name that is no tool's: the caller is told only of what it is shown.
+    assert_eq!(
+        registry
+            .call(&closed, "balanse", json!({}))
+            .await
+            .model_text(),
+        "unknown tool `balanse`. Available tools: `now`."
+    );
+    assert_eq!(
+        registry
+            .call(&open, "balanse", json!({}))
+            .await
+            .model_text(),
+        "unknown tool `balanse`. Did you mean `balance`? Available tools: `balance`, `now`."
+    );
 
     // Called anyway: the refusals are as before.
     assert_eq!(

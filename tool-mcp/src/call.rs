@@ -160,10 +160,11 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     let token = base.cancellation().child_token();
     let (sender, reports) = mpsc::unbounded_channel();
     let ctx = base.with_cancellation(token.clone());
-    let ctx = with_approver(server, &registry, &request.name, context, ctx)
-        .with_progress_listener(move |event: &CallProgress<'_>| {
+    let ctx = with_approver(server, &registry, &request.name, context, ctx).with_progress_listener(
+        move |event: &CallProgress<'_>| {
             let _ = sender.send(Report::from(event));
-        });
+        },
+    );
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let result = registry.call(&ctx, &request.name, arguments).await;
     let call_id = result.pending_call_id().map(str::to_owned);

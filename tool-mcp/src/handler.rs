@@ -39,8 +39,9 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         }
     }
 
-    /// The tools this caller may call: those whose scopes it holds and
-    /// whose availability check lets it.
+    /// The tools this caller may call: those whose scopes it holds (or, on
+    /// a protected resource, can be given) and whose availability check
+    /// lets it.
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -51,8 +52,16 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
             .and_then(|request| request.cursor.as_deref());
         let ctx = self.context_for(&context);
         let served = self.current.get();
+        // A protected resource's client asks for a scope when a call
+        // needs it (step-up): a tool is shown whatever scopes the token
+        // holds now.
+        let step_up = self.http.resource.is_some();
         served.listing()?.page(cursor, self.page_size, |name| {
-            served.registry.may_call(&ctx, name)
+            if step_up {
+                served.registry.is_available_to(&ctx, name)
+            } else {
+                served.registry.may_call(&ctx, name)
+            }
         })
     }
 

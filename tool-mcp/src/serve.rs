@@ -18,8 +18,8 @@ use crate::error::ServeError;
 use crate::front::Front;
 use crate::resource::ProtectedResource;
 use crate::server::McpServer;
-use crate::tasks_2025;
 use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessions};
+use crate::tasks_2025;
 
 /// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
 /// for a listener on `127.0.0.1:8080`. Any other path is 404.

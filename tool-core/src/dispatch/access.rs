@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::dispatch::entry::Entry;
 use crate::dispatch::pipeline::check_access;
-use crate::{ToolContext, ToolDefinition, ToolRegistry};
+use crate::{ToolContext, ToolDefinition, ToolError, ToolRegistry};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// The definitions of the tools `ctx` may call, in registration order:
@@ -49,11 +49,28 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     pub fn may_call(&self, ctx: &ToolContext<Ctx>, name: &str) -> bool {
         self.entry(name).is_some_and(|entry| allowed(entry, ctx))
     }
+
+    /// Whether the tool of that name is registered and its availability
+    /// check lets `ctx` call it, whatever scopes `ctx` holds: what to show
+    /// a caller who can be given more scopes when it needs them (an OAuth
+    /// client asked for a scope, which it then asks its user for).
+    pub fn is_available_to(&self, ctx: &ToolContext<Ctx>, name: &str) -> bool {
+        self.entry(name).is_some_and(|entry| available(entry, ctx))
+    }
 }
 
 /// Whether `ctx` passes a tool's availability check and holds its scopes;
 /// a check that panics says no.
-fn allowed<Ctx: Send + Sync + 'static>(entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>) -> bool {
+pub(crate) fn allowed<Ctx: Send + Sync + 'static>(
+    entry: &Entry<Ctx>,
+    ctx: &ToolContext<Ctx>,
+) -> bool {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_access(entry, ctx)))
         .is_ok_and(|access| access.is_ok())
+}
+
+/// Whether `ctx` passes a tool's availability check, whatever its scopes.
+fn available<Ctx: Send + Sync + 'static>(entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_access(entry, ctx)))
+        .is_ok_and(|access| !matches!(access, Err(ToolError::Unavailable { .. })))
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::ToolInfo;
+use crate::dispatch::access::allowed;
 use crate::dispatch::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use crate::dispatch::batch::{Batch, run_batch};
 use crate::dispatch::entry::Entry;
@@ -480,7 +481,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let found = self
             .position(name)
             .map(|at| (&self.entries[at], &self.definitions[at].input_schema))
-            .ok_or_else(|| Box::new(self.unknown_tool(name)));
+            .ok_or_else(|| Box::new(self.unknown_tool(ctx, name)));
         self.pipeline.call(ctx, name, found, args).await
     }
 
@@ -566,9 +567,19 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.pipeline.pending.ids()
     }
 
-    fn unknown_tool(&self, name: &str) -> ToolError {
-        let suggestion = self
-            .names()
+    /// The error of a name that is no tool's: the closest of the tools the
+    /// caller may call, and all of them (not the others, which it is not
+    /// shown either).
+    fn unknown_tool(&self, ctx: &ToolContext<Ctx>, name: &str) -> ToolError {
+        let shown: Vec<&str> = self
+            .entries
+            .iter()
+            .filter(|entry| allowed(entry, ctx))
+            .map(|entry| &*entry.name)
+            .collect();
+        let suggestion = shown
+            .iter()
+            .copied()
             .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
             .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
             .min_by_key(|(distance, _)| *distance)
@@ -576,7 +587,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         ToolError::UnknownTool {
             name: name.to_owned(),
             suggestion,
-            available: self.names().map(str::to_owned).collect(),
+            available: shown.into_iter().map(str::to_owned).collect(),
         }
     }
 
