@@ -20,19 +20,16 @@ pub(crate) type InstallHook<Ctx> = dyn Fn(ToolContext<Ctx>) -> ToolContext<Ctx> 
 /// The most of the arguments shown to the person asked, in characters.
 const SHOWN_ARGUMENTS: usize = 2_000;
 
-/// The context a call of `tool` runs in, with the approver of this request
-/// when the tool asks for one.
+/// The context a call runs in, with the approver of this request when the
+/// tool (of tier `tier`, `None` for a name that is no tool's) asks for one.
 pub(crate) fn with_approver<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
     registry: &ToolRegistry<Ctx>,
-    tool: &str,
+    tier: Option<ToolTier>,
     request: &RequestContext<RoleServer>,
     ctx: ToolContext<Ctx>,
 ) -> ToolContext<Ctx> {
-    let confirm = registry
-        .info(tool)
-        .is_some_and(|tool| tool.metadata.tier == ToolTier::Confirm);
-    if !confirm {
+    if tier != Some(ToolTier::Confirm) {
         return ctx;
     }
     if can_elicit(request) {

@@ -65,9 +65,11 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
 ) -> Result<CallToolResponse, ErrorData> {
     let current = server.current.get();
     let registry = &current.registry;
-    let as_task = registry
+    // One look-up for what the call needs to know of its tool.
+    let tool = registry
         .info(&request.name)
-        .is_some_and(|tool| tool.metadata.long_running)
+        .map(|tool| (tool.metadata.long_running, tool.metadata.tier));
+    let as_task = tool.is_some_and(|(long_running, _)| long_running)
         && context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
@@ -80,7 +82,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let base = server.context_for(&context);
     let token = context.ct.clone();
     let ctx = base.clone().with_cancellation(token.clone());
-    let mut ctx = with_approver(server, registry, &request.name, &context, ctx);
+    let mut ctx = with_approver(server, registry, tool.map(|(_, tier)| tier), &context, ctx);
     let progress_token = context.meta.get_progress_token();
     // Most calls have no one to report to: no channel for them.
     let mut reports = None;
@@ -160,11 +162,16 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     let token = base.cancellation().child_token();
     let (sender, reports) = mpsc::unbounded_channel();
     let ctx = base.with_cancellation(token.clone());
-    let ctx = with_approver(server, &registry, &request.name, context, ctx).with_progress_listener(
-        move |event: &CallProgress<'_>| {
-            let _ = sender.send(Report::from(event));
-        },
-    );
+    let ctx = with_approver(
+        server,
+        &registry,
+        registry.info(&request.name).map(|tool| tool.metadata.tier),
+        context,
+        ctx,
+    )
+    .with_progress_listener(move |event: &CallProgress<'_>| {
+        let _ = sender.send(Report::from(event));
+    });
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let result = registry.call(&ctx, &request.name, arguments).await;
     let call_id = result.pending_call_id().map(str::to_owned);

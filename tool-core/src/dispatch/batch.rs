@@ -7,8 +7,28 @@
 use std::future::Future;
 
 use futures_util::future::join_all;
+use serde_json::Value;
 
 use crate::ToolResult;
+
+/// One call of a batch: a tool's name and the model's arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub name: String,
+    /// The arguments: an object, or a JSON string holding one.
+    pub arguments: Value,
+}
+
+impl ToolCall {
+    /// A call of `name` with `arguments`.
+    pub fn new(name: impl Into<String>, arguments: Value) -> Self {
+        Self {
+            name: name.into(),
+            arguments,
+        }
+    }
+}
 
 /// How [`ToolRegistry::call_all`](crate::ToolRegistry::call_all) (and so
 /// [`Provider::respond`](crate::provider::Provider::respond)) runs the calls

@@ -9,10 +9,13 @@ pub(crate) mod arguments;
 mod batch;
 mod entry;
 mod execute;
+mod held;
 pub(crate) mod input;
 pub(crate) mod into_tool;
 mod key;
 mod observe;
+mod options;
+mod output;
 pub(crate) mod params;
 mod pending;
 mod pipeline;
@@ -24,11 +27,10 @@ pub(crate) mod text;
 
 pub use adapter::{TypedToolAdapter, deserialize_arguments};
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
-pub use batch::Batch;
+pub use batch::{Batch, ToolCall};
 pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;
-pub use pipeline::ToolCall;
 pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 pub use registry::{
     DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, OnDuplicate, ToolCheck, ToolRegistry,

@@ -16,11 +16,14 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::call_id;
+use crate::dispatch::access::check_access;
 use crate::dispatch::arguments::normalize;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, panicked, quietly};
+use crate::dispatch::held::Held;
 use crate::dispatch::input::Node;
 use crate::dispatch::observe::CallObserver;
+use crate::dispatch::output::{bound_media, finish};
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
@@ -29,10 +32,7 @@ use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
-use crate::{
-    Approval, CallFinished, CallStarted, Part, ToolContext, ToolError, ToolOutput, ToolResult,
-    ToolTier,
-};
+use crate::{Approval, CallFinished, CallStarted, ToolContext, ToolError, ToolResult, ToolTier};
 use tokio_util::sync::CancellationToken;
 
 /// How far [`Pipeline::begin`] took a call.
@@ -41,97 +41,6 @@ enum Begun {
     Done(ToolResult),
     /// To a started tool that has yet to be approved, run or both.
     Waits(Run),
-}
-
-/// A call's data: on the stack for a tool that never sees it, shared with
-/// the tool's context otherwise.
-enum Held<'a> {
-    /// The arguments, and the id made from them when asked for.
-    Local {
-        tool: &'a str,
-        arguments: Value,
-        id: OnceLock<String>,
-    },
-    Shared(Arc<Call>),
-}
-
-impl Held<'_> {
-    fn arguments(&self) -> &Value {
-        match self {
-            Held::Local { arguments, .. } => arguments,
-            Held::Shared(call) => call.arguments(),
-        }
-    }
-
-    fn id(&self) -> &str {
-        match self {
-            Held::Local {
-                tool,
-                arguments,
-                id,
-            } => id.get_or_init(|| call_id(tool, arguments)),
-            Held::Shared(call) => call.id(),
-        }
-    }
-
-    /// The arguments to start the tool with: a call no one else can see
-    /// gives them away.
-    fn args_for_start(&mut self) -> Node<'_> {
-        match self {
-            Held::Local { arguments, .. } => Node::Take(arguments),
-            Held::Shared(call) => Node::Read(call.arguments()),
-        }
-    }
-
-    /// The call a tool's context can see, whose token a timeout cancels.
-    fn call(&self) -> Option<&Call> {
-        match self {
-            Held::Local { .. } => None,
-            Held::Shared(call) => Some(call),
-        }
-    }
-
-    /// The context the tool runs in: the caller's for a tool that never
-    /// sees the call.
-    fn context_for<'c, Ctx>(&self, ctx: &'c ToolContext<Ctx>) -> Cow<'c, ToolContext<Ctx>> {
-        match self {
-            Held::Local { .. } => Cow::Borrowed(ctx),
-            Held::Shared(call) => Cow::Owned(ctx.for_call(Arc::clone(call))),
-        }
-    }
-
-    /// The call, shared: made so for `long_running` tools from the start.
-    fn shared(&self, progress: Option<&Arc<dyn ProgressSink>>) -> Arc<Call> {
-        match self {
-            Held::Shared(call) => Arc::clone(call),
-            Held::Local {
-                tool, arguments, ..
-            } => Arc::new(Call::new(
-                Arc::from(*tool),
-                arguments.clone(),
-                progress.cloned(),
-            )),
-        }
-    }
-}
-
-/// One call of a batch: a tool's name and the model's arguments.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolCall {
-    /// The tool's name.
-    pub name: String,
-    /// The arguments: an object, or a JSON string holding one.
-    pub arguments: Value,
-}
-
-impl ToolCall {
-    /// A call of `name` with `arguments`.
-    pub fn new(name: impl Into<String>, arguments: Value) -> Self {
-        Self {
-            name: name.into(),
-            arguments,
-        }
-    }
 }
 
 /// Everything a call goes through after its tool is found, and what it
@@ -560,33 +469,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     }
 }
 
-/// Step 5, the part that needs no one's answer: availability and scopes.
-pub(crate) fn check_access<Ctx: Send + Sync + 'static>(
-    entry: &Entry<Ctx>,
-    ctx: &ToolContext<Ctx>,
-) -> Result<(), ToolError> {
-    let tool = &*entry.name;
-    entry
-        .runner
-        .check_available(ctx)
-        .map_err(|reason| ToolError::Unavailable {
-            tool: tool.to_owned(),
-            reason,
-        })?;
-    match entry
-        .metadata
-        .scopes
-        .iter()
-        .find(|scope| !ctx.has_scope(scope))
-    {
-        Some(scope) => Err(ToolError::MissingScope {
-            tool: tool.to_owned(),
-            scope: scope.to_string(),
-        }),
-        None => Ok(()),
-    }
-}
-
 /// The error of a call cancelled before its tool started.
 fn cancelled<Ctx>(entry: &Entry<Ctx>) -> ToolError {
     ToolError::Cancelled {
@@ -601,76 +483,6 @@ fn outcome(result: &ToolResult) -> &'static str {
         "error"
     } else {
         "success"
-    }
-}
-
-/// The end of a call that ran: a deferred result from a tool that cannot
-/// defer is an error; otherwise step 7.
-fn finish<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult, settings: &Settings) -> ToolResult {
-    if result.is_deferred() {
-        let name = &*entry.name;
-        return ToolError::Execution {
-            tool: name.to_owned(),
-            message: format!(
-                "tool `{name}` left its result to be delivered, but it is not `long_running`"
-            ),
-        }
-        .into();
-    }
-    if let Some(error) = oversized(&entry.name, &result, settings.max_media_bytes) {
-        return error.into();
-    }
-    shape_output(entry, result)
-}
-
-/// Step 7 for media: a part over the limit withholds the result.
-fn bound_media(tool: &str, result: ToolResult, limit: usize) -> ToolResult {
-    match oversized(tool, &result, limit) {
-        Some(error) => error.into(),
-        None => result,
-    }
-}
-
-/// The error of a result with a media part over the limit. Looks, and
-/// moves nothing, for the results that hold no parts: nearly all.
-#[inline]
-fn oversized(tool: &str, result: &ToolResult, limit: usize) -> Option<ToolError> {
-    let media = result
-        .as_parts()?
-        .iter()
-        .filter_map(Part::as_media)
-        .find(|media| media.len() > limit)?;
-    Some(ToolError::MediaTooLarge {
-        tool: tool.to_owned(),
-        media_type: media.media_type().to_owned(),
-        size: media.len(),
-        limit,
-    })
-}
-
-/// Step 7: structured content for a tool with an output schema, checked
-/// against it.
-fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
-    let (Some(check), Some(schema)) = (&entry.schemas.output_check, &entry.schemas.output_schema)
-    else {
-        return result;
-    };
-    if result.is_error() {
-        return result;
-    }
-    let ToolOutput::Json(value) = result.output() else {
-        return result;
-    };
-    let violations = check.check(schema, value);
-    if violations.is_empty() {
-        let value = value.clone();
-        result.with_structured_content(value)
-    } else {
-        ToolError::InvalidOutput {
-            tool: entry.name.to_string(),
-            violations,
-        }
-        .into()
     }
 }
 

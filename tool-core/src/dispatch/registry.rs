@@ -12,16 +12,14 @@ use serde_json::Value;
 use crate::ToolInfo;
 use crate::dispatch::access::allowed;
 use crate::dispatch::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::dispatch::batch::ToolCall;
 use crate::dispatch::batch::{Batch, run_batch};
 use crate::dispatch::entry::Entry;
 use crate::dispatch::into_tool::IntoTool;
-use crate::dispatch::observe::CallObserver;
-use crate::dispatch::pipeline::{Pipeline, Settings, ToolCall};
+use crate::dispatch::pipeline::{Pipeline, Settings};
 use crate::dispatch::runner::Registration;
 use crate::tool::{DEFAULT_MAX_MEDIA_BYTES, check_tool_name};
-use crate::{
-    ApprovalHook, DeliveryError, RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult,
-};
+use crate::{DeliveryError, RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult};
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,11 +84,11 @@ pub struct ToolRegistry<Ctx = ()> {
     pub(crate) entries: Vec<Entry<Ctx>>,
     pub(crate) definitions: Vec<Arc<ToolDefinition>>,
     index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
-    pipeline: Pipeline<Ctx>,
+    pub(crate) pipeline: Pipeline<Ctx>,
     /// The rules every tool is checked against when it is added.
-    checks: Vec<Arc<dyn ToolCheck>>,
+    pub(crate) checks: Vec<Arc<dyn ToolCheck>>,
     /// How [`ToolRegistry::call_all`] runs a batch.
-    batch: Batch,
+    pub(crate) batch: Batch,
     derived: Derived,
 }
 
@@ -169,149 +167,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         if let Err(error) = self.add(tool, OnDuplicate::Error) {
             panic!("{error}");
         }
-    }
-
-    /// Installs the hook that approves or denies calls of tools of tier
-    /// [`Confirm`](crate::ToolTier::Confirm), for callers whose context has
-    /// no hook of its own ([`ToolContext::with_approval`]). Without either
-    /// they are denied.
-    #[must_use]
-    pub fn with_approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
-        self.pipeline.approval = Some(Arc::new(hook));
-        self
-    }
-
-    /// Installs the observer that sees every call start, report progress
-    /// ([`ToolContext::progress`]) and finish.
-    #[must_use]
-    pub fn with_observer<O: CallObserver>(mut self, observer: O) -> Self {
-        let observer = Arc::new(observer);
-        self.pipeline.progress = Some(Arc::clone(&observer) as _);
-        self.pipeline.observer = Some(observer);
-        self
-    }
-
-    /// How [`ToolRegistry::call_all`] (and so
-    /// [`Provider::respond`](crate::provider::Provider::respond)) runs the
-    /// calls of a batch: [`Batch::Auto`] (the default) runs reads together
-    /// and everything else one at a time, in the model's order;
-    /// [`Batch::Parallel`] runs every call at once; [`Batch::Sequential`]
-    /// one after another. The results are in the calls' order whatever the
-    /// choice.
-    ///
-    /// ```
-    /// use tool_core::{Batch, ToolRegistry};
-    ///
-    /// // Tools that each lock what they touch may all run at once.
-    /// let registry: ToolRegistry = ToolRegistry::new().with_batch(Batch::Parallel);
-    /// # let _ = registry;
-    /// ```
-    #[must_use]
-    pub fn with_batch(mut self, batch: Batch) -> Self {
-        self.batch = batch;
-        self
-    }
-
-    /// The limit on one call's arguments, in bytes of compact JSON.
-    /// Default: 1 MiB.
-    #[must_use]
-    pub fn with_max_argument_bytes(mut self, limit: usize) -> Self {
-        self.pipeline.settings.max_argument_bytes = limit;
-        self
-    }
-
-    /// The limit on one media part of a result (an image, a recording, a
-    /// document), in bytes before any encoding. A result with a part over
-    /// it becomes an error result that says so
-    /// ([`ToolError::MediaTooLarge`]): providers refuse a whole request for
-    /// one oversized block, which would end the conversation. Default:
-    /// [`DEFAULT_MAX_MEDIA_BYTES`](crate::DEFAULT_MAX_MEDIA_BYTES), 5 MiB.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use tool_core::{tool, Image, ToolContext, ToolRegistry};
-    ///
-    /// /// Take a screenshot.
-    /// #[tool]
-    /// fn screenshot() -> Image {
-    ///     Image::png(vec![0; 2048])
-    /// }
-    ///
-    /// let registry: ToolRegistry = ToolRegistry::new().with(Screenshot).with_max_media_bytes(1024);
-    /// let result = registry.call(&ToolContext::new(()), "screenshot", serde_json::json!({})).await;
-    /// assert!(result.is_error());
-    /// assert_eq!(
-    ///     result.model_text(),
-    ///     "tool `screenshot` returned image/png of 2048 bytes, over the limit of 1024 bytes for one media part, so its result was withheld"
-    /// );
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn with_max_media_bytes(mut self, limit: usize) -> Self {
-        self.pipeline.settings.max_media_bytes = limit;
-        self
-    }
-
-    /// The time a call may run when its tool sets no `timeout`. Default: 30
-    /// seconds.
-    #[must_use]
-    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
-        self.pipeline.settings.default_timeout = timeout;
-        self
-    }
-
-    /// The time a deferred result may take to be delivered. Default: 10
-    /// minutes.
-    #[must_use]
-    pub fn with_pending_timeout(mut self, timeout: Duration) -> Self {
-        self.pipeline.settings.pending_timeout = timeout;
-        self
-    }
-
-    /// Whether arguments are validated against the tool's input schema
-    /// before they are deserialized. Default: on. Off, deserialization still
-    /// refuses what does not fit the input type, one problem at a time, and
-    /// what only the schema says (a `maximum`, a `pattern`) goes unchecked.
-    #[must_use]
-    pub fn with_validation(mut self, validate: bool) -> Self {
-        self.pipeline.settings.validate = validate;
-        self
-    }
-
-    /// A rule every tool must pass to be registered, those registered and
-    /// those to come: a provider the registry serves (every
-    /// [`Provider`](crate::provider::Provider) is one: its name rules and
-    /// its schema dialect), or several (`[Provider::Gemini { .. },
-    /// Provider::Mcp]`). A tool a provider would reject is then refused at
-    /// registration rather than found out at request time.
-    ///
-    /// # Panics
-    ///
-    /// When a tool already registered fails the check, as
-    /// [`ToolRegistry::with`] panics; later registrations return the error.
-    ///
-    /// ```
-    /// use tool_core::provider::Provider;
-    /// use tool_core::{tool, RegistryError, ToolRegistry};
-    ///
-    /// /// Look up the first hit.
-    /// #[tool(name = "1st_hit")]
-    /// fn first_hit(query: String) -> String { query }
-    ///
-    /// let mut registry: ToolRegistry = ToolRegistry::new().with_check([Provider::Gemini { openapi: false }]);
-    /// assert_eq!(
-    ///     registry.register(FirstHit).unwrap_err().to_string(),
-    ///     "tool name `1st_hit` is rejected by Gemini: Gemini wants it to start with a letter or `_`"
-    /// );
-    /// ```
-    #[must_use]
-    #[track_caller]
-    pub fn with_check(mut self, check: impl ToolCheck) -> Self {
-        if let Err(error) = check.check_all(&mut self.tools()) {
-            panic!("{error}");
-        }
-        self.checks.push(Arc::new(check));
-        self
     }
 
     /// Adds a tool; a taken name is an error.

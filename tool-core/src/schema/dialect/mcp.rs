@@ -80,17 +80,20 @@ fn split_type_lists(schema: &mut Value) {
             && types.len() > 1
             && types.iter().all(Value::is_string)
         {
-            let branches = types
+            let mut branches: Vec<Value> = types
                 .iter()
                 .map(|one| Value::Object(Map::from_iter([("type".to_owned(), one.clone())])))
                 .collect();
             // In the list's place, so that the keywords keep their order.
-            let mut branches = Some(Value::Array(branches));
             for (keyword, value) in std::mem::take(map) {
-                match (keyword.as_str(), branches.take_if(|_| keyword == "type")) {
-                    ("type", Some(branches)) => map.insert("anyOf".to_owned(), branches),
-                    _ => map.insert(keyword, value),
-                };
+                if keyword == "type" {
+                    map.insert(
+                        "anyOf".to_owned(),
+                        Value::Array(std::mem::take(&mut branches)),
+                    );
+                } else {
+                    map.insert(keyword, value);
+                }
             }
         }
     };

@@ -1,0 +1,88 @@
+//! A call's data as the pipeline holds it: its arguments, and the id and
+//! shared `Call` made from them only for a tool that needs them.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+use crate::ToolContext;
+use crate::call_id;
+use crate::dispatch::input::Node;
+use crate::tool::Call;
+use crate::tool::progress::ProgressSink;
+
+/// A call's data: on the stack for a tool that never sees it, shared with
+/// the tool's context otherwise.
+pub(crate) enum Held<'a> {
+    /// The arguments, and the id made from them when asked for.
+    Local {
+        tool: &'a str,
+        arguments: Value,
+        id: OnceLock<String>,
+    },
+    Shared(Arc<Call>),
+}
+
+impl Held<'_> {
+    pub(crate) fn arguments(&self) -> &Value {
+        match self {
+            Held::Local { arguments, .. } => arguments,
+            Held::Shared(call) => call.arguments(),
+        }
+    }
+
+    pub(crate) fn id(&self) -> &str {
+        match self {
+            Held::Local {
+                tool,
+                arguments,
+                id,
+            } => id.get_or_init(|| call_id(tool, arguments)),
+            Held::Shared(call) => call.id(),
+        }
+    }
+
+    /// The arguments to start the tool with: a call no one else can see
+    /// gives them away.
+    pub(crate) fn args_for_start(&mut self) -> Node<'_> {
+        match self {
+            Held::Local { arguments, .. } => Node::Take(arguments),
+            Held::Shared(call) => Node::Read(call.arguments()),
+        }
+    }
+
+    /// The call a tool's context can see, whose token a timeout cancels.
+    pub(crate) fn call(&self) -> Option<&Call> {
+        match self {
+            Held::Local { .. } => None,
+            Held::Shared(call) => Some(call),
+        }
+    }
+
+    /// The context the tool runs in: the caller's for a tool that never
+    /// sees the call.
+    pub(crate) fn context_for<'c, Ctx>(
+        &self,
+        ctx: &'c ToolContext<Ctx>,
+    ) -> Cow<'c, ToolContext<Ctx>> {
+        match self {
+            Held::Local { .. } => Cow::Borrowed(ctx),
+            Held::Shared(call) => Cow::Owned(ctx.for_call(Arc::clone(call))),
+        }
+    }
+
+    /// The call, shared: made so for `long_running` tools from the start.
+    pub(crate) fn shared(&self, progress: Option<&Arc<dyn ProgressSink>>) -> Arc<Call> {
+        match self {
+            Held::Shared(call) => Arc::clone(call),
+            Held::Local {
+                tool, arguments, ..
+            } => Arc::new(Call::new(
+                Arc::from(*tool),
+                arguments.clone(),
+                progress.cloned(),
+            )),
+        }
+    }
+}
