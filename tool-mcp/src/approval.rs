@@ -4,7 +4,6 @@
 //! them, a denial that says what the server's developer has to set.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
@@ -12,10 +11,6 @@ use rmcp::service::{Peer, RequestContext};
 use tool_core::{Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry, ToolTier};
 
 use crate::server::McpServer;
-
-/// Puts an approval hook in a context: the server's hook, kept behind the
-/// type that names it.
-pub(crate) type InstallHook<Ctx> = dyn Fn(ToolContext<Ctx>) -> ToolContext<Ctx> + Send + Sync;
 
 /// The most of the arguments shown to the person asked, in characters.
 const SHOWN_ARGUMENTS: usize = 2_000;
@@ -165,28 +160,6 @@ fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(Strin
         }
     }
     found
-}
-
-/// The server's hook, as what puts it in a context.
-pub(crate) fn installer<Ctx, H>(hook: H) -> Arc<InstallHook<Ctx>>
-where
-    Ctx: Send + Sync + 'static,
-    H: ApprovalHook<Ctx>,
-{
-    let hook = Arc::new(hook);
-    Arc::new(move |ctx: ToolContext<Ctx>| ctx.with_approval(Shared(Arc::clone(&hook))))
-}
-
-/// One hook shared by every request's context.
-struct Shared<H>(Arc<H>);
-
-impl<Ctx, H: ApprovalHook<Ctx>> ApprovalHook<Ctx> for Shared<H> {
-    fn approve(
-        &self,
-        request: &ApprovalRequest<'_, Ctx>,
-    ) -> impl std::future::Future<Output = Approval> + Send {
-        self.0.approve(request)
-    }
 }
 
 #[cfg(test)]

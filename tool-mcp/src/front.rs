@@ -17,10 +17,13 @@ use serde_json::{Value, json};
 
 use crate::auth::{Refused, authenticate};
 use crate::resource::Published;
-use crate::serve::MCP_PATH;
 use crate::server::McpServer;
 use crate::sessions::{AT_LIMIT, HttpSessions};
 use crate::tasks_2025::{TaskTools, handle_http};
+
+/// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
+/// for a listener on `127.0.0.1:8080`. Any other path is 404.
+pub const MCP_PATH: &str = "/mcp";
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 

@@ -79,6 +79,7 @@
 //! }
 //! ```
 
+mod answer;
 mod approval;
 mod auth;
 mod call;
@@ -86,19 +87,23 @@ mod changes;
 mod error;
 mod front;
 mod handler;
+mod http_options;
 mod listing;
+mod report;
 mod resource;
 mod serve;
 mod server;
+mod server_hook;
 mod sessions;
 mod tasks;
 mod tasks_2025;
 
 pub use auth::{BearerTokens, TokenVerifier};
 pub use error::ServeError;
+pub use front::MCP_PATH;
 pub use resource::ProtectedResource;
 pub use rmcp;
-pub use serve::{LOOPBACK_ORIGINS, MCP_PATH, http_config};
+pub use serve::{LOOPBACK_ORIGINS, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use sessions::{
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessionError, HttpSessions,

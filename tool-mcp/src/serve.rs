@@ -16,14 +16,9 @@ use tokio_util::sync::CancellationToken;
 use crate::approval::warn_unrunnable;
 use crate::error::ServeError;
 use crate::front::Front;
-use crate::resource::ProtectedResource;
 use crate::server::McpServer;
-use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessions};
+use crate::sessions::HttpSessions;
 use crate::tasks_2025;
-
-/// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
-/// for a listener on `127.0.0.1:8080`. Any other path is 404.
-pub const MCP_PATH: &str = "/mcp";
 
 /// The browser origins [`http_config`] accepts: pages served from this
 /// machine, over `http` or `https`, on any port. Another site's page
@@ -81,27 +76,6 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// its id (122 random bits), which is then the secret that reads it.
 pub fn http_config() -> StreamableHttpServerConfig {
     StreamableHttpServerConfig::default().with_allowed_origins(LOOPBACK_ORIGINS)
-}
-
-/// A server's settings that only HTTP uses.
-#[derive(Clone)]
-pub(crate) struct HttpOptions {
-    /// How long a session may go without a request.
-    pub(crate) idle: Duration,
-    /// How many sessions may be open at once.
-    pub(crate) max_sessions: usize,
-    /// What the server publishes as an OAuth protected resource.
-    pub(crate) resource: Option<Arc<ProtectedResource>>,
-}
-
-impl Default for HttpOptions {
-    fn default() -> Self {
-        Self {
-            idle: DEFAULT_SESSION_IDLE_LIMIT,
-            max_sessions: DEFAULT_MAX_SESSIONS,
-            resource: None,
-        }
-    }
 }
 
 impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
@@ -181,7 +155,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         (service, sessions)
     }
 
-    /// Serves streamable HTTP on `listener`, at [`MCP_PATH`], with the
+    /// Serves streamable HTTP on `listener`, at [`MCP_PATH`](crate::MCP_PATH), with the
     /// settings of [`http_config`] (a loopback `Host`, and a loopback
     /// `Origin` when a browser sends one; `403 Forbidden` otherwise).
     /// Bind the listener to a loopback address unless the server is meant
@@ -216,7 +190,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     ///
     /// A request is answered in this order: with
     /// [`McpServer::with_protected_resource`], the metadata's well-known
-    /// paths are the metadata; another path than [`MCP_PATH`] is `404 Not
+    /// paths are the metadata; another path than [`MCP_PATH`](crate::MCP_PATH) is `404 Not
     /// Found`; with [`McpServer::with_bearer_auth`] or a protected
     /// resource, a missing or refused token is `401 Unauthorized`, and with
     /// a protected resource, a `tools/call` needing a scope the token lacks

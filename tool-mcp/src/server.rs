@@ -10,10 +10,10 @@ use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 use tool_core::{ApprovalHook, ToolContext, ToolRegistry};
 
-use crate::approval::{InstallHook, installer};
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Listeners};
-use crate::serve::HttpOptions;
+use crate::http_options::HttpOptions;
+use crate::server_hook::{InstallHook, installer};
 use crate::tasks::Tasks;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of

@@ -23,7 +23,8 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tool_core::{ToolRegistry, ToolResult};
 
-use crate::call::{Report, answer};
+use crate::answer::answer;
+use crate::report::Report;
 
 /// Who made a request, as far as tasks go: the hash of its bearer token
 /// when the server checks tokens, else its HTTP session, else nobody in
