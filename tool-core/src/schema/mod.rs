@@ -6,6 +6,10 @@ pub(crate) mod dialect;
 pub(crate) mod nulls;
 pub(crate) mod validation;
 
+// The vocabulary's JSON Pointer helper, here too for the callers that
+// name it through this module.
+pub(crate) use crate::tool::pointer::push_key;
+
 use serde_json::Value;
 
 /// The input schema of `T`, as `#[tool]` derives it: JSON Schema 2020-12
@@ -180,28 +184,6 @@ macro_rules! __tool_require_schemars {
             "this tool needs a schema: tool-core's `schemars` feature is off, so write one with `#[tool(schema = ...)]` or turn the feature on"
         );
     };
-}
-
-/// Appends `/key` to a JSON Pointer, escaped as RFC 6901 says.
-pub(crate) fn push_key(pointer: &mut String, key: &str) {
-    pointer.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
-}
-
-/// A JSON Pointer's step as the key it stands for: [`push_key`]'s escapes
-/// undone.
-pub(crate) fn unescape_key(step: &str) -> std::borrow::Cow<'_, str> {
-    if step.contains('~') {
-        step.replace("~1", "/").replace("~0", "~").into()
-    } else {
-        step.into()
-    }
 }
 
 #[cfg(all(test, feature = "schemars"))]

@@ -9,8 +9,8 @@ use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use crate::Violation;
-use crate::schema::unescape_key;
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
+use crate::tool::pointer::unescape_key;
 
 /// A tool's schema as the arguments are checked against it: compiled at
 /// the first check, so that a registry of many tools is quick to build and

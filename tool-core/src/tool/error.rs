@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS};
+use crate::tool::pointer::{push_key, unescape_key};
 
 /// Why a call did not produce a successful result.
 ///
@@ -184,7 +185,7 @@ impl Violation {
     /// ```
     pub fn for_argument(name: &str, message: impl Into<String>) -> Self {
         let mut pointer = String::new();
-        crate::schema::push_key(&mut pointer, name);
+        push_key(&mut pointer, name);
         Self::new(pointer, message)
     }
 
@@ -192,7 +193,7 @@ impl Violation {
     /// `location` for `/location/city`.
     pub fn argument(&self) -> Option<String> {
         let first = self.pointer.strip_prefix('/')?.split('/').next()?;
-        Some(crate::schema::unescape_key(first).into_owned())
+        Some(unescape_key(first).into_owned())
     }
 }
 

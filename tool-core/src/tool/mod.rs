@@ -8,6 +8,7 @@ mod error;
 pub(crate) mod media;
 mod metadata;
 mod name;
+pub(crate) mod pointer;
 pub(crate) mod progress;
 mod result;
 

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::refs::{Table, recursive_refs, refs_in, write_definition};
 use super::walk::{children, each_subschema, named_by};
-use crate::schema::unescape_key;
+use crate::tool::pointer::unescape_key;
 
 /// Compacts a schema in place: definitions referred to once are written
 /// where they are used; keywords at their default value go, so do titles
