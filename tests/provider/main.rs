@@ -14,6 +14,7 @@ mod mcp_optional;
 mod media;
 mod payloads;
 mod registry;
+mod schema_checker;
 mod schemas;
 mod sdk;
 mod strict_nulls;
