@@ -27,6 +27,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 use tool_core::provider::{Provider, call_tool_result};
+use tool_core::{ToolContext, ToolRegistry};
 
 #[path = "support/example_server.rs"]
 mod example_server;
@@ -87,24 +88,7 @@ async fn expected_on(protocol_version: &str) -> Value {
     let modern = protocol_version == "2026-07-28";
     let registry = tools::registry();
     let ctx = quickstart::context();
-    let definitions = Provider::Mcp
-        .definitions(&registry)
-        .expect("MCP takes the example's tools");
-    let tools: Vec<Value> = definitions
-        .tools()
-        .as_array()
-        .expect("a list")
-        .iter()
-        // Only the tools the server's context may call are listed to it.
-        .filter(|tool| registry.may_call(&ctx, tool["name"].as_str().unwrap_or_default()))
-        .map(|tool| {
-            json!({
-                "name": tool["name"],
-                "inputSchema": tool["inputSchema"],
-                "outputSchema": tool.get("outputSchema").cloned().unwrap_or(Value::Null),
-            })
-        })
-        .collect();
+    let tools = listed_tools(&registry, &ctx);
     let valid = registry
         .call(&ctx, "get_weather", json!({"city": "Paris"}))
         .await;
@@ -128,6 +112,7 @@ async fn expected_on(protocol_version: &str) -> Value {
     );
     let png = &chart["content"][1]["data"];
     assert!(png.is_string(), "the chart is an image block: {chart}");
+    let (followed, task_cancel) = expected_tasks(modern);
     json!({
         "protocol_version": protocol_version,
         "server": {
@@ -173,23 +158,53 @@ async fn expected_on(protocol_version: &str) -> Value {
         "task": {
             "isError": false,
             "text": ["rendered intro.mp4: 3 scenes"],
-            "followed": if modern {
-                json!([{
-                    "tool": "render_video",
-                    "created_status": "working",
-                    "has_task_id": true,
-                    "settled_status": "completed",
-                }])
-            } else {
-                json!([])
-            },
+            "followed": followed,
         },
-        "task_cancel": if modern {
-            json!({"created_status": "working", "settled_status": "cancelled"})
-        } else {
-            Value::Null
-        },
+        "task_cancel": task_cancel,
     })
+}
+
+/// The tools the server's context may call, as the SDK reads them: only
+/// those are listed to it.
+fn listed_tools<Ctx: Send + Sync + 'static>(
+    registry: &ToolRegistry<Ctx>,
+    ctx: &ToolContext<Ctx>,
+) -> Vec<Value> {
+    let definitions = Provider::Mcp
+        .definitions(registry)
+        .expect("MCP takes the example's tools");
+    definitions
+        .tools()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|tool| registry.may_call(ctx, tool["name"].as_str().unwrap_or_default()))
+        .map(|tool| {
+            json!({
+                "name": tool["name"],
+                "inputSchema": tool["inputSchema"],
+                "outputSchema": tool.get("outputSchema").cloned().unwrap_or(Value::Null),
+            })
+        })
+        .collect()
+}
+
+/// The task the SDK follows and the one it cancels: only a modern
+/// connection gets tasks.
+fn expected_tasks(modern: bool) -> (Value, Value) {
+    if modern {
+        (
+            json!([{
+                "tool": "render_video",
+                "created_status": "working",
+                "has_task_id": true,
+                "settled_status": "completed",
+            }]),
+            json!({"created_status": "working", "settled_status": "cancelled"}),
+        )
+    } else {
+        (json!([]), Value::Null)
+    }
 }
 
 /// The report is what was expected, compared case by case so that a

@@ -73,14 +73,12 @@ async fn forward(State(balancer): State<Arc<Balancer>>, request: Request) -> Res
         .expect("a response")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn calls_spread_over_two_stateless_processes_are_all_answered() {
-    let (_first, first_url) = example_server::serve_http(&["--stateless"]);
-    let (_second, second_url) = example_server::serve_http(&["--stateless"]);
+/// A balancer in turn over `backends`, served on a loopback port.
+async fn serve_balancer(backends: Vec<String>) -> (Arc<Balancer>, std::net::SocketAddr) {
     let balancer = Arc::new(Balancer {
-        backends: vec![first_url, second_url],
+        served: backends.iter().map(|_| AtomicUsize::new(0)).collect(),
+        backends,
         next: AtomicUsize::new(0),
-        served: vec![AtomicUsize::new(0), AtomicUsize::new(0)],
         http: reqwest::Client::new(),
     });
     let app = axum::Router::new()
@@ -91,6 +89,14 @@ async fn calls_spread_over_two_stateless_processes_are_all_answered() {
         .expect("a loopback port");
     let address = listener.local_addr().expect("bound");
     tokio::spawn(async move { axum::serve(listener, app).await });
+    (balancer, address)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_spread_over_two_stateless_processes_are_all_answered() {
+    let (_first, first_url) = example_server::serve_http(&["--stateless"]);
+    let (_second, second_url) = example_server::serve_http(&["--stateless"]);
+    let (balancer, address) = serve_balancer(vec![first_url, second_url]).await;
 
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
     let client = ().serve(transport).await.expect("initialized");

@@ -807,7 +807,7 @@ fn parse_error(provider: Provider, response: Value) -> ParseError {
 }
 
 #[test]
-fn a_response_of_the_wrong_shape_is_a_parse_error() {
+fn a_gemini_response_of_the_wrong_shape_is_a_parse_error() {
     let error = parse_error(GEMINI, fixture("anthropic-tool_use-response.json"));
     assert_eq!(
         error.to_string(),
@@ -831,7 +831,10 @@ fn a_response_of_the_wrong_shape_is_a_parse_error() {
         parse_error(GEMINI, safety_stop).to_string(),
         "cannot read the tool calls of this Gemini response: `candidates[0]` has no `content` (finishReason `SAFETY`)"
     );
+}
 
+#[test]
+fn a_response_of_the_wrong_shape_is_a_parse_error_for_every_provider() {
     // The other providers' messages; the full text is "cannot read the
     // tool calls of this <what is read>: <message>".
     let cases = [

@@ -172,9 +172,19 @@ fn texts(result: &CallToolResult) -> Vec<String> {
 async fn exercise(
     client: &RunningService<RoleClient, Client>,
     app: &App,
-    mut progress: mpsc::UnboundedReceiver<ProgressNotificationParam>,
+    progress: mpsc::UnboundedReceiver<ProgressNotificationParam>,
 ) {
-    // initialize
+    sees_the_server_info(client);
+    lists_the_tools(client).await;
+    calls_the_tools(client).await;
+    reads_every_kind_of_answer(client).await;
+    hears_progress(client, progress).await;
+    cancels(client, app).await;
+}
+
+/// `initialize`: the server's name, version, capabilities and
+/// instructions.
+fn sees_the_server_info(client: &RunningService<RoleClient, Client>) {
     let info = client.peer_info().expect("initialized");
     let server_info = info.server_info.as_ref().expect("server info");
     assert_eq!(
@@ -183,8 +193,10 @@ async fn exercise(
     );
     assert!(info.capabilities.tools.is_some());
     assert_eq!(info.instructions.as_deref(), Some("Tools for tests."));
+}
 
-    // tools/list: tool-core's MCP definitions, two a page.
+/// `tools/list`: tool-core's MCP definitions, two a page.
+async fn lists_the_tools(client: &RunningService<RoleClient, Client>) {
     let first = client.list_tools(None).await.expect("the server answers");
     let names: Vec<_> = first
         .tools
@@ -223,7 +235,10 @@ async fn exercise(
         }
         other => panic!("expected invalid params, got {other:?}"),
     }
+}
 
+/// `tools/call` with arguments that fit or not.
+async fn calls_the_tools(client: &RunningService<RoleClient, Client>) {
     // A valid call.
     let sum = call(client, "add", json!({"a": 2, "b": 3}))
         .await
@@ -260,7 +275,10 @@ async fn exercise(
             "invalid arguments for tool `add`: argument `a` at `/a`: expected an integer, got a string `two`. Correct the arguments and call the tool again."
         ]
     );
+}
 
+/// An unknown tool, structured content, an image.
+async fn reads_every_kind_of_answer(client: &RunningService<RoleClient, Client>) {
     // An unknown tool: JSON-RPC's invalid params.
     match call(client, "nope", json!({})).await {
         Err(ServiceError::McpError(error)) => {
@@ -288,8 +306,13 @@ async fn exercise(
         serde_json::to_value(&drawn.content).expect("blocks are JSON"),
         json!([{"type": "image", "data": "AQID", "mimeType": "image/png"}])
     );
+}
 
-    // Progress, under the request's token, before the response.
+/// Progress, under the request's token, before the response.
+async fn hears_progress(
+    client: &RunningService<RoleClient, Client>,
+    mut progress: mpsc::UnboundedReceiver<ProgressNotificationParam>,
+) {
     let request = ClientRequest::CallToolRequest(Request::new(
         CallToolRequestParams::new("index")
             .with_arguments(arguments(json!({"documents": ["a.md", "b.md"]}))),
@@ -312,8 +335,10 @@ async fn exercise(
         assert_eq!(heard.total, Some(2.0));
         assert_eq!(heard.message.as_deref(), Some(message));
     }
+}
 
-    // Cancellation: the slow tool's token is cancelled, and it ends.
+/// Cancellation: the slow tool's token is cancelled, and it ends.
+async fn cancels(client: &RunningService<RoleClient, Client>, app: &App) {
     let (ended, mut ending) = mpsc::unbounded_channel();
     *app.ended.lock().expect("no test panicked holding it") = Some(ended);
     let request = ClientRequest::CallToolRequest(Request::new(

@@ -502,8 +502,16 @@ pub(crate) fn registry() -> ToolRegistry {
 /// given (so that they also fit OpenAI's strict form, where every property
 /// is required), one example per variant of each enum.
 pub(crate) fn full_arguments() -> Vec<(&'static str, Value)> {
+    let mut all = full_arguments_of_places_and_choices();
+    all.extend(full_arguments_of_collections_and_records());
+    all.extend(shapes::full_arguments());
+    all
+}
+
+/// [`full_arguments`] of the tools of places, and of enums and unions.
+fn full_arguments_of_places_and_choices() -> Vec<(&'static str, Value)> {
     let paris = json!({"city": "Paris", "country": "FR"});
-    let mut all = vec![
+    vec![
         (
             "get_weather",
             json!({"location": paris, "units": "celsius", "days": 3}),
@@ -538,6 +546,13 @@ pub(crate) fn full_arguments() -> Vec<(&'static str, Value)> {
             "find_target",
             json!({"target": {"lat": 48.85, "lon": 2.35}, "fallback": 7}),
         ),
+    ]
+}
+
+/// [`full_arguments`] of the tools of maps, lists, tuples, any JSON value
+/// and recursive types, and of those of plain fields.
+fn full_arguments_of_collections_and_records() -> Vec<(&'static str, Value)> {
+    vec![
         (
             "set_counters",
             json!({"counters": {"a": 1, "b": -2}, "weights": {"a": 0.5}}),
@@ -588,9 +603,7 @@ pub(crate) fn full_arguments() -> Vec<(&'static str, Value)> {
                    "limit": 1000, "unit_index": 3}),
         ),
         ("ping", json!({})),
-    ];
-    all.extend(shapes::full_arguments());
-    all
+    ]
 }
 
 /// Arguments with only what is required, for the dialects where optional
