@@ -188,3 +188,6 @@ fn write_in_place(node: &mut Value, table: &Table) {
     }
     children(map, "", &mut |child, _| write_in_place(child, table));
 }
+
+#[cfg(test)]
+mod tests;
