@@ -392,8 +392,9 @@ fn identity(
 ///
 /// The same rule, with the same reasons, as tool-core's `check_tool_name`,
 /// which refuses such names at registration: a proc-macro crate cannot call
-/// into the runtime that depends on it. `ui-tests/tests/fail/bad-name.rs`
-/// and `tests/typed_tools.rs` pin both messages.
+/// into the runtime that depends on it. `ui-tests/tests/fail/bad-name.rs`,
+/// `ui-tests/tests/fail/name-too-long.rs` and `tests/dispatch/typed_tools.rs`
+/// pin both messages.
 pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
     if name.is_empty() {
         Err("it is empty")

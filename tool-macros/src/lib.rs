@@ -10,7 +10,8 @@
 //! - IR: `ast` reads the item, keeping the user's tokens;
 //! - check: `check` holds every rule that can fail;
 //! - codegen: `codegen` generates the tool, `codegen::function` and
-//!   `codegen::structure` each form;
+//!   `codegen::structure` each form, `codegen::validate` the call of the
+//!   tool's own check;
 //! - fallback: `fallback` emits the item and the errors when there are any.
 //!
 //! `ctxt` collects the errors of every stage, `case` converts names.

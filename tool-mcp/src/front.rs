@@ -1,6 +1,8 @@
 //! What [`McpServer::serve_http`] answers before rmcp's service does: other
-//! paths, the protected resource metadata, a missing or refused token, a
-//! call its token lacks a scope for, and a new session over the limit.
+//! paths than [`MCP_PATH`], the protected resource metadata, a missing or
+//! refused token, a call its token lacks a scope for, and a new session
+//! over the limit; the requests of 2025-11-25's tasks are told apart here
+//! too, before rmcp reads them (`tasks_2025/`).
 
 use std::cell::Cell;
 use std::convert::Infallible;

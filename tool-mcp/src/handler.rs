@@ -2,7 +2,7 @@
 //! `tools/call`, the sessions and subscriptions told of tool list changes,
 //! the tasks extension's `tasks/get` and `tasks/cancel`, and the requests
 //! of 2025-11-25's tasks, which reach rmcp as custom requests
-//! (`tasks_2025.rs`).
+//! (`tasks_2025/`).
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,

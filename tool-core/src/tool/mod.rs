@@ -41,10 +41,10 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// `Result` whose `Err` the model reads, so that `execute` can use `?`.
 ///
 /// Write it by hand for a tool that needs more than `#[tool]` offers (state
-/// of its own, a check of availability per caller). A registry wraps it in
-/// a [`TypedToolAdapter`](crate::TypedToolAdapter), which calls
-/// [`input_schema`](TypedTool::input_schema) once and never calls `execute`
-/// with arguments that failed to deserialize.
+/// of its own, a check of availability per caller). A registry calls
+/// [`input_schema`](TypedTool::input_schema) once, when the tool is
+/// registered, and never calls `execute` with arguments that failed to
+/// deserialize.
 ///
 /// ```
 /// use serde::Deserialize;
@@ -207,12 +207,14 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     }
 }
 
-/// A tool that takes its arguments as raw JSON: the form every tool has inside
-/// a [`ToolRegistry`](crate::ToolRegistry), usable as a trait object.
+/// A tool that takes its arguments as raw JSON: the untyped form, usable
+/// as a trait object, for tools known only at run time.
 ///
 /// Implement it for tools whose names or schemas are only known at run time
-/// (tools forwarded from another server, say). Typed tools become one
-/// through [`TypedToolAdapter`](crate::TypedToolAdapter).
+/// (tools forwarded from another server, say); a
+/// [`ToolRegistry`](crate::ToolRegistry) takes one as it takes a typed
+/// tool. [`TypedToolAdapter`](crate::TypedToolAdapter) turns a
+/// [`TypedTool`] into one, for code that wants every tool in this form.
 ///
 /// ```
 /// use serde_json::{json, Value};
