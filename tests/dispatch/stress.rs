@@ -349,13 +349,12 @@ async fn finish_call(registry: &ToolRegistry<App>, n: u64, id: &str) -> Result<O
     }
 }
 
+/// A call's number, and how it ended: its outcome, or what went wrong.
+type Ended = (u64, Result<Outcome, String>);
+
 /// Makes calls `first..first + CALLS_PER_TASK` one after the other, waits
 /// for the pending ones, and says how each ended.
-async fn issue(
-    registry: Arc<ToolRegistry<App>>,
-    ctx: ToolContext<App>,
-    first: u64,
-) -> Vec<(u64, Result<Outcome, String>)> {
+async fn issue(registry: Arc<ToolRegistry<App>>, ctx: ToolContext<App>, first: u64) -> Vec<Ended> {
     let mut ended = Vec::with_capacity(CALLS_PER_TASK as usize);
     let mut later = Vec::new();
     for n in first..first + CALLS_PER_TASK {
@@ -429,6 +428,19 @@ async fn run() -> Vec<String> {
     drop(ctx);
 
     let mut problems = Vec::new();
+    let ends = collect_ends(tasks, &mut problems).await;
+    check_deliveries(deliverer.await, &mut problems);
+    check_outcomes(&ends, &mut problems);
+    check_observer(&registry, &counts, &mut problems);
+    problems
+}
+
+/// Each call's outcome, by call number, from the issuing tasks; a call that
+/// ended twice, or not as expected, is a problem.
+async fn collect_ends(
+    tasks: Vec<tokio::task::JoinHandle<Vec<Ended>>>,
+    problems: &mut Vec<String>,
+) -> Vec<Option<Outcome>> {
     let mut ends: Vec<Option<Outcome>> = vec![None; TOTAL as usize];
     for task in tasks {
         let ended = match task.await {
@@ -448,9 +460,17 @@ async fn run() -> Vec<String> {
             }
         }
     }
+    ends
+}
+
+/// The deliverer's count against the handed-off calls of the mix.
+fn check_deliveries(
+    deliverer: Result<(usize, Duration, Vec<String>), tokio::task::JoinError>,
+    problems: &mut Vec<String>,
+) {
     // The deliverer stops once every context, the background calls' too, is
     // gone.
-    match deliverer.await {
+    match deliverer {
         Ok((delivered, slowest, trouble)) => {
             let expected = (0..TOTAL)
                 .filter(|&n| Kind::of(n) == Kind::HandedOff)
@@ -463,8 +483,10 @@ async fn run() -> Vec<String> {
         }
         Err(error) => problems.push(format!("the deliverer failed: {error}")),
     }
+}
 
-    // Every call ended once, and the outcomes add up to the mix.
+/// Every call ended once, and the outcomes add up to the mix.
+fn check_outcomes(ends: &[Option<Outcome>], problems: &mut Vec<String>) {
     let missing = ends.iter().filter(|end| end.is_none()).count();
     if missing > 0 {
         problems.push(format!("{missing} calls have no final result"));
@@ -484,7 +506,10 @@ async fn run() -> Vec<String> {
         ));
     }
     eprintln!("outcomes: {actual:?}");
+}
 
+/// Nothing left pending, and the observer saw every start and finish.
+fn check_observer(registry: &ToolRegistry<App>, counts: &Counts, problems: &mut Vec<String>) {
     let pending = registry.pending_calls();
     if !pending.is_empty() {
         problems.push(format!("{} calls still pending at the end", pending.len()));
@@ -502,7 +527,6 @@ async fn run() -> Vec<String> {
             TOTAL as usize + long_running
         ));
     }
-    problems
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
