@@ -23,7 +23,9 @@ The workspaces live in `target/compile-bench/<variant>/`, each with its own
 `Cargo.lock` and target directory. Dependencies are built once per variant;
 each timed run touches `src/lib.rs`, so only `tools100` is compiled again.
 
-Modes, each the wall-clock time of the whole cargo process:
+Modes, each the wall-clock time of the whole cargo process and its CPU time
+(user + system of cargo and every process it waited for, rustc among them:
+the growth of getrusage(RUSAGE_CHILDREN) over the run):
 
   build        CARGO_INCREMENTAL=0 cargo build -j 2   (debug)
   check        CARGO_INCREMENTAL=0 cargo check -j 2
@@ -36,8 +38,9 @@ How
 Paired rounds: every round measures the baseline and each framework variant
 in every mode, in the order baseline, tool-core, rig, rmcp in even rounds and
 the reverse in odd ones. Each variant's time is divided by the baseline's of
-the same round; the report gives the median ratio, its min-max spread over
-the rounds and the number of rounds, and the median absolute figures.
+the same round, its wall-clock time and its CPU time each; the report gives
+the median ratio, its min-max spread over the rounds and the number of
+rounds, and the median absolute figures.
 
 A timed run in which cargo compiled anything besides `tools100` (tool-core's
 sources changed, say) starts the rounds again from the first. Each timed run
@@ -72,6 +75,7 @@ import datetime
 import io
 import os
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -963,17 +967,38 @@ def cargo(root: Path, args: list[str], incremental: bool = False) -> tuple[float
 
     A failure ends the benchmark with cargo's output.
     """
+    seconds, _, stderr = cargo_timed(root, args, incremental)
+    return seconds, stderr
+
+
+def children_cpu() -> float:
+    """User + system seconds of every child process waited for so far, and
+    of every process each of them waited for in turn."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cargo_timed(root: Path, args: list[str], incremental: bool = False) -> tuple[float, float, str]:
+    """Run `cargo args` in `root`; return (wall-clock seconds, CPU seconds,
+    stderr). The CPU time is cargo's and that of the processes it waited
+    for (every rustc, build scripts): nothing else runs as our child
+    meanwhile, so the growth of RUSAGE_CHILDREN over the run is theirs.
+
+    A failure ends the benchmark with cargo's output.
+    """
     command = ["cargo", *args]
     env = cargo_env(root, incremental)
+    cpu_before = children_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    cpu = children_cpu() - cpu_before
     if done.returncode != 0:
         log(f"\n`CARGO_INCREMENTAL={env['CARGO_INCREMENTAL']} {shlex.join(command)}` "
             f"failed in {root} (exit {done.returncode}):\n")
         log(done.stdout + done.stderr)
         raise SystemExit(1)
-    return seconds, done.stderr
+    return seconds, cpu, done.stderr
 
 
 COMPILED = re.compile(r"^\s*(?:Compiling|Checking) (\S+) v", re.MULTILINE)
@@ -1018,9 +1043,10 @@ class DependencyChanged(Exception):
     on disk, so the rounds measured so far are of another version."""
 
 
-def timed(root: Path, mode: str) -> tuple[float, bool]:
-    """Seconds for `touch src/lib.rs && <mode's cargo command>`, and whether
-    another compilation was running on the machine before or after it.
+def timed(root: Path, mode: str) -> tuple[float, float, bool]:
+    """Wall-clock and CPU seconds for `touch src/lib.rs && <mode's cargo
+    command>`, and whether another compilation was running on the machine
+    before or after it.
     """
     args, incremental = mode_args(mode)
     if mode == "incremental":
@@ -1030,10 +1056,10 @@ def timed(root: Path, mode: str) -> tuple[float, bool]:
     wait_for_quiet()
     touch(root)
     busy = others_compiling()
-    seconds, stderr = cargo(root, args, incremental)
+    seconds, cpu, stderr = cargo_timed(root, args, incremental)
     busy = others_compiling() or busy
     check_only_tools100(root, stderr)
-    return seconds, busy
+    return seconds, cpu, busy
 
 
 def check_only_tools100(root: Path, stderr: str) -> None:
@@ -1070,16 +1096,22 @@ class Results:
     variants: list[str]
     commit: str  # of tool-core, when the rounds started
     rounds: int = 0
-    # seconds[mode][variant] and sizes[variant]: one entry per round
+    # seconds[mode][variant] (wall clock), cpu[mode][variant] and
+    # sizes[variant]: one entry per round
     seconds: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    cpu: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     sizes: dict[str, list[int]] = field(default_factory=dict)
     # timed runs, and those that another compilation on the machine overlapped
     runs: int = 0
     busy_runs: int = 0
 
     def absolute(self, column: str, variant: str) -> list[float]:
+        """A column's figures: a mode's wall-clock seconds (`build`), its CPU
+        seconds (`build cpu`), or the rlib's bytes (`rlib`)."""
         if column == "rlib":
             return [float(s) for s in self.sizes[variant]]
+        if column.endswith(CPU_SUFFIX):
+            return self.cpu[column.removesuffix(CPU_SUFFIX)][variant]
         return self.seconds[column][variant]
 
     def ratios(self, column: str, variant: str) -> list[float]:
@@ -1104,17 +1136,19 @@ def measure_once(roots: dict[str, Path], rounds: int) -> Results:
     variants = list(roots)
     results = Results(variants, commit=tool_core_commit())
     results.seconds = {mode: {v: [] for v in variants} for mode in MODES}
+    results.cpu = {mode: {v: [] for v in variants} for mode in MODES}
     results.sizes = {v: [] for v in variants}
     for r in range(rounds):
         order = variants if r % 2 == 0 else variants[::-1]
         log(f"round {r + 1}/{rounds}: {', '.join(order)}")
         for mode in MODES:
             for variant in order:
-                seconds, busy = timed(roots[variant], mode)
+                seconds, cpu, busy = timed(roots[variant], mode)
                 results.seconds[mode][variant].append(seconds)
+                results.cpu[mode][variant].append(cpu)
                 results.runs += 1
                 results.busy_runs += busy
-                line = f"    {mode:<11} {variant:<9} {seconds:6.2f} s"
+                line = f"    {mode:<11} {variant:<9} {seconds:6.2f} s   cpu {cpu:6.2f} s"
                 if mode == "build":
                     size = rlib_size(roots[variant])
                     results.sizes[variant].append(size)
@@ -1177,6 +1211,17 @@ def ratio_cell(values: list[float]) -> str:
 
 
 COLUMNS = ["build", "check", "incremental", "rlib"]
+CPU_SUFFIX = " cpu"
+# The table's columns: each mode's wall-clock time, then its CPU time; the
+# targets (COLUMNS) are on wall-clock time and size.
+TABLE_COLUMNS = [c for mode in MODES for c in (mode, mode + CPU_SUFFIX)] + ["rlib"]
+
+
+def column_heading(column: str, unit: str) -> str:
+    """`build ×base`, `build CPU ×base`; `build s`, `build CPU s`."""
+    if column.endswith(CPU_SUFFIX):
+        return f"{column.removesuffix(CPU_SUFFIX)} CPU {unit}"
+    return f"{column} {unit}"
 
 
 def met_cell(results: Results) -> str:
@@ -1201,13 +1246,13 @@ def met_cell(results: Results) -> str:
 
 def table(results: Results) -> str:
     has_tool_core = "tool-core" in results.variants
-    header = ["variant", "build ×base", "check ×base", "incremental ×base", "rlib ×base"]
+    header = ["variant", *(column_heading(c, "×base") for c in TABLE_COLUMNS)]
     if has_tool_core:
         header.append("met?")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for variant in results.variants:
         cells = [f"`{variant}`"]
-        for column in COLUMNS:
+        for column in TABLE_COLUMNS:
             cells.append("1.00" if variant == "baseline" else ratio_cell(results.ratios(column, variant)))
         if has_tool_core:
             cells.append(met_cell(results) if variant == "tool-core" else "")
@@ -1220,12 +1265,13 @@ def table(results: Results) -> str:
         lines.append(f"Targets for tool-core: {limits}; ahead of rig and rmcp "
                      "(a lower median ratio in every column).")
 
+    units = [column_heading(c, "MB" if c == "rlib" else "s") for c in TABLE_COLUMNS]
     lines += ["", "Median absolute figures:", "",
-              "| variant | build s | check s | incremental s | rlib MB |",
-              "|---|---|---|---|---|"]
+              "| variant | " + " | ".join(units) + " |",
+              "|" + "---|" * (len(units) + 1)]
     for variant in results.variants:
         cells = [f"`{variant}`"]
-        for column in COLUMNS:
+        for column in TABLE_COLUMNS:
             value = statistics.median(results.absolute(column, variant))
             cells.append(f"{value / 1e6:.1f}" if column == "rlib" else f"{value:.2f}")
         lines.append("| " + " | ".join(cells) + " |")
@@ -1241,7 +1287,7 @@ def quiet_note(results: Results) -> str:
 
 def section(results: Results, roots: dict[str, Path], command: str) -> str:
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    base = {c: statistics.median(results.absolute(c, "baseline")) for c in COLUMNS}
+    base = {c: statistics.median(results.absolute(c, "baseline")) for c in TABLE_COLUMNS}
     return f"""\
 ## Compile time: 100 tools
 
@@ -1253,7 +1299,8 @@ tool-core's `#[tool(tier = Observe)]` and one `ToolRegistry`, with rig's
 `#[rig_tool]` and one `ToolSet`, and with rmcp's `#[tool]` methods in one
 `#[tool_router]` impl. Each is the library crate `tools100` in a workspace of
 its own with its dependencies built; every run touches `src/lib.rs`, so only
-that crate is compiled. Whole-process wall-clock time of
+that crate is compiled. Whole-process wall-clock time and CPU time (user +
+system of cargo and the rustc it runs) of
 `CARGO_INCREMENTAL=0 cargo build -j 2` (debug), `CARGO_INCREMENTAL=0 cargo
 check -j 2`, and `CARGO_INCREMENTAL=1 cargo build -j 2` after one incremental
 build; size of the debug `libtools100-*.rlib`. Each round runs every variant
@@ -1267,7 +1314,7 @@ baseline's of the same round: median (min–max) over {results.rounds} round{'s'
 - tool-core: {results.commit}
 - Resolved: {resolved_versions(roots)}
 - Machine load: {quiet_note(results)}
-- Baseline medians: build {base['build']:.2f} s, check {base['check']:.2f} s, incremental {base['incremental']:.2f} s, rlib {base['rlib'] / 1e6:.1f} MB
+- Baseline medians: build {base['build']:.2f} s (CPU {base['build cpu']:.2f} s), check {base['check']:.2f} s (CPU {base['check cpu']:.2f} s), incremental {base['incremental']:.2f} s (CPU {base['incremental cpu']:.2f} s), rlib {base['rlib'] / 1e6:.1f} MB
 
 {table(results)}
 """

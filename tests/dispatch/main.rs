@@ -1,6 +1,6 @@
 //! Dispatch, as one test binary: typed tools and the registry, the pipeline
 //! step by step, how a batch runs, progress from inside a tool, hostile
-//! input and a hostile environment, concurrency under stress. The tracing
+//! input and a hostile environment, strict lints, concurrency under stress. The tracing
 //! span has a binary of its own (`tracing_span.rs`).
 
 mod batch;
@@ -15,6 +15,7 @@ mod robustness;
 mod shared_schemas;
 mod shown;
 mod stress;
+pub mod strict_lints;
 mod text_arguments;
 mod typed_tools;
 mod unknown_arguments;

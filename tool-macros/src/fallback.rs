@@ -10,7 +10,7 @@ use syn::{Ident, Path, Visibility};
 
 use crate::ast::{ToolFn, ToolStruct};
 use crate::attr::ToolArgs;
-use crate::codegen::krate;
+use crate::codegen::{krate, lint_allowances};
 
 /// The function, its tool type, and the errors.
 pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, error: syn::Error) -> TokenStream {
@@ -44,9 +44,13 @@ pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, error: syn::Error) -
 /// run: the crate does not compile while the error stands.
 fn stub(krate: &Path, vis: &Visibility, tool_type: &Ident) -> TokenStream {
     let p = quote!(#krate::__private);
+    let lints = lint_allowances();
     quote! {
+        #[allow(clippy::exhaustive_structs)]
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #tool_type;
+        #[automatically_derived]
+        #lints
         impl<__C> #p::IntoTool<__C, #p::Generated> for #tool_type {
             fn into_registration(self) -> #p::Registration<__C> {
                 #p::fallback()

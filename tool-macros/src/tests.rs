@@ -399,3 +399,140 @@ fn a_struct_is_closed_unless_it_allows_unknown_arguments() {
         "{open}"
     );
 }
+
+/// The attributes of every `impl` in `items`, at any depth of
+/// `const _: () = { ... }`, and of each `const _` on the way, outermost
+/// first.
+fn impl_and_const_attrs(items: &[Item], impls: &mut Vec<String>, consts: &mut Vec<String>) {
+    for item in items {
+        match item {
+            Item::Impl(item) => impls.push(attrs_text(&item.attrs)),
+            Item::Const(item) => {
+                consts.push(attrs_text(&item.attrs));
+                if let syn::Expr::Block(block) = &*item.expr {
+                    let nested: Vec<Item> = block
+                        .block
+                        .stmts
+                        .iter()
+                        .filter_map(|stmt| match stmt {
+                            syn::Stmt::Item(item) => Some(item.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    impl_and_const_attrs(&nested, impls, consts);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn attrs_text(attrs: &[syn::Attribute]) -> String {
+    attrs
+        .iter()
+        .map(|attr| attr.to_token_stream().to_string())
+        .collect()
+}
+
+#[test]
+fn generated_impls_carry_serde_derives_attributes() {
+    let cases = [
+        (
+            quote!(),
+            quote!(
+                fn add(a: i64, b: i64) -> i64 {
+                    a + b
+                }
+            ),
+        ),
+        (
+            quote!(output_schema),
+            quote!(
+                async fn add(ctx: &ToolContext<App>, #[serde(default)] a: i64) -> i64 {
+                    a
+                }
+            ),
+        ),
+        (
+            quote!(context = App),
+            quote!(
+                struct Add {
+                    a: i64,
+                }
+            ),
+        ),
+        (
+            quote!(),
+            quote!(
+                struct Add {
+                    a: i64,
+                }
+            ),
+        ),
+        // The fallback: its stub impl carries the lints itself.
+        (
+            quote!(unknown),
+            quote!(
+                fn add(a: i64) -> i64 {
+                    a
+                }
+            ),
+        ),
+    ];
+    for (args, item) in cases {
+        let file = expand(args, quote!(#[doc = "Add."] #item));
+        let (mut impls, mut consts) = (Vec::new(), Vec::new());
+        impl_and_const_attrs(&file.items, &mut impls, &mut consts);
+        assert!(!impls.is_empty(), "{item}");
+        for attrs in &impls {
+            assert!(attrs.contains("automatically_derived"), "{item}: {attrs}");
+        }
+        let outer = consts.first().unwrap_or(&impls[0]);
+        for lint in [
+            "non_upper_case_globals",
+            "unused_attributes",
+            "unused_qualifications",
+            "clippy :: absolute_paths",
+        ] {
+            assert!(outer.contains(lint), "{item}: {outer}");
+        }
+        assert!(!outer.contains("deprecated"), "{item}: {outer}");
+    }
+}
+
+#[test]
+fn a_deprecated_item_allows_its_generated_uses() {
+    for item in [
+        quote!(
+            #[deprecated = "use `sum`"]
+            fn add(a: i64) -> i64 {
+                a
+            }
+        ),
+        quote!(
+            #[deprecated]
+            struct Add {
+                a: i64,
+            }
+        ),
+        quote!(
+            #[allow(unused, deprecated, reason = "old")]
+            fn add(a: i64) -> i64 {
+                a
+            }
+        ),
+    ] {
+        let file = expand(quote!(), quote!(#[doc = "Add."] #item));
+        let (mut impls, mut consts) = (Vec::new(), Vec::new());
+        impl_and_const_attrs(&file.items, &mut impls, &mut consts);
+        assert!(
+            consts[0].contains("allow (deprecated)"),
+            "{item}: {consts:?}"
+        );
+        let kept = file.items[0].to_token_stream().to_string();
+        assert!(
+            kept.contains("deprecated"),
+            "the item keeps its own: {kept}"
+        );
+    }
+}

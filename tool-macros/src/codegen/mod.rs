@@ -7,7 +7,10 @@
 //! Generated code names tool-core, std included, only through
 //! `#krate::__private`, so that a user's own `Result`, `Option` or `core`
 //! cannot change what it means; its items live in a `const _: () = { ... }`
-//! and its locals are hidden with `Span::mixed_site()`.
+//! and its locals are hidden with `Span::mixed_site()`. It carries the
+//! attributes serde_derive puts on its own (`generated_attrs`,
+//! `automatically_derived`), so that lints a user turns on for their code
+//! do not fire on code they did not write.
 
 pub(crate) mod function;
 pub(crate) mod structure;
@@ -15,7 +18,7 @@ pub(crate) mod validate;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::Path;
+use syn::{Attribute, Path};
 
 use crate::attr::{OutputSchema, Tier, ToolArgs, WithSpan};
 use crate::check::Identity;
@@ -25,6 +28,57 @@ pub(crate) fn krate(args: &ToolArgs) -> Path {
     args.krate
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::tool_core))
+}
+
+/// The lints serde_derive allows on the `const _` around its impls
+/// (`dummy.rs`): generated code names everything by its full path, and a
+/// user who denies these for their own code has no say over it.
+pub(crate) fn lint_allowances() -> TokenStream {
+    quote! {
+        #[allow(
+            non_upper_case_globals,
+            unused_attributes,
+            unused_qualifications,
+            clippy::absolute_paths,
+        )]
+    }
+}
+
+/// The attributes of the `const _: () = { ... }` that holds a tool's
+/// generated items: serde_derive's, and, as serde_derive does for a
+/// deprecated type (`deprecated.rs`), `allow(deprecated)` when the item is
+/// `#[deprecated]` or allows it: the expansion's own uses of a deprecated
+/// function or struct are not the user's, while the user's calls still warn.
+pub(crate) fn generated_attrs(item_attrs: &[Attribute]) -> TokenStream {
+    let lints = lint_allowances();
+    let deprecated = allows_deprecated(item_attrs).then(|| quote!(#[allow(deprecated)]));
+    quote! {
+        #[doc(hidden)]
+        #lints
+        #deprecated
+    }
+}
+
+/// Whether the item is `#[deprecated]` or `#[allow(deprecated)]`.
+fn allows_deprecated(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        if attr.path().is_ident("deprecated") {
+            return true;
+        }
+        let mut allowed = false;
+        if attr.path().is_ident("allow") {
+            // An `allow` rustc refuses is rustc's to report.
+            let _ = attr.parse_nested_meta(|meta| {
+                allowed |= meta.path.is_ident("deprecated");
+                if meta.input.peek(syn::Token![=]) {
+                    // `reason = "..."`
+                    meta.value()?.parse::<syn::Expr>()?;
+                }
+                Ok(())
+            });
+        }
+        allowed
+    })
 }
 
 /// A path inside tool-core's private module as the string serde's and

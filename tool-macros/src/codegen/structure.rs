@@ -18,9 +18,14 @@
 //!
 //! ```text
 //! /// The tool `web_search`, whose input is [`WebSearch`], to register in a `ToolRegistry` (`.with(WebSearchTool)`).
+//! #[allow(clippy::exhaustive_structs)]
 //! #[derive(Clone, Copy, Debug, Default)]
 //! struct WebSearchTool;
 //!
+//! // serde_derive's lint allowances; `allow(deprecated)` too when the
+//! // item is deprecated.
+//! #[doc(hidden)]
+//! #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::absolute_paths)]
 //! const _: () = {
 //!     p::require_schemars!();  // an error if the schema is derived and schemars is off
 //!
@@ -44,6 +49,7 @@
 //!         p::closed_schema(p::derived_schema::<WebSearch>())
 //!     }
 //!
+//!     #[automatically_derived]
 //!     impl p::IntoTool<App, p::Generated> for WebSearchTool {
 //!         fn into_registration(self) -> p::Registration<App> {
 //!             p::Registration::with_context(p::Compiled { facts: &__TOOL_FACTS,
@@ -91,7 +97,8 @@ use crate::ast::ToolStruct;
 use crate::attr::{OutputSchema, ToolArgs};
 use crate::check::Identity;
 use crate::codegen::{
-    compiled, convert_output, facts, input_schema, krate, output_schema_fn, validate,
+    compiled, convert_output, facts, generated_attrs, input_schema, krate, output_schema_fn,
+    validate,
 };
 
 pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) -> TokenStream {
@@ -123,14 +130,18 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
     let doc = format!(
         "The tool `{name}`, whose input is [`{ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
     );
+    let generated = generated_attrs(&item.attrs);
 
     quote! {
         #item
 
         #[doc = #doc]
+        // Built by its name in other crates: it cannot be `non_exhaustive`.
+        #[allow(clippy::exhaustive_structs)]
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #tool_type;
 
+        #generated
         const _: () = {
             #require_schemars
 
@@ -190,11 +201,12 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     let run_call = quote_spanned!(span=> #receiver.run(#run_args));
     let convert = convert_output(krate, name, &output, span);
     // `|read| check(read)` is the closure clippy would have written as
-    // `check`, but `read_struct_checked` takes any closure.
+    // `check`, but `read_struct_checked` takes any closure; its body is
+    // spanned at the user's path, so clippy takes it for theirs.
     let allow = args
         .validate
         .as_ref()
-        .map(|_| quote!(#[allow(clippy::redundant_closure)]));
+        .map(|_| quote!(#[allow(clippy::redundant_closure, clippy::implicit_return)]));
     quote! {
         #allow
         fn __tool_start(
@@ -264,6 +276,7 @@ fn registration(args: &ToolArgs, krate: &Path, tool_type: &Ident) -> TokenStream
     let compiled = compiled(args, krate, false);
     match &args.context {
         Some(ctx_type) => quote! {
+            #[automatically_derived]
             impl #p::IntoTool<#ctx_type, #p::Generated> for #tool_type {
                 fn into_registration(self) -> #p::Registration<#ctx_type> {
                     #p::Registration::with_context(#compiled)
@@ -271,6 +284,7 @@ fn registration(args: &ToolArgs, krate: &Path, tool_type: &Ident) -> TokenStream
             }
         },
         None => quote! {
+            #[automatically_derived]
             impl<__C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type {
                 fn into_registration(self) -> #p::Registration<__C> {
                     #p::Registration::free(#compiled)

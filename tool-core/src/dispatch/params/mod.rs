@@ -19,7 +19,6 @@
 
 use std::marker::PhantomData;
 
-use serde::Serialize;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
@@ -41,40 +40,44 @@ pub struct Param {
 /// derived. The expansion checks it once per parameter, at the parameter's
 /// type, so a type that does not fit is reported there (once per trait it
 /// lacks), with a note, and nowhere else.
+///
+/// No `Serialize`: a parameter is only read. (schemars writes a
+/// `#[serde(default)]`'s value into the schema when the type is
+/// `Serialize`, and leaves it out when it is not.)
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "the model's arguments are deserialized into this type, and the input schema derived from it",
-    note = "derive `serde::Deserialize`, `serde::Serialize` and `schemars::JsonSchema` for `{Self}`, or write the tool's whole schema with `#[tool(schema = ...)]`"
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}`, or write the tool's whole schema with `#[tool(schema = ...)]`"
 )]
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
-pub trait Parameter: DeserializeOwned + Serialize + schemars::JsonSchema {}
+pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 
 #[cfg(feature = "schemars")]
-impl<T: DeserializeOwned + Serialize + schemars::JsonSchema> Parameter for T {}
+impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}
 
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "the model's arguments are deserialized into this type",
-    note = "derive `serde::Deserialize` and `serde::Serialize` for `{Self}`"
+    note = "derive `serde::Deserialize` for `{Self}`"
 )]
 #[cfg(not(feature = "schemars"))]
 #[doc(hidden)]
-pub trait Parameter: DeserializeOwned + Serialize {}
+pub trait Parameter: DeserializeOwned {}
 
 #[cfg(not(feature = "schemars"))]
-impl<T: DeserializeOwned + Serialize> Parameter for T {}
+impl<T: DeserializeOwned> Parameter for T {}
 
 /// The same for a tool whose schema is written by hand: no `JsonSchema`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "the model's arguments are deserialized into this type",
-    note = "derive `serde::Deserialize` and `serde::Serialize` for `{Self}`"
+    note = "derive `serde::Deserialize` for `{Self}`"
 )]
 #[doc(hidden)]
-pub trait SerdeParameter: DeserializeOwned + Serialize {}
+pub trait SerdeParameter: DeserializeOwned {}
 
-impl<T: DeserializeOwned + Serialize> SerdeParameter for T {}
+impl<T: DeserializeOwned> SerdeParameter for T {}
 
 /// A parameter's value while the arguments are read. `K` says how the
 /// tool's schema is made: [`Derived`] (the parameter's type describes

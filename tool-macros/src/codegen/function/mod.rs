@@ -17,9 +17,14 @@
 //! async fn get_weather(ctx: &ToolContext<App>, city: String) -> Result<Weather, Error> { ... }
 //!
 //! /// The tool `get_weather`: [`get_weather`], to register in a `ToolRegistry` (`.with(GetWeather)`).
+//! #[allow(clippy::exhaustive_structs)]
 //! #[derive(Clone, Copy, Debug, Default)]
 //! struct GetWeather;
 //!
+//! // serde_derive's lint allowances; `allow(deprecated)` too when the
+//! // item is deprecated.
+//! #[doc(hidden)]
+//! #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::absolute_paths)]
 //! const _: () = {
 //!     static __TOOL_FACTS: p::Facts = p::Facts { name, description, metadata };
 //!
@@ -57,6 +62,7 @@
 //!         p::params_schema(&mut [p::slot::<String>(&mut f0)])
 //!     }
 //!
+//!     #[automatically_derived]
 //!     impl p::IntoTool<App, p::Generated> for GetWeather {
 //!         fn into_registration(self) -> p::Registration<App> {
 //!             p::Registration::with_context(p::Compiled { facts: &__TOOL_FACTS,
@@ -124,7 +130,9 @@ use syn::ext::IdentExt;
 use crate::ast::ToolFn;
 use crate::attr::ToolArgs;
 use crate::check::Identity;
-use crate::codegen::{compiled, facts, input_schema, krate, output_schema_fn, private_path_string};
+use crate::codegen::{
+    compiled, facts, generated_attrs, input_schema, krate, output_schema_fn, private_path_string,
+};
 use crate::docs::field_title_and_description;
 
 mod start;
@@ -160,14 +168,18 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
     let doc = format!(
         "The tool `{name}`: [`{fn_ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
     );
+    let generated = generated_attrs(&item.attrs);
 
     quote! {
         #item
 
         #[doc = #doc]
+        // Built by its name in other crates: it cannot be `non_exhaustive`.
+        #[allow(clippy::exhaustive_structs)]
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #tool_type;
 
+        #generated
         const _: () = {
             // Each parameter type, checked once where the user wrote it.
             const _: () = {
@@ -464,6 +476,7 @@ impl<'a> Expansion<'a> {
         let marker = plain.is_none().then_some(marker).into_iter();
         match self.tool.context() {
             Some(ctx_type) => quote! {
+                #[automatically_derived]
                 impl<#(#marker)*> #p::IntoTool<#ctx_type, #p::Generated> for #tool_type
                 where
                     #(#bounds,)*
@@ -474,6 +487,7 @@ impl<'a> Expansion<'a> {
                 }
             },
             None => quote! {
+                #[automatically_derived]
                 impl<#(#marker,)* __C: #p::Send + #p::Sync + 'static> #p::IntoTool<__C, #p::Generated> for #tool_type
                 where
                     #(#bounds,)*
