@@ -11,8 +11,9 @@ use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tool_core::provider::call_tool_result;
-use tool_core::{CallProgress, ToolError, ToolResult};
+use tool_core::observe::CallProgress;
+use tool_core::provider::mcp::call_tool_result;
+use tool_core::{ToolError, ToolResult};
 
 use crate::approval::with_approver;
 use crate::server::McpServer;
@@ -175,7 +176,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let result = registry.call(&ctx, &request.name, arguments).await;
     let call_id = result.pending_call_id().map(str::to_owned);
-    let unknown = matches!(result.error_kind(), Some(ToolError::UnknownTool { .. }));
+    let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
     if call_id.is_none() && (form == Form::Extension || unknown) {
         return answer(&result).map(Started::Answered);
     }
@@ -216,7 +217,7 @@ async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, report: 
 /// unknown tool is JSON-RPC's invalid params, as MCP's specification
 /// answers it, with the registry's text naming the tools there are.
 pub(crate) fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
-    if let Some(ToolError::UnknownTool { .. }) = result.error_kind() {
+    if let Some(ToolError::UnknownTool { .. }) = result.tool_error() {
         return Err(ErrorData::invalid_params(
             result.model_text().into_owned(),
             None,
@@ -249,7 +250,7 @@ pub(crate) fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use tool_core::{Image, Part};
+    use tool_core::output::{Image, Part};
 
     use super::*;
 

@@ -27,7 +27,7 @@ use serde_json::Value;
 ///     days: Option<u8>,
 /// }
 ///
-/// let schema = tool_core::input_schema_for::<Args>();
+/// let schema = tool_core::schema::input_schema_for::<Args>();
 /// assert_eq!(schema["properties"]["city"], json!({"description": "Where.", "type": "string"}));
 /// assert_eq!(schema["required"], json!(["city"]));
 /// assert!(schema.get("title").is_none());

@@ -566,7 +566,7 @@ mod tests {
             messages,
             [format!(
                 "argument `a` at `/a`: expected an integer, got a string `{}…`",
-                "x".repeat(crate::MAX_ECHO_CHARS - 1)
+                "x".repeat(crate::error::MAX_ECHO_CHARS - 1)
             )]
         );
     }
