@@ -41,7 +41,9 @@ pub use crate::dispatch::runner::{
 };
 pub use crate::dispatch::text::{ExactText, LooseText, Probe};
 pub use crate::policy::ToolTier;
-pub use crate::schema::{derived as derived_schema, derived_generated as derived_generated_schema};
+pub use crate::schema::derive::{
+    DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,
+};
 pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
     ToolContext, ToolError, ToolMetadata, ToolResult,

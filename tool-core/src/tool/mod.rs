@@ -329,7 +329,7 @@ impl<Ctx, T: Tool<Ctx> + ?Sized> Tool<Ctx> for std::sync::Arc<T> {
 /// #[tool(read_only)]
 /// fn add(a: i64, b: i64) -> i64 { a + b }
 ///
-/// let registry = ToolRegistry::new().with(Add);
+/// let registry: ToolRegistry = ToolRegistry::new().with(Add);
 /// let info = registry.info("add").unwrap();
 /// assert_eq!(info.definition.description, "Add two numbers.");
 /// assert!(info.metadata.read_only);
