@@ -14,6 +14,7 @@ use super::{input_schema_for, root_schema};
     note = "derive `schemars::JsonSchema` for `{Self}`, or write the schema with `#[tool(schema = ...)]`"
 )]
 pub trait DeriveSchema {
+    /// The JSON Schema of `Self`.
     fn schema() -> Value;
 }
 
