@@ -1,6 +1,9 @@
-//! Schemas: input schemas derived from Rust types, arguments checked
-//! against them, and each provider's dialect as pure functions on JSON.
-//! Knows nothing of dispatch.
+//! Input schemas derived from Rust types: [`input_schema_for`] gives a
+//! hand-written tool the schema `#[tool]` would derive for its input type.
+
+// The crate's own schema work lives here too (arguments checked against a
+// schema, each provider's dialect): pure functions on JSON that know
+// nothing of dispatch, so that the pipeline and the providers share them.
 
 pub(crate) mod derive;
 pub(crate) mod dialect;
