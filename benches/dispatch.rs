@@ -33,9 +33,9 @@ use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use support::{AddNote, AddNoteLocked, EXPECTED, arguments, direct};
 use tokio::runtime::Runtime;
-use tool_core::{
-    CallFinished, CallObserver, CallStarted, ToolCall, ToolContext, ToolRegistry, ToolResult, tool,
-};
+use tool_core::observe::{CallFinished, CallObserver, CallStarted};
+use tool_core::registry::ToolCall;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// An observer that counts both events.
 struct Counting(Arc<AtomicU64>);

@@ -31,7 +31,7 @@ pub(crate) fn definitions_json(name: &str) -> Result<(String, Vec<String>), Stri
         .iter()
         .map(ToString::to_string)
         .collect();
-    let json = serde_json::to_string_pretty(definitions.tools()).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(definitions.as_json()).map_err(|e| e.to_string())?;
     Ok((json, notes))
 }
 

@@ -5,9 +5,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::{
-    Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry, ToolResult, tool,
-};
+use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// The application's state, shared by every call.
 pub(crate) struct App {
@@ -134,7 +133,7 @@ async fn main() {
     let registry = registry();
 
     println!("== The tool definitions a model is given ==");
-    let definitions = serde_json::to_string_pretty(registry.definitions()).expect("JSON");
+    let definitions = serde_json::to_string_pretty(registry.tool_definitions()).expect("JSON");
     println!("{definitions}\n");
 
     let ctx = context();

@@ -9,10 +9,10 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tool_core::observe::{CallObserver, CallProgress};
+use tool_core::output::{Image, Part};
 use tool_core::provider::Provider;
-use tool_core::{
-    CallObserver, CallProgress, Image, Part, ToolContext, ToolError, ToolRegistry, tool,
-};
+use tool_core::{ToolContext, ToolError, ToolRegistry, tool};
 
 /// Draw a bar chart of the values, one bar each, as a PNG image.
 #[tool(read_only, concurrency_safe)]
@@ -26,7 +26,7 @@ fn bar_chart(
     if let Some(value) = values.iter().find(|value| **value > 100) {
         return Err(ToolError::Execution {
             tool: "bar_chart".into(),
-            message: format!("value {value} is over 100; give percentages"),
+            message: format!("value {value} is over 100; give percentages").into(),
         });
     }
     let png = png::bars(&values);

@@ -204,7 +204,7 @@ async fn the_scripted_model_refuses_results_out_of_order() {
     // The real first turn, then the results of the first two calls swapped.
     let mut conversation = vec![Api::OpenAi.first_message(QUESTION)];
     let response = endpoint
-        .post(&client, &endpoint.body(&conversation, tools.tools()))
+        .post(&client, &endpoint.body(&conversation, tools.as_json()))
         .await
         .expect("the calls");
     conversation.push(response["choices"][0]["message"].clone());
@@ -216,7 +216,7 @@ async fn the_scripted_model_refuses_results_out_of_order() {
     let error = refused(
         Api::OpenAi,
         &base_url,
-        endpoint.body(&conversation, tools.tools()),
+        endpoint.body(&conversation, tools.as_json()),
     )
     .await;
 
@@ -269,7 +269,7 @@ async fn an_anthropic_refusal_without_its_error_flag_is_refused() {
         .expect("definitions");
     let mut conversation = vec![Api::Anthropic.first_message(QUESTION)];
     let response = endpoint
-        .post(&client, &endpoint.body(&conversation, tools.tools()))
+        .post(&client, &endpoint.body(&conversation, tools.as_json()))
         .await
         .expect("the calls");
     conversation.push(json!({"role": "assistant", "content": response["content"]}));
@@ -282,7 +282,7 @@ async fn an_anthropic_refusal_without_its_error_flag_is_refused() {
     let error = refused(
         Api::Anthropic,
         &base_url,
-        endpoint.body(&conversation, tools.tools()),
+        endpoint.body(&conversation, tools.as_json()),
     )
     .await;
 

@@ -67,7 +67,7 @@ fn expected(transport: &str) -> serde_json::Map<String, Value> {
         .definitions(&registry)
         .expect("MCP takes every tool");
     let weather = definitions
-        .tools()
+        .as_json()
         .as_array()
         .expect("a list")
         .iter()
@@ -81,7 +81,7 @@ fn expected(transport: &str) -> serde_json::Map<String, Value> {
     let question = "Allow the tool `convert_currency` to run with these arguments?\n{\n  \"amount\": 5000,\n  \"from\": \"EUR\",\n  \"to\": \"USD\"\n}";
     let names = |ctx: &ToolContext<quickstart::App>| -> Vec<String> {
         registry
-            .definitions_for(ctx)
+            .tool_definitions_for(ctx)
             .map(|tool| tool.name.clone())
             .collect()
     };

@@ -26,7 +26,8 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use tool_core::provider::{Provider, call_tool_result};
+use tool_core::provider::Provider;
+use tool_core::provider::mcp::call_tool_result;
 use tool_core::{ToolContext, ToolRegistry};
 
 #[path = "support/example_server.rs"]
@@ -174,7 +175,7 @@ fn listed_tools<Ctx: Send + Sync + 'static>(
         .definitions(registry)
         .expect("MCP takes the example's tools");
     definitions
-        .tools()
+        .as_json()
         .as_array()
         .expect("a list")
         .iter()
@@ -267,7 +268,7 @@ async fn expected_node() -> Vec<(&'static str, Value)> {
         .definitions(&registry)
         .expect("MCP takes the example's tools");
     let tools: Vec<Value> = definitions
-        .tools()
+        .as_json()
         .as_array()
         .expect("a list")
         .iter()

@@ -103,7 +103,9 @@ async fn calls_spread_over_two_stateless_processes_are_all_answered() {
     let listed = client.list_all_tools().await.expect("listed");
     // Every tool but the one that needs a scope the servers do not grant.
     let registry = tools::registry();
-    let shown = registry.definitions_for(&quickstart::context()).count();
+    let shown = registry
+        .tool_definitions_for(&quickstart::context())
+        .count();
     assert_eq!(
         (listed.len(), shown),
         (registry.len() - 1, registry.len() - 1)

@@ -7,7 +7,8 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
-use tool_core::{ToolContext, ToolRegistry, call_id, tool};
+use tool_core::context::call_id;
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Index the document, reporting half way and at the end.
 #[tool(tier = Observe)]

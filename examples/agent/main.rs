@@ -23,8 +23,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::RegistryError;
 use tool_core::provider::{ParseError, Provider};
+use tool_core::registry::RegistryError;
 
 #[path = "../quickstart.rs"]
 #[allow(dead_code)]
@@ -367,7 +367,7 @@ pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcrip
     let mut conversation = vec![endpoint.api.first_message(question)];
     let mut steps = Vec::new();
     for requests in 1..=MAX_REQUESTS {
-        let body = endpoint.body(&conversation, tools.tools());
+        let body = endpoint.body(&conversation, tools.as_json());
         let response = endpoint.post(&client, &body).await?;
         let turn = provider.respond(&registry, &ctx, &response).await?;
         turn.append_to(&mut conversation);

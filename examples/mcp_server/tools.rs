@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use tool_core::{Image, Part, ToolContext, ToolRegistry, tool};
+use tool_core::output::{Image, Part};
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 use crate::quickstart::{self, App};
 

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio::time::Instant;
-use tool_core::{Batch, ToolCall, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::registry::{Batch, ToolCall};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// Keys with values, and the log of the calls that touch them.
 struct Store {

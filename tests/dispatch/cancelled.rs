@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio::sync::Notify;
-use tool_core::{
-    Approval, ApprovalHook, ApprovalRequest, Batch, CancellationToken, ToolCall, ToolContext,
-    ToolError, ToolRegistry, ToolResult, tool,
-};
+use tool_core::context::CancellationToken;
+use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+use tool_core::registry::{Batch, ToolCall};
+use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, tool};
 
 /// What the tools share: how often each ran, and what lets a run end.
 #[derive(Default)]
@@ -92,7 +92,7 @@ fn assert_cancelled(result: &ToolResult, tool: &str) {
     assert!(result.is_error(), "{}", result.model_text());
     assert_eq!(result.model_text(), cancelled_text(tool));
     assert_eq!(
-        result.error_kind(),
+        result.tool_error(),
         Some(&ToolError::Cancelled {
             tool: tool.to_owned()
         })
@@ -180,7 +180,7 @@ async fn a_call_cancelled_while_earlier_calls_of_its_batch_run_never_starts() {
 
 #[tokio::test]
 async fn a_call_whose_caller_has_cancelled_already_never_starts() {
-    let registry = registry().with_approval(tool_core::ApproveAll);
+    let registry = registry().with_approval(tool_core::policy::ApproveAll);
     let token = CancellationToken::new();
     token.cancel();
     let ctx = ToolContext::new(Desk::default()).with_cancellation(token);
@@ -205,7 +205,7 @@ fn a_context_changed_after_cloning_shares_the_callers_token() {
     let scoped = ctx.clone().with_scopes(["notes:read"]);
     let listening = scoped
         .clone()
-        .with_progress_listener(|_: &tool_core::CallProgress<'_>| {});
+        .with_progress_listener(|_: &tool_core::observe::CallProgress<'_>| {});
     assert!(!scoped.is_cancelled());
     ctx.cancellation().cancel();
     assert!(scoped.is_cancelled() && listening.is_cancelled());

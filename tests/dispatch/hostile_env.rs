@@ -124,7 +124,7 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
         .with(Add)
         .with(HourTool)
         .with(Measure)
-        .with_approval(tool_core::ApproveAll);
+        .with_approval(tool_core::policy::ApproveAll);
     let ctx = ToolContext::new(App {
         greeting: "hi".to_owned(),
     })

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
-use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::error::MAX_ECHO_CHARS;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]
@@ -294,15 +295,15 @@ fn nesting_deeper_than_128_levels_is_refused() {
 /// Records the tool names an observer is given.
 struct Names(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
 
-impl tool_core::CallObserver for Names {
-    fn call_started(&self, event: &tool_core::CallStarted<'_>) {
+impl tool_core::observe::CallObserver for Names {
+    fn call_started(&self, event: &tool_core::observe::CallStarted<'_>) {
         self.0
             .lock()
             .expect("not poisoned")
             .push(event.tool.to_owned());
     }
 
-    fn call_finished(&self, event: &tool_core::CallFinished<'_>) {
+    fn call_finished(&self, event: &tool_core::observe::CallFinished<'_>) {
         self.0
             .lock()
             .expect("not poisoned")

@@ -5,6 +5,7 @@
 
 mod batch;
 mod cancelled;
+mod error_source;
 pub mod hostile_env;
 mod hostile_output;
 mod output_schema;

@@ -98,7 +98,7 @@ fn the_definitions_carry_the_schema_of_the_return_type() {
     let mcp: Provider = "mcp".parse().expect("a provider");
     let definitions = mcp.definitions(&registry).expect("definitions");
     let output_schemas: Vec<(&str, bool)> = definitions
-        .tools()
+        .as_json()
         .as_array()
         .expect("a list")
         .iter()

@@ -13,11 +13,11 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
-    CallStarted, DeliveryError, ToolCall, ToolContext, ToolError, ToolRegistry, ToolResult,
-    TypedTool, Violation, call_id, tool,
-};
+use tool_core::context::call_id;
+use tool_core::observe::{CallFinished, CallObserver, CallStarted};
+use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+use tool_core::registry::{Batch, DeliveryError, ToolCall};
+use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, TypedTool, Violation, tool};
 
 /// Counts how often tool bodies run.
 #[derive(Default)]
@@ -64,7 +64,7 @@ fn weather() -> ToolRegistry<App> {
 
 fn error_of(result: &ToolResult) -> &ToolError {
     result
-        .error_kind()
+        .tool_error()
         .unwrap_or_else(|| panic!("expected an error kind: {result:?}"))
 }
 
@@ -162,7 +162,7 @@ async fn arguments_over_the_size_limit_are_refused() {
     ));
     assert_eq!(ctx.state().runs.load(Ordering::SeqCst), 1);
     assert_eq!(
-        tool_core::DEFAULT_MAX_ARGUMENT_BYTES,
+        tool_core::registry::DEFAULT_MAX_ARGUMENT_BYTES,
         1024 * 1024,
         "the documented default"
     );
@@ -377,7 +377,7 @@ impl TypedTool<App> for OfficeHours {
     }
     fn metadata(&self) -> tool_core::ToolMetadata {
         tool_core::ToolMetadata {
-            tier: tool_core::ToolTier::Observe,
+            tier: tool_core::policy::ToolTier::Observe,
             ..tool_core::ToolMetadata::DEFAULT
         }
     }
@@ -480,7 +480,10 @@ async fn a_call_over_its_time_limit_is_stopped_and_cancelled() {
     );
     assert_eq!(cancelled.model_text(), "cancelled");
     assert_eq!(ctx.state().runs.load(Ordering::SeqCst), 1);
-    assert_eq!(tool_core::DEFAULT_TIMEOUT, Duration::from_secs(30));
+    assert_eq!(
+        tool_core::registry::DEFAULT_TIMEOUT,
+        Duration::from_secs(30)
+    );
 }
 
 /// Panics on zero.
@@ -764,7 +767,7 @@ async fn ask_user(question: String) -> ToolResult {
 #[tokio::test(start_paused = true)]
 async fn a_long_running_tool_returns_pending_and_its_result_later() {
     let registry: ToolRegistry = ToolRegistry::new().with(Index).with(AskUser);
-    let definition = registry.definition("index").expect("registered");
+    let definition = registry.tool_definition("index").expect("registered");
     assert_eq!(
         definition.description,
         "Index a document in the background.\n\nThis tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending."
@@ -854,7 +857,7 @@ async fn a_result_never_delivered_times_out() {
         ToolError::PendingTimeout { .. }
     ));
     assert_eq!(
-        tool_core::DEFAULT_PENDING_TIMEOUT,
+        tool_core::registry::DEFAULT_PENDING_TIMEOUT,
         Duration::from_secs(600),
         "the documented default"
     );

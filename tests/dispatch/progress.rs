@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_core::{
-    CallFinished, CallObserver, CallProgress, CallStarted, ToolCall, ToolContext, ToolMetadata,
-    ToolRegistry, ToolResult, ToolTier, TypedTool, call_id, tool,
-};
+use tool_core::context::call_id;
+use tool_core::observe::{CallFinished, CallObserver, CallProgress, CallStarted};
+use tool_core::policy::ToolTier;
+use tool_core::registry::ToolCall;
+use tool_core::{ToolContext, ToolMetadata, ToolRegistry, ToolResult, TypedTool, tool};
 
 /// Work through the steps, reporting each.
 #[tool(tier = Observe)]

@@ -80,7 +80,7 @@ fn shape_problems(tool: &str, args: &Value, result: &ToolResult, problems: &mut 
             "{tool}({args}) is an error with no text: {result:?}"
         ));
     }
-    if !result.is_error() && result.error_kind().is_some() {
+    if !result.is_error() && result.tool_error().is_some() {
         problems.push(format!(
             "{tool}({args}) is a success with an error kind: {result:?}"
         ));
@@ -463,7 +463,7 @@ fn arbitrary_tool_names_are_unknown_unless_registered() {
         let result = runtime.block_on(registry.call(&ctx, &name, args.clone()));
         let mut problems = Vec::new();
         shape_problems(&name, &args, &result, &mut problems);
-        let unknown = match result.error_kind() {
+        let unknown = match result.tool_error() {
             Some(ToolError::UnknownTool {
                 name: reported,
                 suggestion,

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
-use tool_core::{RegistryError, ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
+use tool_core::registry::RegistryError;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
 
 static MADE: AtomicUsize = AtomicUsize::new(0);
 
@@ -34,15 +35,15 @@ async fn a_tools_schema_is_made_once_and_every_registry_checks_with_it() {
         .expect("registered");
     assert_eq!(MADE.load(Ordering::SeqCst), 1);
     assert!(Arc::ptr_eq(
-        &first.definitions()[0],
-        &second.definitions()[0]
+        &first.tool_definitions()[0],
+        &second.tool_definitions()[0]
     ));
     assert!(Arc::ptr_eq(
-        &first.definitions()[0],
-        &other_thread.definitions()[0]
+        &first.tool_definitions()[0],
+        &other_thread.tool_definitions()[0]
     ));
     assert_eq!(
-        first.definitions()[0].input_schema["properties"]["sides"]["minimum"],
+        first.tool_definitions()[0].input_schema["properties"]["sides"]["minimum"],
         2
     );
     // Each registry checks the arguments with the shared schema.
@@ -106,11 +107,11 @@ fn a_hand_written_tools_schema_is_read_from_it_at_each_registration() {
     let first: ToolRegistry = ToolRegistry::new().with(Asked(Arc::clone(&asked)));
     let second: ToolRegistry = ToolRegistry::new().with(Asked(asked));
     assert_eq!(
-        first.definitions()[0].input_schema["description"],
+        first.tool_definitions()[0].input_schema["description"],
         "asked 1 times"
     );
     assert_eq!(
-        second.definitions()[0].input_schema["description"],
+        second.tool_definitions()[0].input_schema["description"],
         "asked 2 times"
     );
 }

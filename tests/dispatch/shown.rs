@@ -1,4 +1,4 @@
-//! What a caller is shown (`ToolRegistry::definitions_for`, `may_call`):
+//! What a caller is shown (`ToolRegistry::tool_definitions_for`, `may_call`):
 //! the tools whose scopes it holds and whose availability check lets it;
 //! a tool left out still answers a call with the refusal it always gave.
 
@@ -60,7 +60,7 @@ fn now() -> &'static str {
 
 fn shown(registry: &ToolRegistry<Caller>, ctx: &ToolContext<Caller>) -> Vec<String> {
     let names: Vec<String> = registry
-        .definitions_for(ctx)
+        .tool_definitions_for(ctx)
         .map(|definition| definition.name.clone())
         .collect();
     for name in registry.names() {

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tokio::sync::mpsc;
-use tool_core::{
-    ApproveAll, CallFinished, CallObserver, CallStarted, DeliveryError, ToolContext, ToolError,
-    ToolRegistry, ToolResult, tool,
-};
+use tool_core::observe::{CallFinished, CallObserver, CallStarted};
+use tool_core::policy::ApproveAll;
+use tool_core::registry::DeliveryError;
+use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, tool};
 
 const TASKS: u64 = 100;
 const CALLS_PER_TASK: u64 = 100;
@@ -261,7 +261,7 @@ impl CallObserver for Observer {
 /// How call `n` ended, checked against what its number predicts.
 fn classify(n: u64, kind: Kind, id: Option<&str>, result: &ToolResult) -> Result<Outcome, String> {
     let tool = kind.tool();
-    let outcome = match result.error_kind() {
+    let outcome = match result.tool_error() {
         _ if result.is_pending() => return Err(format!("a second pending result: {result:?}")),
         None if !result.is_error() => {
             let text = result.model_text();
@@ -327,7 +327,9 @@ async fn start_call(registry: &ToolRegistry<App>, ctx: &ToolContext<App>, n: u64
         return Started::Ended(classify(n, kind, None, &first));
     }
     match first.pending_call_id() {
-        Some(id) if id == tool_core::call_id(kind.tool(), &args) => Started::Pending(id.to_owned()),
+        Some(id) if id == tool_core::context::call_id(kind.tool(), &args) => {
+            Started::Pending(id.to_owned())
+        }
         Some(id) => Started::Ended(Err(format!("pending under the id {id}"))),
         None => Started::Ended(Err(format!("not pending: {first:?}"))),
     }

@@ -9,9 +9,11 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tool_core::policy::{ApproveAll, ToolTier};
+use tool_core::registry::{Inserted, OnDuplicate, RegistryError};
 use tool_core::{
-    ApproveAll, BoxFuture, Inserted, OnDuplicate, RegistryError, Tool, ToolContext, ToolError,
-    ToolMetadata, ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, Violation, tool,
+    BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolRegistry, ToolResult, TypedTool,
+    Violation, tool,
 };
 
 struct App {
@@ -77,7 +79,7 @@ async fn get_weather(
 #[tokio::test]
 async fn definition_comes_from_doc_comments_and_types() {
     let registry = ToolRegistry::<App>::new().with(GetWeather);
-    let definition = registry.definition("get_weather").expect("registered");
+    let definition = registry.tool_definition("get_weather").expect("registered");
     assert_eq!(
         definition.description,
         "Get the current weather for a city.\n\nReturns the temperature and the city:\n- in Celsius unless asked otherwise."
@@ -191,7 +193,7 @@ async fn bad_arguments_never_reach_the_function() {
                 )
             );
             assert!(
-                matches!(result.error_kind(), Some(ToolError::InvalidArguments { tool, .. }) if tool == "get_weather"),
+                matches!(result.tool_error(), Some(ToolError::InvalidArguments { tool, .. }) if tool == "get_weather"),
                 "{args}"
             );
         }
@@ -228,7 +230,7 @@ async fn a_missing_required_argument_names_the_field() {
         "invalid arguments for tool `greet`: missing argument `name`. Correct the arguments and call the tool again."
     );
     assert_eq!(
-        registry.definitions()[0].input_schema["required"],
+        registry.tool_definitions()[0].input_schema["required"],
         json!(["name"])
     );
 }
@@ -242,7 +244,7 @@ async fn an_err_becomes_an_error_result_with_its_display_text() {
     assert!(result.is_error());
     assert_eq!(result.model_text(), "no weather station in Atlantis");
     assert_eq!(
-        result.error_kind(),
+        result.tool_error(),
         Some(&ToolError::Execution {
             tool: "get_weather".into(),
             message: "no weather station in Atlantis".into()
@@ -260,7 +262,7 @@ async fn an_unknown_tool_is_an_error_result_listing_the_tools() {
         "unknown tool `get_wether`. Did you mean `get_weather`? Available tools: `get_weather`, `search`."
     );
     assert!(matches!(
-        result.error_kind(),
+        result.tool_error(),
         Some(ToolError::UnknownTool { .. })
     ));
 }
@@ -316,7 +318,7 @@ async fn the_struct_form_runs_its_run_method() {
         registry.names().collect::<Vec<_>>(),
         ["search", "reverse_word"]
     );
-    let search = registry.definition("search").expect("registered");
+    let search = registry.tool_definition("search").expect("registered");
     assert_eq!(search.description, "Search the application's documents.");
     assert_eq!(
         search.input_schema["properties"]["query"]["description"],
@@ -423,7 +425,7 @@ async fn name_description_and_schema_can_be_written_out() {
     }
 
     let registry: ToolRegistry = ToolRegistry::new().with(Roll).with_approval(ApproveAll);
-    let definition = &registry.definitions()[0];
+    let definition = &registry.tool_definitions()[0];
     assert_eq!(definition.name, "roll-die");
     assert_eq!(definition.description, "Roll a die.");
     assert_eq!(definition.input_schema["properties"]["sides"]["minimum"], 2);
@@ -502,7 +504,7 @@ async fn serde_attributes_on_parameters_shape_schema_and_arguments_alike() {
     }
 
     let registry: ToolRegistry = ToolRegistry::new().with(Open).with_approval(ApproveAll);
-    let schema = &registry.definitions()[0].input_schema;
+    let schema = &registry.tool_definitions()[0].input_schema;
     assert_eq!(
         schema["properties"]["file"]["description"],
         "The file's path."
@@ -558,7 +560,7 @@ async fn the_schema_is_built_once_not_per_call() {
             registry.call(&ctx, "counted", json!({})).await.model_text(),
             "ran"
         );
-        assert_eq!(registry.definitions().len(), 1);
+        assert_eq!(registry.tool_definitions().len(), 1);
     }
     assert_eq!(schemas.load(Ordering::SeqCst), 1);
 }
@@ -576,8 +578,8 @@ impl<C: Send + Sync + 'static> Tool<C> for Remote {
     fn description(&self) -> &str {
         "A tool served elsewhere."
     }
-    fn input_schema(&self) -> &Value {
-        &self.schema
+    fn input_schema(&self) -> Value {
+        self.schema.clone()
     }
     fn call<'a>(&'a self, ctx: &'a ToolContext<C>, args: Value) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move { ToolResult::json(json!({"call": ctx.call_id(), "args": args})) })
@@ -602,7 +604,7 @@ async fn typed_and_untyped_tools_share_a_registry() {
         ["get_weather", "remote_echo"]
     );
     let result = registry.call(&app(), "remote_echo", json!({"x": 1})).await;
-    let id = tool_core::call_id("remote_echo", &json!({"x": 1}));
+    let id = tool_core::context::call_id("remote_echo", &json!({"x": 1}));
     assert_eq!(
         result.as_json(),
         Some(&json!({"call": id, "args": {"x": 1}})),
@@ -631,7 +633,7 @@ fn duplicate_names_are_refused_unless_the_caller_chooses() {
     );
     assert_eq!(
         registry
-            .definition("get_weather")
+            .tool_definition("get_weather")
             .map(|d| d.description.as_str()),
         Some(
             "Get the current weather for a city.\n\nReturns the temperature and the city:\n- in Celsius unless asked otherwise."
@@ -643,7 +645,7 @@ fn duplicate_names_are_refused_unless_the_caller_chooses() {
     );
     assert_eq!(
         registry
-            .definition("get_weather")
+            .tool_definition("get_weather")
             .map(|d| d.description.as_str()),
         Some("A tool served elsewhere.")
     );
@@ -714,7 +716,7 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         .with(Whoami)
         .with_approval(ApproveAll);
     let ctx = ToolContext::new(());
-    let id = tool_core::call_id("whoami", &json!({}));
+    let id = tool_core::context::call_id("whoami", &json!({}));
     let (result, ()) = tokio::join!(plain.call(&ctx, "whoami", json!(null)), async {
         ctx.cancellation().cancel();
     });
@@ -723,39 +725,6 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         format!("Some(\"{id}\") cancelled=true"),
         "the call's stable id, and a token cancelled with the caller's"
     );
-}
-
-/// The weather tool written by hand.
-struct WeatherByHand;
-
-#[derive(Deserialize)]
-struct City {
-    city: String,
-}
-
-impl TypedTool<App> for WeatherByHand {
-    type Input = City;
-    type Output = ToolResult;
-    fn name(&self) -> &str {
-        "get_weather"
-    }
-    fn description(&self) -> &str {
-        "Get the weather."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"city": {"type": "string"}}})
-    }
-    async fn execute(&self, _ctx: &ToolContext<App>, input: City) -> ToolResult {
-        ToolResult::json(json!({"city": input.city}))
-    }
-}
-
-#[tokio::test]
-async fn the_adapter_is_usable_on_its_own() {
-    let tool: TypedToolAdapter<WeatherByHand, App> = TypedToolAdapter::new(WeatherByHand);
-    assert_eq!(Tool::<App>::name(&tool), "get_weather");
-    let result = tool.call(&app(), json!({"city": "Nice"})).await;
-    assert_eq!(result.as_json().map(|v| &v["city"]), Some(&json!("Nice")));
 }
 
 /// A tool whose input a schema cannot fully check.
@@ -924,7 +893,7 @@ async fn a_hand_written_execute_returns_a_result_and_uses_the_question_mark() {
         "`two` is not a whole number; send digits only"
     );
     assert_eq!(
-        bad.error_kind(),
+        bad.tool_error(),
         Some(&ToolError::Execution {
             tool: "parse_sum".into(),
             message: "`two` is not a whole number; send digits only".into(),

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, tool};
+use tool_core::error::MAX_ECHO_CHARS;
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]
@@ -158,7 +159,7 @@ async fn a_structs_derived_schema_is_closed_as_a_functions_is() {
     for tool in ["weather_fn", "weather_struct"] {
         let info = registry.info(tool).expect("registered");
         assert_eq!(
-            info.input_schema["additionalProperties"],
+            info.definition.input_schema["additionalProperties"],
             json!(false),
             "{tool}"
         );
@@ -167,10 +168,12 @@ async fn a_structs_derived_schema_is_closed_as_a_functions_is() {
     let function = &registry
         .info("weather_fn")
         .expect("registered")
+        .definition
         .input_schema;
     let structure = &registry
         .info("weather_struct")
         .expect("registered")
+        .definition
         .input_schema;
     assert_eq!(structure, function);
 }
@@ -180,6 +183,7 @@ async fn a_struct_that_allows_unknown_arguments_reads_them_and_says_so() {
     let info_schema = registry()
         .info("record")
         .expect("registered")
+        .definition
         .input_schema
         .clone();
     assert_eq!(info_schema.get("additionalProperties"), None);
@@ -199,7 +203,11 @@ async fn a_struct_that_allows_unknown_arguments_reads_them_and_says_so() {
 #[tokio::test]
 async fn a_flattened_map_keeps_the_arguments_it_collects() {
     let registry = registry();
-    let schema = &registry.info("tag").expect("registered").input_schema;
+    let schema = &registry
+        .info("tag")
+        .expect("registered")
+        .definition
+        .input_schema;
     assert_ne!(schema.get("additionalProperties"), Some(&json!(false)));
     for registry in [registry, self::registry().with_validation(false)] {
         assert_eq!(
@@ -220,6 +228,7 @@ async fn a_schema_written_by_hand_is_as_written_and_the_reading_still_refuses() 
     let schema = &registry
         .info("weather_by_hand")
         .expect("registered")
+        .definition
         .input_schema;
     assert_eq!(schema.get("additionalProperties"), None);
     assert_eq!(

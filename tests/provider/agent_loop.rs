@@ -101,7 +101,7 @@ async fn converse<App: Send + Sync + 'static>(
         let response = send(json!({
             "model": "claude-sonnet-4-5",
             "max_tokens": 1024,
-            "tools": tools.tools(),
+            "tools": tools.as_json(),
             "messages": messages,
         }))
         .await;
@@ -200,7 +200,7 @@ async fn openai_chat_strict_agent_loop() -> Result<(), Box<dyn Error>> {
     let answer = loop {
         let response = send(json!({
             "model": "gpt-4o-mini",
-            "tools": definitions.tools(),
+            "tools": definitions.as_json(),
             "messages": messages,
         }))
         .await;
@@ -277,7 +277,7 @@ async fn gemini_agent_loop() -> Result<(), Box<dyn Error>> {
     let mut contents = vec![json!({"role": "user", "parts": [{"text": QUESTION}]})];
     let answer = loop {
         let response = send(json!({
-            "tools": definitions.tools(),
+            "tools": definitions.as_json(),
             "contents": contents,
         }))
         .await;

@@ -260,7 +260,8 @@ async fn a_result_never_delivered_ends_as_an_error_in_the_reply() {
         .unwrap();
     assert!(turn.reply().is_empty());
     turn.resume(&registry).await;
-    let call_id = tool_core::call_id("ask_user", &json!({"question": "Which city are you in?"}));
+    let call_id =
+        tool_core::context::call_id("ask_user", &json!({"question": "Which city are you in?"}));
     assert_eq!(
         turn.reply(),
         [json!({"role": "user", "content": [{

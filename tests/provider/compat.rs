@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 use tool_core::provider::{ParseError, Provider};
 
 use crate::payloads::{calls_of, fixture, some};
-use tool_core::{RegistryError, ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
+use tool_core::registry::RegistryError;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
 
 fn ctx() -> ToolContext<()> {
     ToolContext::new(())
@@ -179,7 +180,7 @@ fn weather_registry() -> ToolRegistry {
 fn groq_gets_openai_chat_definitions_without_strict() {
     let definitions = Provider::Groq.definitions(&weather_registry()).unwrap();
     assert_eq!(
-        definitions.tools(),
+        definitions.as_json(),
         &json!([{
             "type": "function",
             "function": {
@@ -217,8 +218,8 @@ fn vllm_gets_openai_chat_definitions_strict_or_not() {
         let openai = Provider::OpenAiChat { strict }
             .definitions(&registry)
             .unwrap();
-        assert_eq!(vllm.tools(), openai.tools(), "strict: {strict}");
-        assert_eq!(vllm.tools()[0]["function"]["strict"], json!(strict));
+        assert_eq!(vllm.as_json(), openai.as_json(), "strict: {strict}");
+        assert_eq!(vllm.as_json()[0]["function"]["strict"], json!(strict));
     }
 }
 
@@ -227,7 +228,7 @@ fn ollama_gets_only_the_fields_its_server_reads() {
     let registry: ToolRegistry = ToolRegistry::new().with(GetWeather).with(Forecast);
     let definitions = Provider::Ollama.definitions(&registry).unwrap();
     assert_eq!(
-        definitions.tools(),
+        definitions.as_json(),
         &json!([
             {
                 "type": "function",

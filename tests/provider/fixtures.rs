@@ -535,7 +535,7 @@ async fn mcp_unknown_tool_is_a_json_rpc_error_and_bad_arguments_a_tool_error() {
 fn mcp_definition_is_the_documented_tool_plus_annotations() {
     let registry: ToolRegistry = ToolRegistry::new().with(WeatherProvider);
     let definitions = Provider::Mcp.definitions(&registry).unwrap();
-    let mut ours = definitions.tools()[0].clone();
+    let mut ours = definitions.as_json()[0].clone();
     let documented = &fixture("mcp-2025-06-18-tools-list-response.json")["result"]["tools"][0];
 
     // What we add: the annotations (the tool's title; its hints are MCP's
@@ -583,7 +583,7 @@ fn openai_strict_definition_is_the_documented_one_with_null_in_the_enum() {
         .definitions(&registry)
         .unwrap();
     assert!(definitions.not_strict().is_empty());
-    let ours = &definitions.tools()[0];
+    let ours = &definitions.as_json()[0];
 
     // The documented definition says `"type": ["string", "null"]` with an
     // `enum` that lacks `null`, which JSON Schema reads as refusing `null`:
@@ -629,7 +629,7 @@ fn openai_strict_definition_of_an_enum_used_once_writes_it_in_place() {
     let definitions = Provider::OpenAiChat { strict: true }
         .definitions(&registry)
         .unwrap();
-    let parameters = &definitions.tools()[0]["function"]["parameters"];
+    let parameters = &definitions.as_json()[0]["function"]["parameters"];
     assert_eq!(
         parameters["properties"]["units"],
         json!({
@@ -654,7 +654,7 @@ fn gemini_openapi_declarations_are_the_documented_ones_plus_property_ordering() 
     let definitions = Provider::Gemini { openapi: true }
         .definitions(&registry)
         .unwrap();
-    let mut ours = definitions.tools().clone();
+    let mut ours = definitions.as_json().clone();
     let documented = &fixture("gemini-functionResponse-request.json")["tools"];
 
     let declarations = ours[0]["functionDeclarations"].as_array_mut().unwrap();

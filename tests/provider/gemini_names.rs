@@ -12,7 +12,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tool_core::provider::Provider;
-use tool_core::{RegistryError, ToolContext, ToolRegistry, tool};
+use tool_core::registry::RegistryError;
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// A vehicle's year.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -47,7 +48,7 @@ async fn the_json_schema_form_takes_the_names_as_they_are() {
     let definitions = Provider::Gemini { openapi: false }
         .definitions(&registry)
         .unwrap();
-    let schema = &definitions.tools()[0]["functionDeclarations"][0]["parametersJsonSchema"];
+    let schema = &definitions.as_json()[0]["functionDeclarations"][0]["parametersJsonSchema"];
     let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     assert_eq!(names, ["Content-Type", "User-Agent", "vehicle"]);
     assert!(schema["properties"]["vehicle"]["properties"]["año_vehiculo"].is_object());

@@ -46,7 +46,7 @@ fn forecasts(
 /// The latest reading.
 #[tool(
     tier = Observe,
-    output_schema = tool_core::input_schema_for::<Measured>()
+    output_schema = tool_core::schema::input_schema_for::<Measured>()
 )]
 fn latest_reading() -> Value {
     json!({"celsius": 21.5, "samples": 3, "gust": null})
@@ -73,7 +73,7 @@ fn the_output_schema_loses_the_formats_and_keeps_its_nulls() {
     let definitions = Provider::Mcp.definitions(&registry()).unwrap();
     // A tool's output does say `null` for an empty `Option`.
     assert_eq!(
-        definitions.tools()[1]["outputSchema"],
+        definitions.as_json()[1]["outputSchema"],
         json!({
             "type": "object",
             "properties": {
@@ -90,7 +90,7 @@ fn the_output_schema_loses_the_formats_and_keeps_its_nulls() {
 fn an_optional_parameter_is_its_plain_type_without_formats() {
     let definitions = Provider::Mcp.definitions(&registry()).unwrap();
     assert_eq!(
-        definitions.tools()[0]["inputSchema"],
+        definitions.as_json()[0]["inputSchema"],
         json!({
             "type": "object",
             "properties": {

@@ -6,8 +6,9 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
+use tool_core::output::{Image, Link, Media, Part};
 use tool_core::provider::{Provider, ProviderCall};
-use tool_core::{Image, Link, Media, Part, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 use crate::payloads;
 

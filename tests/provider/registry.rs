@@ -10,7 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::provider::Provider;
-use tool_core::{RegistryError, ToolRegistry, tool};
+use tool_core::registry::RegistryError;
+use tool_core::{ToolRegistry, tool};
 
 #[path = "../../examples/quickstart.rs"]
 #[allow(dead_code)]
@@ -58,13 +59,13 @@ fn definitions_are_cached_until_a_tool_is_added() {
     let first = provider.definitions(&registry).unwrap();
     let again = provider.definitions(&registry).unwrap();
     assert!(std::sync::Arc::ptr_eq(&first, &again), "made once");
-    assert_eq!(first.tools().as_array().unwrap().len(), 1);
+    assert_eq!(first.as_json().as_array().unwrap().len(), 1);
 
     registry.register(Count).unwrap();
     let after = provider.definitions(&registry).unwrap();
-    assert_eq!(after.tools().as_array().unwrap().len(), 2);
+    assert_eq!(after.as_json().as_array().unwrap().len(), 2);
     assert_eq!(
-        first.tools().as_array().unwrap().len(),
+        first.as_json().as_array().unwrap().len(),
         1,
         "what was handed out stays"
     );
@@ -77,7 +78,7 @@ fn a_tool_strict_mode_cannot_hold_goes_without_it_and_is_named() {
         .definitions(&registry)
         .unwrap();
     let strict: Vec<(&str, &Value)> = definitions
-        .tools()
+        .as_json()
         .as_array()
         .unwrap()
         .iter()
@@ -101,7 +102,7 @@ fn a_tool_strict_mode_cannot_hold_goes_without_it_and_is_named() {
         .definitions(&registry)
         .unwrap();
     assert!(loose.not_strict().is_empty());
-    assert_eq!(loose.tools()[1]["strict"], json!(false));
+    assert_eq!(loose.as_json()[1]["strict"], json!(false));
 }
 
 #[test]
@@ -184,7 +185,7 @@ fn the_definitions_example_prints_what_the_registry_gives() {
         let provider: Provider = name.parse().unwrap();
         assert_eq!(
             &printed,
-            provider.definitions(&registry).unwrap().tools(),
+            provider.definitions(&registry).unwrap().as_json(),
             "{name}"
         );
     }

@@ -82,7 +82,7 @@ fn definitions_match_the_golden_files() {
         let definitions = provider
             .definitions(&registry)
             .unwrap_or_else(|error| panic!("{provider}: {error}"));
-        let pretty = serde_json::to_string_pretty(definitions.tools()).expect("serialize");
+        let pretty = serde_json::to_string_pretty(definitions.as_json()).expect("serialize");
         differences.extend(golden(
             &format!("{}.json", provider.name()),
             &(pretty + "\n"),
@@ -105,14 +105,18 @@ fn definitions_match_the_golden_files() {
 #[test]
 fn the_corpus_has_every_tool_in_every_provider() {
     let registry = corpus::registry();
-    assert_eq!(registry.definitions().len(), corpus::TOOLS);
+    assert_eq!(registry.tool_definitions().len(), corpus::TOOLS);
     for provider in Provider::ALL {
         let definitions = provider.definitions(&registry).expect("definitions");
-        let names: Vec<&str> = tool_list(provider, definitions.tools())
+        let names: Vec<&str> = tool_list(provider, definitions.as_json())
             .into_iter()
             .filter_map(|tool| name_of(provider, tool))
             .collect();
-        let registered: Vec<&str> = registry.definitions().iter().map(|d| &*d.name).collect();
+        let registered: Vec<&str> = registry
+            .tool_definitions()
+            .iter()
+            .map(|d| &*d.name)
+            .collect();
         assert_eq!(
             names, registered,
             "{provider}: the tools, in registration order"
@@ -128,7 +132,7 @@ fn every_definition_follows_its_dialect() {
         let definitions = provider.definitions(&registry).expect("definitions");
         problems.extend(check_definitions(
             provider,
-            definitions.tools(),
+            definitions.as_json(),
             definitions.not_strict(),
         ));
     }
@@ -155,7 +159,7 @@ fn strict_mode_holds_for_most_of_the_corpus() {
         Provider::Vllm { strict: true },
     ] {
         let definitions = provider.definitions(&registry).expect("definitions");
-        let strict = tool_list(provider, definitions.tools())
+        let strict = tool_list(provider, definitions.as_json())
             .into_iter()
             .filter(|tool| strict_of(provider, tool) == Some(true))
             .count();
@@ -177,7 +181,7 @@ fn every_json_schema_dialect_is_valid_json_schema_2020_12() {
     let mut invalid = Vec::new();
     for provider in Provider::ALL.into_iter().filter(|p| is_json_schema(*p)) {
         let definitions = provider.definitions(&registry).expect("definitions");
-        for tool in tool_list(provider, definitions.tools()) {
+        for tool in tool_list(provider, definitions.as_json()) {
             let name = name_of(provider, tool).unwrap_or_default();
             let schema = schema_of(provider, tool).expect("a schema");
             if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
@@ -205,7 +209,7 @@ fn every_json_schema_dialect_is_valid_json_schema_2020_12() {
 /// The corpus's input schemas by tool name.
 fn own_schema<'r>(registry: &'r ToolRegistry, name: &str) -> &'r Value {
     &registry
-        .definitions()
+        .tool_definitions()
         .iter()
         .find(|d| &*d.name == name)
         .unwrap_or_else(|| panic!("no tool `{name}`"))
@@ -257,7 +261,7 @@ fn arguments_the_tools_accept_fit_every_dialect() {
     let mut problems = Vec::new();
     for provider in Provider::ALL.into_iter().filter(|p| is_json_schema(*p)) {
         let definitions = provider.definitions(&registry).expect("definitions");
-        let tools = definitions.tools();
+        let tools = definitions.as_json();
         // OpenAI's strict form requires every property: only the full
         // arguments fit a tool sent strict there.
         let strict_openai = |name: &str| {
@@ -355,7 +359,7 @@ fn anthropic_strict_keeps_a_flattened_enum_satisfiable() {
     let registry: ToolRegistry = ToolRegistry::new().with(PostNotice);
     let provider = Provider::Anthropic { strict: true };
     let definitions = provider.definitions(&registry).expect("definitions");
-    let schema = provider_schema(definitions.tools(), provider, "post_notice");
+    let schema = provider_schema(definitions.as_json(), provider, "post_notice");
     let errors = validation_errors(&schema, &a_notice());
     let strict = definitions.not_strict().is_empty();
     assert!(
@@ -373,7 +377,7 @@ fn gemini_openapi_keeps_the_properties_beside_a_flattened_enum() {
     let registry: ToolRegistry = ToolRegistry::new().with(PostNotice);
     let provider = Provider::Gemini { openapi: true };
     let definitions = provider.definitions(&registry).expect("definitions");
-    let schema = provider_schema(definitions.tools(), provider, "post_notice");
+    let schema = provider_schema(definitions.as_json(), provider, "post_notice");
     let notice = &schema["properties"]["notice"];
     let branches = notice["anyOf"].as_array().expect("a choice");
     for branch in branches {
@@ -409,7 +413,7 @@ impl TypedTool for Picker {
     }
 
     fn input_schema(&self) -> Value {
-        tool_core::input_schema_for::<Pick>()
+        tool_core::schema::input_schema_for::<Pick>()
     }
 
     async fn execute(&self, _ctx: &ToolContext, _input: Value) -> ToolResult {
@@ -428,7 +432,7 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
     let definitions = Provider::Anthropic { strict: true }
         .definitions(&registry)
         .expect("definitions");
-    let spent = AnthropicBudget::of(definitions.tools());
+    let spent = AnthropicBudget::of(definitions.as_json());
     assert!(
         spent.within_limits(),
         "{spent:?} for limits {:?}",
@@ -440,7 +444,7 @@ fn anthropic_strict_counts_a_one_of_as_a_union() {
     let definitions = Provider::Anthropic { strict: true }
         .definitions(&corpus)
         .expect("definitions");
-    let spent = AnthropicBudget::of(definitions.tools());
+    let spent = AnthropicBudget::of(definitions.as_json());
     assert!(
         spent.within_limits(),
         "corpus: {spent:?} for limits {:?}",
@@ -458,7 +462,7 @@ fn anthropic_strict_optional_properties_are_not_null_unions() {
     let registry = corpus::registry();
     let definitions = provider.definitions(&registry).expect("definitions");
     let mut nullable = Vec::new();
-    for tool in tool_list(provider, definitions.tools()) {
+    for tool in tool_list(provider, definitions.as_json()) {
         if strict_of(provider, tool) != Some(true) {
             continue;
         }
@@ -525,10 +529,10 @@ fn openapi_property_problems(check: impl Fn(&Value, &Value) -> Option<String>) -
     let legacy = Provider::Gemini { openapi: true };
     let openapi = legacy.definitions(&registry).expect("definitions");
     let mut problems = Vec::new();
-    for definition in registry.definitions() {
+    for definition in registry.tool_definitions() {
         let name = &*definition.name;
-        let original = properties_in(mcp.tools(), Provider::Mcp, name);
-        let written = properties_in(openapi.tools(), legacy, name);
+        let original = properties_in(mcp.as_json(), Provider::Mcp, name);
+        let written = properties_in(openapi.as_json(), legacy, name);
         for (property, schema) in original {
             let problem = check(schema, &written[property]);
             problems.extend(problem.map(|problem| format!("`{name}`.{property}: {problem}")));

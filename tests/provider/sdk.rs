@@ -91,7 +91,7 @@ fn every_definition_passes_the_providers_own_sdk_models() {
         .filter(has_sdk_model)
         .map(|provider| {
             let tools = provider.definitions(&registry).expect("definitions");
-            (provider.name().to_owned(), tools.tools().clone())
+            (provider.name().to_owned(), tools.as_json().clone())
         })
         .collect();
     let checked = check(&python, &Value::Object(definitions), "corpus.json");

@@ -98,7 +98,7 @@ fn the_strict_definition_makes_every_optional_argument_nullable() {
     let definitions = STRICT_CHAT.definitions(&registry).unwrap();
     assert!(definitions.not_strict().is_empty());
     assert_eq!(
-        definitions.tools()[0]["function"]["parameters"],
+        definitions.as_json()[0]["function"]["parameters"],
         json!({
             "type": "object",
             "additionalProperties": false,

@@ -13,10 +13,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
+use tool_core::policy::ToolTier;
 use tool_core::provider::Provider;
-use tool_core::{
-    BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolRegistry, ToolResult, ToolTier,
-};
+use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolRegistry, ToolResult};
 
 use crate::corpus;
 
@@ -41,8 +40,8 @@ impl Tool for Shaped {
     fn description(&self) -> &str {
         "A shape."
     }
-    fn input_schema(&self) -> &Value {
-        &self.schema
+    fn input_schema(&self) -> Value {
+        self.schema.clone()
     }
     fn metadata(&self) -> ToolMetadata {
         ToolMetadata {
@@ -325,7 +324,7 @@ fn check(name: &str, schema: &Value, runtime: &tokio::runtime::Runtime) -> Resul
     });
     let instance = witness(schema, schema, 0);
     let result = runtime.block_on(registry.call(&ToolContext::new(()), name, instance.clone()));
-    if let Some(ToolError::InvalidArguments { .. }) = result.error_kind() {
+    if let Some(ToolError::InvalidArguments { .. }) = result.tool_error() {
         return Err(format!(
             "{name}: the registry refuses the witness {instance}: {}",
             result.model_text()
@@ -338,7 +337,7 @@ fn check(name: &str, schema: &Value, runtime: &tokio::runtime::Runtime) -> Resul
             continue;
         }
         checked += 1;
-        let strict = parameters(provider, &definitions.tools()[0]);
+        let strict = parameters(provider, &definitions.as_json()[0]);
         let written = in_strict_form(&strict, &strict, &instance);
         if !valid(&strict, &written) {
             return Err(format!(
@@ -362,7 +361,7 @@ fn every_strict_corpus_definition_takes_a_call_the_registry_takes() {
     let registry = corpus::registry();
     let mut problems = Vec::new();
     let mut checked = 0;
-    for definition in registry.definitions() {
+    for definition in registry.tool_definitions() {
         match check(&definition.name, &definition.input_schema, &runtime) {
             Ok(count) => checked += count,
             Err(problem) => problems.push(problem),

@@ -24,7 +24,7 @@
 //! }
 //!
 //! let registry = ToolRegistry::new().with(GetWeather);
-//! let definition = &registry.definitions()[0];
+//! let definition = &registry.tool_definitions()[0];
 //! assert_eq!(definition.description, "Get the current weather for a city.");
 //! assert_eq!(
 //!     definition.input_schema["properties"]["city"]["description"],
@@ -37,36 +37,47 @@
 //! # });
 //! ```
 //!
-//! The pieces:
-//! - [`TypedTool`]: a tool with a typed input, written by hand;
-//! - [`Tool`]: the untyped form (JSON in), usable as a trait object;
-//! - [`IntoTool`]: what a registry takes: a `#[tool]`'s unit struct, a
-//!   `TypedTool` or a `Tool`;
-//! - [`TypedToolAdapter`]: a typed tool seen as an untyped one;
-//! - [`ToolRegistry`]: the tools by name, their definitions, and
-//!   [`call`](ToolRegistry::call), the pipeline every call goes through
-//!   (arguments checked, validated and deserialized, policy, timeout, panics
-//!   caught), [`call_all`](ToolRegistry::call_all) for batches (run as
-//!   [`Batch`] says), and
-//!   [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) for
-//!   `long_running` tools;
-//! - [`provider::Provider`]: OpenAI (Chat Completions, Responses),
-//!   Anthropic, Gemini, MCP, and the servers that speak Chat Completions
-//!   with differences of their own (Groq, Ollama, vLLM):
-//!   [`definitions`](provider::Provider::definitions)
-//!   gives a registry's tool list in the provider's request shape and schema
-//!   dialect, [`parse_calls`](provider::Provider::parse_calls) reads the calls
-//!   of a response, [`format_results`](provider::Provider::format_results)
+//! At the root are the names nearly every program types: [`tool`],
+//! [`ToolRegistry`] and the [`ToolContext`] its calls run in, the
+//! [`ToolResult`] a call gives and the [`ToolError`] a failed one keeps,
+//! the two tool traits ([`TypedTool`] with a typed input, [`Tool`] with
+//! JSON in, whose [`call`](Tool::call) returns a [`BoxFuture`]), a tool's
+//! [`ToolMetadata`], and the [`Violation`] a tool's own checks refuse an
+//! input with. The rest is in modules named for their part:
+//!
+//! - [`registry`]: what a [`ToolRegistry`] takes, knows and is set up
+//!   with: the [`IntoTool`](registry::IntoTool) kinds, each tool's
+//!   [`ToolInfo`], batches, duplicate names, the
+//!   checks every tool must pass, the limits and their defaults, and its
+//!   errors;
+//! - [`output`]: what a tool may return and what a result holds: text,
+//!   JSON, media and links as [`Part`]s, and the traits
+//!   that turn a tool's return value into a [`ToolResult`];
+//! - [`policy`]: who may run what: tiers, and the approval hook that
+//!   decides on calls of `Confirm` tools;
+//! - [`observe`]: the start, progress and finish of every call, for logs
+//!   and metrics;
+//! - [`context`]: what a call carries beside its arguments: its stable id
+//!   and its cancellation;
+//! - [`error`]: the parts of a [`ToolError`]: a tool's own error with its
+//!   source, and the bounded echo of model output in error texts;
+//! - [`schema`]: deriving an input schema from a Rust type;
+//! - [`provider`]: OpenAI (Chat Completions, Responses), Anthropic,
+//!   Gemini, MCP, and the servers that speak Chat Completions with
+//!   differences of their own (Groq, Ollama, vLLM):
+//!   [`definitions`](provider::Provider::definitions) gives a registry's
+//!   tool list in the provider's request shape and schema dialect,
+//!   [`parse_calls`](provider::Provider::parse_calls) reads the calls of a
+//!   response, [`format_results`](provider::Provider::format_results)
 //!   writes the results back, and [`respond`](provider::Provider::respond)
 //!   does the three for one turn of a loop, leaving the calls of tools the
-//!   client runs to [`Turn::resume`](provider::Turn::resume);
-//! - [`Part`], [`Image`], [`Media`], [`Link`]: results that are more than
-//!   text, which each provider receives in its own blocks;
-//! - [`ApprovalHook`]: the application's say on calls of `Confirm` tools;
-//!   [`CallObserver`]: start, progress ([`ToolContext::progress`]) and
-//!   finish events;
-//! - [`ToolContext`], [`ToolResult`], [`ToolError`], [`ToolMetadata`],
-//!   [`call_id()`].
+//!   client runs to [`Turn::resume`](provider::Turn::resume).
+//!
+//! Every call goes through [`ToolRegistry::call`]: arguments checked,
+//! validated and deserialized, policy, timeout, panics caught;
+//! [`call_all`](ToolRegistry::call_all) runs a batch, and
+//! [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) serve
+//! `long_running` tools.
 //!
 //! Features: `schemars` (on by default) derives input schemas from Rust types;
 //! without it every tool writes its schema with `#[tool(schema = ...)]`.
@@ -76,28 +87,34 @@
 extern crate self as tool_core;
 
 mod dispatch;
-pub mod provider;
-mod schema;
 mod tool;
+
+pub mod context;
+pub mod error;
+pub mod observe;
+pub mod output;
+pub mod policy;
+pub mod provider;
+pub mod registry;
+pub mod schema;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use dispatch::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
-    CallStarted, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT,
-    DeliveryError, Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry,
-    TypedToolAdapter, deserialize_arguments,
-};
-#[cfg(feature = "schemars")]
-pub use schema::input_schema_for;
+pub use dispatch::ToolRegistry;
 pub use tool::{
-    BoxFuture, CallProgress, CancellationToken, DEFAULT_MAX_MEDIA_BYTES, Echo, ExecuteOutput,
-    Image, IntoToolOutput, Link, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS, Media, MediaKind, Part,
-    ProgressAmount, ProgressMessage, ProgressTotal, RegistryError, Tool, ToolContext,
-    ToolDefinition, ToolError, ToolInfo, ToolMetadata, ToolOutput, ToolResult, ToolTier, TypedTool,
-    Violation, call_id,
+    BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool, Violation,
+};
+
+// Inside the crate every item is named at the root, whatever module users
+// reach it through.
+pub(crate) use dispatch::{
+    Approval, ApprovalHook, CallFinished, CallStarted, DeliveryError, ToolCall, ToolCheck,
+};
+pub(crate) use tool::{
+    CallProgress, Echo, ExecuteOutput, IntoToolOutput, Media, MediaKind, Part, RegistryError,
+    ToolDefinition, ToolInfo, ToolOutput, ToolTier, call_id,
 };
 
 #[doc(inline)]

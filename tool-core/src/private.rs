@@ -40,14 +40,17 @@ pub use crate::dispatch::runner::{
     Arguments, Checks, Compiled, Facts, Registration, Start, StartWith, Started, Verdict,
 };
 pub use crate::dispatch::text::{ExactText, LooseText, Probe};
-pub use crate::schema::{derived as derived_schema, derived_generated as derived_generated_schema};
+pub use crate::policy::ToolTier;
+pub use crate::schema::derive::{
+    DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,
+};
 pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
-    ToolContext, ToolError, ToolMetadata, ToolResult, ToolTier,
+    ToolContext, ToolError, ToolMetadata, ToolResult,
 };
 
 use crate::IntoToolOutput;
-use crate::tool::from_error;
+use crate::tool::{ErrorMessage, from_error, from_message};
 
 pub const fn check_parameter<T: Parameter>() {}
 
@@ -137,10 +140,13 @@ pub use ::tool_macros::SchemarsInert;
 /// specialization: method lookup tries `Result<T, E>` (by reference) before
 /// any `&T` (by double reference), so `(&value).__tool_return_kind()` finds
 /// the first that fits. Works because a tool's return type is concrete.
-pub struct ResultKind;
+/// For a `Result`, `into_tool_result` is picked the same way on its
+/// `ResultKind<E>`: by value ([`SourceKind`]) when `E` is an error whose
+/// source the result can keep, by reference (inherent) for any other `E`.
+pub struct ResultKind<E>(PhantomData<fn() -> E>);
 
-impl ResultKind {
-    pub fn into_tool_result<T, E>(self, tool: &str, value: Result<T, E>) -> ToolResult
+impl<E> ResultKind<E> {
+    pub fn into_tool_result<T>(&self, tool: &str, value: Result<T, E>) -> ToolResult
     where
         T: IntoToolOutput,
         E: ToolErrorType,
@@ -148,6 +154,24 @@ impl ResultKind {
         match value {
             Ok(output) => output.into_tool_result(tool),
             Err(error) => from_error(tool, error),
+        }
+    }
+}
+
+/// The conversion of a `Result` whose `E` is a `std::error::Error`: the
+/// error is kept as the source of the `ToolError` the result holds.
+pub trait SourceKind<E> {
+    fn into_tool_result<T: IntoToolOutput>(self, tool: &str, value: Result<T, E>) -> ToolResult;
+}
+
+impl<E> SourceKind<E> for ResultKind<E>
+where
+    E: ::std::error::Error + Send + Sync + 'static,
+{
+    fn into_tool_result<T: IntoToolOutput>(self, tool: &str, value: Result<T, E>) -> ToolResult {
+        match value {
+            Ok(output) => output.into_tool_result(tool),
+            Err(error) => from_message(tool, ErrorMessage::from_error(error)),
         }
     }
 }
@@ -162,13 +186,13 @@ pub trait ToolErrorType: ::core::fmt::Display {}
 
 impl<E: ::core::fmt::Display> ToolErrorType for E {}
 
-pub trait ResultProbe {
-    fn __tool_return_kind(&self) -> ResultKind {
-        ResultKind
+pub trait ResultProbe<E> {
+    fn __tool_return_kind(&self) -> ResultKind<E> {
+        ResultKind(PhantomData)
     }
 }
 
-impl<T, E> ResultProbe for Result<T, E> {}
+impl<T, E> ResultProbe<E> for Result<T, E> {}
 
 pub struct PlainKind;
 

@@ -65,7 +65,7 @@ fn each_tool_is_counted_and_the_counts_add_up_to_the_total() {
 #[test]
 fn a_count_is_the_tokens_of_the_compact_json_of_the_definition() {
     let definitions = Provider::Mcp.definitions(&registry()).unwrap();
-    let hello = &definitions.tools()[1];
+    let hello = &definitions.as_json()[1];
     assert_eq!(
         hello.to_string(),
         r#"{"name":"hello","description":"Say hello.","inputSchema":{"type":"object","additionalProperties":false,"properties":{}}}"#

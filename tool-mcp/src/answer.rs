@@ -2,14 +2,14 @@
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ResultType};
-use tool_core::provider::call_tool_result;
+use tool_core::provider::mcp::call_tool_result;
 use tool_core::{ToolError, ToolResult};
 
 /// The `CallToolResult` of a result, as tool-core writes it for MCP; an
 /// unknown tool is JSON-RPC's invalid params, as MCP's specification
 /// answers it, with the registry's text naming the tools there are.
 pub(crate) fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
-    if let Some(ToolError::UnknownTool { .. }) = result.error_kind() {
+    if let Some(ToolError::UnknownTool { .. }) = result.tool_error() {
         return Err(ErrorData::invalid_params(
             result.model_text().into_owned(),
             None,
@@ -42,7 +42,7 @@ pub(crate) fn answer(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use tool_core::{Image, Part};
+    use tool_core::output::{Image, Part};
 
     use super::*;
 

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{Peer, RequestContext};
-use tool_core::{Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry, ToolTier};
+use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ToolTier};
+use tool_core::{ToolContext, ToolRegistry};
 
 use crate::server::McpServer;
 
@@ -135,10 +136,10 @@ fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(Strin
     for tool in registry.tools() {
         if tool.metadata.tier == ToolTier::Confirm && !hooked {
             found.push((
-                tool.name.to_owned(),
+                tool.definition.name.to_owned(),
                 format!(
                     "tool `{}` is of tier `Confirm`, and neither the server nor the registry has an approval hook: it runs only for clients that take MCP elicitation (set one with `McpServer::with_approval`)",
-                    tool.name
+                    tool.definition.name
                 ),
             ));
         }
@@ -151,10 +152,10 @@ fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(Strin
                 .find(|scope| !fixed.has_scope(scope))
         {
             found.push((
-                tool.name.to_owned(),
+                tool.definition.name.to_owned(),
                 format!(
                     "tool `{}` requires the scope `{scope}`, which the server's context does not grant and no bearer token can: no caller can run it, and it is not listed",
-                    tool.name
+                    tool.definition.name
                 ),
             ));
         }
@@ -165,7 +166,8 @@ fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(Strin
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use tool_core::{ApproveAll, ToolContext, ToolRegistry, tool};
+    use tool_core::policy::ApproveAll;
+    use tool_core::{ToolContext, ToolRegistry, tool};
 
     use super::{SHOWN_ARGUMENTS, question, unrunnable};
     use crate::{BearerTokens, McpServer};

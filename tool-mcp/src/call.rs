@@ -11,7 +11,8 @@ use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tool_core::{CallProgress, ToolError};
+use tool_core::ToolError;
+use tool_core::observe::CallProgress;
 
 use crate::answer::answer;
 use crate::approval::with_approver;
@@ -144,7 +145,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let result = registry.call(&ctx, &request.name, arguments).await;
     let call_id = result.pending_call_id().map(str::to_owned);
-    let unknown = matches!(result.error_kind(), Some(ToolError::UnknownTool { .. }));
+    let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
     if call_id.is_none() && (form == Form::Extension || unknown) {
         return answer(&result).map(Started::Answered);
     }

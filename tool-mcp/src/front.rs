@@ -161,7 +161,7 @@ impl<Ctx: Send + Sync + 'static> Front<Ctx> {
         }
         let name = message["params"]["name"].as_str()?;
         let registry = self.server.registry();
-        let tool = registry.tools().find(|tool| tool.name == name)?;
+        let tool = registry.tools().find(|tool| tool.definition.name == name)?;
         let missing: Vec<&str> = tool
             .metadata
             .scopes

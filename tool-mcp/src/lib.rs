@@ -17,7 +17,7 @@
 //!   specifies. Media parts are `image`, `audio`, `resource` and
 //!   `resource_link` blocks; a tool with an output schema also gives
 //!   `structuredContent`.
-//! - Approval: a call of a [`Confirm`](tool_core::ToolTier::Confirm) tool
+//! - Approval: a call of a [`Confirm`](tool_core::policy::ToolTier::Confirm) tool
 //!   asks the person at the client through MCP elicitation when the client
 //!   can be asked, else the server's hook ([`McpServer::with_approval`]),
 //!   else the registry's; with none, it is denied with a text saying what
@@ -91,6 +91,7 @@ mod http_options;
 mod listing;
 mod report;
 mod resource;
+pub mod rmcp_types;
 mod serve;
 mod server;
 mod server_hook;
@@ -102,7 +103,6 @@ pub use auth::{BearerTokens, TokenVerifier};
 pub use error::ServeError;
 pub use front::MCP_PATH;
 pub use resource::ProtectedResource;
-pub use rmcp;
 pub use serve::{LOOPBACK_ORIGINS, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use sessions::{

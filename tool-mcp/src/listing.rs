@@ -24,7 +24,7 @@ impl Listing {
         let definitions = Provider::Mcp
             .definitions(registry)
             .map_err(|error| error.to_string())?;
-        let tools: Vec<Tool> = serde_json::from_value(definitions.tools().clone())
+        let tools: Vec<Tool> = serde_json::from_value(definitions.as_json().clone())
             .map_err(|error| format!("an MCP definition is not an MCP `Tool`: {error}"))?;
         let by_name = tools
             .iter()

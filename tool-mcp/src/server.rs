@@ -8,7 +8,8 @@ use hyper::http::request::Parts;
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
-use tool_core::{ApprovalHook, ToolContext, ToolRegistry};
+use tool_core::policy::ApprovalHook;
+use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Listeners};
@@ -185,7 +186,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     }
 
     /// The same server asking `hook` about calls of
-    /// [`Confirm`](tool_core::ToolTier::Confirm) tools from clients that
+    /// [`Confirm`](tool_core::policy::ToolTier::Confirm) tools from clients that
     /// cannot be asked themselves.
     ///
     /// A `Confirm` call is put to the person at the client, through MCP
@@ -197,7 +198,8 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// (tracing `warn`) of each such tool.
     ///
     /// ```
-    /// use tool_core::{tool, Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry};
+    /// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
     /// use tool_mcp::McpServer;
     ///
     /// /// Delete a note.

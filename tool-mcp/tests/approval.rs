@@ -18,7 +18,8 @@ use rmcp::service::{RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tool_core::{Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry, tool};
+use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::{BearerTokens, McpServer};
 
 /// Add two numbers.

@@ -6,7 +6,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tool_core::{ToolContext, ToolRegistry};
 use tool_mcp::McpServer;
-use tool_mcp::rmcp::transport::StreamableHttpServerConfig;
+use tool_mcp::rmcp_types::StreamableHttpServerConfig;
 
 /// The status line and body of one HTTP/1.1 request sent as `request`.
 async fn exchange(address: std::net::SocketAddr, request: &str) -> (String, String) {

@@ -14,8 +14,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
+use tool_core::output::Image;
 use tool_core::provider::Provider;
-use tool_core::{Image, ToolContext, ToolRegistry, tool};
+use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::McpServer;
 
 /// What the slow tool tells the test: that it started, and how it ended.
@@ -212,7 +213,7 @@ async fn lists_the_tools(client: &RunningService<RoleClient, Client>) {
         .expect("MCP takes every tool");
     assert_eq!(
         serde_json::to_value(&all).expect("tools are JSON"),
-        *definitions.tools()
+        *definitions.as_json()
     );
     assert_eq!(
         serde_json::to_value(&all[0].input_schema).expect("a schema is JSON"),

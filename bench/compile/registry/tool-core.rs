@@ -33,7 +33,7 @@ fn parts(reps: usize) {
     let registry = build();
     let schemas: Vec<serde_json::Value> = registry
         .names()
-        .map(|name| registry.info(name).unwrap().input_schema.clone())
+        .map(|name| registry.info(name).unwrap().definition.input_schema.clone())
         .collect();
     // The schemas as values, as the registry keeps them.
     let before = Heap::now();

@@ -26,12 +26,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// let registry = ToolRegistry::new().with(ReadFile).with(Now);
     /// let names = |ctx: &ToolContext| -> Vec<String> {
-    ///     registry.definitions_for(ctx).map(|tool| tool.name.clone()).collect()
+    ///     registry.tool_definitions_for(ctx).map(|tool| tool.name.clone()).collect()
     /// };
     /// assert_eq!(names(&ToolContext::new(())), ["now"]);
     /// assert_eq!(names(&ToolContext::new(()).with_scopes(["files:read"])), ["read_file", "now"]);
     /// ```
-    pub fn definitions_for<'a>(
+    pub fn tool_definitions_for<'a>(
         &'a self,
         ctx: &'a ToolContext<Ctx>,
     ) -> impl Iterator<Item = &'a Arc<ToolDefinition>> + 'a {

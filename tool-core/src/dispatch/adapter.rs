@@ -1,127 +1,12 @@
-//! The bridge from a [`TypedTool`] to a [`Tool`]: deserialize, then execute.
+//! Typed and untyped tools as the registry runs them: a typed one's input
+//! deserialized, then executed; an untyped one given its arguments.
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
-use serde_json::Value;
-
-use crate::dispatch::input::Node;
 use crate::dispatch::runner::{Arguments, Prepare, Started};
-use crate::{
-    BoxFuture, ExecuteOutput, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool,
-};
-
-/// A [`TypedTool`] seen as an untyped [`Tool`].
-///
-/// Reads the tool's schemas once, when it is built. A call deserializes the
-/// arguments into the tool's input first; when that fails the tool is not
-/// run and the call returns an error result naming the tool, the JSON Pointer
-/// of the bad value and the deserializer's message.
-///
-/// ```
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use serde::Deserialize;
-/// use serde_json::{json, Value};
-/// use tool_core::{Tool, ToolContext, ToolResult, TypedTool, TypedToolAdapter};
-///
-/// #[derive(Deserialize)]
-/// struct Pair { a: i64, b: i64 }
-///
-/// struct Add;
-///
-/// impl TypedTool for Add {
-///     type Input = Pair;
-///     type Output = ToolResult;
-///     fn name(&self) -> &str { "add" }
-///     fn description(&self) -> &str { "Add two numbers." }
-///     fn input_schema(&self) -> Value { json!({"type": "object"}) }
-///     async fn execute(&self, _ctx: &ToolContext, input: Pair) -> ToolResult {
-///         ToolResult::json(json!(input.a + input.b))
-///     }
-/// }
-///
-/// let tool = TypedToolAdapter::new(Add);
-/// let ctx = ToolContext::new(());
-/// assert_eq!(tool.call(&ctx, json!({"a": 2, "b": 3})).await.model_text(), "5");
-///
-/// let bad = tool.call(&ctx, json!({"a": 2, "b": "three"})).await;
-/// assert!(bad.is_error());
-/// assert_eq!(
-///     bad.model_text(),
-///     "invalid arguments for tool `add`: argument `b` at `/b`: invalid type: string \"three\", \
-///      expected i64. Correct the arguments and call the tool again."
-/// );
-/// # });
-/// ```
-pub struct TypedToolAdapter<T, Ctx = ()> {
-    tool: TypedRunner<T, Ctx>,
-    input_schema: Value,
-    output_schema: Option<Value>,
-}
-
-impl<T: TypedTool<Ctx>, Ctx> TypedToolAdapter<T, Ctx> {
-    /// Wraps a typed tool, reading its schemas once.
-    pub fn new(tool: T) -> Self {
-        let input_schema = tool.input_schema();
-        let output_schema = tool.output_schema();
-        Self {
-            tool: TypedRunner::new(tool),
-            input_schema,
-            output_schema,
-        }
-    }
-
-    /// The wrapped tool.
-    pub fn inner(&self) -> &T {
-        &self.tool.tool
-    }
-}
-
-impl<Ctx, T> Tool<Ctx> for TypedToolAdapter<T, Ctx>
-where
-    T: TypedTool<Ctx>,
-    Ctx: Send + Sync + 'static,
-{
-    fn name(&self) -> &str {
-        self.inner().name()
-    }
-
-    fn description(&self) -> &str {
-        self.inner().description()
-    }
-
-    fn input_schema(&self) -> &Value {
-        &self.input_schema
-    }
-
-    fn output_schema(&self) -> Option<&Value> {
-        self.output_schema.as_ref()
-    }
-
-    fn metadata(&self) -> ToolMetadata {
-        self.inner().metadata()
-    }
-
-    fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
-        self.inner().check_available(ctx)
-    }
-
-    fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
-        let mut args = args;
-        let arguments = Arguments::new(Node::Take(&mut args), self.name(), &|| Ok(()), true);
-        let started = self.tool.start(Cow::Borrowed(ctx), arguments);
-        Box::pin(async move {
-            match started {
-                Ok(Started::Done(result)) => result,
-                Ok(Started::Call(run)) => run(),
-                Ok(Started::Wait(run)) => run.await,
-                Err(error) => error.into(),
-            }
-        })
-    }
-}
+use crate::{ExecuteOutput, Tool, ToolContext, ToolError, TypedTool};
 
 /// A typed tool as the registry runs it: its input read, then its run, at
 /// once when it can and may.
@@ -201,37 +86,21 @@ where
     }
 }
 
-/// Deserializes a tool's arguments, reporting where they went wrong.
-///
-/// ```
-/// use serde::Deserialize;
-/// use serde_json::json;
-/// use tool_core::{deserialize_arguments, ToolError, Violation};
-///
-/// #[derive(Deserialize, Debug)]
-/// struct Args { city: String }
-///
-/// let error = deserialize_arguments::<Args>("weather", &json!({"city": 7})).unwrap_err();
-/// assert_eq!(
-///     error,
-///     ToolError::InvalidArguments {
-///         tool: "weather".into(),
-///         violations: vec![Violation::new("/city", "invalid type: integer `7`, expected a string")],
-///     }
-/// );
-/// ```
-pub fn deserialize_arguments<I: DeserializeOwned>(
-    tool: &str,
-    args: &Value,
-) -> Result<I, ToolError> {
-    Arguments::new(Node::Read(args), tool, &|| Ok(()), true).read()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dispatch::input::Node;
     use serde::Deserialize;
-    use serde_json::json;
+    use serde::de::DeserializeOwned;
+    use serde_json::{Value, json};
+
+    /// Deserializes a tool's arguments, reporting where they went wrong.
+    fn deserialize_arguments<I: DeserializeOwned>(
+        tool: &str,
+        args: &Value,
+    ) -> Result<I, ToolError> {
+        Arguments::new(Node::Read(args), tool, &|| Ok(()), true).read()
+    }
 
     #[derive(Deserialize, Debug)]
     #[allow(dead_code)]

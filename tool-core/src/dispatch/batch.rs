@@ -40,7 +40,8 @@ impl ToolCall {
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use serde_json::json;
-/// use tool_core::{tool, Batch, ToolCall, ToolContext, ToolRegistry};
+/// use tool_core::registry::{Batch, ToolCall};
+/// use tool_core::{ToolContext, ToolRegistry, tool};
 ///
 /// /// Read a note.
 /// #[tool(read_only)]

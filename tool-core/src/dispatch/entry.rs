@@ -61,9 +61,7 @@ impl<Ctx> Entry<Ctx> {
 
     pub(crate) fn info<'a>(&'a self, definition: &'a ToolDefinition) -> ToolInfo<'a> {
         ToolInfo {
-            name: &definition.name,
-            description: &definition.description,
-            input_schema: &definition.input_schema,
+            definition,
             output_schema: self.schemas.output_schema.as_ref(),
             metadata: &self.metadata,
         }

@@ -67,8 +67,8 @@ where
             name: self.name().to_owned().into(),
             description: self.description().to_owned().into(),
             schemas: SchemaSource::Given {
-                input: self.input_schema().clone(),
-                output: self.output_schema().cloned(),
+                input: self.input_schema(),
+                output: self.output_schema(),
             },
             metadata: self.metadata(),
             uses_context: true,

@@ -25,7 +25,6 @@ pub(crate) mod runner;
 pub(crate) mod schemas;
 pub(crate) mod text;
 
-pub use adapter::{TypedToolAdapter, deserialize_arguments};
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 pub use batch::{Batch, ToolCall};
 pub use into_tool::IntoTool;

@@ -17,7 +17,7 @@ use crate::{CallProgress, ToolResult};
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
-/// use tool_core::{CallFinished, CallObserver, CallStarted};
+/// use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 ///
 /// #[derive(Default)]
 /// struct Counts { started: AtomicUsize, failed: AtomicUsize }
@@ -83,8 +83,8 @@ pub struct CallFinished<'a> {
     pub call_id: &'a str,
     /// From the start of the call.
     pub duration: Duration,
-    /// The result the model receives, with the typed error kind of a
-    /// failure in [`ToolResult::error_kind`].
+    /// The result the model receives, with the [`ToolError`](crate::ToolError)
+    /// of a failure in [`ToolResult::tool_error`].
     pub result: &'a ToolResult,
 }
 

@@ -12,7 +12,7 @@ use crate::{ApprovalHook, ToolRegistry};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Installs the hook that approves or denies calls of tools of tier
-    /// [`Confirm`](crate::ToolTier::Confirm), for callers whose context has
+    /// [`Confirm`](crate::policy::ToolTier::Confirm), for callers whose context has
     /// no hook of its own ([`ToolContext::with_approval`](crate::ToolContext::with_approval)). Without either
     /// they are denied.
     #[must_use]
@@ -40,7 +40,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// choice.
     ///
     /// ```
-    /// use tool_core::{Batch, ToolRegistry};
+    /// use tool_core::registry::Batch;
+    /// use tool_core::ToolRegistry;
     ///
     /// // Tools that each lock what they touch may all run at once.
     /// let registry: ToolRegistry = ToolRegistry::new().with_batch(Batch::Parallel);
@@ -65,11 +66,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// it becomes an error result that says so
     /// ([`ToolError::MediaTooLarge`](crate::ToolError::MediaTooLarge)): providers refuse a whole request for
     /// one oversized block, which would end the conversation. Default:
-    /// [`DEFAULT_MAX_MEDIA_BYTES`](crate::DEFAULT_MAX_MEDIA_BYTES), 5 MiB.
+    /// [`DEFAULT_MAX_MEDIA_BYTES`](crate::registry::DEFAULT_MAX_MEDIA_BYTES), 5 MiB.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use tool_core::{tool, Image, ToolContext, ToolRegistry};
+    /// use tool_core::output::Image;
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
     ///
     /// /// Take a screenshot.
     /// #[tool]
@@ -132,7 +134,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// ```
     /// use tool_core::provider::Provider;
-    /// use tool_core::{tool, RegistryError, ToolRegistry};
+    /// use tool_core::registry::RegistryError;
+    /// use tool_core::{ToolRegistry, tool};
     ///
     /// /// Look up the first hit.
     /// #[tool(name = "1st_hit")]

@@ -19,7 +19,8 @@ pub(crate) fn finish<Ctx: 'static>(
             tool: name.to_owned(),
             message: format!(
                 "tool `{name}` left its result to be delivered, but it is not `long_running`"
-            ),
+            )
+            .into(),
         }
         .into();
     }

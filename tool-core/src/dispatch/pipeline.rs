@@ -492,7 +492,8 @@ mod tests {
 
     use serde_json::{Value, json};
 
-    use crate::{CallObserver, ToolContext, ToolRegistry, tool};
+    use crate::observe::CallObserver;
+    use crate::{ToolContext, ToolRegistry, tool};
 
     thread_local! {
         /// Calls whose arguments were read from their text, on this thread.

@@ -28,7 +28,7 @@ impl Approval {
 }
 
 /// A call that needs approval: a tool of tier
-/// [`Confirm`](crate::ToolTier::Confirm), arguments checked and
+/// [`Confirm`](crate::policy::ToolTier::Confirm), arguments checked and
 /// deserialized, about to run.
 #[non_exhaustive]
 pub struct ApprovalRequest<'a, Ctx> {
@@ -44,7 +44,7 @@ pub struct ApprovalRequest<'a, Ctx> {
     pub context: &'a ToolContext<Ctx>,
 }
 
-/// Decides whether calls of [`Confirm`](crate::ToolTier::Confirm) tools run:
+/// Decides whether calls of [`Confirm`](crate::policy::ToolTier::Confirm) tools run:
 /// a prompt to a person, a policy engine, a rule table.
 ///
 /// Installed for every caller with
@@ -55,7 +55,7 @@ pub struct ApprovalRequest<'a, Ctx> {
 /// [`ApproveAll`] approves everything, for tests and trusted tools.
 ///
 /// ```
-/// use tool_core::{Approval, ApprovalHook, ApprovalRequest};
+/// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
 ///
 /// /// Approves what changes nothing; asks nobody, denies the rest.
 /// struct ReadOnlyPolicy;

@@ -179,7 +179,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// taken.
     ///
     /// ```
-    /// use tool_core::{tool, Inserted, OnDuplicate, RegistryError, ToolRegistry};
+    /// use tool_core::registry::{Inserted, OnDuplicate, RegistryError};
+    /// use tool_core::{ToolRegistry, tool};
     ///
     /// /// Say hello.
     /// #[tool]
@@ -276,15 +277,19 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.entries.is_empty()
     }
 
-    /// Every tool's definition, in registration order, as made at
-    /// registration. A `#[tool]`'s is made once per process and shared by
-    /// every registry that holds it.
-    pub fn definitions(&self) -> &[Arc<ToolDefinition>] {
+    /// Every tool's [`ToolDefinition`](crate::registry::ToolDefinition),
+    /// in registration order, as made at registration: the part of each
+    /// tool's [`ToolInfo`](crate::registry::ToolInfo) that any provider's
+    /// definition is made from. A `#[tool]`'s is made once per process and
+    /// shared by every registry that holds it. A provider's own
+    /// definitions of the tools are
+    /// [`Provider::definitions`](crate::provider::Provider::definitions).
+    pub fn tool_definitions(&self) -> &[Arc<ToolDefinition>] {
         &self.definitions
     }
 
     /// The definition of the tool of that name.
-    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+    pub fn tool_definition(&self, name: &str) -> Option<&ToolDefinition> {
         self.index.get(name).map(|&at| &*self.definitions[at])
     }
 
@@ -314,7 +319,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// 4. deserialization into the tool's input: the tool never runs on
     ///    arguments that do not fit;
     /// 5. policy: the tool's availability, the scopes it requires, and for
-    ///    a [`Confirm`](crate::ToolTier::Confirm) tool the approval hook's decision;
+    ///    a [`Confirm`](crate::policy::ToolTier::Confirm) tool the approval hook's decision;
     /// 6. execution under the tool's timeout (the registry's when it has
     ///    none), cancelling the call's token when it runs out; a panic is
     ///    an error result. A plain (not `async`) function runs to its end
@@ -326,7 +331,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// 7. the output: text or JSON, plus structured content when the tool
     ///    declares an output schema (checked against it).
     ///
-    /// Each call has a stable id ([`call_id`](crate::call_id())), seen by
+    /// Each call has a stable id ([`call_id`](crate::context::call_id())), seen by
     /// the tool in its context, by the observer's start and finish events,
     /// and in the `tool_call` tracing span.
     ///
@@ -356,7 +361,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use serde_json::json;
-    /// use tool_core::{tool, ToolCall, ToolContext, ToolRegistry};
+    /// use tool_core::registry::ToolCall;
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
     ///
     /// /// Add two numbers.
     /// #[tool(read_only)]
@@ -446,7 +452,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         }
     }
 
-    /// Every tool as the registry knows it, in registration order.
+    /// Every tool as the registry knows it, in registration order: its
+    /// definition, output schema and metadata.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = ToolInfo<'_>> {
         self.entries
             .iter()

@@ -13,7 +13,7 @@ use crate::{RegistryError, ToolInfo};
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
 /// and cached by the registry until a tool is added.
 ///
-/// Serializes as [`Definitions::tools`], so it can go into a request body
+/// Serializes as [`Definitions::as_json`], so it can go into a request body
 /// as it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Definitions {
@@ -28,8 +28,9 @@ impl Definitions {
         self.provider
     }
 
-    /// The tool list, in the provider's exact shape, in registration order.
-    pub fn tools(&self) -> &Value {
+    /// The tool list as JSON, in the provider's exact shape (the value of
+    /// the request's `tools`), in registration order.
+    pub fn as_json(&self) -> &Value {
         &self.tools
     }
 
@@ -268,14 +269,14 @@ pub(crate) fn definition_of(
     budget: &mut AnthropicBudget,
 ) -> Result<(Value, Option<NotStrict>), RegistryError> {
     provider
-        .check_name(tool.name)
+        .check_name(&tool.definition.name)
         .map_err(|reason| RegistryError::NameRejected {
-            name: tool.name.to_owned(),
+            name: tool.definition.name.to_owned(),
             by: provider.api(),
             reason,
         })?;
     let rejected = |unfit: Vec<Unfit>| RegistryError::SchemaRejected {
-        name: tool.name.to_owned(),
+        name: tool.definition.name.to_owned(),
         by: provider.api(),
         reason: unfit
             .iter()
@@ -284,10 +285,10 @@ pub(crate) fn definition_of(
             .join("; "),
     };
     let fallback = |unfit: Vec<Unfit>| NotStrict {
-        tool: tool.name.to_owned(),
+        tool: tool.definition.name.to_owned(),
         blockers: unfit.into_iter().map(Blocker::from).collect(),
     };
-    let schema = tool.input_schema;
+    let schema = &tool.definition.input_schema;
     let (parameters, strict, not_strict) = match provider {
         Provider::OpenAiChat { strict }
         | Provider::OpenAiResponses { strict }
@@ -325,7 +326,10 @@ pub(crate) fn definition_of(
 /// A tool's definition in the provider's request shape, around its
 /// parameters in the provider's dialect.
 fn shaped(provider: Provider, tool: &ToolInfo<'_>, parameters: Value, strict: bool) -> Value {
-    let (name, description) = (tool.name, tool.description);
+    let (name, description) = (
+        tool.definition.name.as_str(),
+        tool.definition.description.as_str(),
+    );
     match provider {
         Provider::OpenAiChat { .. } | Provider::Vllm { .. } => json!({
             "type": "function",
@@ -399,11 +403,14 @@ fn strictly(
 fn mcp_tool(tool: &ToolInfo<'_>, input_schema: Value) -> Value {
     let metadata = tool.metadata;
     let mut definition = Map::new();
-    definition.insert("name".into(), tool.name.into());
+    definition.insert("name".into(), tool.definition.name.as_str().into());
     if let Some(title) = &metadata.title {
         definition.insert("title".into(), title.as_ref().into());
     }
-    definition.insert("description".into(), tool.description.into());
+    definition.insert(
+        "description".into(),
+        tool.definition.description.as_str().into(),
+    );
     definition.insert("inputSchema".into(), input_schema);
     // MCP takes only object output schemas; a tool returning something else
     // is described by its text.

@@ -1,4 +1,6 @@
-//! MCP: `tools/call` requests in, JSON-RPC responses out.
+//! MCP: `tools/call` requests in, JSON-RPC responses out, and the
+//! [`call_tool_result`] each response carries, which an MCP server built on
+//! another SDK sends as it is.
 
 use serde_json::{Map, Value, json};
 
@@ -66,7 +68,7 @@ pub(super) fn format<'a>(
     pairs
         .map(|(call, result)| {
             let id = call.request_id.clone().unwrap_or(Value::Null);
-            if let Some(ToolError::UnknownTool { .. }) = result.error_kind() {
+            if let Some(ToolError::UnknownTool { .. }) = result.tool_error() {
                 return json!({
                     "jsonrpc": "2.0",
                     "id": id,
@@ -92,8 +94,9 @@ pub(super) fn format<'a>(
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_core::provider::call_tool_result;
-/// use tool_core::{Image, Part, ToolResult};
+/// use tool_core::provider::mcp::call_tool_result;
+/// use tool_core::output::{Image, Part};
+/// use tool_core::ToolResult;
 ///
 /// let result = ToolResult::parts(vec![Part::from("The chart:"), Image::png(vec![1, 2, 3]).into()]);
 /// assert_eq!(

@@ -5,7 +5,7 @@ mod anthropic;
 mod call;
 mod definitions;
 mod gemini;
-mod mcp;
+pub mod mcp;
 mod openai;
 mod parts;
 mod turn;
@@ -24,7 +24,6 @@ pub use call::{ParseError, ProviderCall};
 pub use definitions::ToolTokens;
 use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
-pub use mcp::call_tool_result;
 pub use turn::{Turn, Waiting};
 
 /// An API that calls tools, and the form of it a registry speaks.
@@ -149,8 +148,8 @@ pub enum Provider {
     /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
     /// let vllm = Provider::Vllm { strict: true }.definitions(&registry).unwrap();
     /// let openai = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
-    /// assert_eq!(vllm.tools(), openai.tools());
-    /// assert_eq!(vllm.tools()[0]["function"]["strict"], true);
+    /// assert_eq!(vllm.as_json(), openai.as_json());
+    /// assert_eq!(vllm.as_json()[0]["function"]["strict"], true);
     /// ```
     Vllm {
         /// Tools sent in OpenAI's strict form with `"strict": true`, which
@@ -412,7 +411,7 @@ impl Provider {
     ///   (`isError`, and `structuredContent` when the tool declares an
     ///   output schema), or error -32602 for an unknown tool.
     ///
-    /// A result made of [parts](crate::Part) goes in each provider's blocks:
+    /// A result made of [parts](crate::output::Part) goes in each provider's blocks:
     /// Anthropic `text`, `image` (JPEG, PNG, GIF, WebP) and `document` (PDF,
     /// plain text) blocks, URL sources for `http(s)` links; Responses
     /// `input_text`, `input_image` and `input_file` parts (data URLs, or the
@@ -515,7 +514,7 @@ impl Provider {
     /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
     /// let definitions = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
     /// assert_eq!(
-    ///     definitions.tools(),
+    ///     definitions.as_json(),
     ///     &json!([{
     ///         "type": "function",
     ///         "function": {

@@ -183,7 +183,8 @@ impl Turn {
                     tool: call.name().to_owned(),
                     message: format!(
                         "the result of call `{id}` was taken elsewhere and cannot be given here"
-                    ),
+                    )
+                    .into(),
                 }
                 .into(),
             };
@@ -197,7 +198,7 @@ impl Provider {
     /// in the provider's shape: one turn of an agent loop.
     ///
     /// The calls run as [`ToolRegistry::call_all`] runs them: by default
-    /// ([`Batch::Auto`](crate::Batch::Auto)), calls of `read_only` or
+    /// ([`Batch::Auto`](crate::registry::Batch::Auto)), calls of `read_only` or
     /// `concurrency_safe` tools together and any other call alone, in the
     /// model's order; see [`ToolRegistry::with_batch`]. Each goes through
     /// the whole pipeline of [`ToolRegistry::call`]: a bad

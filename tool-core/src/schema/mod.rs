@@ -1,7 +1,11 @@
-//! Schemas: input schemas derived from Rust types, arguments checked
-//! against them, and each provider's dialect as pure functions on JSON.
-//! Knows nothing of dispatch.
+//! Input schemas derived from Rust types: [`input_schema_for`] gives a
+//! hand-written tool the schema `#[tool]` would derive for its input type.
 
+// The crate's own schema work lives here too (arguments checked against a
+// schema, each provider's dialect): pure functions on JSON that know
+// nothing of dispatch, so that the pipeline and the providers share them.
+
+pub(crate) mod derive;
 pub(crate) mod dialect;
 pub(crate) mod nulls;
 pub(crate) mod validation;
@@ -10,6 +14,7 @@ pub(crate) mod validation;
 // name it through this module.
 pub(crate) use crate::tool::pointer::push_key;
 
+#[cfg(feature = "schemars")]
 use serde_json::Value;
 
 /// The input schema of `T`, as `#[tool]` derives it: JSON Schema 2020-12
@@ -31,7 +36,7 @@ use serde_json::Value;
 ///     days: Option<u8>,
 /// }
 ///
-/// let schema = tool_core::input_schema_for::<Args>();
+/// let schema = tool_core::schema::input_schema_for::<Args>();
 /// assert_eq!(schema["properties"]["city"], json!({"description": "Where.", "type": "string"}));
 /// assert_eq!(schema["required"], json!(["city"]));
 /// assert!(schema.get("title").is_none());
@@ -86,58 +91,6 @@ pub(crate) fn root_schema(
         target.append(&mut definitions);
     }
     without_title(schema)
-}
-
-/// A type whose JSON Schema `#[tool]` can derive: the bound that explains
-/// itself when a `#[tool]` struct forgot `#[derive(JsonSchema)]`.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no JSON Schema to derive the tool's input schema from",
-    label = "the tool's input schema is derived from this type",
-    note = "derive `schemars::JsonSchema` for `{Self}`, or write the schema with `#[tool(schema = ...)]`"
-)]
-pub trait DeriveSchema {
-    fn schema() -> Value;
-}
-
-#[cfg(feature = "schemars")]
-impl<T: schemars::JsonSchema> DeriveSchema for T {
-    fn schema() -> Value {
-        input_schema_for::<T>()
-    }
-}
-
-/// With schemars off the expansion has already raised a `compile_error!`
-/// and this is never reached.
-#[cfg(not(feature = "schemars"))]
-impl<T> DeriveSchema for T {
-    fn schema() -> Value {
-        Value::Null
-    }
-}
-
-/// What the expansion calls for a derived schema.
-#[doc(hidden)]
-pub fn derived<T: DeriveSchema>() -> Value {
-    T::schema()
-}
-
-/// [`input_schema_for`] of the input struct a `#[tool]` function gets,
-/// compiled once for all of them: only the two functions that need the type
-/// are per tool. The same schema, because nothing can refer back to that
-/// struct (it is private to the expansion), so the bookkeeping schemars
-/// does for a root that refers to itself has nothing to do.
-#[doc(hidden)]
-#[cfg(feature = "schemars")]
-pub fn derived_generated<T: schemars::JsonSchema>() -> Value {
-    root_schema(T::json_schema, &T::schema_name())
-}
-
-/// With schemars off the expansion has already raised a `compile_error!`.
-#[doc(hidden)]
-#[cfg(not(feature = "schemars"))]
-pub fn derived_generated<T>() -> Value {
-    Value::Null
 }
 
 /// Adds `#[derive(JsonSchema)]` to the input struct `#[tool]` generates, or,
@@ -228,11 +181,17 @@ mod tests {
     #[test]
     fn a_generated_input_has_the_schema_schemars_gives_it_key_for_key() {
         for (generated, expected) in [
-            (derived_generated::<Input>(), input_schema_for::<Input>()),
-            (derived_generated::<Flat>(), input_schema_for::<Flat>()),
+            (
+                derive::derived_generated::<Input>(),
+                input_schema_for::<Input>(),
+            ),
+            (
+                derive::derived_generated::<Flat>(),
+                input_schema_for::<Flat>(),
+            ),
         ] {
             assert_eq!(generated.to_string(), expected.to_string());
         }
-        assert!(derived_generated::<Input>()["$defs"]["Address"].is_object());
+        assert!(derive::derived_generated::<Input>()["$defs"]["Address"].is_object());
     }
 }

@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 /// ```
 /// use serde_json::json;
 ///
-/// let a = tool_core::call_id("get_weather", &json!({"city": "Paris", "days": 2}));
-/// let b = tool_core::call_id("get_weather", &json!({"days": 2, "city": "Paris"}));
+/// let a = tool_core::context::call_id("get_weather", &json!({"city": "Paris", "days": 2}));
+/// let b = tool_core::context::call_id("get_weather", &json!({"days": 2, "city": "Paris"}));
 /// assert_eq!(a, b);
 /// // the SHA-256 of {"arguments":{"city":"Paris","days":2},"name":"get_weather"}
 /// assert_eq!(a, "f7d3a4c2dc21ec15bdf0fec3ca554d535281bc3657e9416295a387ec96a8bb49");

@@ -200,7 +200,7 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// The id of the call being run. Inside a call made through a
     /// [`ToolRegistry`](crate::ToolRegistry) it is the call's stable id
-    /// ([`call_id`](crate::call_id())); elsewhere, whatever
+    /// ([`call_id`](crate::context::call_id())); elsewhere, whatever
     /// [`ToolContext::with_call_id`] set.
     pub fn call_id(&self) -> Option<&str> {
         match &self.call {
@@ -228,7 +228,7 @@ impl<Ctx> ToolContext<Ctx> {
     }
 
     /// The same context with an approval hook of its own: asked about this
-    /// caller's calls of [`Confirm`](crate::ToolTier::Confirm) tools in
+    /// caller's calls of [`Confirm`](crate::policy::ToolTier::Confirm) tools in
     /// place of the registry's hook
     /// ([`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval)).
     /// For the person at one client: a chat window's dialog, or, in
@@ -237,7 +237,8 @@ impl<Ctx> ToolContext<Ctx> {
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use serde_json::json;
-    /// use tool_core::{tool, Approval, ApprovalHook, ApprovalRequest, ToolContext, ToolRegistry};
+    /// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
     ///
     /// /// Delete a note.
     /// #[tool(tier = Confirm)]
@@ -320,7 +321,7 @@ impl<Ctx> ToolContext<Ctx> {
     ///
     /// Inside a call made through a [`ToolRegistry`](crate::ToolRegistry),
     /// the report reaches the registry's observer
-    /// ([`CallObserver::call_progress`](crate::CallObserver::call_progress),
+    /// ([`CallObserver::call_progress`](crate::observe::CallObserver::call_progress),
     /// with the call's id) and a `tracing` event at level DEBUG, `"tool
     /// progress"`, with the fields `done`, `total` and `progress_message`,
     /// in the call's `tool_call` span, and the context's own listener

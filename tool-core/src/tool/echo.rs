@@ -22,7 +22,7 @@ pub const MAX_LISTED_PROBLEMS: usize = 8;
 /// backtick, which quotes the echo in the text around it.
 ///
 /// ```
-/// use tool_core::Echo;
+/// use tool_core::error::Echo;
 ///
 /// assert_eq!(Echo("get_weather").to_string(), "get_weather");
 /// assert_eq!(Echo("a\nb\u{202e}c").to_string(), "a\\nb\\u{202e}c");

@@ -1,10 +1,12 @@
 //! The errors of calls and of the registry.
 
+use std::error::Error as StdError;
 use std::fmt;
 use std::time::Duration;
 
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS};
 use crate::tool::pointer::{push_key, unescape_key};
+use crate::tool::message::ErrorMessage;
 
 /// Why a call did not produce a successful result.
 ///
@@ -12,12 +14,34 @@ use crate::tool::pointer::{push_key, unescape_key};
 /// registry turns it into an error [`ToolResult`](crate::ToolResult) whose
 /// text, this error's `Display`, is written for the model: short, saying
 /// what went wrong and what to do. The value itself stays with the result
-/// for the application ([`ToolResult::error_kind`](crate::ToolResult::error_kind)).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// for the application ([`ToolResult::tool_error`](crate::ToolResult::tool_error)),
+/// and so does the error a tool failed with, as its
+/// [`source`](StdError::source) ([`ErrorMessage`]).
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::error::Error;
+/// use std::num::ParseIntError;
+/// use serde_json::json;
+/// use tool_core::{tool, ToolContext, ToolRegistry};
+///
+/// /// Parse a whole number.
+/// #[tool]
+/// fn parse(text: String) -> Result<i64, ParseIntError> {
+///     text.parse()
+/// }
+///
+/// let registry = ToolRegistry::new().with(Parse);
+/// let result = registry.call(&ToolContext::new(()), "parse", json!({"text": "x"})).await;
+/// assert_eq!(result.model_text(), "invalid digit found in string");
+/// let error = result.tool_error().unwrap();
+/// assert!(error.source().unwrap().downcast_ref::<ParseIntError>().is_some());
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ToolError {
     /// The model asked for a tool the registry does not have.
-    #[error("unknown tool `{}`.{} Available tools: {}.", Echo(name), DidYouMean(suggestion.as_deref()), Backticked(available))]
     UnknownTool {
         /// The name the model sent.
         name: String,
@@ -27,9 +51,6 @@ pub enum ToolError {
         available: Vec<String>,
     },
     /// The arguments are larger than the registry accepts.
-    #[error(
-        "the arguments for tool `{tool}` are over the limit of {limit} bytes (at least {size}); call it again with smaller arguments"
-    )]
     ArgumentsTooLarge {
         /// The tool's name.
         tool: String,
@@ -40,7 +61,6 @@ pub enum ToolError {
         limit: usize,
     },
     /// The arguments are not JSON, or not a JSON object.
-    #[error("the arguments for tool `{tool}` {problem}; send them as a JSON object")]
     MalformedArguments {
         /// The tool's name.
         tool: String,
@@ -48,10 +68,6 @@ pub enum ToolError {
         problem: String,
     },
     /// The arguments do not fit the tool's input schema or input type.
-    #[error(
-        "invalid arguments for tool `{tool}`: {}. Correct the arguments and call the tool again.",
-        Violations(violations)
-    )]
     InvalidArguments {
         /// The tool's name.
         tool: String,
@@ -59,7 +75,6 @@ pub enum ToolError {
         violations: Vec<Violation>,
     },
     /// The tool cannot run here and now.
-    #[error("tool `{tool}` is not available: {reason}")]
     Unavailable {
         /// The tool's name.
         tool: String,
@@ -67,9 +82,6 @@ pub enum ToolError {
         reason: String,
     },
     /// The caller lacks a scope the tool requires.
-    #[error(
-        "tool `{tool}` requires the scope `{scope}`, which this caller does not have; do not call it again"
-    )]
     MissingScope {
         /// The tool's name.
         tool: String,
@@ -77,7 +89,6 @@ pub enum ToolError {
         scope: String,
     },
     /// The application did not approve the call.
-    #[error("the call to tool `{tool}` was denied: {reason}")]
     Denied {
         /// The tool's name.
         tool: String,
@@ -85,15 +96,14 @@ pub enum ToolError {
         reason: String,
     },
     /// The tool ran and reported a failure.
-    #[error("{message}")]
     Execution {
         /// The tool's name.
         tool: String,
-        /// The tool's own error message.
-        message: String,
+        /// The tool's own error: the text the model reads, and the error
+        /// itself when it was a [`std::error::Error`].
+        message: ErrorMessage,
     },
     /// The tool did not finish in time; it was cancelled.
-    #[error("tool `{tool}` did not finish within {} and was stopped", Secs(*after))]
     Timeout {
         /// The tool's name.
         tool: String,
@@ -103,14 +113,12 @@ pub enum ToolError {
     /// The caller cancelled the call before the tool started (while it
     /// waited for approval, for its turn, or for the calls before it in a
     /// batch): the tool did not run.
-    #[error("the call to tool `{tool}` was cancelled before it started; the tool did not run")]
     Cancelled {
         /// The tool's name.
         tool: String,
     },
     /// The tool panicked. The model is told only that the tool failed; the
     /// panic's message is for the application.
-    #[error("tool `{tool}` failed unexpectedly; the failure is not in the arguments")]
     Panicked {
         /// The tool's name.
         tool: String,
@@ -118,7 +126,6 @@ pub enum ToolError {
         message: String,
     },
     /// A pending call's result was not delivered in time.
-    #[error("tool `{tool}` (call `{call_id}`) produced no result within {}", Secs(*after))]
     PendingTimeout {
         /// The tool's name.
         tool: String,
@@ -129,9 +136,6 @@ pub enum ToolError {
     },
     /// A media part of the result is larger than the registry passes on
     /// ([`ToolRegistry::with_max_media_bytes`](crate::ToolRegistry::with_max_media_bytes)).
-    #[error(
-        "tool `{tool}` returned {media_type} of {size} bytes, over the limit of {limit} bytes for one media part, so its result was withheld"
-    )]
     MediaTooLarge {
         /// The tool's name.
         tool: String,
@@ -143,16 +147,101 @@ pub enum ToolError {
         limit: usize,
     },
     /// The tool's structured output does not match its declared output schema.
-    #[error(
-        "tool `{tool}` produced output that does not match its output schema: {}",
-        Violations(violations)
-    )]
     InvalidOutput {
         /// The tool's name.
         tool: String,
         /// Every mismatch found.
         violations: Vec<Violation>,
     },
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownTool {
+                name,
+                suggestion,
+                available,
+            } => write!(
+                f,
+                "unknown tool `{}`.{} Available tools: {}.",
+                Echo(name),
+                DidYouMean(suggestion.as_deref()),
+                Backticked(available)
+            ),
+            Self::ArgumentsTooLarge { tool, size, limit } => write!(
+                f,
+                "the arguments for tool `{tool}` are over the limit of {limit} bytes (at least {size}); call it again with smaller arguments"
+            ),
+            Self::MalformedArguments { tool, problem } => write!(
+                f,
+                "the arguments for tool `{tool}` {problem}; send them as a JSON object"
+            ),
+            Self::InvalidArguments { tool, violations } => write!(
+                f,
+                "invalid arguments for tool `{tool}`: {}. Correct the arguments and call the tool again.",
+                Violations(violations)
+            ),
+            Self::Unavailable { tool, reason } => {
+                write!(f, "tool `{tool}` is not available: {reason}")
+            }
+            Self::MissingScope { tool, scope } => write!(
+                f,
+                "tool `{tool}` requires the scope `{scope}`, which this caller does not have; do not call it again"
+            ),
+            Self::Denied { tool, reason } => {
+                write!(f, "the call to tool `{tool}` was denied: {reason}")
+            }
+            Self::Execution { message, .. } => fmt::Display::fmt(message, f),
+            Self::Timeout { tool, after } => write!(
+                f,
+                "tool `{tool}` did not finish within {} and was stopped",
+                Secs(*after)
+            ),
+            Self::Cancelled { tool } => write!(
+                f,
+                "the call to tool `{tool}` was cancelled before it started; the tool did not run"
+            ),
+            Self::Panicked { tool, .. } => write!(
+                f,
+                "tool `{tool}` failed unexpectedly; the failure is not in the arguments"
+            ),
+            Self::PendingTimeout {
+                tool,
+                call_id,
+                after,
+            } => write!(
+                f,
+                "tool `{tool}` (call `{call_id}`) produced no result within {}",
+                Secs(*after)
+            ),
+            Self::MediaTooLarge {
+                tool,
+                media_type,
+                size,
+                limit,
+            } => write!(
+                f,
+                "tool `{tool}` returned {media_type} of {size} bytes, over the limit of {limit} bytes for one media part, so its result was withheld"
+            ),
+            Self::InvalidOutput { tool, violations } => write!(
+                f,
+                "tool `{tool}` produced output that does not match its output schema: {}",
+                Violations(violations)
+            ),
+        }
+    }
+}
+
+/// The source of a tool's own failure is the error it returned, when that
+/// was a [`std::error::Error`]; no other variant has one.
+impl StdError for ToolError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match self {
+            Self::Execution { message, .. } => message.source().map(|source| source as _),
+            _ => None,
+        }
+    }
 }
 
 /// One problem with one value of a call's arguments (or output).
@@ -280,7 +369,7 @@ impl fmt::Display for Secs {
 #[non_exhaustive]
 pub enum RegistryError {
     /// A tool of that name is registered already and the caller asked for
-    /// [`OnDuplicate::Error`](crate::OnDuplicate::Error).
+    /// [`OnDuplicate::Error`](crate::registry::OnDuplicate::Error).
     #[error("a tool named `{name}` is already registered")]
     DuplicateName {
         /// The name both tools share.

@@ -22,7 +22,7 @@ pub const DEFAULT_MAX_MEDIA_BYTES: usize = 5 * 1024 * 1024;
 /// [`Provider::format_results`](crate::provider::Provider::format_results)).
 ///
 /// ```
-/// use tool_core::{Image, Part};
+/// use tool_core::output::{Image, Part};
 ///
 /// # let png: Vec<u8> = vec![0x89, b'P', b'N', b'G'];
 /// let parts: Vec<Part> = vec![
@@ -89,7 +89,7 @@ impl MediaKind {
 /// every waiter on a pending call gets a clone, copies no data.
 ///
 /// ```
-/// use tool_core::{Media, MediaKind};
+/// use tool_core::output::{Media, MediaKind};
 ///
 /// let pdf = Media::new("application/pdf", b"%PDF-1.7".to_vec()).named("report.pdf");
 /// assert_eq!(pdf.kind(), MediaKind::Document);
@@ -188,7 +188,8 @@ impl fmt::Debug for Media {
 /// (or `Result<Image, E>`) and the model receives the picture.
 ///
 /// ```
-/// use tool_core::{tool, Image};
+/// use tool_core::output::Image;
+/// use tool_core::tool;
 ///
 /// /// Draw the chart of a series.
 /// #[tool]
@@ -247,7 +248,7 @@ impl Image {
 /// naming the link.
 ///
 /// ```
-/// use tool_core::Link;
+/// use tool_core::output::Link;
 ///
 /// let link = Link::new("https://example.com/q3.pdf", "q3.pdf")
 ///     .with_media_type("application/pdf")

@@ -8,7 +8,7 @@ use std::time::Duration;
 /// The default is [`ToolTier::Observe`], as for agent-sdk's `TypedTool`: a
 /// tool runs when called. Mark the tools that need a person's (or a
 /// policy's) yes `#[tool(tier = Confirm)]`: a registry asks its
-/// [`ApprovalHook`](crate::ApprovalHook) about each of their calls and,
+/// [`ApprovalHook`](crate::policy::ApprovalHook) about each of their calls and,
 /// without one, denies them (fail closed). Over MCP, `tool-mcp` asks the
 /// person at the client when the client can be asked (elicitation), and
 /// otherwise the hook set on the server.
@@ -32,7 +32,8 @@ pub enum ToolTier {
 ///
 /// ```
 /// use std::time::Duration;
-/// use tool_core::{ToolMetadata, ToolTier};
+/// use tool_core::policy::ToolTier;
+/// use tool_core::ToolMetadata;
 ///
 /// let meta = ToolMetadata {
 ///     read_only: true,
@@ -53,7 +54,7 @@ pub struct ToolMetadata {
     /// applies.
     pub timeout: Option<Duration>,
     /// The tool does not change its environment, so a batch may run its
-    /// calls beside others ([`Batch::Auto`](crate::Batch::Auto)). Default:
+    /// calls beside others ([`Batch::Auto`](crate::registry::Batch::Auto)). Default:
     /// `false`.
     pub read_only: bool,
     /// The tool may destroy or overwrite data; meaningful when `read_only` is
@@ -66,7 +67,7 @@ pub struct ToolMetadata {
     /// closed domain such as a local database. Default: `true`.
     pub open_world: bool,
     /// Several calls of this tool may run at the same time, and a batch may
-    /// run its calls beside others ([`Batch::Auto`](crate::Batch::Auto)).
+    /// run its calls beside others ([`Batch::Auto`](crate::registry::Batch::Auto)).
     /// Otherwise its calls take turns. Default: `false`.
     pub concurrency_safe: bool,
     /// The result comes later than the call (the client runs the tool, or the

@@ -6,6 +6,7 @@ pub(crate) mod context;
 pub(crate) mod echo;
 mod error;
 pub(crate) mod media;
+mod message;
 mod metadata;
 mod name;
 pub(crate) mod pointer;
@@ -18,11 +19,12 @@ pub use context::{CancellationToken, ToolContext};
 pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};
 pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part};
+pub use message::ErrorMessage;
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::check_tool_name;
 pub use progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};
-pub(crate) use result::from_error;
 pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
+pub(crate) use result::{from_error, from_message};
 
 use serde_json::Value;
 
@@ -41,10 +43,10 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// `Result` whose `Err` the model reads, so that `execute` can use `?`.
 ///
 /// Write it by hand for a tool that needs more than `#[tool]` offers (state
-/// of its own, a check of availability per caller). A registry calls
-/// [`input_schema`](TypedTool::input_schema) once, when the tool is
-/// registered, and never calls `execute` with arguments that failed to
-/// deserialize.
+/// of its own, a check of availability per caller), and register it as it
+/// is: a registry calls [`input_schema`](TypedTool::input_schema) once,
+/// when the tool is registered, and never calls `execute` with arguments
+/// that failed to deserialize.
 ///
 /// ```
 /// use serde::Deserialize;
@@ -118,10 +120,16 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
 
     /// The JSON Schema of [`TypedTool::Input`]. Called once, when the tool is
     /// registered.
+    ///
+    /// Owned, here and in [`Tool::input_schema`], because the registry keeps
+    /// it: it compiles the validator from it and writes each provider's
+    /// dialect from it, so a schema built on demand (`json!`,
+    /// [`input_schema_for`](crate::schema::input_schema_for)) moves in
+    /// without a copy; a tool that keeps its schema clones it, once.
     fn input_schema(&self) -> Value;
 
     /// The JSON Schema of the tool's structured output, if it declares one.
-    /// Default: none.
+    /// Called once, when the tool is registered. Default: none.
     fn output_schema(&self) -> Option<Value> {
         None
     }
@@ -207,14 +215,13 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     }
 }
 
-/// A tool that takes its arguments as raw JSON: the untyped form, usable
-/// as a trait object, for tools known only at run time.
+/// A tool that takes its arguments as raw JSON, usable as a trait object.
 ///
 /// Implement it for tools whose names or schemas are only known at run time
 /// (tools forwarded from another server, say); a
-/// [`ToolRegistry`](crate::ToolRegistry) takes one as it takes a typed
-/// tool. [`TypedToolAdapter`](crate::TypedToolAdapter) turns a
-/// [`TypedTool`] into one, for code that wants every tool in this form.
+/// [`ToolRegistry`](crate::ToolRegistry) holds it beside typed tools and
+/// runs it through the same pipeline, up to the arguments, which it gets
+/// as JSON.
 ///
 /// ```
 /// use serde_json::{json, Value};
@@ -225,7 +232,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
 /// impl Tool for Forwarded {
 ///     fn name(&self) -> &str { &self.name }
 ///     fn description(&self) -> &str { "A tool served elsewhere." }
-///     fn input_schema(&self) -> &Value { &self.schema }
+///     fn input_schema(&self) -> Value { self.schema.clone() }
 ///     fn call<'a>(&'a self, _ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolResult> {
 ///         Box::pin(async move { ToolResult::json(args) })
 ///     }
@@ -238,11 +245,14 @@ pub trait Tool<Ctx = ()>: Send + Sync + 'static {
     /// What the tool does, for the model.
     fn description(&self) -> &str;
 
-    /// The JSON Schema of the arguments.
-    fn input_schema(&self) -> &Value;
+    /// The JSON Schema of the arguments. Called once, when the tool is
+    /// registered; the registry keeps the schema it returns, as
+    /// [`TypedTool::input_schema`] is kept.
+    fn input_schema(&self) -> Value;
 
-    /// The JSON Schema of the structured output, if any. Default: none.
-    fn output_schema(&self) -> Option<&Value> {
+    /// The JSON Schema of the structured output, if any. Called once, when
+    /// the tool is registered. Default: none.
+    fn output_schema(&self) -> Option<Value> {
         None
     }
 
@@ -263,7 +273,10 @@ pub trait Tool<Ctx = ()>: Send + Sync + 'static {
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult>;
 }
 
-/// A tool as the providers see it: name, description, input schema.
+/// A tool as every provider sees it: name, description, input schema;
+/// each provider's own definition of a tool is made from this, in its
+/// shape and dialect. A tool's [`ToolInfo`] holds it beside what the
+/// registry knows of the tool besides.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolDefinition {
     /// The tool's name.
@@ -285,11 +298,11 @@ impl<Ctx, T: Tool<Ctx> + ?Sized> Tool<Ctx> for std::sync::Arc<T> {
         (**self).description()
     }
 
-    fn input_schema(&self) -> &Value {
+    fn input_schema(&self) -> Value {
         (**self).input_schema()
     }
 
-    fn output_schema(&self) -> Option<&Value> {
+    fn output_schema(&self) -> Option<Value> {
         (**self).output_schema()
     }
 
@@ -307,17 +320,28 @@ impl<Ctx, T: Tool<Ctx> + ?Sized> Tool<Ctx> for std::sync::Arc<T> {
 }
 
 /// Everything a registry knows of one tool, as
-/// [`ToolRegistry::tools`](crate::ToolRegistry::tools) gives it: what any
-/// provider's definition of it is made from.
+/// [`ToolRegistry::tools`](crate::ToolRegistry::tools) gives it: its
+/// [`ToolDefinition`], and its output schema and metadata, which some
+/// providers' definitions also carry.
+///
+/// ```
+/// use tool_core::{tool, ToolRegistry};
+///
+/// /// Add two numbers.
+/// #[tool(read_only)]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let registry: ToolRegistry = ToolRegistry::new().with(Add);
+/// let info = registry.info("add").unwrap();
+/// assert_eq!(info.definition.description, "Add two numbers.");
+/// assert!(info.metadata.read_only);
+/// assert_eq!(Some(info.definition), registry.tool_definition("add"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ToolInfo<'a> {
-    /// The tool's name.
-    pub name: &'a str,
-    /// The tool's description, as the model reads it.
-    pub description: &'a str,
-    /// The JSON Schema of the arguments.
-    pub input_schema: &'a Value,
+    /// The tool's name, description and input schema.
+    pub definition: &'a ToolDefinition,
     /// The JSON Schema of the structured output, if the tool declares one.
     pub output_schema: Option<&'a Value>,
     /// The tool's metadata.

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// A running call has reported progress with
 /// [`ToolContext::progress`](crate::ToolContext::progress); what a
-/// registry's [`CallObserver`](crate::CallObserver) receives in
-/// [`call_progress`](crate::CallObserver::call_progress), and a context's
+/// registry's [`CallObserver`](crate::observe::CallObserver) receives in
+/// [`call_progress`](crate::observe::CallObserver::call_progress), and a context's
 /// own listener
 /// ([`ToolContext::with_progress_listener`](crate::ToolContext::with_progress_listener)).
 ///
@@ -24,7 +24,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use std::sync::{Arc, Mutex};
 /// use serde_json::json;
-/// use tool_core::{tool, CallObserver, CallProgress, ToolContext, ToolRegistry};
+/// use tool_core::observe::{CallObserver, CallProgress};
+/// use tool_core::{ToolContext, ToolRegistry, tool};
 ///
 /// /// Index the documents.
 /// #[tool]

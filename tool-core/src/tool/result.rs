@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::ToolError;
 use crate::tool::media::{AsText, Image, Link, Media, Part};
+use crate::tool::message::ErrorMessage;
 
 /// The content of a [`ToolResult`].
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +78,8 @@ impl ToolResult {
     /// documents, a link.
     ///
     /// ```
-    /// use tool_core::{Image, Part, ToolResult};
+    /// use tool_core::output::{Image, Part};
+    /// use tool_core::ToolResult;
     ///
     /// # let png = vec![0x89, b'P', b'N', b'G'];
     /// let result = ToolResult::parts(vec![Part::text("The chart:"), Image::png(png).into()]);
@@ -173,10 +175,10 @@ impl ToolResult {
         self.is_error
     }
 
-    /// The typed reason of a failure raised by the framework or converted
+    /// The [`ToolError`] of a failure raised by the framework or converted
     /// from a tool's `Err`; `None` on success and for results made with
     /// [`ToolResult::error`].
-    pub fn error_kind(&self) -> Option<&ToolError> {
+    pub fn tool_error(&self) -> Option<&ToolError> {
         self.error.as_deref()
     }
 
@@ -273,7 +275,7 @@ impl<T: Serialize + 'static> IntoToolOutput for T {
             Ok(value) => ToolResult::json(value),
             Err(error) => ToolError::Execution {
                 tool: tool.to_owned(),
-                message: format!("tool `{tool}` produced output that is not JSON: {error}"),
+                message: format!("tool `{tool}` produced output that is not JSON: {error}").into(),
             }
             .into(),
         }
@@ -288,7 +290,13 @@ impl IntoToolOutput for ToolResult {
 
 /// What [`TypedTool::execute`](crate::TypedTool::execute) may return: a
 /// [`ToolResult`], or a `Result<T, E>` of a value a tool may return and an
-/// error whose `Display` the model reads.
+/// error whose `Display` the model reads. An `E` of
+/// [`ErrorMessage`](crate::error::ErrorMessage) keeps the error it was made
+/// from as the source of the result's [`ToolError`].
+///
+/// Where [`IntoToolOutput`] is what a tool's *value* may be, this is what a
+/// hand-written `execute` returns: a plain value is not one, since a
+/// `Result` is also a value that serializes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be what `TypedTool::execute` returns",
     label = "`execute` returns a `ToolResult` or a `Result<T, E>` with `T: IntoToolOutput` and `E: Display`",
@@ -314,7 +322,13 @@ where
     fn into_tool_result(self, tool: &str) -> ToolResult {
         match self {
             Ok(value) => value.into_tool_result(tool),
-            Err(error) => from_error(tool, error),
+            // An `ErrorMessage` keeps its source; any other `E` gives its
+            // text. The test is a constant for a given `E`, and the clone
+            // is on the error path only.
+            Err(error) => match (&error as &dyn Any).downcast_ref::<ErrorMessage>() {
+                Some(message) => from_message(tool, message.clone()),
+                None => from_error(tool, error),
+            },
         }
     }
 }
@@ -348,11 +362,16 @@ fn part_result(slot: &mut dyn Any) -> ToolResult {
     ToolResult::parts(part)
 }
 
-/// The result of a tool's `Err`.
+/// The result of a tool's `Err`: its text.
 pub(crate) fn from_error(tool: &str, error: impl std::fmt::Display) -> ToolResult {
+    from_message(tool, ErrorMessage::new(error.to_string()))
+}
+
+/// The result of a tool's `Err`, as text and source.
+pub(crate) fn from_message(tool: &str, message: ErrorMessage) -> ToolResult {
     ToolError::Execution {
         tool: tool.to_owned(),
-        message: error.to_string(),
+        message,
     }
     .into()
 }

@@ -261,7 +261,7 @@ pub(crate) fn convert_output(
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
-            use #krate::__private::{PlainProbe as _, ResultProbe as _};
+            use #krate::__private::{PlainProbe as _, ResultProbe as _, SourceKind as _};
             (&#output).__tool_return_kind().into_tool_result(#name, #output)
         }
     }

@@ -35,5 +35,5 @@ fn greet(who: NotJsonSchema) -> String {
 
 fn main() {
     let registry: ToolRegistry = ToolRegistry::new().with(Roll).with(Greet);
-    assert_eq!(registry.definitions()[0].input_schema["properties"]["sides"]["maximum"], 100);
+    assert_eq!(registry.tool_definitions()[0].input_schema["properties"]["sides"]["maximum"], 100);
 }

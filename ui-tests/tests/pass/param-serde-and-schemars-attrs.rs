@@ -20,7 +20,7 @@ async fn list_files(
 
 fn main() {
     let registry: ToolRegistry = ToolRegistry::new().with(ListFiles);
-    let schema = &registry.definitions()[0].input_schema;
+    let schema = &registry.tool_definitions()[0].input_schema;
     assert!(schema["properties"].get("dir").is_some());
     assert_eq!(schema["required"], serde_json::json!(["dir"]));
 }

@@ -46,7 +46,7 @@ async fn main() {
     let registry: ToolRegistry = ToolRegistry::new().with(Convert).with(ToKilometres);
     println!(
         "{}",
-        serde_json::to_string(&registry.definitions()[0]).unwrap()
+        serde_json::to_string(&registry.tool_definitions()[0]).unwrap()
     );
 
     let ctx = ToolContext::new(());

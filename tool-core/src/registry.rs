@@ -1,0 +1,40 @@
+//! What a [`ToolRegistry`](crate::ToolRegistry) takes, knows and is set
+//! up with, beside the registry itself:
+//! - what it takes: anything [`IntoTool`] (a `#[tool]`, a
+//!   [`TypedTool`](crate::TypedTool), a [`Tool`](crate::Tool)), added
+//!   as [`OnDuplicate`] says when the name is taken;
+//! - what it knows of each tool: its [`ToolInfo`], whose
+//!   [`ToolDefinition`] every provider's definition is made from;
+//! - its settings: how a batch of [`ToolCall`]s runs ([`Batch`]), the
+//!   [`ToolCheck`]s every tool must pass, and the limits, whose defaults
+//!   are the constants here;
+//! - its errors: [`RegistryError`] when a tool cannot be added,
+//!   [`DeliveryError`] when a pending call's result cannot be delivered.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use serde_json::json;
+//! use tool_core::registry::{Batch, ToolCall};
+//! use tool_core::{tool, ToolContext, ToolRegistry};
+//!
+//! /// Add two numbers.
+//! #[tool(concurrency_safe)]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! let registry = ToolRegistry::new().with(Add).with_batch(Batch::Sequential);
+//! let calls = [
+//!     ToolCall::new("add", json!({"a": 1, "b": 2})),
+//!     ToolCall::new("add", json!({"a": 3, "b": 4})),
+//! ];
+//! let results = registry.call_all(&ToolContext::new(()), calls).await;
+//! assert_eq!(results[1].model_text(), "7");
+//! # });
+//! ```
+
+pub use crate::dispatch::{
+    Batch, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, DeliveryError,
+    Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck,
+};
+pub use crate::tool::{DEFAULT_MAX_MEDIA_BYTES, RegistryError, ToolDefinition, ToolInfo};
