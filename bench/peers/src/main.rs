@@ -29,9 +29,12 @@
 //! change in the machine's speed between pairs cancels. A first round warms
 //! up and is not counted.
 //!
-//! Usage: `peers-bench [--rounds R] [--calls N] [--write]` (defaults 15
-//! and 2,000); `--write` also puts the report in BENCHMARKS.md, between
-//! `<!-- peers-table:start -->` and `<!-- peers-table:end -->`.
+//! Usage: `peers-bench [--rounds R] [--calls N] [--clock wall|thread]
+//! [--write]` (defaults 15, 2,000 and `thread`: each block timed by the CPU
+//! time of the thread that runs it, leaving out the time other processes
+//! hold the core; `wall` times it by the clock on the wall); `--write` also
+//! puts the report in BENCHMARKS.md, between `<!-- peers-table:start -->`
+//! and `<!-- peers-table:end -->`.
 
 /// Invokes `$m!` with the fillers every framework registers beside the
 /// measured tools (function name, then the unit struct tool-core's
@@ -73,7 +76,7 @@ mod shapes;
 mod table;
 mod tc;
 
-use run::{Block, Frameworks, Way, block};
+use run::{Block, Clock, Frameworks, Way, block};
 use shapes::Shape;
 use table::Results;
 
@@ -81,19 +84,21 @@ use table::Results;
 struct Options {
     rounds: usize,
     calls: u32,
+    clock: Clock,
     /// Replace the marked section of BENCHMARKS.md with the report.
     write: bool,
     /// The arguments as given, for the command shown with the report.
     args: Vec<String>,
 }
 
-const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--write]";
+const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--clock wall|thread] [--write]";
 
 fn options() -> Options {
     let given: Vec<String> = std::env::args().skip(1).collect();
     let mut options = Options {
         rounds: 15,
         calls: 2_000,
+        clock: Clock::Thread,
         write: false,
         args: given.clone(),
     };
@@ -107,6 +112,8 @@ fn options() -> Options {
         match flag.as_str() {
             "--rounds" => options.rounds = value.parse().expect("--rounds takes a number"),
             "--calls" => options.calls = value.parse().expect("--calls takes a number"),
+            "--clock" if value == "wall" => options.clock = Clock::Wall,
+            "--clock" if value == "thread" => options.clock = Clock::Thread,
             _ => panic!("{USAGE}"),
         }
     }
@@ -151,9 +158,10 @@ fn check(rt: &tokio::runtime::Runtime, fw: &Frameworks) {
 
 /// The timed rounds: each variant's block next to a block of its shape's
 /// raw baseline, the order of variants and of each pair alternating.
-fn measure(rt: &tokio::runtime::Runtime, fw: &Frameworks, rounds: usize, calls: u32) -> Results {
+fn measure(rt: &tokio::runtime::Runtime, fw: &Frameworks, options: &Options) -> Results {
+    let (rounds, calls, clock) = (options.rounds, options.calls, options.clock);
     let measured = measured();
-    let mut results = Results::new(rounds, calls);
+    let mut results = Results::new(rounds, calls, clock);
     for round in 0..=rounds {
         let mut order: Vec<usize> = (0..measured.len()).collect();
         if round % 2 == 1 {
@@ -161,7 +169,7 @@ fn measure(rt: &tokio::runtime::Runtime, fw: &Frameworks, rounds: usize, calls: 
         }
         for (step, &i) in order.iter().enumerate() {
             let (shape, way) = measured[i];
-            let time = |way| block(rt, fw, shape, way, Block::Time(calls)).0;
+            let time = |way| block(rt, fw, shape, way, Block::Time(calls, clock)).0;
             let (t, b) = if (round + step) % 2 == 0 {
                 let b = time(Way::Raw);
                 (time(way), b)
@@ -185,7 +193,7 @@ fn main() {
         .expect("a Tokio runtime");
     let fw = Frameworks::build(&rt);
     check(&rt, &fw);
-    let results = measure(&rt, &fw, options.rounds, options.calls);
+    let results = measure(&rt, &fw, &options);
     let out = table::render(&results, &options.args);
     println!("{out}");
     if options.write {

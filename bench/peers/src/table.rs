@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::run::Way;
+use crate::run::{Clock, Way};
 use crate::shapes::Shape;
 
 const START_MARKER: &str = "<!-- peers-table:start -->";
@@ -22,15 +22,17 @@ const MAX_MEAN_OF_RMCP: f64 = 0.6;
 pub struct Results {
     rounds: usize,
     calls: u32,
+    clock: Clock,
     ratios: HashMap<(Shape, Way), Vec<f64>>,
     ns: HashMap<(Shape, Way), Vec<f64>>,
 }
 
 impl Results {
-    pub fn new(rounds: usize, calls: u32) -> Self {
+    pub fn new(rounds: usize, calls: u32, clock: Clock) -> Self {
         Results {
             rounds,
             calls,
+            clock,
             ratios: HashMap::new(),
             ns: HashMap::new(),
         }
@@ -206,13 +208,18 @@ fn note(out: &mut String, results: &Results) {
 /// The whole report, as markdown; `args` are the command line's.
 pub fn render(results: &Results, args: &[String]) -> String {
     let (rounds, calls) = (results.rounds, results.calls);
+    let clock = match results.clock {
+        Clock::Wall => "the wall clock (`--clock wall`)",
+        Clock::Thread => "the CPU time of the thread that runs the calls",
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
         "Six tools of different shapes among 100 in each framework, their arguments as a JSON \
          string, their result's text out; {rounds} rounds (after one warm-up round) of blocks \
          of {calls} calls, each variant's block timed next to a block of its shape's raw \
-         baseline (`serde_json::from_str::<Args>` and the body), the order alternating. \
+         baseline (`serde_json::from_str::<Args>` and the body), the order alternating, \
+         timed by {clock}. \
          tool-core is validation on with the string (`Value::String`) unless said otherwise. \
          Each cell: the median over rounds (min–max) of that round's ratio; a ratio of two \
          variants is the quotient of their ratios to raw in the same round. \
