@@ -39,7 +39,6 @@ pub use crate::dispatch::params::{
 pub use crate::dispatch::runner::{
     Arguments, Checks, Compiled, Facts, Registration, Start, StartWith, Started, Verdict,
 };
-pub use crate::dispatch::text::{ExactText, LooseText, Probe};
 pub use crate::schema::{derived as derived_schema, derived_generated as derived_generated_schema};
 pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,

@@ -51,7 +51,6 @@ where
             },
             metadata: self.metadata(),
             uses_context: self.uses_context(),
-            reads_text: false,
             runner: Runner::Dyn(Arc::new(TypedRunner::new(self))),
         }
     }
@@ -72,7 +71,6 @@ where
             },
             metadata: self.metadata(),
             uses_context: true,
-            reads_text: false,
             runner: Runner::Dyn(Arc::new(UntypedAdapter(Arc::new(self)))),
         }
     }

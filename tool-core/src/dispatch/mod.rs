@@ -7,6 +7,7 @@ mod access;
 mod adapter;
 pub(crate) mod arguments;
 mod batch;
+mod closed;
 mod entry;
 mod execute;
 mod held;

@@ -17,6 +17,7 @@ use std::task::{Context, Poll};
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
+use crate::dispatch::closed::read_input_text;
 use crate::dispatch::input::{Drain, Node, Path};
 use crate::dispatch::schemas::SchemaSource;
 use crate::dispatch::text::Scan;
@@ -62,12 +63,13 @@ impl<'a> Arguments<'a> {
         failed: &'a Cell<bool>,
         tool: &'a str,
         gate: Gate<'a>,
+        now: bool,
     ) -> Self {
         Self {
             source: Source::Text(text, failed),
             tool,
             gate,
-            now: true,
+            now,
         }
     }
 
@@ -104,11 +106,18 @@ impl<'a> Arguments<'a> {
         check: impl FnOnce(&T) -> Result<(), Vec<Violation>>,
     ) -> Result<T, ToolError> {
         // Kept small: it is compiled once per input type.
-        let node = Self::node(self.source, self.tool)?;
-        let mut path = Path::default();
-        let input = match T::deserialize(path.root_reader(node, closed)) {
-            Ok(input) => input,
-            Err(error) => return Err(path.invalid(self.tool, &error)),
+        let input = match self.source {
+            Source::Text(text, failed) => match read_input_text::<T>(text, closed) {
+                Ok(input) => input,
+                Err(_) => return Err(Scan::new(text, failed).unread(self.tool)),
+            },
+            Source::Node(node) => {
+                let mut path = Path::default();
+                match T::deserialize(path.root_reader(node, closed)) {
+                    Ok(input) => input,
+                    Err(error) => return Err(path.invalid(self.tool, &error)),
+                }
+            }
         };
         let checks = Checks {
             tool: self.tool,
@@ -260,9 +269,9 @@ pub struct Compiled<S> {
     pub input_schema: fn() -> Value,
     pub output_schema: fn() -> Option<Value>,
     pub start: S,
-    /// Whether `start` reads the parameters one by one, out of the
-    /// arguments' text when their types allow (`dispatch/text.rs`).
-    pub reads_text: bool,
+    /// Whether the input schema is derived from the types `start` reads
+    /// (not written by hand).
+    pub derived: bool,
 }
 
 /// A hand-written tool as the registry runs it: deserialize, pass the gate,
@@ -318,8 +327,6 @@ pub struct Registration<Ctx> {
     /// Whether the tool reads its context.
     pub(crate) uses_context: bool,
     pub(crate) runner: Runner<Ctx>,
-    /// Whether the tool's start function can read the arguments' text.
-    pub(crate) reads_text: bool,
 }
 
 impl<Ctx> Registration<Ctx> {
@@ -341,10 +348,10 @@ impl<Ctx> Registration<Ctx> {
                 facts: tool.facts,
                 input: tool.input_schema,
                 output: tool.output_schema,
+                derived: tool.derived,
             },
             metadata: tool.facts.metadata.clone(),
             uses_context,
-            reads_text: tool.reads_text && !uses_context,
             runner: runner(tool.start),
         }
     }
