@@ -361,7 +361,7 @@ impl Frameworks {
         std::mem::forget(running);
         Frameworks {
             tc_validation: tc::registry(),
-            tc_no_validation: tc::registry().with_validation(false),
+            tc_no_validation: tc::registry().with_validation(tool_core::Validation::Off),
             tc_ctx: tool_core::ToolContext::new(()),
             rmcp_router: rm::router(),
             rmcp_service: rm::Notes,

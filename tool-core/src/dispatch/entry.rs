@@ -10,7 +10,8 @@ use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {
     pub(crate) name: Arc<str>,
-    /// Whether the tool reads its context ([`TypedTool::uses_context`](crate::TypedTool::uses_context)).
+    /// Whether the tool reads its context: a `#[tool]` that takes one, and
+    /// every hand-written tool.
     pub(crate) uses_context: bool,
     pub(crate) runner: Runner<Ctx>,
     pub(crate) metadata: ToolMetadata,

@@ -17,17 +17,19 @@ use tracing::Instrument;
 
 use crate::call_id;
 use crate::dispatch::access::check_access;
-use crate::dispatch::arguments::normalize;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, panicked, quietly};
 use crate::dispatch::held::Held;
-use crate::dispatch::input::Node;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::{bound_media, finish};
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
-use crate::dispatch::runner::{Arguments, Started};
+use crate::dispatch::read::Arguments;
+use crate::dispatch::read::raw::normalize;
+use crate::dispatch::read::value::Node;
+use crate::dispatch::runner::Started;
+use crate::dispatch::settings::{Settings, Validation};
 use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::tool::echo::Echo;
@@ -54,16 +56,6 @@ pub(crate) struct Pipeline<Ctx> {
     pub(crate) pending: Arc<PendingCalls>,
 }
 
-/// The registry's limits and switches.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) max_argument_bytes: usize,
-    pub(crate) default_timeout: Duration,
-    pub(crate) pending_timeout: Duration,
-    pub(crate) validate: bool,
-    pub(crate) max_media_bytes: usize,
-}
-
 impl<Ctx> Pipeline<Ctx> {
     pub(crate) fn new(settings: Settings) -> Self {
         Self {
@@ -79,7 +71,7 @@ impl<Ctx> Pipeline<Ctx> {
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Runs a call of `name`, the tool found under it or the error that
     /// there is none, on the model's arguments: the steps of
-    /// [`ToolRegistry::call`](crate::ToolRegistry::call).
+    /// [`ToolRegistry::call`](crate::ToolRegistry::call), in order.
     pub(crate) async fn call(
         &self,
         ctx: &ToolContext<Ctx>,
@@ -93,38 +85,132 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // The id costs a hash; it is made only for someone who reads it.
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
+        // Step 1: the tool.
         let (entry, input_schema) = match found {
             Ok(found) => found,
+            // No tool's name: the observer gets it bounded too.
             Err(unknown) => {
-                let result = ToolResult::from(*unknown);
-                if watched {
-                    // No tool's name: the observer gets it bounded too.
-                    let shown = Echo(name).to_string();
-                    self.report(&span, &shown, &call_id(name, &args), start, &result);
-                }
-                return result;
+                let shown = Echo(name).to_string();
+                return self.refuse(&span, start, (&shown, name, &args), *unknown);
             }
         };
         // A call its caller gave up on before it came here never starts:
         // in a batch, it may have waited for the calls before it.
         if ctx.caller_cancelled() {
-            let result = ToolResult::from(cancelled(entry));
-            if watched {
-                self.report(&span, name, &call_id(name, &args), start, &result);
-            }
-            return result;
+            return self.refuse(&span, start, (name, name, &args), cancelled(entry));
         }
-        // OpenAI's arguments are a JSON string: for a tool that needs
-        // nothing of them but its parameters, read them straight out of it.
+        // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
+        // and a tool that needs nothing of them but its input reads it
+        // straight out of the text.
         let from_text = match &args {
             Value::String(text) if !watched && entry.reads_text => {
                 self.begin_text(entry, ctx, text)
             }
             _ => None,
         };
-        match from_text {
-            Some(Ok((Begun::Done(result), _))) => return result,
-            Some(Ok((Begun::Waits(run), shared))) => {
+        if let Some(begun) = from_text {
+            return self.end_text(entry, ctx, name, args, begun).await;
+        }
+        // Step 2: the raw arguments, held as the call's.
+        let mut call = match self.hold(entry, name, args) {
+            Ok(call) => call,
+            Err(error) => return self.refuse(&span, start, (name, name, &Value::Null), error),
+        };
+        if watched {
+            span.record("call_id", call.id());
+            self.started(name, call.id());
+        }
+        // Steps 3 to 7.
+        let result = self
+            .run_held(entry, input_schema, ctx, &mut call)
+            .instrument(span)
+            .await;
+        if let Some(start) = start {
+            self.finished(name, call.id(), start, &result);
+        }
+        result
+    }
+
+    /// A call that ends before its tool is read: its result, reported to
+    /// whoever watches under the name `shown`, with the id of `name` and
+    /// `args`.
+    #[cold]
+    fn refuse(
+        &self,
+        span: &tracing::Span,
+        start: Option<Instant>,
+        (shown, name, args): (&str, &str, &Value),
+        error: ToolError,
+    ) -> ToolResult {
+        let result = ToolResult::from(error);
+        if self.observer.is_some() || !span.is_disabled() {
+            self.report(span, shown, &call_id(name, args), start, &result);
+        }
+        result
+    }
+
+    /// Step 2: the arguments made one object (`read/raw.rs`), its `null`s
+    /// that mean "left out" dropped, held on the stack, or shared with a
+    /// tool that can see the call in its context or runs on in the
+    /// background.
+    fn hold<'e>(
+        &self,
+        entry: &'e Entry<Ctx>,
+        name: &str,
+        args: Value,
+    ) -> Result<Held<'e>, ToolError> {
+        let mut arguments = normalize(name, args, self.settings.max_argument_bytes)?;
+        if let Some(absent) = &entry.schemas.absent_nulls {
+            absent.strip(&mut arguments);
+        }
+        Ok(if entry.uses_context || entry.metadata.long_running {
+            Held::Shared(Arc::new(Call::new(
+                Arc::clone(&entry.name),
+                arguments,
+                self.progress.clone(),
+            )))
+        } else {
+            Held::Local {
+                tool: &entry.name,
+                arguments,
+                id: OnceLock::new(),
+            }
+        })
+    }
+
+    /// Steps 3 to 7 of a held call. A panic outside the tool's own run (in
+    /// a `Deserialize` impl, an availability check, the approval hook) ends
+    /// the call like one inside it. The steps that need no waiting run
+    /// without a future: most calls end there.
+    async fn run_held(
+        &self,
+        entry: &Entry<Ctx>,
+        input_schema: &Value,
+        ctx: &ToolContext<Ctx>,
+        call: &mut Held<'_>,
+    ) -> ToolResult {
+        let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.begin(entry, input_schema, ctx, call)
+        }));
+        match begun {
+            Ok(Begun::Done(result)) => result,
+            Ok(Begun::Waits(run)) => self.go_on_caught(entry, ctx, &entry.name, call, run).await,
+            Err(panic) => panicked(&entry.name, panic.as_ref()),
+        }
+    }
+
+    /// The rest of a call begun from its text.
+    async fn end_text(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        name: &str,
+        args: Value,
+        begun: std::thread::Result<(Begun, Option<Arc<Call>>)>,
+    ) -> ToolResult {
+        match begun {
+            Ok((Begun::Done(result), _)) => result,
+            Ok((Begun::Waits(run), shared)) => {
                 let call = match shared {
                     Some(call) => Held::Shared(call),
                     None => Held::Local {
@@ -133,67 +219,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                         id: OnceLock::new(),
                     },
                 };
-                return self.go_on_caught(entry, ctx, name, &call, run).await;
-            }
-            Some(Err(panic)) => return panicked(name, panic.as_ref()),
-            None => {}
-        }
-        let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
-            Ok(mut arguments) => {
-                if let Some(absent) = &entry.schemas.absent_nulls {
-                    absent.strip(&mut arguments);
-                }
-                // Shared only with a tool that can see it in its context, or
-                // that runs on in the background.
-                if entry.uses_context || entry.metadata.long_running {
-                    Held::Shared(Arc::new(Call::new(
-                        Arc::clone(&entry.name),
-                        arguments,
-                        self.progress.clone(),
-                    )))
-                } else {
-                    Held::Local {
-                        tool: &entry.name,
-                        arguments,
-                        id: OnceLock::new(),
-                    }
-                }
-            }
-            Err(error) => {
-                let result = ToolResult::from(error);
-                if watched {
-                    self.report(&span, name, &call_id(name, &Value::Null), start, &result);
-                }
-                return result;
-            }
-        };
-        if watched {
-            span.record("call_id", call.id());
-            self.started(name, call.id());
-        }
-        // A panic outside the tool's own run (in a `Deserialize` impl, an
-        // availability check, the approval hook) ends the call like one
-        // inside it. The steps that need no waiting run without a future:
-        // most calls end there.
-        let begun = {
-            let _entered = span.enter();
-            std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin(entry, input_schema, ctx, &mut call)
-            }))
-        };
-        let result = match begun {
-            Ok(Begun::Done(result)) => result,
-            Ok(Begun::Waits(run)) => {
-                self.go_on_caught(entry, ctx, name, &call, run)
-                    .instrument(span.clone())
-                    .await
+                self.go_on_caught(entry, ctx, name, &call, run).await
             }
             Err(panic) => panicked(name, panic.as_ref()),
-        };
-        if let Some(start) = start {
-            self.finished(name, call.id(), start, &result);
         }
-        result
     }
 
     /// [`go_on`](Self::go_on), a panic in it the call's result.
@@ -222,11 +251,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     ) -> Begun {
         // Checked first, unless reading checks all the schema says: then
         // only a read that fails is checked, for the schema's words.
-        let check_after = self.settings.validate && entry.schemas.implied;
-        if self.settings.validate
-            && !check_after
-            && let Err(refused) = self.check(entry, input_schema, call.arguments())
-        {
+        let (check_first, check_after) = match self.settings.validation {
+            Validation::Auto => (!entry.schemas.implied, entry.schemas.implied),
+            Validation::Always => (true, false),
+            Validation::Off => (false, false),
+        };
+        if check_first && let Err(refused) = self.check(entry, input_schema, call.arguments()) {
             return Begun::Done(refused.into());
         }
         // The caller's context for the policy checks: policy is about who

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
-use crate::dispatch::runner::Facts;
+use crate::dispatch::runner::SchemaSource;
 use crate::schema::implied::reading_implies;
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
@@ -31,21 +31,6 @@ pub(crate) struct Schemas {
     /// says (`schema/implied.rs`): then the schema is checked only when
     /// reading fails, for the words it says it in.
     pub(crate) implied: bool,
-}
-
-/// Where a tool's schemas come from.
-pub(crate) enum SchemaSource {
-    /// A hand-written tool's, read from it.
-    Given { input: Value, output: Option<Value> },
-    /// A `#[tool]`'s functions, made once per process and kept under the
-    /// address of the tool's `static` facts (each `#[tool]` has its own).
-    Compiled {
-        facts: &'static Facts,
-        input: fn() -> Value,
-        output: fn() -> Option<Value>,
-        /// Whether `input` is derived from the types the tool reads.
-        derived: bool,
-    },
 }
 
 /// A tool as every registry that holds it shares it.

@@ -358,9 +358,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// than the last one sent for the call, or is not a finite number, is
     /// dropped; a `total` that is not finite is sent as none. A context
     /// that is not a registry call's sends nothing: one made with
-    /// [`ToolContext::new`] and used directly, or the caller's own, which a
-    /// [`TypedTool`](crate::TypedTool) whose
-    /// [`uses_context`](crate::TypedTool::uses_context) is `false` receives.
+    /// [`ToolContext::new`] and used directly.
     /// With no observer and the tracing event disabled, a report allocates
     /// and formats nothing.
     ///

@@ -23,8 +23,8 @@ use serde::Serialize;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
-use crate::dispatch::input::{Node, Path};
-use crate::dispatch::text::{Scan, read_text};
+use crate::dispatch::read::text::{Scan, read_text};
+use crate::dispatch::read::value::{Node, Path};
 
 mod object;
 
@@ -290,7 +290,7 @@ mod tests {
 
     use super::*;
     use crate::ToolError;
-    use crate::dispatch::runner::Arguments;
+    use crate::dispatch::read::Arguments;
 
     // The struct `#[tool]` derives for parameters with attributes, here for
     // the same parameters as the statics below (undocumented, as it is).
