@@ -34,7 +34,8 @@ use serde_json::{Value, json};
 use support::{AddNote, AddNoteLocked, EXPECTED, arguments, direct};
 use tokio::runtime::Runtime;
 use tool_core::{
-    CallFinished, CallObserver, CallStarted, ToolCall, ToolContext, ToolRegistry, ToolResult, tool,
+    CallFinished, CallObserver, CallStarted, ToolCall, ToolContext, ToolRegistry, ToolResult,
+    Validation, tool,
 };
 
 /// An observer that counts both events.
@@ -79,7 +80,7 @@ fn pipeline(c: &mut Criterion) {
     let ctx = ToolContext::new(());
     let args = arguments();
 
-    let no_validation = pipeline_registry().with_validation(false);
+    let no_validation = pipeline_registry().with_validation(Validation::Off);
     let validation = pipeline_registry();
     let events = Arc::new(AtomicU64::new(0));
     let observed = pipeline_registry().with_observer(Counting(Arc::clone(&events)));

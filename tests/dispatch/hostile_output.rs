@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
-use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, ToolResult, Validation, tool};
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]
@@ -63,7 +63,7 @@ fn a_huge_unknown_argument_comes_back_cut() {
     args.insert(key, json!(1));
     assert_eq!(text("get_weather", Value::Object(args.clone())), expected);
     // Through the deserializer alone, in serde's words.
-    let registry = registry().with_validation(false);
+    let registry = registry().with_validation(Validation::Off);
     let runtime = Runtime::new().expect("a Tokio runtime");
     let result =
         runtime.block_on(registry.call(&ToolContext::new(()), "get_weather", Value::Object(args)));
@@ -92,7 +92,7 @@ fn hidden_characters_in_names_are_shown() {
 fn a_key_of_backticks_cannot_break_out_of_its_quotes() {
     let key = "`".repeat(200);
     let echoed = format!("{}…", "\\u{60}".repeat(10));
-    let registry = registry().with_validation(false);
+    let registry = registry().with_validation(Validation::Off);
     let runtime = Runtime::new().expect("a Tokio runtime");
     let result = runtime.block_on(registry.call(
         &ToolContext::new(()),
@@ -193,7 +193,7 @@ fn no_error_text_exceeds_the_bound() {
     let runtime = Runtime::new().expect("a Tokio runtime");
     let ctx = ToolContext::new(());
     let strict = registry();
-    let lax = registry().with_validation(false);
+    let lax = registry().with_validation(Validation::Off);
     let names = prop_oneof![
         Just("get_weather".to_owned()),
         Just("ping".to_owned()),

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tool_core::{
     Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
     CallStarted, DeliveryError, ToolCall, ToolContext, ToolError, ToolRegistry, ToolResult,
-    TypedTool, Violation, call_id, tool,
+    TypedTool, Validation, Violation, call_id, tool,
 };
 
 /// Counts how often tool bodies run.
@@ -1004,7 +1004,9 @@ async fn a_tool_without_context_reports_bad_arguments_the_same_way() {
         format!("{name}: {}", points.len())
     }
     // Validation off: the input type alone judges the arguments.
-    let registry: ToolRegistry = ToolRegistry::new().with(Measure).with_validation(false);
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(Measure)
+        .with_validation(Validation::Off);
     let ctx = ToolContext::new(());
     let ok = registry
         .call(

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
 use tokio::runtime::Runtime;
-use tool_core::{CallObserver, ToolContext, ToolRegistry, tool};
+use tool_core::{CallObserver, ToolContext, ToolRegistry, Validation, tool};
 
 /// Add a note.
 #[tool(tier = Observe, concurrency_safe)]
@@ -48,12 +48,12 @@ struct Watch;
 
 impl CallObserver for Watch {}
 
-fn registries(validate: bool) -> (ToolRegistry, ToolRegistry) {
+fn registries(validation: Validation) -> (ToolRegistry, ToolRegistry) {
     let registry = || {
         ToolRegistry::new()
             .with(AddNote)
             .with(AddNoteLater)
-            .with_validation(validate)
+            .with_validation(validation)
     };
     (registry(), registry().with_observer(Watch))
 }
@@ -129,12 +129,12 @@ const CORPUS: &[&str] = &[
 #[test]
 fn a_call_read_from_the_text_ends_as_it_does_the_whole_way() {
     let runtime = Runtime::new().unwrap();
-    for validate in [true, false] {
+    for validate in [Validation::Auto, Validation::Off] {
         let registries = registries(validate);
         for text in CORPUS {
             for tool in ["add_note", "add_note_later"] {
                 if let Err(differ) = agree(&runtime, &registries, tool, text) {
-                    panic!("validation {validate}: {differ}");
+                    panic!("validation {validate:?}: {differ}");
                 }
             }
         }
@@ -144,7 +144,7 @@ fn a_call_read_from_the_text_ends_as_it_does_the_whole_way() {
 #[test]
 fn what_the_model_reads_is_the_same_either_way() {
     let runtime = Runtime::new().unwrap();
-    let registries = registries(true);
+    let registries = registries(Validation::Auto);
     let text = |text: &str| agree(&runtime, &registries, "add_note", text).unwrap();
     let cases = [
         (
@@ -220,7 +220,7 @@ fn arguments() -> impl Strategy<Value = String> {
 #[test]
 fn any_arguments_end_alike_either_way() {
     let runtime = Runtime::new().unwrap();
-    let registries = [registries(true), registries(false)];
+    let registries = [registries(Validation::Auto), registries(Validation::Off)];
     let config = Config {
         cases: 512,
         failure_persistence: None,

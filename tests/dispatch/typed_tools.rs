@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::{
     ApproveAll, BoxFuture, Inserted, OnDuplicate, RegistryError, Tool, ToolContext, ToolError,
-    ToolMetadata, ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, Violation, tool,
+    ToolMetadata, ToolRegistry, ToolResult, ToolTier, TypedTool, TypedToolAdapter, Validation,
+    Violation, tool,
 };
 
 struct App {
@@ -156,7 +157,7 @@ async fn bad_arguments_never_reach_the_function() {
     let validating = ToolRegistry::<App>::new().with(GetWeather);
     let deserializing = ToolRegistry::<App>::new()
         .with(GetWeather)
-        .with_validation(false);
+        .with_validation(Validation::Off);
     let ctx = app();
     let cases = [
         (

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, tool};
+use tool_core::{MAX_ECHO_CHARS, ToolContext, ToolRegistry, Validation, tool};
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]
@@ -115,7 +115,7 @@ async fn a_struct_refuses_an_unknown_argument_in_a_functions_words() {
         ),
         // Validation off: the reading refuses it, in serde's words.
         (
-            registry().with_validation(false),
+            registry().with_validation(Validation::Off),
             "unknown argument `town`, expected `city` or `days`",
         ),
     ] {
@@ -139,7 +139,7 @@ async fn a_structs_refusal_repeats_the_key_bounded() {
     let key = format!("`{}", "k".repeat(500));
     let echoed = format!("\\u{{60}}{}…", "k".repeat(MAX_ECHO_CHARS - 7));
     let args = json!({"city": "Paris", key: 1});
-    let registry = registry().with_validation(false);
+    let registry = registry().with_validation(Validation::Off);
     for tool in ["weather_fn", "weather_struct"] {
         assert_eq!(
             text(&registry, tool, args.clone()).await,
@@ -183,7 +183,7 @@ async fn a_struct_that_allows_unknown_arguments_reads_them_and_says_so() {
         .input_schema
         .clone();
     assert_eq!(info_schema.get("additionalProperties"), None);
-    for registry in [registry(), registry().with_validation(false)] {
+    for registry in [registry(), registry().with_validation(Validation::Off)] {
         assert_eq!(
             text(
                 &registry,
@@ -201,7 +201,7 @@ async fn a_flattened_map_keeps_the_arguments_it_collects() {
     let registry = registry();
     let schema = &registry.info("tag").expect("registered").input_schema;
     assert_ne!(schema.get("additionalProperties"), Some(&json!(false)));
-    for registry in [registry, self::registry().with_validation(false)] {
+    for registry in [registry, self::registry().with_validation(Validation::Off)] {
         assert_eq!(
             text(
                 &registry,

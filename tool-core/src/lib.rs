@@ -88,7 +88,7 @@ pub use dispatch::{
     Approval, ApprovalHook, ApprovalRequest, ApproveAll, Batch, CallFinished, CallObserver,
     CallStarted, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT,
     DeliveryError, Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck, ToolRegistry,
-    TypedToolAdapter, deserialize_arguments,
+    TypedToolAdapter, Validation, deserialize_arguments,
 };
 #[cfg(feature = "schemars")]
 pub use schema::input_schema_for;

@@ -150,7 +150,7 @@ impl Frameworks {
         Frameworks {
             app: App::new(),
             tc_validation: tc::registry(),
-            tc_no_validation: tc::registry().with_validation(false),
+            tc_no_validation: tc::registry().with_validation(tool_core::Validation::Off),
             tc_ctx: tool_core::ToolContext::new(App::new()),
             rmcp_router: rm::router(),
             rmcp_service: service,

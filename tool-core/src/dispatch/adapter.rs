@@ -7,8 +7,9 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::dispatch::input::Node;
-use crate::dispatch::runner::{Arguments, Prepare, Started};
+use crate::dispatch::read::Arguments;
+use crate::dispatch::read::value::Node;
+use crate::dispatch::runner::{Prepare, Started};
 use crate::{
     BoxFuture, ExecuteOutput, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool,
 };
@@ -150,25 +151,14 @@ where
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: Arguments<'_>,
     ) -> Result<Started, ToolError> {
-        let now = args.now;
         let input =
             args.read_checked::<T::Input>(false, |input| self.tool.validate(&ctx, input))?;
-        let now = if now {
-            self.tool.execute_now(&ctx, input)
-        } else {
-            Err(input)
-        };
-        match now {
-            Ok(output) => Ok(Started::Done(output.into_tool_result(self.tool.name()))),
-            Err(input) => {
-                let tool = Arc::clone(&self.tool);
-                let ctx = ctx.into_owned();
-                Ok(Started::wait(async move {
-                    let output = tool.execute(&ctx, input).await;
-                    output.into_tool_result(tool.name())
-                }))
-            }
-        }
+        let tool = Arc::clone(&self.tool);
+        let ctx = ctx.into_owned();
+        Ok(Started::wait(async move {
+            let output = tool.execute(&ctx, input).await;
+            output.into_tool_result(tool.name())
+        }))
     }
 
     fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {

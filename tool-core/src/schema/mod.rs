@@ -3,6 +3,7 @@
 //! Knows nothing of dispatch.
 
 pub(crate) mod dialect;
+pub(crate) mod implied;
 pub(crate) mod nulls;
 pub(crate) mod validation;
 
