@@ -89,9 +89,11 @@ struct Options {
     write: bool,
     /// The arguments as given, for the command shown with the report.
     args: Vec<String>,
+    /// Instead of the report: tool-core's calls of this shape only.
+    profile: Option<String>,
 }
 
-const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--clock wall|thread] [--write]";
+const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--clock wall|thread] [--write] [--profile TOOL]";
 
 fn options() -> Options {
     let given: Vec<String> = std::env::args().skip(1).collect();
@@ -101,6 +103,7 @@ fn options() -> Options {
         clock: Clock::Thread,
         write: false,
         args: given.clone(),
+        profile: None,
     };
     let mut args = given.into_iter();
     while let Some(flag) = args.next() {
@@ -114,6 +117,7 @@ fn options() -> Options {
             "--calls" => options.calls = value.parse().expect("--calls takes a number"),
             "--clock" if value == "wall" => options.clock = Clock::Wall,
             "--clock" if value == "thread" => options.clock = Clock::Thread,
+            "--profile" => options.profile = Some(value),
             _ => panic!("{USAGE}"),
         }
     }
@@ -193,6 +197,16 @@ fn main() {
         .expect("a Tokio runtime");
     let fw = Frameworks::build(&rt);
     check(&rt, &fw);
+    if let Some(shape) = &options.profile {
+        // Only tool-core's calls of one shape, for a profiler to watch.
+        let shape = Shape::ALL
+            .into_iter()
+            .find(|each| each.name() == shape)
+            .expect("--profile takes a shape's tool name");
+        let calls = options.calls.saturating_mul(options.rounds as u32);
+        run::block(&rt, &fw, shape, Way::TcString, Block::Time(calls, options.clock));
+        return;
+    }
     let results = measure(&rt, &fw, &options);
     let out = table::render(&results, &options.args);
     println!("{out}");

@@ -19,8 +19,9 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) schemas: Arc<Schemas>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
     pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
-    /// Whether a call has nothing to ask and nothing to wait for before
-    /// the tool runs: tier `Observe`, not `long_running`, no lock.
+    /// Whether a call has nothing to ask and need not wait before the tool
+    /// runs: tier `Observe`, not `long_running`; its turn, for a tool that
+    /// is not `concurrency_safe`, taken at once when it is free.
     pub(crate) runs_at_once: bool,
     /// Whether a call given the arguments as text reads them out of it
     /// (`dispatch/text.rs`): a `#[tool]` whose reading implies its schema,
@@ -43,9 +44,7 @@ impl<Ctx> Entry<Ctx> {
             metadata.long_running,
             tool.schemas,
         )?;
-        let runs_at_once = metadata.tier == ToolTier::Observe
-            && !metadata.long_running
-            && metadata.concurrency_safe;
+        let runs_at_once = metadata.tier == ToolTier::Observe && !metadata.long_running;
         let reads_text = schemas.implied
             && schemas.absent_nulls.is_none()
             && metadata.tier == ToolTier::Observe

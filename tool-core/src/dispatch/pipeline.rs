@@ -5,10 +5,13 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
+use std::future::poll_fn;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
 
 use futures_util::FutureExt;
@@ -18,7 +21,7 @@ use tracing::Instrument;
 use crate::call_id;
 use crate::dispatch::access::check_access;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, execute, panicked, quietly};
+use crate::dispatch::execute::{Run, execute, free_turn, panicked, poll_once, quietly};
 use crate::dispatch::held::Held;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::{bound_media, finish};
@@ -77,7 +80,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         ctx: &ToolContext<Ctx>,
         name: &str,
         found: Result<(&Entry<Ctx>, &Value), Box<ToolError>>,
-        args: Value,
+        mut args: Value,
     ) -> ToolResult {
         // The name as the model sent it, bounded: it may be no tool's.
         let span =
@@ -102,14 +105,21 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
         // and a tool that needs nothing of them but its input reads it
         // straight out of the text.
-        let from_text = match &args {
+        let from_text = match &mut args {
             Value::String(text) if !watched && entry.reads_text => {
-                self.begin_text(entry, ctx, text)
+                poll_fn(|cx| Poll::Ready(self.begin_text(entry, ctx, text, cx))).await
             }
             _ => None,
         };
-        if let Some(begun) = from_text {
-            return self.end_text(entry, ctx, name, args, begun).await;
+        match from_text {
+            None => {}
+            Some(Ok((Begun::Done(result), _))) => return result,
+            Some(Err(panic)) => return panicked(name, panic.as_ref()),
+            // Boxed, as every wait: a call that finishes at once, as most
+            // do, then moves and drops a small future.
+            Some(Ok((Begun::Waits(run), shared))) => {
+                return Box::pin(self.end_text(entry, ctx, args, run, shared)).await;
+            }
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match self.hold(entry, name, args) {
@@ -120,11 +130,27 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             span.record("call_id", call.id());
             self.started(name, call.id());
         }
-        // Steps 3 to 7.
-        let result = self
-            .run_held(entry, input_schema, ctx, &mut call)
-            .instrument(span)
-            .await;
+        // Steps 3 to 7. A panic outside the tool's own run (in a
+        // `Deserialize` impl, an availability check, the approval hook) ends
+        // the call like one inside it. The steps that need no waiting run
+        // without a future: most calls end there.
+        let begun = poll_fn(|cx| {
+            let _entered = span.enter();
+            Poll::Ready(std::panic::catch_unwind(AssertUnwindSafe(|| {
+                self.begin(entry, input_schema, ctx, &mut call, cx)
+            })))
+        })
+        .await;
+        let result = match begun {
+            Ok(Begun::Done(result)) => result,
+            // Boxed, as every wait: see above.
+            Ok(Begun::Waits(run)) => {
+                Box::pin(self.go_on_caught(entry, ctx, name, &call, run))
+                    .instrument(span)
+                    .await
+            }
+            Err(panic) => panicked(name, panic.as_ref()),
+        };
         if let Some(start) = start {
             self.finished(name, call.id(), start, &result);
         }
@@ -178,51 +204,24 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         })
     }
 
-    /// Steps 3 to 7 of a held call. A panic outside the tool's own run (in
-    /// a `Deserialize` impl, an availability check, the approval hook) ends
-    /// the call like one inside it. The steps that need no waiting run
-    /// without a future: most calls end there.
-    async fn run_held(
-        &self,
-        entry: &Entry<Ctx>,
-        input_schema: &Value,
-        ctx: &ToolContext<Ctx>,
-        call: &mut Held<'_>,
-    ) -> ToolResult {
-        let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            self.begin(entry, input_schema, ctx, call)
-        }));
-        match begun {
-            Ok(Begun::Done(result)) => result,
-            Ok(Begun::Waits(run)) => self.go_on_caught(entry, ctx, &entry.name, call, run).await,
-            Err(panic) => panicked(&entry.name, panic.as_ref()),
-        }
-    }
-
-    /// The rest of a call begun from its text.
+    /// The rest of a call begun from its text, whose run waits.
     async fn end_text(
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        name: &str,
         args: Value,
-        begun: std::thread::Result<(Begun, Option<Arc<Call>>)>,
+        run: Run,
+        shared: Option<Arc<Call>>,
     ) -> ToolResult {
-        match begun {
-            Ok((Begun::Done(result), _)) => result,
-            Ok((Begun::Waits(run), shared)) => {
-                let call = match shared {
-                    Some(call) => Held::Shared(call),
-                    None => Held::Local {
-                        tool: &entry.name,
-                        arguments: args,
-                        id: OnceLock::new(),
-                    },
-                };
-                self.go_on_caught(entry, ctx, name, &call, run).await
-            }
-            Err(panic) => panicked(name, panic.as_ref()),
-        }
+        let call = match shared {
+            Some(call) => Held::Shared(call),
+            None => Held::Local {
+                tool: &entry.name,
+                arguments: args,
+                id: OnceLock::new(),
+            },
+        };
+        self.go_on_caught(entry, ctx, &entry.name, &call, run).await
     }
 
     /// [`go_on`](Self::go_on), a panic in it the call's result.
@@ -248,6 +247,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &ToolContext<Ctx>,
         call: &mut Held<'_>,
+        cx: &mut Context<'_>,
     ) -> Begun {
         // Checked first, unless reading checks all the schema says: then
         // only a read that fails is checked, for the schema's words.
@@ -263,15 +263,17 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // calls.
         let gate = || check_access(entry, ctx);
         let plain = entry.runs_at_once;
-        // Nothing to ask and nothing to wait for first: the tool may run at
+        // Nothing to ask and no turn to wait for: the tool may run at
         // once, with no future and no timer.
+        let turn = plain.then(|| free_turn(entry.exclusive.as_ref())).flatten();
+        let now = turn.is_some();
         let started = if plain && !check_after {
             let tool_ctx = call.context_for(ctx);
-            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, true);
+            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, now);
             entry.runner.start(tool_ctx, args)
         } else {
             // Read, not taken: the schema may have to see them after.
-            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, plain);
+            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, now);
             entry.runner.start(call.context_for(ctx), args)
         };
         if check_after
@@ -280,7 +282,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         {
             return Begun::Done(refused.into());
         }
-        self.begun(entry, started)
+        self.begun(entry, started, turn, cx)
     }
 
     /// Step 2: the arguments against the tool's input schema.
@@ -312,43 +314,74 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        text: &str,
+        text: &mut String,
+        cx: &mut Context<'_>,
     ) -> Option<std::thread::Result<(Begun, Option<Arc<Call>>)>> {
         if text.len() > self.settings.max_argument_bytes {
             return None;
         }
         let failed = Cell::new(false);
+        let turn = entry
+            .runs_at_once
+            .then(|| free_turn(entry.exclusive.as_ref()))
+            .flatten();
         let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let gate = || check_access(entry, ctx);
-            let now = entry.runs_at_once;
-            let args = Arguments::text(text, &failed, &entry.name, &gate, now);
+            let now = turn.is_some();
             if !entry.uses_context {
+                let args = Arguments::text(text, &failed, &entry.name, &gate, now);
                 let started = entry.runner.start(Cow::Borrowed(ctx), args);
                 return (started, None);
             }
+            // The text moves into the call the tool's context shares, and
+            // back if the call has to be read again.
             let call = Arc::new(Call::from_text(
                 Arc::clone(&entry.name),
-                text,
+                std::mem::take(text),
                 self.progress.clone(),
             ));
+            let args = Arguments::text(call.text(), &failed, &entry.name, &gate, now);
             let tool_ctx = Cow::Owned(ctx.for_call(Arc::clone(&call)));
             (entry.runner.start(tool_ctx, args), Some(call))
         }));
         match begun {
             // Read again, the whole way.
-            Ok(_) if failed.get() => None,
-            Ok((started, call)) => Some(Ok((self.begun(entry, started), call))),
+            Ok((_, call)) if failed.get() => {
+                if let Some(call) = call {
+                    *text = Call::into_text(call);
+                }
+                None
+            }
+            Ok((started, call)) => Some(Ok((self.begun(entry, started, turn, cx), call))),
             Err(panic) => Some(Err(panic)),
         }
     }
 
+    /// Where a start left the call: a run started at once in its turn
+    /// (`turn`) is polled once, and most are done then.
     #[inline(always)]
-    fn begun(&self, entry: &Entry<Ctx>, started: Result<Started, ToolError>) -> Begun {
-        match started {
-            Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
-            Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
-            Ok(Started::Wait(run)) => Begun::Waits(Run::Wait(run)),
-            Err(error) => Begun::Done(error.into()),
+    fn begun(
+        &self,
+        entry: &Entry<Ctx>,
+        started: Result<Started, ToolError>,
+        turn: Option<Option<OwnedMutexGuard<()>>>,
+        cx: &mut Context<'_>,
+    ) -> Begun {
+        let run = match started {
+            Ok(Started::Done(result)) => return Begun::Done(finish(entry, result, &self.settings)),
+            Ok(Started::Call(run)) => return Begun::Waits(Run::Call(run)),
+            Ok(Started::Wait(run)) => run,
+            Err(error) => return Begun::Done(error.into()),
+        };
+        let Some(turn) = turn else {
+            return Begun::Waits(Run::Wait(run));
+        };
+        match poll_once(&entry.name, run, cx) {
+            Ok(result) => Begun::Done(finish(entry, result, &self.settings)),
+            Err(run) => Begun::Waits(match turn {
+                Some(turn) => Run::Holding(run, turn),
+                None => Run::Wait(run),
+            }),
         }
     }
 
@@ -368,12 +401,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // Every wait before the tool starts ends when the caller cancels.
         let caller = ctx.caller();
         if entry.metadata.tier == ToolTier::Confirm {
-            let decision = tokio::select! {
-                biased;
-                () = caller.token().cancelled() => Err(cancelled(entry)),
-                decision = self.approve(entry, ctx, call) => decision,
-            };
-            if let Err(error) = decision {
+            // Boxed: its future is kept out of every call's.
+            let decision = Box::pin(async {
+                tokio::select! {
+                    biased;
+                    () = caller.token().cancelled() => Err(cancelled(entry)),
+                    decision = self.approve(entry, ctx, call) => decision,
+                }
+            });
+            if let Err(error) = decision.await {
                 return error.into();
             }
         }

@@ -9,9 +9,7 @@
 
 use std::borrow::Cow;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use serde_json::Value;
 
@@ -61,18 +59,13 @@ impl Started {
     }
 
     /// An `async` function's future, its output made the result by
-    /// `finish`. The future is boxed as it is and `finish` is a plain
-    /// function: no future around it is compiled per tool, only per output
-    /// type.
+    /// `finish`, a plain function: boxed once, with it.
     pub fn finish<F>(run: F, finish: fn(F::Output) -> ToolResult) -> Self
     where
         F: Future + Send + 'static,
         F::Output: 'static,
     {
-        Started::Wait(Box::pin(Finish {
-            run: Box::pin(run),
-            finish,
-        }))
+        Started::Wait(Box::pin(futures_util::FutureExt::map(run, finish)))
     }
 }
 
@@ -201,18 +194,4 @@ pub(crate) enum SchemaSource {
         /// Whether `input` is derived from the types the tool reads.
         derived: bool,
     },
-}
-
-/// A future whose output becomes a tool's result.
-struct Finish<R> {
-    run: BoxFuture<'static, R>,
-    finish: fn(R) -> ToolResult,
-}
-
-impl<R> Future for Finish<R> {
-    type Output = ToolResult;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        self.run.as_mut().poll(cx).map(self.finish)
-    }
 }

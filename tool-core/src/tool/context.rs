@@ -102,7 +102,7 @@ pub(crate) struct Call {
     tool: Arc<str>,
     /// Made from `text` when first asked for, for a call read from it.
     arguments: OnceLock<Value>,
-    text: Option<Box<str>>,
+    text: Option<String>,
     id: OnceLock<String>,
     token: OnceLock<CancellationToken>,
     cancelled: AtomicBool,
@@ -132,17 +132,31 @@ impl Call {
     /// its value is made only if someone asks (for the id, say).
     pub(crate) fn from_text(
         tool: Arc<str>,
-        text: &str,
+        text: String,
         sink: Option<Arc<dyn ProgressSink>>,
     ) -> Self {
         Self {
             tool,
             arguments: OnceLock::new(),
-            text: Some(text.into()),
+            text: Some(text),
             id: OnceLock::new(),
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
             progress: Progress::new(sink),
+        }
+    }
+
+    /// The text of a call read from it; empty for one read from a value.
+    pub(crate) fn text(&self) -> &str {
+        self.text.as_deref().unwrap_or_default()
+    }
+
+    /// The text of a call read from it, back (copied only if the call is
+    /// still shared).
+    pub(crate) fn into_text(call: Arc<Self>) -> String {
+        match Arc::try_unwrap(call) {
+            Ok(call) => call.text.unwrap_or_default(),
+            Err(call) => call.text().to_owned(),
         }
     }
 
