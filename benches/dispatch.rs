@@ -36,6 +36,7 @@ use tokio::runtime::Runtime;
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::registry::ToolCall;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::registry::Validation;
 
 /// An observer that counts both events.
 struct Counting(Arc<AtomicU64>);
@@ -79,7 +80,7 @@ fn pipeline(c: &mut Criterion) {
     let ctx = ToolContext::new(());
     let args = arguments();
 
-    let no_validation = pipeline_registry().with_validation(false);
+    let no_validation = pipeline_registry().with_validation(Validation::Off);
     let validation = pipeline_registry();
     let events = Arc::new(AtomicU64::new(0));
     let observed = pipeline_registry().with_observer(Counting(Arc::clone(&events)));

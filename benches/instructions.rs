@@ -11,6 +11,7 @@ mod support;
 use std::hint::black_box;
 use std::process::Command;
 
+use tool_core::registry::Validation;
 use tool_core::{ToolContext, ToolRegistry};
 
 use support::{AddNote, EXPECTED, arguments, direct};
@@ -36,9 +37,14 @@ fn run(variant: &str, calls: u32) {
         .build()
         .expect("a Tokio runtime");
     let ctx = ToolContext::new(());
-    let registry: ToolRegistry = ToolRegistry::new()
-        .with(AddNote)
-        .with_validation(variant == "registry_validation");
+    let registry: ToolRegistry =
+        ToolRegistry::new()
+            .with(AddNote)
+            .with_validation(if variant == "registry_validation" {
+                Validation::Auto
+            } else {
+                Validation::Off
+            });
     let args = arguments();
     runtime.block_on(async {
         for _ in 0..calls {

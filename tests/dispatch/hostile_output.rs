@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 use tool_core::error::MAX_ECHO_CHARS;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_core::registry::Validation;
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]
@@ -64,7 +65,7 @@ fn a_huge_unknown_argument_comes_back_cut() {
     args.insert(key, json!(1));
     assert_eq!(text("get_weather", Value::Object(args.clone())), expected);
     // Through the deserializer alone, in serde's words.
-    let registry = registry().with_validation(false);
+    let registry = registry().with_validation(Validation::Off);
     let runtime = Runtime::new().expect("a Tokio runtime");
     let result =
         runtime.block_on(registry.call(&ToolContext::new(()), "get_weather", Value::Object(args)));
@@ -93,7 +94,7 @@ fn hidden_characters_in_names_are_shown() {
 fn a_key_of_backticks_cannot_break_out_of_its_quotes() {
     let key = "`".repeat(200);
     let echoed = format!("{}…", "\\u{60}".repeat(10));
-    let registry = registry().with_validation(false);
+    let registry = registry().with_validation(Validation::Off);
     let runtime = Runtime::new().expect("a Tokio runtime");
     let result = runtime.block_on(registry.call(
         &ToolContext::new(()),
@@ -194,7 +195,7 @@ fn no_error_text_exceeds_the_bound() {
     let runtime = Runtime::new().expect("a Tokio runtime");
     let ctx = ToolContext::new(());
     let strict = registry();
-    let lax = registry().with_validation(false);
+    let lax = registry().with_validation(Validation::Off);
     let names = prop_oneof![
         Just("get_weather".to_owned()),
         Just("ping".to_owned()),

@@ -18,6 +18,7 @@ use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 use tool_core::registry::{Batch, DeliveryError, ToolCall};
 use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, TypedTool, Violation, tool};
+use tool_core::registry::Validation;
 
 /// Counts how often tool bodies run.
 #[derive(Default)]
@@ -1007,7 +1008,9 @@ async fn a_tool_without_context_reports_bad_arguments_the_same_way() {
         format!("{name}: {}", points.len())
     }
     // Validation off: the input type alone judges the arguments.
-    let registry: ToolRegistry = ToolRegistry::new().with(Measure).with_validation(false);
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(Measure)
+        .with_validation(Validation::Off);
     let ctx = ToolContext::new(());
     let ok = registry
         .call(

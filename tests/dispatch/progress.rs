@@ -6,13 +6,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tool_core::context::call_id;
 use tool_core::observe::{CallFinished, CallObserver, CallProgress, CallStarted};
-use tool_core::policy::ToolTier;
 use tool_core::registry::ToolCall;
-use tool_core::{ToolContext, ToolMetadata, ToolRegistry, ToolResult, TypedTool, tool};
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Work through the steps, reporting each.
 #[tool(tier = Observe)]
@@ -265,57 +263,4 @@ async fn outside_a_registry_call_a_report_goes_nowhere() {
     // The function `#[tool]` keeps, called as written.
     assert_eq!(work(&ctx, 2).await, "2 steps");
     assert_eq!(misreport(&ctx), "reported");
-}
-
-#[derive(Deserialize)]
-struct Nothing {}
-
-/// A tool that says it does not read its context: it gets the caller's.
-struct Unheard;
-
-impl TypedTool for Unheard {
-    type Input = Nothing;
-    type Output = ToolResult;
-    fn name(&self) -> &str {
-        "unheard"
-    }
-    fn description(&self) -> &str {
-        "Report to no one."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object"})
-    }
-    fn metadata(&self) -> ToolMetadata {
-        ToolMetadata {
-            tier: ToolTier::Observe,
-            ..ToolMetadata::DEFAULT
-        }
-    }
-    fn uses_context(&self) -> bool {
-        false
-    }
-    async fn execute(&self, ctx: &ToolContext, _input: Nothing) -> ToolResult {
-        ctx.progress(1.0, None, "lost");
-        ToolResult::text("ran")
-    }
-}
-
-#[tokio::test]
-async fn a_tool_that_does_not_use_its_context_reports_to_no_one() {
-    let recorder = Recorder::default();
-    let registry: ToolRegistry = ToolRegistry::new()
-        .with(Unheard)
-        .with_observer(recorder.clone());
-    let result = registry
-        .call(&ToolContext::new(()), "unheard", json!({}))
-        .await;
-    assert_eq!(result.model_text(), "ran");
-    let id = call_id("unheard", &json!({}));
-    assert_eq!(
-        recorder.events(),
-        [
-            format!("start unheard {id}"),
-            format!("finish unheard {id} success")
-        ]
-    );
 }

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use tokio::runtime::Runtime;
 use tool_core::observe::CallObserver;
 use tool_core::{ToolContext, ToolRegistry, tool};
+use tool_core::registry::Validation;
 
 /// Add a note.
 #[tool(tier = Observe, concurrency_safe)]
@@ -49,12 +50,12 @@ struct Watch;
 
 impl CallObserver for Watch {}
 
-fn registries(validate: bool) -> (ToolRegistry, ToolRegistry) {
+fn registries(validation: Validation) -> (ToolRegistry, ToolRegistry) {
     let registry = || {
         ToolRegistry::new()
             .with(AddNote)
             .with(AddNoteLater)
-            .with_validation(validate)
+            .with_validation(validation)
     };
     (registry(), registry().with_observer(Watch))
 }
@@ -130,12 +131,12 @@ const CORPUS: &[&str] = &[
 #[test]
 fn a_call_read_from_the_text_ends_as_it_does_the_whole_way() {
     let runtime = Runtime::new().unwrap();
-    for validate in [true, false] {
+    for validate in [Validation::Auto, Validation::Off] {
         let registries = registries(validate);
         for text in CORPUS {
             for tool in ["add_note", "add_note_later"] {
                 if let Err(differ) = agree(&runtime, &registries, tool, text) {
-                    panic!("validation {validate}: {differ}");
+                    panic!("validation {validate:?}: {differ}");
                 }
             }
         }
@@ -145,7 +146,7 @@ fn a_call_read_from_the_text_ends_as_it_does_the_whole_way() {
 #[test]
 fn what_the_model_reads_is_the_same_either_way() {
     let runtime = Runtime::new().unwrap();
-    let registries = registries(true);
+    let registries = registries(Validation::Auto);
     let text = |text: &str| agree(&runtime, &registries, "add_note", text).unwrap();
     let cases = [
         (
@@ -221,7 +222,7 @@ fn arguments() -> impl Strategy<Value = String> {
 #[test]
 fn any_arguments_end_alike_either_way() {
     let runtime = Runtime::new().unwrap();
-    let registries = [registries(true), registries(false)];
+    let registries = [registries(Validation::Auto), registries(Validation::Off)];
     let config = Config {
         cases: 512,
         failure_persistence: None,

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::policy::{ApproveAll, ToolTier};
-use tool_core::registry::{Inserted, OnDuplicate, RegistryError};
+use tool_core::registry::{Inserted, OnDuplicate, RegistryError, Validation};
 use tool_core::{
     BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolRegistry, ToolResult, TypedTool,
     Violation, tool,
@@ -158,7 +158,7 @@ async fn bad_arguments_never_reach_the_function() {
     let validating = ToolRegistry::<App>::new().with(GetWeather);
     let deserializing = ToolRegistry::<App>::new()
         .with(GetWeather)
-        .with_validation(false);
+        .with_validation(Validation::Off);
     let ctx = app();
     let cases = [
         (

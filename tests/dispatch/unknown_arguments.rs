@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::error::MAX_ECHO_CHARS;
 use tool_core::{ToolContext, ToolRegistry, tool};
+use tool_core::registry::Validation;
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]
@@ -116,7 +117,7 @@ async fn a_struct_refuses_an_unknown_argument_in_a_functions_words() {
         ),
         // Validation off: the reading refuses it, in serde's words.
         (
-            registry().with_validation(false),
+            registry().with_validation(Validation::Off),
             "unknown argument `town`, expected `city` or `days`",
         ),
     ] {
@@ -140,7 +141,7 @@ async fn a_structs_refusal_repeats_the_key_bounded() {
     let key = format!("`{}", "k".repeat(500));
     let echoed = format!("\\u{{60}}{}…", "k".repeat(MAX_ECHO_CHARS - 7));
     let args = json!({"city": "Paris", key: 1});
-    let registry = registry().with_validation(false);
+    let registry = registry().with_validation(Validation::Off);
     for tool in ["weather_fn", "weather_struct"] {
         assert_eq!(
             text(&registry, tool, args.clone()).await,
@@ -187,7 +188,7 @@ async fn a_struct_that_allows_unknown_arguments_reads_them_and_says_so() {
         .input_schema
         .clone();
     assert_eq!(info_schema.get("additionalProperties"), None);
-    for registry in [registry(), registry().with_validation(false)] {
+    for registry in [registry(), registry().with_validation(Validation::Off)] {
         assert_eq!(
             text(
                 &registry,
@@ -209,7 +210,7 @@ async fn a_flattened_map_keeps_the_arguments_it_collects() {
         .definition
         .input_schema;
     assert_ne!(schema.get("additionalProperties"), Some(&json!(false)));
-    for registry in [registry, self::registry().with_validation(false)] {
+    for registry in [registry, self::registry().with_validation(Validation::Off)] {
         assert_eq!(
             text(
                 &registry,

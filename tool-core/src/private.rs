@@ -32,14 +32,12 @@ pub trait InputSchema {}
 impl<T: ?Sized> InputSchema for T {}
 
 pub use crate::dispatch::into_tool::{Generated, IntoTool};
-pub use crate::dispatch::params::{
+pub use crate::dispatch::read::params::{
     ByHand, Derived, Field, Param, Parameter, SerdeParameter, Slot, input_schema as params_schema,
     slot, slot_by_hand,
 };
-pub use crate::dispatch::runner::{
-    Arguments, Checks, Compiled, Facts, Registration, Start, StartWith, Started, Verdict,
-};
-pub use crate::dispatch::text::{ExactText, LooseText, Probe};
+pub use crate::dispatch::read::{Arguments, Checks, Verdict, unread};
+pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
 pub use crate::policy::ToolTier;
 pub use crate::schema::derive::{
     DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,
@@ -248,16 +246,6 @@ impl<T: ?Sized> ReadyProbe for &T {}
 /// second error; never run, since the crate does not compile.
 pub fn fallback<C>() -> Registration<C> {
     unreachable!("a `#[tool]` with errors does not compile")
-}
-
-/// What a tool's start function returns if a parameter it read one by one
-/// has no value: `Object::finish` gives every one a value or an error, so this
-/// is never seen.
-pub fn unread(tool: &str) -> ToolError {
-    ToolError::MalformedArguments {
-        tool: tool.to_owned(),
-        problem: "could not be read".to_owned(),
-    }
 }
 
 /// The output schema of a tool that declares none.

@@ -6,8 +6,9 @@
 //! - what it knows of each tool: its [`ToolInfo`], whose
 //!   [`ToolDefinition`] every provider's definition is made from;
 //! - its settings: how a batch of [`ToolCall`]s runs ([`Batch`]), the
-//!   [`ToolCheck`]s every tool must pass, and the limits, whose defaults
-//!   are the constants here;
+//!   [`ToolCheck`]s every tool must pass, which calls are checked against
+//!   their schema ([`Validation`]), and the limits, whose defaults are the
+//!   constants here;
 //! - its errors: [`RegistryError`] when a tool cannot be added,
 //!   [`DeliveryError`] when a pending call's result cannot be delivered.
 //!
@@ -35,6 +36,6 @@
 
 pub use crate::dispatch::{
     Batch, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, DeliveryError,
-    Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck,
+    Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck, Validation,
 };
 pub use crate::tool::{DEFAULT_MAX_MEDIA_BYTES, RegistryError, ToolDefinition, ToolInfo};

@@ -1,7 +1,7 @@
 //! What a call reports of its progress, on its way to the client: as
 //! `notifications/progress`, or as its task's status message.
 
-use tool_core::CallProgress;
+use tool_core::observe::CallProgress;
 
 /// A report of the call's, on its way to the client.
 pub(crate) struct Report {

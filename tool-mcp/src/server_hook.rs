@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use tool_core::{Approval, ApprovalHook, ApprovalRequest, ToolContext};
+use tool_core::ToolContext;
+use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
 
 /// Puts an approval hook in a context: the server's hook, kept behind the
 /// type that names it.

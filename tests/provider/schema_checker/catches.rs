@@ -475,7 +475,7 @@ fn the_checker_refuses_the_loose_schemas_as_strict_ones() {
     for (loose, strict, expected) in cases {
         let definitions = loose.definitions(&registry).expect("definitions");
         let mut passed = Vec::new();
-        for tool in tool_list(loose, definitions.tools()) {
+        for tool in tool_list(loose, definitions.as_json()) {
             let mut claimed = tool.clone();
             match strict {
                 Provider::OpenAiChat { .. } => claimed["function"]["strict"] = Value::Bool(true),

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::dispatch::runner::{Arguments, Prepare, Started};
+use crate::dispatch::read::Arguments;
+use crate::dispatch::runner::{Prepare, Started};
 use crate::{ExecuteOutput, Tool, ToolContext, ToolError, TypedTool};
 
 /// A typed tool as the registry runs it: its input read, then its run, at
@@ -35,25 +36,14 @@ where
         ctx: Cow<'_, ToolContext<Ctx>>,
         args: Arguments<'_>,
     ) -> Result<Started, ToolError> {
-        let now = args.now;
         let input =
             args.read_checked::<T::Input>(false, |input| self.tool.validate(&ctx, input))?;
-        let now = if now {
-            self.tool.execute_now(&ctx, input)
-        } else {
-            Err(input)
-        };
-        match now {
-            Ok(output) => Ok(Started::Done(output.into_tool_result(self.tool.name()))),
-            Err(input) => {
-                let tool = Arc::clone(&self.tool);
-                let ctx = ctx.into_owned();
-                Ok(Started::wait(async move {
-                    let output = tool.execute(&ctx, input).await;
-                    output.into_tool_result(tool.name())
-                }))
-            }
-        }
+        let tool = Arc::clone(&self.tool);
+        let ctx = ctx.into_owned();
+        Ok(Started::wait(async move {
+            let output = tool.execute(&ctx, input).await;
+            output.into_tool_result(tool.name())
+        }))
     }
 
     fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
@@ -89,7 +79,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dispatch::input::Node;
+    use crate::dispatch::read::value::Node;
     use serde::Deserialize;
     use serde::de::DeserializeOwned;
     use serde_json::{Value, json};

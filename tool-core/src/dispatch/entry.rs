@@ -10,7 +10,8 @@ use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {
     pub(crate) name: Arc<str>,
-    /// Whether the tool reads its context ([`TypedTool::uses_context`](crate::TypedTool::uses_context)).
+    /// Whether the tool reads its context: a `#[tool]` that takes one, and
+    /// every hand-written tool.
     pub(crate) uses_context: bool,
     pub(crate) runner: Runner<Ctx>,
     pub(crate) metadata: ToolMetadata,
@@ -18,13 +19,14 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) schemas: Arc<Schemas>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
     pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
-    /// Whether a call has nothing to ask and nothing to wait for before
-    /// the tool runs: tier `Observe`, not `long_running`, no lock.
+    /// Whether a call has nothing to ask and need not wait before the tool
+    /// runs: tier `Observe`, not `long_running`; its turn, for a tool that
+    /// is not `concurrency_safe`, taken at once when it is free.
     pub(crate) runs_at_once: bool,
-    /// Whether a call may read the arguments' text into the tool's
-    /// parameters (`dispatch/text.rs`): a `#[tool]` function that sees no
-    /// context and runs at once, where a `null` means nothing special.
-    /// Whether its parameters can is up to their types.
+    /// Whether a call given the arguments as text reads them out of it
+    /// (`dispatch/text.rs`): a `#[tool]` whose reading implies its schema,
+    /// where a `null` means nothing special, and whose call needs its
+    /// arguments as a value for no one (no approval, no background run).
     pub(crate) reads_text: bool,
 }
 
@@ -42,10 +44,11 @@ impl<Ctx> Entry<Ctx> {
             metadata.long_running,
             tool.schemas,
         )?;
-        let runs_at_once = metadata.tier == ToolTier::Observe
-            && !metadata.long_running
-            && metadata.concurrency_safe;
-        let reads_text = tool.reads_text && runs_at_once && schemas.absent_nulls.is_none();
+        let runs_at_once = metadata.tier == ToolTier::Observe && !metadata.long_running;
+        let reads_text = schemas.implied
+            && schemas.absent_nulls.is_none()
+            && metadata.tier == ToolTier::Observe
+            && !metadata.long_running;
         let entry = Entry {
             name: Arc::from(definition.name.as_str()),
             uses_context: tool.uses_context,

@@ -9,6 +9,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures_util::FutureExt;
+use std::sync::Arc;
+use tokio::sync::OwnedMutexGuard;
 
 use crate::tool::Call;
 use crate::tool::context::Caller;
@@ -19,6 +21,34 @@ pub(crate) enum Run {
     /// A plain function's call: no timer can stop it.
     Call(Box<dyn FnOnce() -> ToolResult + Send>),
     Wait(BoxFuture<'static, ToolResult>),
+    /// An `async` run polled once already, in the turn it holds.
+    Holding(BoxFuture<'static, ToolResult>, OwnedMutexGuard<()>),
+}
+
+/// A tool's turn when it is free now, or `None` when the call must wait
+/// for it (`Some(None)`: the tool takes no turns).
+pub(crate) fn free_turn(
+    exclusive: Option<&Arc<tokio::sync::Mutex<()>>>,
+) -> Option<Option<OwnedMutexGuard<()>>> {
+    match exclusive {
+        None => Some(None),
+        Some(lock) => Arc::clone(lock).try_lock_owned().ok().map(Some),
+    }
+}
+
+/// Polls a run that has just started, once, in the call's own task: most
+/// `async` tools that need no waiting are done then, with no timer, no
+/// turn held past it and no future around them. A panic is the result.
+pub(crate) fn poll_once(
+    tool: &str,
+    mut run: BoxFuture<'static, ToolResult>,
+    cx: &mut Context<'_>,
+) -> Result<ToolResult, BoxFuture<'static, ToolResult>> {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| run.as_mut().poll(cx))) {
+        Ok(Poll::Ready(result)) => Ok(result),
+        Ok(Poll::Pending) => Err(run),
+        Err(panic) => Ok(panicked(tool, panic.as_ref())),
+    }
 }
 
 /// Step 6: one at a time if the tool asks it, under the time limit, with a
@@ -32,15 +62,25 @@ pub(crate) async fn execute(
     exclusive: Option<&tokio::sync::Mutex<()>>,
     caller: Caller<'_>,
 ) -> ToolResult {
-    let _turn = match exclusive {
+    let (run, held) = match run {
+        Run::Holding(run, turn) => (Run::Wait(run), Some(turn)),
+        run => (run, None),
+    };
+    let _turn = match exclusive.filter(|_| held.is_none()) {
         // A free turn is taken without watching the token: most are.
         Some(lock) => match lock.try_lock() {
             Ok(turn) => Some(turn),
-            Err(_) => tokio::select! {
-                biased;
-                () = caller.token().cancelled() => None,
-                turn = lock.lock() => Some(turn),
-            },
+            // Boxed: the wait's future is kept out of every call's.
+            Err(_) => {
+                Box::pin(async {
+                    tokio::select! {
+                        biased;
+                        () = caller.token().cancelled() => None,
+                        turn = lock.lock() => Some(turn),
+                    }
+                })
+                .await
+            }
         },
         None => None,
     };
@@ -58,7 +98,7 @@ pub(crate) async fn execute(
             return std::panic::catch_unwind(AssertUnwindSafe(run))
                 .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
         }
-        Run::Wait(run) => run,
+        Run::Wait(run) | Run::Holding(run, _) => run,
     };
     let guarded = AssertUnwindSafe(run).catch_unwind();
     match (LazyTimeout {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::ToolContext;
 use crate::call_id;
-use crate::dispatch::input::Node;
+use crate::dispatch::read::value::Node;
 use crate::tool::Call;
 use crate::tool::progress::ProgressSink;
 

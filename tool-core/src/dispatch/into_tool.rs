@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::dispatch::adapter::{TypedRunner, UntypedAdapter};
+use crate::dispatch::runner::SchemaSource;
 use crate::dispatch::runner::{Registration, Runner};
-use crate::dispatch::schemas::SchemaSource;
 use crate::{Tool, TypedTool};
 
 /// A tool a [`ToolRegistry<Ctx>`](crate::ToolRegistry) can take: a `#[tool]` (its generated
@@ -50,8 +50,7 @@ where
                 output: self.output_schema(),
             },
             metadata: self.metadata(),
-            uses_context: self.uses_context(),
-            reads_text: false,
+            uses_context: true,
             runner: Runner::Dyn(Arc::new(TypedRunner::new(self))),
         }
     }
@@ -72,7 +71,6 @@ where
             },
             metadata: self.metadata(),
             uses_context: true,
-            reads_text: false,
             runner: Runner::Dyn(Arc::new(UntypedAdapter(Arc::new(self)))),
         }
     }

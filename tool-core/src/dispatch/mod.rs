@@ -5,32 +5,28 @@
 
 mod access;
 mod adapter;
-pub(crate) mod arguments;
 mod batch;
 mod entry;
 mod execute;
 mod held;
-pub(crate) mod input;
 pub(crate) mod into_tool;
-mod key;
 mod observe;
 mod options;
 mod output;
-pub(crate) mod params;
 mod pending;
 mod pipeline;
 pub(crate) mod policy;
+pub(crate) mod read;
 pub(crate) mod registry;
 pub(crate) mod runner;
 pub(crate) mod schemas;
-pub(crate) mod text;
+mod settings;
 
-pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 pub use batch::{Batch, ToolCall};
 pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;
 pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
-pub use registry::{
-    DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Inserted, OnDuplicate, ToolCheck, ToolRegistry,
-};
+pub use read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use registry::{Inserted, OnDuplicate, ToolCheck, ToolRegistry};
+pub use settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::dispatch::batch::Batch;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::registry::ToolCheck;
+use crate::dispatch::settings::Validation;
 use crate::{ApprovalHook, ToolRegistry};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
@@ -110,13 +111,18 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self
     }
 
-    /// Whether arguments are validated against the tool's input schema
-    /// before they are deserialized. Default: on. Off, deserialization still
-    /// refuses what does not fit the input type, one problem at a time, and
-    /// what only the schema says (a `maximum`, a `pattern`) goes unchecked.
+    /// Which calls' arguments are checked against the tool's input schema
+    /// before they are read. Default: [`Validation::Auto`].
+    ///
+    /// ```
+    /// use tool_core::{ToolRegistry, Validation};
+    ///
+    /// // Every call checked, even where the parameter types imply it.
+    /// let registry = ToolRegistry::<()>::new().with_validation(Validation::Always);
+    /// ```
     #[must_use]
-    pub fn with_validation(mut self, validate: bool) -> Self {
-        self.pipeline.settings.validate = validate;
+    pub fn with_validation(mut self, validation: Validation) -> Self {
+        self.pipeline.settings.validation = validation;
         self
     }
 

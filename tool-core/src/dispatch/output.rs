@@ -3,7 +3,7 @@
 //! against the tool's output schema.
 
 use crate::dispatch::entry::Entry;
-use crate::dispatch::pipeline::Settings;
+use crate::dispatch::settings::Settings;
 use crate::{Part, ToolError, ToolOutput, ToolResult};
 
 /// The end of a call that ran: a deferred result from a tool that cannot

@@ -5,10 +5,13 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
+use std::future::poll_fn;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
 
 use futures_util::FutureExt;
@@ -17,17 +20,19 @@ use tracing::Instrument;
 
 use crate::call_id;
 use crate::dispatch::access::check_access;
-use crate::dispatch::arguments::normalize;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, execute, panicked, quietly};
+use crate::dispatch::execute::{Run, execute, free_turn, panicked, poll_once, quietly};
 use crate::dispatch::held::Held;
-use crate::dispatch::input::Node;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::{bound_media, finish};
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
-use crate::dispatch::runner::{Arguments, Started};
+use crate::dispatch::read::Arguments;
+use crate::dispatch::read::raw::normalize;
+use crate::dispatch::read::value::Node;
+use crate::dispatch::runner::Started;
+use crate::dispatch::settings::{Settings, Validation};
 use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::tool::echo::Echo;
@@ -54,16 +59,6 @@ pub(crate) struct Pipeline<Ctx> {
     pub(crate) pending: Arc<PendingCalls>,
 }
 
-/// The registry's limits and switches.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) max_argument_bytes: usize,
-    pub(crate) default_timeout: Duration,
-    pub(crate) pending_timeout: Duration,
-    pub(crate) validate: bool,
-    pub(crate) max_media_bytes: usize,
-}
-
 impl<Ctx> Pipeline<Ctx> {
     pub(crate) fn new(settings: Settings) -> Self {
         Self {
@@ -79,13 +74,13 @@ impl<Ctx> Pipeline<Ctx> {
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Runs a call of `name`, the tool found under it or the error that
     /// there is none, on the model's arguments: the steps of
-    /// [`ToolRegistry::call`](crate::ToolRegistry::call).
+    /// [`ToolRegistry::call`](crate::ToolRegistry::call), in order.
     pub(crate) async fn call(
         &self,
         ctx: &ToolContext<Ctx>,
         name: &str,
         found: Result<(&Entry<Ctx>, &Value), Box<ToolError>>,
-        args: Value,
+        mut args: Value,
     ) -> ToolResult {
         // The name as the model sent it, bounded: it may be no tool's.
         let span =
@@ -93,103 +88,67 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // The id costs a hash; it is made only for someone who reads it.
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
+        // Step 1: the tool.
         let (entry, input_schema) = match found {
             Ok(found) => found,
+            // No tool's name: the observer gets it bounded too.
             Err(unknown) => {
-                let result = ToolResult::from(*unknown);
-                if watched {
-                    // No tool's name: the observer gets it bounded too.
-                    let shown = Echo(name).to_string();
-                    self.report(&span, &shown, &call_id(name, &args), start, &result);
-                }
-                return result;
+                let shown = Echo(name).to_string();
+                return self.refuse(&span, start, (&shown, name, &args), *unknown);
             }
         };
         // A call its caller gave up on before it came here never starts:
         // in a batch, it may have waited for the calls before it.
         if ctx.caller_cancelled() {
-            let result = ToolResult::from(cancelled(entry));
-            if watched {
-                self.report(&span, name, &call_id(name, &args), start, &result);
-            }
-            return result;
+            return self.refuse(&span, start, (name, name, &args), cancelled(entry));
         }
-        // OpenAI's arguments are a JSON string: for a tool that needs
-        // nothing of them but its parameters, read them straight out of it.
-        let text = match &args {
-            Value::String(text) if !watched && entry.reads_text => Some(text.as_str()),
+        // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
+        // and a tool that needs nothing of them but its input reads it
+        // straight out of the text.
+        let from_text = match &mut args {
+            Value::String(text) if !watched && entry.reads_text => {
+                poll_fn(|cx| Poll::Ready(self.begin_text(entry, ctx, text, cx))).await
+            }
             _ => None,
         };
-        let from_text = text
-            .filter(|text| text.len() <= self.settings.max_argument_bytes)
-            .and_then(|text| {
-                let failed = Cell::new(false);
-                let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    self.begin_text(entry, ctx, text, &failed)
-                }));
-                // `None`: read again, the whole way.
-                begun.transpose()
-            });
         match from_text {
-            Some(Ok(Begun::Done(result))) => return result,
-            // Boxed: the future of a call read from its text is kept out
-            // of every call's.
-            Some(Ok(Begun::Waits(run))) => {
-                return Box::pin(self.go_on_text(entry, ctx, name, args, run)).await;
-            }
-            Some(Err(panic)) => return panicked(name, panic.as_ref()),
             None => {}
+            Some(Ok((Begun::Done(result), _))) => return result,
+            Some(Err(panic)) => return panicked(name, panic.as_ref()),
+            // Boxed, as every wait: a call that finishes at once, as most
+            // do, then moves and drops a small future.
+            Some(Ok((Begun::Waits(run), shared))) => {
+                return Box::pin(self.end_text(entry, ctx, args, run, shared)).await;
+            }
         }
-        let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
-            Ok(mut arguments) => {
-                if let Some(absent) = &entry.schemas.absent_nulls {
-                    absent.strip(&mut arguments);
-                }
-                // Shared only with a tool that can see it in its context, or
-                // that runs on in the background.
-                if entry.uses_context || entry.metadata.long_running {
-                    Held::Shared(Arc::new(Call::new(
-                        Arc::clone(&entry.name),
-                        arguments,
-                        self.progress.clone(),
-                    )))
-                } else {
-                    Held::Local {
-                        tool: &entry.name,
-                        arguments,
-                        id: OnceLock::new(),
-                    }
-                }
-            }
-            Err(error) => {
-                let result = ToolResult::from(error);
-                if watched {
-                    self.report(&span, name, &call_id(name, &Value::Null), start, &result);
-                }
-                return result;
-            }
+        // Step 2: the raw arguments, held as the call's.
+        let mut call = match self.hold(entry, name, args) {
+            Ok(call) => call,
+            Err(error) => return self.refuse(&span, start, (name, name, &Value::Null), error),
         };
         if watched {
             span.record("call_id", call.id());
             self.started(name, call.id());
         }
-        // A panic outside the tool's own run (in a `Deserialize` impl, an
-        // availability check, the approval hook) ends the call like one
-        // inside it. The steps that need no waiting run without a future:
-        // most calls end there.
-        let begun = {
+        // Steps 3 to 7. A panic outside the tool's own run (in a
+        // `Deserialize` impl, an availability check, the approval hook) ends
+        // the call like one inside it. The steps that need no waiting run
+        // without a future: most calls end there.
+        let begun = poll_fn(|cx| {
             let _entered = span.enter();
-            std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin(entry, input_schema, ctx, &mut call)
-            }))
-        };
+            Poll::Ready(std::panic::catch_unwind(AssertUnwindSafe(|| {
+                self.begin(entry, input_schema, ctx, &mut call, cx)
+            })))
+        })
+        .await;
         let result = match begun {
             Ok(Begun::Done(result)) => result,
-            Ok(Begun::Waits(run)) => AssertUnwindSafe(self.go_on(entry, ctx, &call, run))
-                .catch_unwind()
-                .instrument(span.clone())
-                .await
-                .unwrap_or_else(|panic| panicked(name, panic.as_ref())),
+            // Boxed, as every wait: see above.
+            Ok(Begun::Waits(run)) => {
+                Box::pin(self.go_on_caught(entry, ctx, name, &call, run))
+                    .instrument(span)
+                    .await
+            }
             Err(panic) => panicked(name, panic.as_ref()),
         };
         if let Some(start) = start {
@@ -198,21 +157,83 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         result
     }
 
-    /// [`go_on`](Self::go_on) for a call read from its text.
-    async fn go_on_text(
+    /// A call that ends before its tool is read: its result, reported to
+    /// whoever watches under the name `shown`, with the id of `name` and
+    /// `args`.
+    #[cold]
+    fn refuse(
+        &self,
+        span: &tracing::Span,
+        start: Option<Instant>,
+        (shown, name, args): (&str, &str, &Value),
+        error: ToolError,
+    ) -> ToolResult {
+        let result = ToolResult::from(error);
+        if self.observer.is_some() || !span.is_disabled() {
+            self.report(span, shown, &call_id(name, args), start, &result);
+        }
+        result
+    }
+
+    /// Step 2: the arguments made one object (`read/raw.rs`), its `null`s
+    /// that mean "left out" dropped, held on the stack, or shared with a
+    /// tool that can see the call in its context or runs on in the
+    /// background.
+    fn hold<'e>(
+        &self,
+        entry: &'e Entry<Ctx>,
+        name: &str,
+        args: Value,
+    ) -> Result<Held<'e>, ToolError> {
+        let mut arguments = normalize(name, args, self.settings.max_argument_bytes)?;
+        if let Some(absent) = &entry.schemas.absent_nulls {
+            absent.strip(&mut arguments);
+        }
+        Ok(if entry.uses_context || entry.metadata.long_running {
+            Held::Shared(Arc::new(Call::new(
+                Arc::clone(&entry.name),
+                arguments,
+                self.progress.clone(),
+            )))
+        } else {
+            Held::Local {
+                tool: &entry.name,
+                arguments,
+                id: OnceLock::new(),
+            }
+        })
+    }
+
+    /// The rest of a call begun from its text, whose run waits.
+    async fn end_text(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        args: Value,
+        run: Run,
+        shared: Option<Arc<Call>>,
+    ) -> ToolResult {
+        let call = match shared {
+            Some(call) => Held::Shared(call),
+            None => Held::Local {
+                tool: &entry.name,
+                arguments: args,
+                id: OnceLock::new(),
+            },
+        };
+        self.go_on_caught(entry, ctx, &entry.name, &call, run).await
+    }
+
+    /// [`go_on`](Self::go_on), a panic in it the call's result.
+    async fn go_on_caught(
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         name: &str,
-        args: Value,
+        call: &Held<'_>,
         run: Run,
     ) -> ToolResult {
-        let call = Held::Local {
-            tool: &entry.name,
-            arguments: args,
-            id: OnceLock::new(),
-        };
-        AssertUnwindSafe(self.go_on(entry, ctx, &call, run))
+        AssertUnwindSafe(self.go_on(entry, ctx, call, run))
             .catch_unwind()
             .await
             .unwrap_or_else(|panic| panicked(name, panic.as_ref()))
@@ -226,69 +247,141 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &ToolContext<Ctx>,
         call: &mut Held<'_>,
+        cx: &mut Context<'_>,
     ) -> Begun {
-        if self.settings.validate {
-            let violations = entry
-                .schemas
-                .input_check
-                .check(input_schema, call.arguments());
-            if !violations.is_empty() {
-                return Begun::Done(
-                    ToolError::InvalidArguments {
-                        tool: entry.name.to_string(),
-                        violations,
-                    }
-                    .into(),
-                );
-            }
+        // Checked first, unless reading checks all the schema says: then
+        // only a read that fails is checked, for the schema's words.
+        let (check_first, check_after) = match self.settings.validation {
+            Validation::Auto => (!entry.schemas.implied, entry.schemas.implied),
+            Validation::Always => (true, false),
+            Validation::Off => (false, false),
+        };
+        if check_first && let Err(refused) = self.check(entry, input_schema, call.arguments()) {
+            return Begun::Done(refused.into());
         }
         // The caller's context for the policy checks: policy is about who
         // calls.
         let gate = || check_access(entry, ctx);
         let plain = entry.runs_at_once;
-        // Nothing to ask and nothing to wait for first: the tool may run at
+        // Nothing to ask and no turn to wait for: the tool may run at
         // once, with no future and no timer.
-        let started = if plain {
+        let turn = plain.then(|| free_turn(entry.exclusive.as_ref())).flatten();
+        let now = turn.is_some();
+        let started = if plain && !check_after {
             let tool_ctx = call.context_for(ctx);
-            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, true);
+            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, now);
             entry.runner.start(tool_ctx, args)
         } else {
-            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, false);
+            // Read, not taken: the schema may have to see them after.
+            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, now);
             entry.runner.start(call.context_for(ctx), args)
         };
-        self.begun(entry, started)
+        if check_after
+            && started.is_err()
+            && let Err(refused) = self.check(entry, input_schema, call.arguments())
+        {
+            return Begun::Done(refused.into());
+        }
+        self.begun(entry, started, turn, cx)
+    }
+
+    /// Step 2: the arguments against the tool's input schema.
+    #[cold]
+    fn check(
+        &self,
+        entry: &Entry<Ctx>,
+        input_schema: &Value,
+        arguments: &Value,
+    ) -> Result<(), ToolError> {
+        let violations = entry.schemas.input_check.check(input_schema, arguments);
+        if violations.is_empty() {
+            return Ok(());
+        }
+        Err(ToolError::InvalidArguments {
+            tool: entry.name.to_string(),
+            violations,
+        })
     }
 
     /// [`begin`](Self::begin) for a tool whose entry
     /// [`reads_text`](Entry::reads_text), on the arguments' text: with no
-    /// schema to check (what the parameters read, the schema accepts) and
-    /// no value made. `None` when the text has to be read the whole way:
-    /// then nothing has run.
+    /// schema to check (what the tool reads, the schema accepts) and no
+    /// value made; with the call a tool that sees its context shares.
+    /// `None` when the text has to be read the whole way: then nothing has
+    /// run. A panic is the call's result.
+    #[allow(clippy::type_complexity)]
     fn begin_text(
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        text: &str,
-        failed: &Cell<bool>,
-    ) -> Option<Begun> {
-        let gate = || check_access(entry, ctx);
-        let args = Arguments::text(text, failed, &entry.name, &gate);
-        let started = entry.runner.start(Cow::Borrowed(ctx), args);
-        if failed.get() {
+        text: &mut String,
+        cx: &mut Context<'_>,
+    ) -> Option<std::thread::Result<(Begun, Option<Arc<Call>>)>> {
+        if text.len() > self.settings.max_argument_bytes {
             return None;
         }
-        #[cfg(test)]
-        tests::READ_FROM_TEXT.with(|count| count.set(count.get() + 1));
-        Some(self.begun(entry, started))
+        let failed = Cell::new(false);
+        let turn = entry
+            .runs_at_once
+            .then(|| free_turn(entry.exclusive.as_ref()))
+            .flatten();
+        let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let gate = || check_access(entry, ctx);
+            let now = turn.is_some();
+            if !entry.uses_context {
+                let args = Arguments::text(text, &failed, &entry.name, &gate, now);
+                let started = entry.runner.start(Cow::Borrowed(ctx), args);
+                return (started, None);
+            }
+            // The text moves into the call the tool's context shares, and
+            // back if the call has to be read again.
+            let call = Arc::new(Call::from_text(
+                Arc::clone(&entry.name),
+                std::mem::take(text),
+                self.progress.clone(),
+            ));
+            let args = Arguments::text(call.text(), &failed, &entry.name, &gate, now);
+            let tool_ctx = Cow::Owned(ctx.for_call(Arc::clone(&call)));
+            (entry.runner.start(tool_ctx, args), Some(call))
+        }));
+        match begun {
+            // Read again, the whole way.
+            Ok((_, call)) if failed.get() => {
+                if let Some(call) = call {
+                    *text = Call::into_text(call);
+                }
+                None
+            }
+            Ok((started, call)) => Some(Ok((self.begun(entry, started, turn, cx), call))),
+            Err(panic) => Some(Err(panic)),
+        }
     }
 
+    /// Where a start left the call: a run started at once in its turn
+    /// (`turn`) is polled once, and most are done then.
     #[inline(always)]
-    fn begun(&self, entry: &Entry<Ctx>, started: Result<Started, ToolError>) -> Begun {
-        match started {
-            Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
-            Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
-            Ok(Started::Wait(run)) => Begun::Waits(Run::Wait(run)),
-            Err(error) => Begun::Done(error.into()),
+    fn begun(
+        &self,
+        entry: &Entry<Ctx>,
+        started: Result<Started, ToolError>,
+        turn: Option<Option<OwnedMutexGuard<()>>>,
+        cx: &mut Context<'_>,
+    ) -> Begun {
+        let run = match started {
+            Ok(Started::Done(result)) => return Begun::Done(finish(entry, result, &self.settings)),
+            Ok(Started::Call(run)) => return Begun::Waits(Run::Call(run)),
+            Ok(Started::Wait(run)) => run,
+            Err(error) => return Begun::Done(error.into()),
+        };
+        let Some(turn) = turn else {
+            return Begun::Waits(Run::Wait(run));
+        };
+        match poll_once(&entry.name, run, cx) {
+            Ok(result) => Begun::Done(finish(entry, result, &self.settings)),
+            Err(run) => Begun::Waits(match turn {
+                Some(turn) => Run::Holding(run, turn),
+                None => Run::Wait(run),
+            }),
         }
     }
 
@@ -308,12 +401,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // Every wait before the tool starts ends when the caller cancels.
         let caller = ctx.caller();
         if entry.metadata.tier == ToolTier::Confirm {
-            let decision = tokio::select! {
-                biased;
-                () = caller.token().cancelled() => Err(cancelled(entry)),
-                decision = self.approve(entry, ctx, call) => decision,
-            };
-            if let Err(error) = decision {
+            // Boxed: its future is kept out of every call's.
+            let decision = Box::pin(async {
+                tokio::select! {
+                    biased;
+                    () = caller.token().cancelled() => Err(cancelled(entry)),
+                    decision = self.approve(entry, ctx, call) => decision,
+                }
+            });
+            if let Err(error) = decision.await {
                 return error.into();
             }
         }
@@ -490,38 +586,72 @@ fn outcome(result: &ToolResult) -> &'static str {
 mod tests {
     use std::cell::Cell;
 
-    use serde_json::{Value, json};
+    use serde::{Deserialize, Deserializer};
+    use serde_json::Value;
 
     use crate::observe::CallObserver;
     use crate::{ToolContext, ToolRegistry, tool};
 
     thread_local! {
-        /// Calls whose arguments were read from their text, on this thread.
-        pub(super) static READ_FROM_TEXT: Cell<usize> = const { Cell::new(0) };
+        /// Titles read straight out of the arguments' text, on this thread.
+        static FROM_TEXT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A title that counts the reads made out of text: serde_json's reader
+    /// of a `&str` is the only deserializer that names `StrRead`.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    #[schemars(transparent)]
+    struct Title(String);
+
+    impl<'de> Deserialize<'de> for Title {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            if std::any::type_name::<D>().contains("StrRead") {
+                FROM_TEXT.with(|count| count.set(count.get() + 1));
+            }
+            String::deserialize(deserializer).map(Title)
+        }
+    }
+
+    #[derive(Deserialize, serde::Serialize, schemars::JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    enum Units {
+        Celsius,
+        Fahrenheit,
     }
 
     /// Add a note.
     #[tool(concurrency_safe)]
-    fn add_note(title: String, priority: u8, tags: Option<Vec<String>>) -> String {
-        format!("{title} {priority} {tags:?}")
+    fn add_note(title: Title, priority: u8, tags: Option<Vec<String>>) -> String {
+        format!("{} {priority} {tags:?}", title.0)
     }
 
-    /// Add a note, with a context.
-    #[tool(concurrency_safe)]
-    fn add_note_seen(_ctx: &ToolContext<()>, title: String) -> String {
-        title
+    /// Add a note, with a context, waiting, one call at a time.
+    #[tool]
+    async fn add_note_seen(ctx: &ToolContext<()>, title: Title, units: Option<Units>) -> String {
+        let units = match units {
+            Some(Units::Celsius) => "C",
+            Some(Units::Fahrenheit) => "F",
+            None => "-",
+        };
+        format!("{} {units} {}", title.0, ctx.call_id().is_some())
     }
 
     /// Add a note, by hand.
-    #[tool(concurrency_safe, schema = json!({"type": "object"}))]
-    fn add_note_by_hand(title: String) -> String {
-        title
+    #[tool(concurrency_safe, schema = serde_json::json!({"type": "object"}))]
+    fn add_note_by_hand(title: Title) -> String {
+        title.0
     }
 
     /// Add a note, asking first.
     #[tool(tier = Confirm, concurrency_safe)]
-    fn add_note_confirmed(title: String) -> String {
-        title
+    fn add_note_confirmed(title: Title) -> String {
+        title.0
+    }
+
+    /// Add a note, its title at least three letters long.
+    #[tool(concurrency_safe)]
+    fn add_note_long(#[schemars(length(min = 3))] title: String, marker: Option<Title>) -> String {
+        format!("{title} {}", marker.is_some())
     }
 
     struct Watch;
@@ -534,13 +664,13 @@ mod tests {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        let before = READ_FROM_TEXT.with(Cell::get);
+        let before = FROM_TEXT.with(Cell::get);
         let result = runtime.block_on(registry.call(
             &ToolContext::new(()),
             tool,
             Value::String(args.to_owned()),
         ));
-        let read = READ_FROM_TEXT.with(Cell::get) > before;
+        let read = FROM_TEXT.with(Cell::get) > before;
         (read, result.model_text().into_owned())
     }
 
@@ -550,7 +680,8 @@ mod tests {
             .with(AddNote)
             .with(AddNoteSeen)
             .with(AddNoteByHand)
-            .with(AddNoteConfirmed);
+            .with(AddNoteConfirmed)
+            .with(AddNoteLong);
         let note = r#"{"title": "G", "priority": 2, "tags": ["a"]}"#;
         assert_eq!(
             call(&registry, "add_note", note),
@@ -560,18 +691,29 @@ mod tests {
             call(&registry, "add_note", r#"{"title":"G","priority":2}"#),
             (true, "G 2 None".to_owned())
         );
-        // Read again the whole way: a value the parameters refuse, a key
-        // no parameter has.
+        // An async tool with a context and an enum, not concurrency-safe:
+        // its call id made from the text when it asks.
+        assert_eq!(
+            call(
+                &registry,
+                "add_note_seen",
+                r#"{"title":"G","units":"celsius"}"#
+            ),
+            (true, "G C true".to_owned())
+        );
+        // Read again the whole way, in the schema's words: a value the
+        // parameters refuse, a key no parameter has.
         for refused in [
             r#"{"title": "G", "priority": 300}"#,
             r#"{"title": "G", "priority": 2, "colour": "red"}"#,
         ] {
-            let (read, text) = call(&registry, "add_note", refused);
-            assert!(!read && text.starts_with("invalid arguments"), "{text}");
+            let (_, text) = call(&registry, "add_note", refused);
+            assert!(text.starts_with("invalid arguments"), "{text}");
         }
-        // Tools that need more than their parameters.
-        let title = r#"{"title": "G"}"#;
-        for tool in ["add_note_seen", "add_note_by_hand", "add_note_confirmed"] {
+        // Tools that need more than their parameters: a schema by hand, an
+        // approval, a schema that says more than the types.
+        let title = r#"{"title": "Gro", "marker": "m"}"#;
+        for tool in ["add_note_by_hand", "add_note_confirmed", "add_note_long"] {
             assert!(!call(&registry, tool, title).0, "{tool}");
         }
         // A registry whose calls are watched.

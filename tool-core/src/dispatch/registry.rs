@@ -5,20 +5,19 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::ToolInfo;
 use crate::dispatch::access::allowed;
-use crate::dispatch::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use crate::dispatch::batch::ToolCall;
 use crate::dispatch::batch::{Batch, run_batch};
 use crate::dispatch::entry::Entry;
 use crate::dispatch::into_tool::IntoTool;
-use crate::dispatch::pipeline::{Pipeline, Settings};
+use crate::dispatch::pipeline::Pipeline;
 use crate::dispatch::runner::Registration;
-use crate::tool::{DEFAULT_MAX_MEDIA_BYTES, check_tool_name};
+use crate::dispatch::settings::Settings;
+use crate::tool::check_tool_name;
 use crate::{DeliveryError, RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult};
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
@@ -116,12 +115,6 @@ impl Hasher for NameHasher {
     }
 }
 
-/// The time a call may run when its tool sets no `timeout`: 30 seconds.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The time a deferred result may take to be delivered: 10 minutes.
-pub const DEFAULT_PENDING_TIMEOUT: Duration = Duration::from_secs(600);
-
 impl<Ctx> ToolRegistry<Ctx> {
     /// An empty registry: arguments up to 1 MiB, validated; calls limited to
     /// 30 seconds unless their tool says otherwise; no approval hook (so
@@ -132,13 +125,7 @@ impl<Ctx> ToolRegistry<Ctx> {
             entries: Vec::new(),
             definitions: Vec::new(),
             index: HashMap::default(),
-            pipeline: Pipeline::new(Settings {
-                max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
-                default_timeout: DEFAULT_TIMEOUT,
-                pending_timeout: DEFAULT_PENDING_TIMEOUT,
-                validate: true,
-                max_media_bytes: DEFAULT_MAX_MEDIA_BYTES,
-            }),
+            pipeline: Pipeline::new(Settings::DEFAULT),
             checks: Vec::new(),
             batch: Batch::Auto,
             derived: Derived::default(),

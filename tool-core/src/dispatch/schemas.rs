@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
-use crate::dispatch::runner::Facts;
+use crate::dispatch::runner::SchemaSource;
+use crate::schema::implied::reading_implies;
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
 use crate::{RegistryError, ToolDefinition};
@@ -26,19 +27,10 @@ pub(crate) struct Schemas {
     pub(crate) output_check: Option<SchemaCheck>,
     /// Where a `null` means the argument was left out.
     pub(crate) absent_nulls: Option<AbsentNulls>,
-}
-
-/// Where a tool's schemas come from.
-pub(crate) enum SchemaSource {
-    /// A hand-written tool's, read from it.
-    Given { input: Value, output: Option<Value> },
-    /// A `#[tool]`'s functions, made once per process and kept under the
-    /// address of the tool's `static` facts (each `#[tool]` has its own).
-    Compiled {
-        facts: &'static Facts,
-        input: fn() -> Value,
-        output: fn() -> Option<Value>,
-    },
+    /// Whether reading the arguments checks everything the input schema
+    /// says (`schema/implied.rs`): then the schema is checked only when
+    /// reading fails, for the words it says it in.
+    pub(crate) implied: bool,
 }
 
 /// A tool as every registry that holds it shares it.
@@ -59,12 +51,13 @@ pub(crate) fn describe(
     long_running: bool,
     source: SchemaSource,
 ) -> Result<Described, RegistryError> {
-    let (input, output, key) = match source {
-        SchemaSource::Given { input, output } => (input, output, None),
+    let (input, output, key, derived) = match source {
+        SchemaSource::Given { input, output } => (input, output, None, false),
         SchemaSource::Compiled {
             facts,
             input,
             output,
+            derived,
         } => {
             let key = std::ptr::from_ref(facts) as usize;
             if let Some((definition, schemas)) = made().get(&key) {
@@ -72,7 +65,7 @@ pub(crate) fn describe(
             }
             // Made outside the lock: another thread registering the same
             // tool at the same time makes the same values.
-            (input(), output(), Some(key))
+            (input(), output(), Some(key), derived)
         }
     };
     let schema_error = |which, message| RegistryError::InvalidSchema {
@@ -92,6 +85,7 @@ pub(crate) fn describe(
     };
     let schemas = Arc::new(Schemas {
         absent_nulls: AbsentNulls::compile(&input),
+        implied: derived && reading_implies(&input),
         input_check,
         output_schema: output,
         output_check,

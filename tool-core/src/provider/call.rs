@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::ToolCall;
-pub(super) use crate::dispatch::arguments::kind;
+pub(super) use crate::dispatch::read::raw::kind;
 use crate::provider::Provider;
 
 /// One tool call read from a provider's response: the provider's id for it,

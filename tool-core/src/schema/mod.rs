@@ -7,6 +7,7 @@
 
 pub(crate) mod derive;
 pub(crate) mod dialect;
+pub(crate) mod implied;
 pub(crate) mod nulls;
 pub(crate) mod validation;
 

@@ -100,7 +100,9 @@ impl<Ctx> Clone for Shared<Ctx> {
 /// child token are not free.
 pub(crate) struct Call {
     tool: Arc<str>,
-    arguments: Value,
+    /// Made from `text` when first asked for, for a call read from it.
+    arguments: OnceLock<Value>,
+    text: Option<String>,
     id: OnceLock<String>,
     token: OnceLock<CancellationToken>,
     cancelled: AtomicBool,
@@ -117,7 +119,8 @@ impl Call {
     ) -> Self {
         Self {
             tool,
-            arguments,
+            arguments: OnceLock::from(arguments),
+            text: None,
             id: OnceLock::new(),
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
@@ -125,15 +128,52 @@ impl Call {
         }
     }
 
-    /// The call's arguments, as they passed the raw-argument checks.
-    pub(crate) fn arguments(&self) -> &Value {
-        &self.arguments
+    /// A call whose arguments were read out of their text, a JSON object:
+    /// its value is made only if someone asks (for the id, say).
+    pub(crate) fn from_text(
+        tool: Arc<str>,
+        text: String,
+        sink: Option<Arc<dyn ProgressSink>>,
+    ) -> Self {
+        Self {
+            tool,
+            arguments: OnceLock::new(),
+            text: Some(text),
+            id: OnceLock::new(),
+            token: OnceLock::new(),
+            cancelled: AtomicBool::new(false),
+            progress: Progress::new(sink),
+        }
     }
 
-    /// The call's stable id, computed once.
+    /// The text of a call read from it; empty for one read from a value.
+    pub(crate) fn text(&self) -> &str {
+        self.text.as_deref().unwrap_or_default()
+    }
+
+    /// The text of a call read from it, back (copied only if the call is
+    /// still shared).
+    pub(crate) fn into_text(call: Arc<Self>) -> String {
+        match Arc::try_unwrap(call) {
+            Ok(call) => call.text.unwrap_or_default(),
+            Err(call) => call.text().to_owned(),
+        }
+    }
+
+    /// The call's arguments, as they passed the raw-argument checks.
+    pub(crate) fn arguments(&self) -> &Value {
+        self.arguments.get_or_init(|| {
+            // Read already as one object: it parses.
+            let text = self.text.as_deref().unwrap_or("{}");
+            serde_json::from_str(text).unwrap_or_default()
+        })
+    }
+
+    /// The call's stable id, computed once: the same for its text as for
+    /// its value.
     pub(crate) fn id(&self) -> &str {
         self.id
-            .get_or_init(|| crate::call_id(&self.tool, &self.arguments))
+            .get_or_init(|| crate::call_id(&self.tool, self.arguments()))
     }
 
     /// The call's own token: a child of the caller's, cancelled with it or
@@ -333,9 +373,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// than the last one sent for the call, or is not a finite number, is
     /// dropped; a `total` that is not finite is sent as none. A context
     /// that is not a registry call's sends nothing: one made with
-    /// [`ToolContext::new`] and used directly, or the caller's own, which a
-    /// [`TypedTool`](crate::TypedTool) whose
-    /// [`uses_context`](crate::TypedTool::uses_context) is `false` receives.
+    /// [`ToolContext::new`] and used directly.
     /// With no observer and the tracing event disabled, a report allocates
     /// and formats nothing.
     ///

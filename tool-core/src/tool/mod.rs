@@ -185,34 +185,12 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Whether [`execute`](TypedTool::execute) reads its context (state,
-    /// call id, cancellation). A registry gives a tool that does not a plain
-    /// copy of the caller's context and skips making the call's own.
-    /// Default: `true`.
-    fn uses_context(&self) -> bool {
-        true
-    }
-
     /// Runs the tool on arguments that have been deserialized.
     fn execute(
         &self,
         ctx: &ToolContext<Ctx>,
         input: Self::Input,
     ) -> impl Future<Output = Self::Output> + Send;
-
-    /// Runs the tool at once, for a tool whose work never waits: the
-    /// result, or the input back for [`execute`](TypedTool::execute). A
-    /// registry tries it first and is spared a future and a timer for tools
-    /// that answer at once (such a call cannot be interrupted by its
-    /// timeout). Default: the input back.
-    fn execute_now(
-        &self,
-        ctx: &ToolContext<Ctx>,
-        input: Self::Input,
-    ) -> Result<Self::Output, Self::Input> {
-        let _ = ctx;
-        Err(input)
-    }
 }
 
 /// A tool that takes its arguments as raw JSON, usable as a trait object.

@@ -184,9 +184,10 @@ pub(crate) fn facts(args: &ToolArgs, krate: &Path, identity: &Identity) -> Token
 }
 
 /// The `Compiled` a tool registers with: its facts and the functions the
-/// expansion generated; `reads_text` when its start function reads the
-/// parameters one by one, each with the reader of text its type has.
-pub(crate) fn compiled(args: &ToolArgs, krate: &Path, reads_text: bool) -> TokenStream {
+/// expansion generated. `derived` unless the user wrote the input schema:
+/// then the schema is what the start function's types read.
+pub(crate) fn compiled(args: &ToolArgs, krate: &Path) -> TokenStream {
+    let derived = args.schema.is_none();
     let p = quote!(#krate::__private);
     let output_schema = match &args.output_schema {
         Some(_) => quote!(__tool_output_schema),
@@ -198,7 +199,7 @@ pub(crate) fn compiled(args: &ToolArgs, krate: &Path, reads_text: bool) -> Token
             input_schema: __tool_input_schema,
             output_schema: #output_schema,
             start: __tool_start,
-            reads_text: #reads_text,
+            derived: #derived,
         }
     }
 }

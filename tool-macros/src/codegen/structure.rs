@@ -273,7 +273,7 @@ fn allows_unknown_arguments(args: &ToolArgs) -> bool {
 /// for every registry without one.
 fn registration(args: &ToolArgs, krate: &Path, tool_type: &Ident) -> TokenStream {
     let p = quote!(#krate::__private);
-    let compiled = compiled(args, krate, false);
+    let compiled = compiled(args, krate);
     match &args.context {
         Some(ctx_type) => quote! {
             #[automatically_derived]

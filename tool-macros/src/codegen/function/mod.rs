@@ -378,11 +378,7 @@ impl<'a> Expansion<'a> {
     /// made by `slot::<T>`: where a parameter type that cannot be one fails,
     /// at the type, written alike in the start and the schema functions so
     /// that rustc reports it once.
-    ///
-    /// In the start function (`reading`) of a derived schema's tool, each
-    /// field gets the reader of text its type has, if any: found by method
-    /// resolution on `Probe<T>` (`tool-core/src/dispatch/text.rs`).
-    fn fields(&self, reading: bool) -> (TokenStream, Vec<TokenStream>) {
+    fn fields(&self) -> (TokenStream, Vec<TokenStream>) {
         let p = &self.p;
         let derived = self.args.schema.is_none();
         let (kind, slot) = if derived {
@@ -390,22 +386,13 @@ impl<'a> Expansion<'a> {
         } else {
             (quote!(#p::ByHand), quote!(slot_by_hand))
         };
-        let text = reading && derived;
         let mut lets = TokenStream::new();
-        if text && self.tool.params().next().is_some() {
-            lets.extend(quote!(use #p::{ExactText as _, LooseText as _};));
-        }
         let mut slots = Vec::new();
         for (index, param) in self.tool.params().enumerate() {
             let ty = &param.ty;
             let field = field_local(index);
             let param_static = param_static(index);
-            lets.extend(if text {
-                let reader = quote_spanned!(ty.span()=> (&#p::Probe::<#ty>::NEW).text_reader());
-                quote!(let mut #field = #p::Field::<#ty, #kind>::reading(&#param_static, #reader);)
-            } else {
-                quote!(let mut #field = #p::Field::<#ty, #kind>::new(&#param_static);)
-            });
+            lets.extend(quote!(let mut #field = #p::Field::<#ty, #kind>::new(&#param_static);));
             slots.push(quote_spanned!(ty.span()=> #p::#slot::<#ty>(&mut #field)));
         }
         (lets, slots)
@@ -442,7 +429,7 @@ impl<'a> Expansion<'a> {
             };
         }
         if self.plain.is_some() {
-            let (lets, slots) = self.fields(false);
+            let (lets, slots) = self.fields();
             return quote! {
                 fn __tool_input_schema() -> #p::Value {
                     #lets
@@ -471,8 +458,7 @@ impl<'a> Expansion<'a> {
             plain,
             ..
         } = self;
-        let reads_text = plain.is_some() && self.args.schema.is_none();
-        let compiled = compiled(self.args, &self.krate, reads_text);
+        let compiled = compiled(self.args, &self.krate);
         let marker = plain.is_none().then_some(marker).into_iter();
         match self.tool.context() {
             Some(ctx_type) => quote! {

@@ -82,7 +82,7 @@ impl Expansion<'_> {
             .map(|(ident, _)| (ident, ident.unraw().to_string()))
             .unzip();
         let fields = (0..idents.len()).map(field_local);
-        let (lets, slots) = self.fields(true);
+        let (lets, slots) = self.fields();
         let expecting = format!("the arguments of tool `{}` as a JSON object", self.name);
         let object = format_ident!("__tool_object", span = Span::mixed_site());
         let key = format_ident!("__tool_key", span = Span::mixed_site());

@@ -66,7 +66,7 @@ impl<'de, 'a> MapAccess<'de> for Map<'a, '_> {
     ) -> Result<Option<K::Value>, Error> {
         match self.next_key() {
             // Read as serde_json reads a key: `"1"` is a `u32` key too.
-            Some(key) => match seed.deserialize(crate::dispatch::key::MapKey(key)) {
+            Some(key) => match seed.deserialize(super::key::MapKey(key)) {
                 Ok(key) => Ok(Some(key)),
                 Err(error) => Err(error),
             },

@@ -1,92 +1,36 @@
-//! Reading a `#[tool]` function's parameters straight out of the JSON
-//! string a model sent (OpenAI's arguments arrive so), without making a
+//! Reading a `#[tool]`'s input straight out of the JSON string a model
+//! sent (OpenAI's arguments arrive so), without making a
 //! [`Value`](serde_json::Value) of it first.
 //!
 //! The detour through a `Value` is there for what needs the arguments as a
-//! whole: the schema's check, the call's id, a tool that sees its call. A
-//! call that needs none of them, of a tool whose parameters are all of the
-//! types below, reads the text instead. Those types are the ones whose
-//! reading says everything their schema says: a value serde reads into a
-//! `String`, a `u8`, an `Option<bool>` or a `Vec<f64>` is one the schema
-//! schemars gives that type accepts, and the start function refuses the
-//! keys no parameter has, a key given twice and a required one left out. So
-//! a call read from the text is one the schema's check would have passed.
+//! whole: the schema's check, the call's id, an approval, a run in the
+//! background. A tool whose reading implies its schema
+//! (`schema/implied.rs`), decided when it is registered, needs no check,
+//! and a call that needs nothing else of the value reads the text instead:
+//! the start function refuses the keys no parameter has, a key given twice
+//! and a required one left out, as the schema would.
 //!
-//! Anything else goes the whole way, from the start: a value of another
-//! type, a key with an escape in it, a read that fails, text that is not
-//! one JSON object. A failure is thus reported exactly as before, by the
-//! schema's check or the deserializer, and the text path has no messages
-//! of its own.
+//! A read that fails (a bad value, a key with an escape in it, text that is
+//! not one JSON object) goes the whole way, from the start: a value, the
+//! schema's check, the deserializer. A failure is thus reported exactly as
+//! it would be for the value, and the text path has no messages of its own.
 
 use std::cell::Cell;
-use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 use serde_json::Error;
 
 use crate::ToolError;
 
-/// A parameter type whose reading implies its schema. Implemented here
-/// only, for std types whose schema is schemars' own.
-#[doc(hidden)]
-pub trait Exact: DeserializeOwned {}
-
-macro_rules! exact {
-    ($($ty:ty),* $(,)?) => { $(impl Exact for $ty {})* };
-}
-
-exact!(
-    String, bool, char, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64
-);
-
-impl<T: Exact> Exact for Option<T> {}
-impl<T: Exact> Exact for Vec<T> {}
-impl<T: Exact> Exact for Box<T> {}
-
 /// Reads one value of `T` at the start of the text; how many bytes it took.
 pub(crate) type TextRead<T> = fn(&str) -> Result<(T, usize), Error>;
 
-fn read_text<T: DeserializeOwned>(text: &str) -> Result<(T, usize), Error> {
+pub(crate) fn read_text<T: DeserializeOwned>(text: &str) -> Result<(T, usize), Error> {
     let mut values = serde_json::Deserializer::from_str(text).into_iter::<T>();
     match values.next() {
         Some(Ok(value)) => Ok((value, values.byte_offset())),
         Some(Err(error)) => Err(error),
         None => Err(serde::de::Error::custom("no value")),
-    }
-}
-
-/// Which reader a parameter type gets, found by method resolution: the
-/// expansion writes `(&Probe::<T>::NEW).text_reader()`, which resolves to
-/// [`ExactText`] when `T: Exact` and to [`LooseText`] (one autoref
-/// further) otherwise, so that only exact types compile a reader.
-#[doc(hidden)]
-pub struct Probe<T>(PhantomData<fn() -> T>);
-
-impl<T> Probe<T> {
-    pub const NEW: Self = Probe(PhantomData);
-}
-
-#[doc(hidden)]
-pub trait ExactText<T> {
-    fn text_reader(&self) -> Option<TextRead<T>>;
-}
-
-impl<T: Exact> ExactText<T> for Probe<T> {
-    #[inline]
-    fn text_reader(&self) -> Option<TextRead<T>> {
-        Some(read_text::<T>)
-    }
-}
-
-#[doc(hidden)]
-pub trait LooseText<T> {
-    fn text_reader(&self) -> Option<TextRead<T>>;
-}
-
-impl<T> LooseText<T> for &Probe<T> {
-    #[inline]
-    fn text_reader(&self) -> Option<TextRead<T>> {
-        None
     }
 }
 
@@ -280,21 +224,6 @@ mod tests {
         ] {
             assert!(!keys(text).1, "{text}");
         }
-    }
-
-    // The borrow is what the expansion writes: without it, no type would
-    // resolve to `LooseText`.
-    #[allow(clippy::needless_borrow)]
-    #[test]
-    fn only_exact_types_get_a_reader() {
-        assert!((&Probe::<String>::NEW).text_reader().is_some());
-        assert!((&Probe::<Option<Vec<u8>>>::NEW).text_reader().is_some());
-        assert!((&Probe::<serde_json::Value>::NEW).text_reader().is_none());
-        assert!(
-            (&Probe::<std::collections::HashMap<String, u8>>::NEW)
-                .text_reader()
-                .is_none()
-        );
     }
 
     #[test]

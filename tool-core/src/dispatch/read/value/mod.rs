@@ -19,6 +19,7 @@ use crate::schema::push_key;
 use crate::schema::validation::from_serde;
 
 mod compound;
+pub(super) mod key;
 
 use compound::{Map, Seq, Variant};
 

@@ -7,9 +7,9 @@ use serde_json::{Error, Value};
 
 use super::Slot;
 use crate::ToolError;
-use crate::dispatch::input::{Node, Path, unexpected};
-use crate::dispatch::runner::{Arguments, Checks, Gate, Source};
-use crate::dispatch::text::Scan;
+use crate::dispatch::read::text::Scan;
+use crate::dispatch::read::value::{Node, Path, unexpected};
+use crate::dispatch::read::{Arguments, Checks, Gate, Source};
 
 impl<'a> Arguments<'a> {
     /// The arguments as the object a function's parameters are read out

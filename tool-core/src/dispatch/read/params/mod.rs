@@ -22,8 +22,8 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
-use crate::dispatch::input::{Node, Path};
-use crate::dispatch::text::{Scan, TextRead};
+use crate::dispatch::read::text::{Scan, read_text};
+use crate::dispatch::read::value::{Node, Path};
 
 mod object;
 
@@ -87,9 +87,6 @@ impl<T: DeserializeOwned> SerdeParameter for T {}
 pub struct Field<T, K = Derived> {
     param: &'static Param,
     value: Option<T>,
-    /// How to read the parameter out of the arguments' text, for a type
-    /// whose reading implies its schema (`dispatch/text.rs`).
-    text: Option<TextRead<T>>,
     kind: PhantomData<K>,
 }
 
@@ -105,18 +102,6 @@ impl<T, K> Field<T, K> {
         Self {
             param,
             value: None,
-            text: None,
-            kind: PhantomData,
-        }
-    }
-
-    /// The field of a start function, which may read the arguments' text.
-    #[inline]
-    pub fn reading(param: &'static Param, text: Option<TextRead<T>>) -> Self {
-        Self {
-            param,
-            value: None,
-            text,
             kind: PhantomData,
         }
     }
@@ -172,11 +157,7 @@ impl<T: Parameter> Slot for Field<T, Derived> {
     }
 
     fn read_text(&mut self, scan: &mut Scan<'_>) -> bool {
-        let Some(read) = self.text else {
-            scan.fail();
-            return false;
-        };
-        self.value = scan.value(read);
+        self.value = scan.value(read_text::<T>);
         self.value.is_some()
     }
 
@@ -312,7 +293,7 @@ mod tests {
 
     use super::*;
     use crate::ToolError;
-    use crate::dispatch::runner::Arguments;
+    use crate::dispatch::read::Arguments;
 
     // The struct `#[tool]` derives for parameters with attributes, here for
     // the same parameters as the statics below (undocumented, as it is).
