@@ -35,8 +35,8 @@ use support::{AddNote, AddNoteLocked, EXPECTED, arguments, direct};
 use tokio::runtime::Runtime;
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::registry::ToolCall;
-use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_core::registry::Validation;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// An observer that counts both events.
 struct Counting(Arc<AtomicU64>);

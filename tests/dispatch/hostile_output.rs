@@ -8,8 +8,8 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 use tool_core::error::MAX_ECHO_CHARS;
-use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_core::registry::Validation;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]

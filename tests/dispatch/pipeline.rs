@@ -16,9 +16,9 @@ use serde_json::{Value, json};
 use tool_core::context::call_id;
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+use tool_core::registry::Validation;
 use tool_core::registry::{Batch, DeliveryError, ToolCall};
 use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, TypedTool, Violation, tool};
-use tool_core::registry::Validation;
 
 /// Counts how often tool bodies run.
 #[derive(Default)]

@@ -9,8 +9,8 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
 use tokio::runtime::Runtime;
 use tool_core::observe::CallObserver;
-use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_core::registry::Validation;
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Add a note.
 #[tool(tier = Observe, concurrency_safe)]

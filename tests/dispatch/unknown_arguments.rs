@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::error::MAX_ECHO_CHARS;
-use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_core::registry::Validation;
+use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Get the weather for a city.
 #[tool(tier = Observe)]

@@ -21,8 +21,11 @@ pub(crate) enum Run {
     /// A plain function's call: no timer can stop it.
     Call(Box<dyn FnOnce() -> ToolResult + Send>),
     Wait(BoxFuture<'static, ToolResult>),
-    /// An `async` run polled once already, in the turn it holds.
-    Holding(BoxFuture<'static, ToolResult>, OwnedMutexGuard<()>),
+    /// An `async` run polled once already, which said it waits: in the
+    /// turn it holds, if the tool takes turns. It is polled again only
+    /// when it wakes the call, so that a tool that yields (`yield_now`)
+    /// yields.
+    Polled(BoxFuture<'static, ToolResult>, Option<OwnedMutexGuard<()>>),
 }
 
 /// A tool's turn when it is free now, or `None` when the call must wait
@@ -62,11 +65,13 @@ pub(crate) async fn execute(
     exclusive: Option<&tokio::sync::Mutex<()>>,
     caller: Caller<'_>,
 ) -> ToolResult {
-    let (run, held) = match run {
-        Run::Holding(run, turn) => (Run::Wait(run), Some(turn)),
+    // A run polled once already has started, in its turn.
+    let polled = matches!(run, Run::Polled(..));
+    let (run, _started_turn) = match run {
+        Run::Polled(run, turn) => (Run::Wait(run), turn),
         run => (run, None),
     };
-    let _turn = match exclusive.filter(|_| held.is_none()) {
+    let _turn = match exclusive.filter(|_| !polled) {
         // A free turn is taken without watching the token: most are.
         Some(lock) => match lock.try_lock() {
             Ok(turn) => Some(turn),
@@ -86,7 +91,7 @@ pub(crate) async fn execute(
     };
     // Also when the turn and the cancel came together, or before the
     // call came here.
-    if caller.cancelled() {
+    if !polled && caller.cancelled() {
         return ToolError::Cancelled {
             tool: tool.to_owned(),
         }
@@ -98,13 +103,14 @@ pub(crate) async fn execute(
             return std::panic::catch_unwind(AssertUnwindSafe(run))
                 .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
         }
-        Run::Wait(run) | Run::Holding(run, _) => run,
+        Run::Wait(run) | Run::Polled(run, _) => run,
     };
     let guarded = AssertUnwindSafe(run).catch_unwind();
     match (LazyTimeout {
         inner: guarded,
         limit: timeout,
         sleep: None,
+        polled,
     })
     .await
     {
@@ -125,11 +131,14 @@ pub(crate) async fn execute(
 
 /// A time limit whose timer starts only if the future does not finish on
 /// its first poll: most tool calls do, and then cost no timer and no clock
-/// read. `None` when the time ran out.
+/// read. `None` when the time ran out. `polled`: the future was polled once
+/// already where the call started and waits to be woken, so the first poll
+/// here only starts the timer.
 struct LazyTimeout<F> {
     inner: F,
     limit: Duration,
     sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+    polled: bool,
 }
 
 impl<F: Future + Unpin> Future for LazyTimeout<F> {
@@ -137,7 +146,9 @@ impl<F: Future + Unpin> Future for LazyTimeout<F> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        if let Poll::Ready(output) = Pin::new(&mut this.inner).poll(cx) {
+        if !std::mem::take(&mut this.polled)
+            && let Poll::Ready(output) = Pin::new(&mut this.inner).poll(cx)
+        {
             return Poll::Ready(Some(output));
         }
         let limit = this.limit;

@@ -378,10 +378,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         };
         match poll_once(&entry.name, run, cx) {
             Ok(result) => Begun::Done(finish(entry, result, &self.settings)),
-            Err(run) => Begun::Waits(match turn {
-                Some(turn) => Run::Holding(run, turn),
-                None => Run::Wait(run),
-            }),
+            Err(run) => Begun::Waits(Run::Polled(run, turn)),
         }
     }
 

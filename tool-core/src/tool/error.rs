@@ -5,8 +5,8 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS};
-use crate::tool::pointer::{push_key, unescape_key};
 use crate::tool::message::ErrorMessage;
+use crate::tool::pointer::{push_key, unescape_key};
 
 /// Why a call did not produce a successful result.
 ///
