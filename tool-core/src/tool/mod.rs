@@ -1,6 +1,7 @@
 //! The vocabulary: the two tool traits, the context a tool runs in, its
 //! results and errors, its metadata. Knows nothing of dispatch or providers.
 
+mod call;
 mod call_id;
 pub(crate) mod context;
 pub(crate) mod echo;
@@ -13,8 +14,8 @@ pub(crate) mod pointer;
 pub(crate) mod progress;
 mod result;
 
+pub(crate) use call::Call;
 pub use call_id::call_id;
-pub(crate) use context::Call;
 pub use context::{CancellationToken, ToolContext};
 pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};

@@ -4,3 +4,4 @@
 //! schema), over tools of every shape people write.
 
 mod shapes;
+mod text_path;
