@@ -21,6 +21,9 @@ pub(crate) enum Run {
     /// A plain function's call: no timer can stop it.
     Call(Box<dyn FnOnce() -> ToolResult + Send>),
     Wait(BoxFuture<'static, ToolResult>),
+    /// An `async` run started in its turn (if the tool takes turns), to be
+    /// polled once in the call's own poll (`Pipeline::poll_now`).
+    Now(BoxFuture<'static, ToolResult>, Option<OwnedMutexGuard<()>>),
     /// An `async` run polled once already, which said it waits: in the
     /// turn it holds, if the tool takes turns. It is polled again only
     /// when it wakes the call, so that a tool that yields (`yield_now`)
@@ -30,6 +33,7 @@ pub(crate) enum Run {
 
 /// A tool's turn when it is free now, or `None` when the call must wait
 /// for it (`Some(None)`: the tool takes no turns).
+#[inline]
 pub(crate) fn free_turn(
     exclusive: Option<&Arc<tokio::sync::Mutex<()>>>,
 ) -> Option<Option<OwnedMutexGuard<()>>> {
@@ -44,14 +48,11 @@ pub(crate) fn free_turn(
 /// turn held past it and no future around them. A panic is the result.
 pub(crate) fn poll_once(
     tool: &str,
-    mut run: BoxFuture<'static, ToolResult>,
+    run: &mut BoxFuture<'static, ToolResult>,
     cx: &mut Context<'_>,
-) -> Result<ToolResult, BoxFuture<'static, ToolResult>> {
-    match std::panic::catch_unwind(AssertUnwindSafe(|| run.as_mut().poll(cx))) {
-        Ok(Poll::Ready(result)) => Ok(result),
-        Ok(Poll::Pending) => Err(run),
-        Err(panic) => Ok(panicked(tool, panic.as_ref())),
-    }
+) -> Poll<ToolResult> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| run.as_mut().poll(cx)))
+        .unwrap_or_else(|panic| Poll::Ready(panicked(tool, panic.as_ref())))
 }
 
 /// Step 6: one at a time if the tool asks it, under the time limit, with a
@@ -65,13 +66,13 @@ pub(crate) async fn execute(
     exclusive: Option<&tokio::sync::Mutex<()>>,
     caller: Caller<'_>,
 ) -> ToolResult {
-    // A run polled once already has started, in its turn.
+    // A run started at once holds its turn; one polled once has started.
     let polled = matches!(run, Run::Polled(..));
-    let (run, _started_turn) = match run {
-        Run::Polled(run, turn) => (Run::Wait(run), turn),
-        run => (run, None),
+    let (run, _started_turn, held) = match run {
+        Run::Polled(run, turn) | Run::Now(run, turn) => (Run::Wait(run), turn, true),
+        run => (run, None, false),
     };
-    let _turn = match exclusive.filter(|_| !polled) {
+    let _turn = match exclusive.filter(|_| !held) {
         // A free turn is taken without watching the token: most are.
         Some(lock) => match lock.try_lock() {
             Ok(turn) => Some(turn),
@@ -103,7 +104,7 @@ pub(crate) async fn execute(
             return std::panic::catch_unwind(AssertUnwindSafe(run))
                 .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
         }
-        Run::Wait(run) | Run::Polled(run, _) => run,
+        Run::Wait(run) | Run::Polled(run, _) | Run::Now(run, _) => run,
     };
     let guarded = AssertUnwindSafe(run).catch_unwind();
     match (LazyTimeout {

@@ -115,7 +115,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// before they are read. Default: [`Validation::Auto`].
     ///
     /// ```
-    /// use tool_core::{ToolRegistry, Validation};
+    /// use tool_core::ToolRegistry;
+    /// use tool_core::registry::Validation;
     ///
     /// // Every call checked, even where the parameter types imply it.
     /// let registry = ToolRegistry::<()>::new().with_validation(Validation::Always);

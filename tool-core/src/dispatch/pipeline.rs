@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::future::poll_fn;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
-use std::task::{Context, Poll};
+use std::task::Poll;
 use std::time::Duration;
 
 use tokio::sync::OwnedMutexGuard;
@@ -106,7 +106,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // straight out of the text.
         let from_text = match &mut args {
             Value::String(text) if !watched && entry.reads_text => {
-                poll_fn(|cx| Poll::Ready(self.begin_text(entry, ctx, text, cx))).await
+                self.begin_text(entry, ctx, text)
             }
             _ => None,
         };
@@ -117,7 +117,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             // Boxed, as every wait: a call that finishes at once, as most
             // do, then moves and drops a small future.
             Some(Ok((Begun::Waits(run), shared))) => {
-                return Box::pin(self.end_text(entry, ctx, args, run, shared)).await;
+                return match self.poll_now(entry, run).await {
+                    Ok(result) => result,
+                    Err(run) => Box::pin(self.end_text(entry, ctx, args, run, shared)).await,
+                };
             }
         }
         // Step 2: the raw arguments, held as the call's.
@@ -133,21 +136,24 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // `Deserialize` impl, an availability check, the approval hook) ends
         // the call like one inside it. The steps that need no waiting run
         // without a future: most calls end there.
-        let begun = poll_fn(|cx| {
+        let begun = {
             let _entered = span.enter();
-            Poll::Ready(std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin(entry, input_schema, ctx, &mut call, cx)
-            })))
-        })
-        .await;
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                self.begin(entry, input_schema, ctx, &mut call)
+            }))
+        };
         let result = match begun {
             Ok(Begun::Done(result)) => result,
             // Boxed, as every wait: see above.
-            Ok(Begun::Waits(run)) => {
-                Box::pin(self.go_on_caught(entry, ctx, name, &call, run))
-                    .instrument(span)
-                    .await
-            }
+            Ok(Begun::Waits(run)) => match self.poll_now(entry, run).instrument(span.clone()).await
+            {
+                Ok(result) => result,
+                Err(run) => {
+                    Box::pin(self.go_on_caught(entry, ctx, name, &call, run))
+                        .instrument(span)
+                        .await
+                }
+            },
             Err(panic) => panicked(name, panic.as_ref()),
         };
         if let Some(start) = start {
@@ -178,6 +184,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// that mean "left out" dropped, held on the stack, or shared with a
     /// tool that can see the call in its context or runs on in the
     /// background.
+    #[inline(always)]
     fn hold<'e>(
         &self,
         entry: &'e Entry<Ctx>,
@@ -246,7 +253,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &ToolContext<Ctx>,
         call: &mut Held<'_>,
-        cx: &mut Context<'_>,
     ) -> Begun {
         // Checked first, unless reading checks all the schema says: then
         // only a read that fails is checked, for the schema's words.
@@ -262,6 +268,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // calls.
         let gate = || check_access(entry, ctx);
         let plain = entry.runs_at_once;
+        // Nothing to ask, no turn to take, nothing to check after: the
+        // tool runs at once, on arguments it may take.
+        if plain && !check_after && entry.exclusive.is_none() {
+            let tool_ctx = call.context_for(ctx);
+            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, true);
+            return self.begun(entry, entry.runner.start(tool_ctx, args), Some(None));
+        }
         // Nothing to ask and no turn to wait for: the tool may run at
         // once, with no future and no timer.
         let turn = plain.then(|| free_turn(entry.exclusive.as_ref())).flatten();
@@ -281,7 +294,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         {
             return Begun::Done(refused.into());
         }
-        self.begun(entry, started, turn, cx)
+        self.begun(entry, started, turn)
     }
 
     /// Step 2: the arguments against the tool's input schema.
@@ -314,7 +327,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         text: &mut String,
-        cx: &mut Context<'_>,
     ) -> Option<std::thread::Result<(Begun, Option<Arc<Call>>)>> {
         if text.len() > self.settings.max_argument_bytes {
             return None;
@@ -351,20 +363,19 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 }
                 None
             }
-            Ok((started, call)) => Some(Ok((self.begun(entry, started, turn, cx), call))),
+            Ok((started, call)) => Some(Ok((self.begun(entry, started, turn), call))),
             Err(panic) => Some(Err(panic)),
         }
     }
 
-    /// Where a start left the call: a run started at once in its turn
-    /// (`turn`) is polled once, and most are done then.
+    /// Where a start left the call: an `async` run started at once in its
+    /// turn (`turn`) is left for [`poll_now`](Self::poll_now).
     #[inline(always)]
     fn begun(
         &self,
         entry: &Entry<Ctx>,
         started: Result<Started, ToolError>,
         turn: Option<Option<OwnedMutexGuard<()>>>,
-        cx: &mut Context<'_>,
     ) -> Begun {
         let run = match started {
             Ok(Started::Done(result)) => return Begun::Done(finish(entry, result, &self.settings)),
@@ -372,12 +383,22 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Ok(Started::Wait(run)) => run,
             Err(error) => return Begun::Done(error.into()),
         };
-        let Some(turn) = turn else {
-            return Begun::Waits(Run::Wait(run));
+        Begun::Waits(match turn {
+            Some(turn) => Run::Now(run, turn),
+            None => Run::Wait(run),
+        })
+    }
+
+    /// A run started at once, polled once in the call's own poll: most end
+    /// there, with no timer and no future around them. `Err`: the run,
+    /// which waits, for [`go_on`](Self::go_on).
+    async fn poll_now(&self, entry: &Entry<Ctx>, run: Run) -> Result<ToolResult, Run> {
+        let Run::Now(mut run, turn) = run else {
+            return Err(run);
         };
-        match poll_once(&entry.name, run, cx) {
-            Ok(result) => Begun::Done(finish(entry, result, &self.settings)),
-            Err(run) => Begun::Waits(Run::Polled(run, turn)),
+        match poll_fn(|cx| Poll::Ready(poll_once(&entry.name, &mut run, cx))).await {
+            Poll::Ready(result) => Ok(finish(entry, result, &self.settings)),
+            Poll::Pending => Err(Run::Polled(run, turn)),
         }
     }
 
