@@ -65,7 +65,28 @@ impl Started {
         F: Future + Send + 'static,
         F::Output: 'static,
     {
-        Started::Wait(Box::pin(futures_util::FutureExt::map(run, finish)))
+        Started::Wait(Box::pin(Finish {
+            run: Box::pin(run),
+            finish,
+        }))
+    }
+}
+
+/// A future whose output becomes a tool's result: compiled once per output
+/// type, not per tool.
+struct Finish<R> {
+    run: BoxFuture<'static, R>,
+    finish: fn(R) -> ToolResult,
+}
+
+impl<R> Future for Finish<R> {
+    type Output = ToolResult;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<ToolResult> {
+        self.run.as_mut().poll(cx).map(self.finish)
     }
 }
 
