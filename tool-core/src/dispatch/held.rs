@@ -45,6 +45,7 @@ impl Held<'_> {
 
     /// The arguments to start the tool with: a call no one else can see
     /// gives them away.
+    #[inline]
     pub(crate) fn args_for_start(&mut self) -> Node<'_> {
         match self {
             Held::Local { arguments, .. } => Node::Take(arguments),

@@ -124,8 +124,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }
         }
         // Step 2: the raw arguments, held as the call's.
-        let mut call = match self.hold(entry, name, args) {
-            Ok(call) => call,
+        let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
+            Ok(arguments) => self.hold(entry, arguments),
             Err(error) => return self.refuse(&span, start, (name, name, &Value::Null), error),
         };
         if watched {
@@ -180,22 +180,16 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         result
     }
 
-    /// Step 2: the arguments made one object (`read/raw.rs`), its `null`s
-    /// that mean "left out" dropped, held on the stack, or shared with a
+    /// Step 2, once the arguments are one object (`read/raw.rs`): its
+    /// `null`s that mean "left out" dropped, held on the stack, or shared with a
     /// tool that can see the call in its context or runs on in the
     /// background.
     #[inline(always)]
-    fn hold<'e>(
-        &self,
-        entry: &'e Entry<Ctx>,
-        name: &str,
-        args: Value,
-    ) -> Result<Held<'e>, ToolError> {
-        let mut arguments = normalize(name, args, self.settings.max_argument_bytes)?;
+    fn hold<'e>(&self, entry: &'e Entry<Ctx>, mut arguments: Value) -> Held<'e> {
         if let Some(absent) = &entry.schemas.absent_nulls {
             absent.strip(&mut arguments);
         }
-        Ok(if entry.uses_context || entry.metadata.long_running {
+        if entry.uses_context || entry.metadata.long_running {
             Held::Shared(Arc::new(Call::new(
                 Arc::clone(&entry.name),
                 arguments,
@@ -207,7 +201,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 arguments,
                 id: OnceLock::new(),
             }
-        })
+        }
     }
 
     /// The rest of a call begun from its text, whose run waits.
