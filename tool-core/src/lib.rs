@@ -110,7 +110,7 @@ pub use tool::{
 // Inside the crate every item is named at the root, whatever module users
 // reach it through.
 pub(crate) use dispatch::{
-    Approval, ApprovalHook, CallFinished, CallStarted, DeliveryError, ToolCall, ToolCheck,
+    Approval, ApprovalHook, CallFinished, DeliveryError, ToolCall, ToolCheck,
 };
 pub(crate) use tool::{
     CallProgress, Echo, ExecuteOutput, IntoToolOutput, Media, MediaKind, Part, RegistryError,

@@ -21,6 +21,7 @@ pub(crate) mod registry;
 pub(crate) mod runner;
 pub(crate) mod schemas;
 mod settings;
+mod watch;
 
 pub use batch::{Batch, ToolCall};
 pub use into_tool::IntoTool;

@@ -37,7 +37,7 @@ use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
-use crate::{Approval, CallFinished, CallStarted, ToolContext, ToolError, ToolResult, ToolTier};
+use crate::{Approval, CallFinished, ToolContext, ToolError, ToolResult, ToolTier};
 use tokio_util::sync::CancellationToken;
 
 /// How far [`Pipeline::begin`] took a call.
@@ -110,18 +110,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }
             _ => None,
         };
-        match from_text {
-            None => {}
-            Some(Ok((Begun::Done(result), _))) => return result,
-            Some(Err(panic)) => return panicked(name, panic.as_ref()),
-            // Boxed, as every wait: a call that finishes at once, as most
-            // do, then moves and drops a small future.
-            Some(Ok((Begun::Waits(run), shared))) => {
-                return match self.poll_now(entry, run).await {
-                    Ok(result) => result,
-                    Err(run) => Box::pin(self.end_text(entry, ctx, args, run, shared)).await,
-                };
-            }
+        if let Some(begun) = from_text {
+            return self.go_on_text(entry, ctx, args, begun).await;
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
@@ -201,6 +191,26 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 arguments,
                 id: OnceLock::new(),
             }
+        }
+    }
+
+    /// The rest of a call begun from its text.
+    async fn go_on_text(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        args: Value,
+        begun: std::thread::Result<(Begun, Option<Arc<Call>>)>,
+    ) -> ToolResult {
+        match begun {
+            Ok((Begun::Done(result), _)) => result,
+            Err(panic) => panicked(&entry.name, panic.as_ref()),
+            // Boxed, as every wait: a call that finishes at once, as most
+            // do, then moves and drops a small future.
+            Ok((Begun::Waits(run), shared)) => match self.poll_now(entry, run).await {
+                Ok(result) => result,
+                Err(run) => Box::pin(self.end_text(entry, ctx, args, run, shared)).await,
+            },
         }
     }
 
@@ -538,57 +548,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         tokio::spawn(task.instrument(span));
         pending
     }
-
-    /// Events and span of a call that ended before it began.
-    fn report(
-        &self,
-        span: &tracing::Span,
-        tool: &str,
-        call_id: &str,
-        start: Option<Instant>,
-        result: &ToolResult,
-    ) {
-        span.record("call_id", call_id);
-        let _entered = span.enter();
-        self.started(tool, call_id);
-        if let Some(start) = start {
-            self.finished(tool, call_id, start, result);
-        }
-    }
-
-    fn started(&self, tool: &str, call_id: &str) {
-        if let Some(observer) = &self.observer {
-            quietly(|| observer.call_started(&CallStarted { tool, call_id }));
-        }
-    }
-
-    fn finished(&self, tool: &str, call_id: &str, start: Instant, result: &ToolResult) {
-        tracing::debug!(outcome = outcome(result), "tool call finished");
-        if let Some(observer) = &self.observer {
-            let event = CallFinished {
-                tool,
-                call_id,
-                duration: start.elapsed(),
-                result,
-            };
-            quietly(|| observer.call_finished(&event));
-        }
-    }
 }
 
 /// The error of a call cancelled before its tool started.
 fn cancelled<Ctx>(entry: &Entry<Ctx>) -> ToolError {
     ToolError::Cancelled {
         tool: entry.name.to_string(),
-    }
-}
-
-fn outcome(result: &ToolResult) -> &'static str {
-    if result.is_pending() {
-        "pending"
-    } else if result.is_error() {
-        "error"
-    } else {
-        "success"
     }
 }
