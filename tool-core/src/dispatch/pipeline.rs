@@ -110,8 +110,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }
             _ => None,
         };
-        if let Some(begun) = from_text {
-            return self.go_on_text(entry, ctx, args, begun).await;
+        match from_text {
+            None => {}
+            Some(Ok((Begun::Done(result), _))) => return result,
+            Some(begun) => return self.go_on_text(entry, ctx, args, begun).await,
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
