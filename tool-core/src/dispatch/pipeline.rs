@@ -82,10 +82,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         found: Result<(&Entry<Ctx>, &Value), Box<ToolError>>,
         mut args: Value,
     ) -> ToolResult {
-        // The name as the model sent it, bounded: it may be no tool's.
+        // The name bounded: it may be no tool's. The id, a hash, is made
+        // only for someone who reads it.
         let span =
             tracing::info_span!("tool_call", tool = %Echo(name), call_id = tracing::field::Empty);
-        // The id costs a hash; it is made only for someone who reads it.
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
         // Step 1: the tool. No tool's name: the observer gets it bounded.
@@ -113,7 +113,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         match from_text {
             None => {}
             Some(Ok((Begun::Done(result), _))) => return result,
-            Some(begun) => return self.go_on_text(entry, ctx, args, begun).await,
+            Some(Err(panic)) => return panicked(name, panic.as_ref()),
+            // Boxed, as every wait: a call that finishes at once, as most
+            // do, then moves and drops a small future.
+            Some(Ok((Begun::Waits(run), shared))) => {
+                return match self.poll_now(entry, run).await {
+                    Ok(result) => result,
+                    Err(run) => Box::pin(self.end_text(entry, ctx, args, run, shared)).await,
+                };
+            }
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
@@ -125,9 +133,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             self.started(name, call.id());
         }
         // Steps 3 to 7. A panic outside the tool's own run (in a
-        // `Deserialize` impl, an availability check, the approval hook) ends
-        // the call like one inside it. The steps that need no waiting run
-        // without a future: most calls end there.
+        // `Deserialize` impl, a check, the hook) ends the call as one in it.
         let begun = {
             let _entered = span.enter();
             std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -136,16 +142,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         };
         let result = match begun {
             Ok(Begun::Done(result)) => result,
-            // Boxed, as every wait: see above.
-            Ok(Begun::Waits(run)) => match self.poll_now(entry, run).instrument(span.clone()).await
-            {
-                Ok(result) => result,
-                Err(run) => {
-                    Box::pin(self.go_on_caught(entry, ctx, name, &call, run))
-                        .instrument(span)
-                        .await
-                }
-            },
+            Ok(Begun::Waits(run)) => self.go_on_held(entry, ctx, &call, run, &span).await,
             Err(panic) => panicked(name, panic.as_ref()),
         };
         if let Some(start) = start {
@@ -196,23 +193,24 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
     }
 
-    /// The rest of a call begun from its text.
-    async fn go_on_text(
+    /// The rest of a held call whose run waits, in its span: polled once
+    /// if it started at once, then, boxed as every wait, the approval and
+    /// the run under its time limit.
+    async fn go_on_held(
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        args: Value,
-        begun: std::thread::Result<(Begun, Option<Arc<Call>>)>,
+        call: &Held<'_>,
+        run: Run,
+        span: &tracing::Span,
     ) -> ToolResult {
-        match begun {
-            Ok((Begun::Done(result), _)) => result,
-            Err(panic) => panicked(&entry.name, panic.as_ref()),
-            // Boxed, as every wait: a call that finishes at once, as most
-            // do, then moves and drops a small future.
-            Ok((Begun::Waits(run), shared)) => match self.poll_now(entry, run).await {
-                Ok(result) => result,
-                Err(run) => Box::pin(self.end_text(entry, ctx, args, run, shared)).await,
-            },
+        match self.poll_now(entry, run).instrument(span.clone()).await {
+            Ok(result) => result,
+            Err(run) => {
+                Box::pin(self.go_on_caught(entry, ctx, &entry.name, call, run))
+                    .instrument(span.clone())
+                    .await
+            }
         }
     }
 
