@@ -277,7 +277,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         if plain && !check_after && entry.exclusive.is_none() {
             let tool_ctx = call.context_for(ctx);
             let args = Arguments::new(call.args_for_start(), &entry.name, &gate, true);
-            return self.begun(entry, entry.runner.start(tool_ctx, args), Some(None));
+            return match entry.runner.start(tool_ctx, args) {
+                Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
+                Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
+                Ok(Started::Wait(run)) => Begun::Waits(Run::Now(run, None)),
+                Err(error) => Begun::Done(error.into()),
+            };
         }
         // Nothing to ask and no turn to wait for: the tool may run at
         // once, with no future and no timer.
