@@ -88,7 +88,7 @@ pub struct ToolRegistry<Ctx = ()> {
     pub(crate) checks: Vec<Arc<dyn ToolCheck>>,
     /// How [`ToolRegistry::call_all`] runs a batch.
     pub(crate) batch: Batch,
-    derived: Derived,
+    cached: Cached,
 }
 
 /// FNV-1a over a tool's name: the names are the registry's own, short and
@@ -128,7 +128,7 @@ impl<Ctx> ToolRegistry<Ctx> {
             pipeline: Pipeline::new(Settings::DEFAULT),
             checks: Vec::new(),
             batch: Batch::Auto,
-            derived: Derived::default(),
+            cached: Cached::default(),
         }
     }
 }
@@ -214,7 +214,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         for check in &self.checks {
             check.check_all(&mut std::iter::once(entry.info(&definition)))?;
         }
-        self.derived.clear();
+        self.cached.clear();
         match existing {
             Some(at) => {
                 self.entries[at] = entry;
@@ -456,7 +456,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
 
     /// A value made from the tools (a provider's definitions, say) on first
     /// use and kept, under `key`, until a tool is added or replaced.
-    pub(crate) fn derived<V, E>(
+    pub(crate) fn cached<V, E>(
         &self,
         key: &'static str,
         make: impl FnOnce() -> Result<V, E>,
@@ -464,7 +464,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     where
         V: Any + Send + Sync,
     {
-        self.derived.get_or_make(key, make)
+        self.cached.get_or_make(key, make)
     }
 }
 
@@ -513,9 +513,9 @@ impl<T: ToolCheck, const N: usize> ToolCheck for [T; N] {
 /// Values made from a registry's tools, each under its key, until a tool
 /// is added or replaced.
 #[derive(Default)]
-struct Derived(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
+struct Cached(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
 
-impl Derived {
+impl Cached {
     fn get_or_make<V: Any + Send + Sync, E>(
         &self,
         key: &'static str,

@@ -543,7 +543,7 @@ impl Provider {
         self,
         registry: &ToolRegistry<Ctx>,
     ) -> Result<Arc<Definitions>, RegistryError> {
-        registry.derived(self.name(), || build_definitions(self, registry.tools()))
+        registry.cached(self.name(), || build_definitions(self, registry.tools()))
     }
 }
 
