@@ -10,7 +10,7 @@ use syn::{Ident, Path, Visibility};
 
 use crate::ast::{ToolFn, ToolStruct};
 use crate::attr::ToolArgs;
-use crate::codegen::{krate, lint_allowances};
+use crate::codegen::{krate, lint_allowances, tool_struct};
 
 /// The function, its tool type, and the errors.
 pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, error: syn::Error) -> TokenStream {
@@ -45,10 +45,9 @@ pub(crate) fn structure(tool: &ToolStruct, args: &ToolArgs, error: syn::Error) -
 fn stub(krate: &Path, vis: &Visibility, tool_type: &Ident) -> TokenStream {
     let p = quote!(#krate::__private);
     let lints = lint_allowances();
+    let tool_struct = tool_struct(vis, tool_type, None);
     quote! {
-        #[allow(clippy::exhaustive_structs)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #tool_type;
+        #tool_struct
         #[automatically_derived]
         #lints
         impl<__C> #p::IntoTool<__C, #p::Generated> for #tool_type {

@@ -18,7 +18,7 @@ pub(crate) mod validate;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::{Attribute, Path};
+use syn::{Attribute, Ident, Path, Visibility};
 
 use crate::attr::{OutputSchema, Tier, ToolArgs, WithSpan};
 use crate::check::Identity;
@@ -28,6 +28,19 @@ pub(crate) fn krate(args: &ToolArgs) -> Path {
     args.krate
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::tool_core))
+}
+
+/// The tool's unit struct, what a registry is given: `doc` its doc
+/// comment (the fallback's has none).
+pub(crate) fn tool_struct(vis: &Visibility, tool_type: &Ident, doc: Option<&str>) -> TokenStream {
+    let doc = doc.map(|doc| quote!(#[doc = #doc]));
+    quote! {
+        #doc
+        // Built by its name in other crates: it cannot be `non_exhaustive`.
+        #[allow(clippy::exhaustive_structs)]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #tool_type;
+    }
 }
 
 /// The lints serde_derive allows on the `const _` around its impls

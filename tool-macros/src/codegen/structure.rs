@@ -98,7 +98,7 @@ use crate::attr::{OutputSchema, ToolArgs};
 use crate::check::Identity;
 use crate::codegen::{
     compiled, convert_output, facts, generated_attrs, input_schema, krate, output_schema_fn,
-    validate,
+    tool_struct, validate,
 };
 
 pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) -> TokenStream {
@@ -131,15 +131,12 @@ pub(crate) fn expand(tool: &ToolStruct, args: &ToolArgs, identity: &Identity) ->
         "The tool `{name}`, whose input is [`{ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
     );
     let generated = generated_attrs(&item.attrs);
+    let tool_struct = tool_struct(vis, &tool_type, Some(&doc));
 
     quote! {
         #item
 
-        #[doc = #doc]
-        // Built by its name in other crates: it cannot be `non_exhaustive`.
-        #[allow(clippy::exhaustive_structs)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #tool_type;
+        #tool_struct
 
         #generated
         const _: () = {

@@ -132,6 +132,7 @@ use crate::attr::ToolArgs;
 use crate::check::Identity;
 use crate::codegen::{
     compiled, facts, generated_attrs, input_schema, krate, output_schema_fn, private_path_string,
+    tool_struct,
 };
 use crate::docs::field_title_and_description;
 
@@ -169,15 +170,12 @@ pub(crate) fn expand(tool: &ToolFn, args: &ToolArgs, identity: &Identity) -> Tok
         "The tool `{name}`: [`{fn_ident}`], to register in a `ToolRegistry` (`.with({tool_type})`)."
     );
     let generated = generated_attrs(&item.attrs);
+    let tool_struct = tool_struct(vis, &tool_type, Some(&doc));
 
     quote! {
         #item
 
-        #[doc = #doc]
-        // Built by its name in other crates: it cannot be `non_exhaustive`.
-        #[allow(clippy::exhaustive_structs)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #tool_type;
+        #tool_struct
 
         #generated
         const _: () = {

@@ -4,10 +4,13 @@
 //! as a value, by a registry that checks every call's schema first and one
 //! that checks it only when reading fails. All four must agree.
 
+// The tools' inputs are read and printed whole (`Debug`), not field by field.
+#![allow(dead_code)]
+
 use std::collections::{BTreeMap, HashMap};
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
@@ -15,7 +18,7 @@ use crate::dispatch::read::raw::normalize;
 use crate::registry::Validation;
 use crate::{ToolContext, ToolRegistry, tool};
 
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[derive(Deserialize, JsonSchema, Debug)]
 #[serde(rename_all = "lowercase")]
 enum Units {
     Celsius,
@@ -28,7 +31,7 @@ async fn get_weather(city: String, units: Option<Units>) -> String {
     format!("{city} {units:?}")
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[derive(Deserialize, JsonSchema, Debug)]
 struct Slot {
     /// The day.
     date: String,
@@ -42,7 +45,7 @@ fn create_event(title: String, when: Slot) -> String {
     format!("{title} {when:?}")
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[derive(Deserialize, JsonSchema, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Item {
     sku: String,
@@ -63,7 +66,7 @@ async fn lookup(ctx: &ToolContext<()>, key: String) -> String {
     format!("{key} {}", ctx.call_id().map(str::len).unwrap_or_default())
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[derive(Deserialize, JsonSchema, Debug)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum Shape {
     Circle { radius: f64 },
@@ -71,14 +74,14 @@ enum Shape {
     Point,
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[derive(Deserialize, JsonSchema, Debug)]
 #[serde(untagged)]
 enum Target {
     Id(u32),
     Path(String),
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[derive(Deserialize, JsonSchema, Debug)]
 enum Action {
     Move { dx: i8, dy: i8 },
     Rename(String),
@@ -376,7 +379,7 @@ fn what_the_model_reads_of_a_refused_call_is_the_schemas_words() {
 
 /// A name its `Deserialize` takes in any case, while its schema lists the
 /// lower-case ones: reading does not imply this schema's `enum`.
-#[derive(Serialize, JsonSchema, Debug)]
+#[derive(JsonSchema, Debug)]
 #[serde(rename_all = "lowercase")]
 enum Lenient {
     Celsius,

@@ -17,7 +17,7 @@ thread_local! {
 
 /// A title that counts the reads made out of text: serde_json's reader
 /// of a `&str` is the only deserializer that names `StrRead`.
-#[derive(serde::Serialize, schemars::JsonSchema)]
+#[derive(schemars::JsonSchema)]
 #[schemars(transparent)]
 struct Title(String);
 
@@ -30,7 +30,7 @@ impl<'de> Deserialize<'de> for Title {
     }
 }
 
-#[derive(Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum Units {
     Celsius,
