@@ -23,6 +23,9 @@ pub(crate) struct Entry<Ctx> {
     /// runs: tier `Observe`, not `long_running`; its turn, for a tool that
     /// is not `concurrency_safe`, taken at once when it is free.
     pub(crate) runs_at_once: bool,
+    /// Whether the tool runs at once and takes no turn: `runs_at_once`
+    /// and `concurrency_safe`, so that the plainest start is one test.
+    pub(crate) runs_free: bool,
     /// Whether a call given the arguments as text reads them out of it
     /// (`dispatch/text.rs`): a `#[tool]` whose reading implies its schema,
     /// where a `null` means nothing special, and whose call needs its
@@ -49,6 +52,7 @@ impl<Ctx> Entry<Ctx> {
             && schemas.absent_nulls.is_none()
             && metadata.tier == ToolTier::Observe
             && !metadata.long_running;
+        let runs_free = runs_at_once && metadata.concurrency_safe;
         let entry = Entry {
             name: Arc::from(definition.name.as_str()),
             uses_context: tool.uses_context,
@@ -57,6 +61,7 @@ impl<Ctx> Entry<Ctx> {
             metadata,
             schemas,
             runs_at_once,
+            runs_free,
             reads_text,
         };
         Ok((entry, definition))

@@ -43,13 +43,14 @@ impl Held<'_> {
         }
     }
 
-    /// The arguments to start the tool with: a call no one else can see
-    /// gives them away.
+    /// The arguments to start the tool with, which a call no one else can
+    /// see gives away, and the shared call, whose context
+    /// ([`context_of`]) a tool that sees it is given.
     #[inline]
-    pub(crate) fn args_for_start(&mut self) -> Node<'_> {
+    pub(crate) fn for_start(&mut self) -> (Node<'_>, Option<&Arc<Call>>) {
         match self {
-            Held::Local { arguments, .. } => Node::Take(arguments),
-            Held::Shared(call) => Node::Read(call.arguments()),
+            Held::Local { arguments, .. } => (Node::Take(arguments), None),
+            Held::Shared(call) => (Node::Read(call.arguments()), Some(call)),
         }
     }
 
@@ -61,15 +62,19 @@ impl Held<'_> {
         }
     }
 
-    /// The context the tool runs in: the caller's for a tool that never
-    /// sees the call.
+    /// The context the tool runs in ([`context_of`]).
     pub(crate) fn context_for<'c, Ctx>(
         &self,
         ctx: &'c ToolContext<Ctx>,
     ) -> Cow<'c, ToolContext<Ctx>> {
+        context_of(ctx, self.shared_call())
+    }
+
+    /// The call, if it is shared.
+    fn shared_call(&self) -> Option<&Arc<Call>> {
         match self {
-            Held::Local { .. } => Cow::Borrowed(ctx),
-            Held::Shared(call) => Cow::Owned(ctx.for_call(Arc::clone(call))),
+            Held::Local { .. } => None,
+            Held::Shared(call) => Some(call),
         }
     }
 
@@ -85,5 +90,17 @@ impl Held<'_> {
                 progress.cloned(),
             )),
         }
+    }
+}
+
+/// The context a tool runs in: the caller's for a call no one else sees.
+#[inline]
+pub(crate) fn context_of<'c, Ctx>(
+    ctx: &'c ToolContext<Ctx>,
+    shared: Option<&Arc<Call>>,
+) -> Cow<'c, ToolContext<Ctx>> {
+    match shared {
+        None => Cow::Borrowed(ctx),
+        Some(call) => Cow::Owned(ctx.for_call(Arc::clone(call))),
     }
 }

@@ -7,15 +7,16 @@ use crate::dispatch::settings::Settings;
 use crate::{Part, ToolError, ToolOutput, ToolResult};
 
 /// The end of a call that ran: a deferred result from a tool that cannot
-/// defer is an error; otherwise step 7.
+/// defer is an error; otherwise step 7. In place: a result that passes,
+/// nearly every one, is not moved.
 pub(crate) fn finish<Ctx: 'static>(
     entry: &Entry<Ctx>,
-    result: ToolResult,
+    result: &mut ToolResult,
     settings: &Settings,
-) -> ToolResult {
+) {
     if result.is_deferred() {
         let name = &*entry.name;
-        return ToolError::Execution {
+        *result = ToolError::Execution {
             tool: name.to_owned(),
             message: format!(
                 "tool `{name}` left its result to be delivered, but it is not `long_running`"
@@ -23,11 +24,23 @@ pub(crate) fn finish<Ctx: 'static>(
             .into(),
         }
         .into();
+        return;
     }
-    if let Some(error) = oversized(&entry.name, &result, settings.max_media_bytes) {
-        return error.into();
+    if let Some(error) = oversized(&entry.name, result, settings.max_media_bytes) {
+        *result = error.into();
+        return;
     }
-    shape_output(entry, result)
+    shape_output(entry, result);
+}
+
+/// [`finish`], for a result that is moved anyway.
+pub(crate) fn finished<Ctx: 'static>(
+    entry: &Entry<Ctx>,
+    mut result: ToolResult,
+    settings: &Settings,
+) -> ToolResult {
+    finish(entry, &mut result, settings);
+    result
 }
 
 /// Step 7 for media: a part over the limit withholds the result.
@@ -57,26 +70,26 @@ fn oversized(tool: &str, result: &ToolResult, limit: usize) -> Option<ToolError>
 
 /// Step 7: structured content for a tool with an output schema, checked
 /// against it.
-fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: ToolResult) -> ToolResult {
+fn shape_output<Ctx: 'static>(entry: &Entry<Ctx>, result: &mut ToolResult) {
     let (Some(check), Some(schema)) = (&entry.schemas.output_check, &entry.schemas.output_schema)
     else {
-        return result;
+        return;
     };
     if result.is_error() {
-        return result;
+        return;
     }
     let ToolOutput::Json(value) = result.output() else {
-        return result;
+        return;
     };
     let violations = check.check(schema, value);
     if violations.is_empty() {
         let value = value.clone();
-        result.with_structured_content(value)
+        result.set_structured_content(value);
     } else {
-        ToolError::InvalidOutput {
+        *result = ToolError::InvalidOutput {
             tool: entry.name.to_string(),
             violations,
         }
-        .into()
+        .into();
     }
 }

@@ -22,9 +22,9 @@ use crate::call_id;
 use crate::dispatch::access::check_access;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, free_turn, panicked, poll_once, quietly};
-use crate::dispatch::held::Held;
+use crate::dispatch::held::{Held, context_of};
 use crate::dispatch::observe::CallObserver;
-use crate::dispatch::output::{bound_media, finish};
+use crate::dispatch::output::{bound_media, finish, finished};
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
@@ -251,6 +251,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
     /// they go without waiting: all of them for a tool that may run at once.
+    #[inline]
     fn begin(
         &self,
         entry: &Entry<Ctx>,
@@ -258,6 +259,46 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         ctx: &ToolContext<Ctx>,
         call: &mut Held<'_>,
     ) -> Begun {
+        // Nothing to check, nothing to ask, no turn to take: a start of its
+        // own, small enough for the compiler to build the tool's arguments
+        // and result in place, which it does not in a branch of the whole
+        // (`cargo bench --bench instructions`: 12 instructions a call).
+        if self.settings.validation == Validation::Off && entry.runs_free {
+            return self.begin_free(entry, ctx, call);
+        }
+        self.begin_checked(entry, input_schema, ctx, call)
+    }
+
+    /// [`begin`](Self::begin) for a tool that runs at once, takes no turn
+    /// and has nothing checked: `begun` written out, with no turn to pass.
+    #[inline(never)]
+    fn begin_free(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &mut Held<'_>) -> Begun {
+        let gate = || check_access(entry, ctx);
+        let (node, shared) = call.for_start();
+        let args = Arguments::new(node, &entry.name, &gate, true);
+        match entry.runner.start(|| context_of(ctx, shared), args) {
+            Ok(Started::Done(mut result)) => {
+                finish(entry, &mut result, &self.settings);
+                Begun::Done(result)
+            }
+            Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
+            Ok(Started::Wait(run)) => Begun::Waits(Run::Now(run, None)),
+            Err(error) => Begun::Done(error.into()),
+        }
+    }
+
+    /// [`begin`](Self::begin) for every other tool and setting.
+    #[inline(never)]
+    fn begin_checked(
+        &self,
+        entry: &Entry<Ctx>,
+        input_schema: &Value,
+        ctx: &ToolContext<Ctx>,
+        call: &mut Held<'_>,
+    ) -> Begun {
+        // The caller's context for the policy checks: policy is about who
+        // calls.
+        let gate = || check_access(entry, ctx);
         // Checked first, unless reading checks all the schema says: then
         // only a read that fails is checked, for the schema's words.
         let (check_first, check_after) = match self.settings.validation {
@@ -268,36 +309,19 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         if check_first && let Err(refused) = self.check(entry, input_schema, call.arguments()) {
             return Begun::Done(refused.into());
         }
-        // The caller's context for the policy checks: policy is about who
-        // calls.
-        let gate = || check_access(entry, ctx);
         let plain = entry.runs_at_once;
-        // Nothing to ask, no turn to take, nothing to check after: the
-        // tool runs at once, on arguments it may take. `begun` written out
-        // with no turn to pass: through it, 22 instructions more a call
-        // (`cargo bench --bench instructions`).
-        if plain && !check_after && entry.exclusive.is_none() {
-            let tool_ctx = call.context_for(ctx);
-            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, true);
-            return match entry.runner.start(tool_ctx, args) {
-                Ok(Started::Done(result)) => Begun::Done(finish(entry, result, &self.settings)),
-                Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
-                Ok(Started::Wait(run)) => Begun::Waits(Run::Now(run, None)),
-                Err(error) => Begun::Done(error.into()),
-            };
-        }
         // Nothing to ask and no turn to wait for: the tool may run at
         // once, with no future and no timer.
         let turn = plain.then(|| free_turn(entry.exclusive.as_ref())).flatten();
         let now = turn.is_some();
         let started = if plain && !check_after {
-            let tool_ctx = call.context_for(ctx);
-            let args = Arguments::new(call.args_for_start(), &entry.name, &gate, now);
-            entry.runner.start(tool_ctx, args)
+            let (node, shared) = call.for_start();
+            let args = Arguments::new(node, &entry.name, &gate, now);
+            entry.runner.start(|| context_of(ctx, shared), args)
         } else {
             // Read, not taken: the schema may have to see them after.
             let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, now);
-            entry.runner.start(call.context_for(ctx), args)
+            entry.runner.start(|| call.context_for(ctx), args)
         };
         if check_after
             && started.is_err()
@@ -352,7 +376,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             let now = turn.is_some();
             if !entry.uses_context {
                 let args = Arguments::text(text, &failed, &entry.name, &gate, now);
-                let started = entry.runner.start(Cow::Borrowed(ctx), args);
+                let started = entry.runner.start(|| Cow::Borrowed(ctx), args);
                 return (started, None);
             }
             // The text moves into the call the tool's context shares, and
@@ -363,8 +387,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 self.progress.clone(),
             ));
             let args = Arguments::text(call.text(), &failed, &entry.name, &gate, now);
-            let tool_ctx = Cow::Owned(ctx.for_call(Arc::clone(&call)));
-            (entry.runner.start(tool_ctx, args), Some(call))
+            let started = entry.runner.start(|| context_of(ctx, Some(&call)), args);
+            (started, Some(call))
         }));
         match begun {
             // Read again, the whole way.
@@ -389,7 +413,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         turn: Option<Option<OwnedMutexGuard<()>>>,
     ) -> Begun {
         let run = match started {
-            Ok(Started::Done(result)) => return Begun::Done(finish(entry, result, &self.settings)),
+            Ok(Started::Done(mut result)) => {
+                finish(entry, &mut result, &self.settings);
+                return Begun::Done(result);
+            }
             Ok(Started::Call(run)) => return Begun::Waits(Run::Call(run)),
             Ok(Started::Wait(run)) => run,
             Err(error) => return Begun::Done(error.into()),
@@ -408,7 +435,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             return Err(run);
         };
         match poll_fn(|cx| Poll::Ready(poll_once(&entry.name, &mut run, cx))).await {
-            Poll::Ready(result) => Ok(finish(entry, result, &self.settings)),
+            Poll::Ready(result) => Ok(finished(entry, result, &self.settings)),
             Poll::Pending => Err(Run::Polled(run, turn)),
         }
     }
@@ -453,7 +480,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             caller,
         )
         .await;
-        finish(entry, result, &self.settings)
+        finished(entry, result, &self.settings)
     }
 
     /// Step 5 for a `Confirm` tool: the approval hook's decision, or a

@@ -141,15 +141,20 @@ pub(crate) enum Runner<Ctx> {
 }
 
 impl<Ctx> Runner<Ctx> {
-    pub(crate) fn start(
+    /// Starts the tool; `ctx` is made only for a tool that sees it.
+    #[inline(always)]
+    pub(crate) fn start<'c>(
         &self,
-        ctx: Cow<'_, ToolContext<Ctx>>,
+        ctx: impl FnOnce() -> Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
-    ) -> Result<Started, ToolError> {
+    ) -> Result<Started, ToolError>
+    where
+        Ctx: 'c,
+    {
         match self {
             Runner::Free(start) => start(args),
-            Runner::With(start) => start(ctx, args),
-            Runner::Dyn(tool) => tool.start(ctx, args),
+            Runner::With(start) => start(ctx(), args),
+            Runner::Dyn(tool) => tool.start(ctx(), args),
         }
     }
 

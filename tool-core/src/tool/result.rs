@@ -136,8 +136,12 @@ impl ToolResult {
     /// beside the text, for a tool that declares an output schema.
     #[must_use]
     pub fn with_structured_content(mut self, value: Value) -> Self {
-        self.structured = Some(Box::new(value));
+        self.set_structured_content(value);
         self
+    }
+
+    pub(crate) fn set_structured_content(&mut self, value: Value) {
+        self.structured = Some(Box::new(value));
     }
 
     /// The structured content, if the tool declared an output schema and
