@@ -50,6 +50,11 @@
 //!   [`ToolInfo`], batches, duplicate names, the
 //!   checks every tool must pass, the limits and their defaults, and its
 //!   errors;
+//! - [`toolset`]: a registry as the hub of many sets of tools: the rules
+//!   another set goes through to join it ([`Compose`](toolset::Compose):
+//!   filter, rename, prefix, bind arguments, describe anew), and the
+//!   [`RegistryHandle`](toolset::RegistryHandle) that changes it while
+//!   calls run;
 //! - [`output`]: what a tool may return and what a result holds: text,
 //!   JSON, media and links as [`Part`]s, and the traits
 //!   that turn a tool's return value into a [`ToolResult`];
@@ -97,6 +102,7 @@ pub mod policy;
 pub mod provider;
 pub mod registry;
 pub mod schema;
+pub mod toolset;
 
 #[doc(hidden)]
 #[path = "private.rs"]

@@ -33,6 +33,25 @@ pub(crate) struct Entry<Ctx> {
     pub(crate) reads_text: bool,
 }
 
+// Not derived: that would ask `Ctx: Clone`. A clone shares the tool's
+// turn, so a tool that is not `concurrency_safe` still runs one call at a
+// time across a registry's versions (`RegistryHandle`).
+impl<Ctx> Clone for Entry<Ctx> {
+    fn clone(&self) -> Self {
+        Self {
+            name: Arc::clone(&self.name),
+            uses_context: self.uses_context,
+            runner: self.runner.clone(),
+            metadata: self.metadata.clone(),
+            schemas: Arc::clone(&self.schemas),
+            exclusive: self.exclusive.clone(),
+            runs_at_once: self.runs_at_once,
+            runs_free: self.runs_free,
+            reads_text: self.reads_text,
+        }
+    }
+}
+
 impl<Ctx> Entry<Ctx> {
     /// What the pipeline needs of a tool, and its definition: an error
     /// when a schema is not a JSON Schema (each is compiled at its first

@@ -5,9 +5,14 @@
 
 mod access;
 mod adapter;
+mod background;
 mod batch;
+mod bound;
+mod change;
+mod compose;
 mod entry;
 mod execute;
+mod handle;
 mod held;
 pub(crate) mod into_tool;
 mod observe;
@@ -24,6 +29,8 @@ mod settings;
 mod watch;
 
 pub use batch::{Batch, ToolCall};
+pub use compose::Compose;
+pub use handle::{Changes, RegistryHandle};
 pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;

@@ -9,7 +9,6 @@ use std::future::poll_fn;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 use std::task::Poll;
-use std::time::Duration;
 
 use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
@@ -21,10 +20,10 @@ use tracing::Instrument;
 use crate::call_id;
 use crate::dispatch::access::check_access;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, execute, free_turn, panicked, poll_once, quietly};
+use crate::dispatch::execute::{Run, execute, free_turn, panicked, poll_once};
 use crate::dispatch::held::{Held, context_of};
 use crate::dispatch::observe::CallObserver;
-use crate::dispatch::output::{bound_media, finish, finished};
+use crate::dispatch::output::{finish, finished};
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
@@ -34,11 +33,9 @@ use crate::dispatch::read::value::Node;
 use crate::dispatch::runner::Started;
 use crate::dispatch::settings::{Settings, Validation};
 use crate::tool::Call;
-use crate::tool::context::Caller;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
-use crate::{Approval, CallFinished, ToolContext, ToolError, ToolResult, ToolTier};
-use tokio_util::sync::CancellationToken;
+use crate::{Approval, ToolContext, ToolError, ToolResult, ToolTier};
 
 /// How far [`Pipeline::begin`] took a call.
 enum Begun {
@@ -57,6 +54,20 @@ pub(crate) struct Pipeline<Ctx> {
     /// The same observer, as the calls a tool sees report progress to it.
     pub(crate) progress: Option<Arc<dyn ProgressSink>>,
     pub(crate) pending: Arc<PendingCalls>,
+}
+
+// Not derived: that would ask `Ctx: Clone`. A clone shares the pending
+// calls, so a registry's next version delivers what this one began.
+impl<Ctx> Clone for Pipeline<Ctx> {
+    fn clone(&self) -> Self {
+        Self {
+            settings: self.settings,
+            approval: self.approval.clone(),
+            observer: self.observer.clone(),
+            progress: self.progress.clone(),
+            pending: Arc::clone(&self.pending),
+        }
+    }
 }
 
 impl<Ctx> Pipeline<Ctx> {
@@ -512,75 +523,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 reason,
             }),
         }
-    }
-
-    /// Step 6 for a `long_running` tool: a pending result now, the tool's
-    /// (or a delivered) result later through [`ToolRegistry::wait`].
-    fn run_in_background(
-        &self,
-        entry: &Entry<Ctx>,
-        call: &Held<'_>,
-        run: Run,
-        timeout: Duration,
-        caller: CancellationToken,
-    ) -> ToolResult {
-        let name = entry.name.to_string();
-        let id = call.id();
-        let pending = ToolResult::pending(&name, id);
-        let Some(opened) = self.pending.open(id) else {
-            // The same call is running already: one run, one result.
-            return pending;
-        };
-        let exclusive = entry.exclusive.clone();
-        let observer = self.observer.clone();
-        let pending_timeout = self.settings.pending_timeout;
-        let max_media_bytes = self.settings.max_media_bytes;
-        let call = call.shared(self.progress.as_ref());
-        let span = tracing::info_span!("tool_call_background", tool = %name, call_id = id);
-        let start = Instant::now();
-        let task = async move {
-            let id = call.id();
-            let caller = OnceLock::from(caller);
-            let result = execute(
-                &name,
-                run,
-                Some(&call),
-                timeout,
-                exclusive.as_deref(),
-                Caller(&caller),
-            )
-            .await;
-            let result = if result.is_deferred() {
-                match tokio::time::timeout(pending_timeout, opened.delivered).await {
-                    Ok(Ok(delivered)) => delivered,
-                    _ => {
-                        call.cancel();
-                        ToolError::PendingTimeout {
-                            tool: name.clone(),
-                            call_id: id.to_string(),
-                            after: pending_timeout,
-                        }
-                        .into()
-                    }
-                }
-            } else {
-                result
-            };
-            let result = bound_media(&name, result, max_media_bytes);
-            if let Some(observer) = &observer {
-                let event = CallFinished {
-                    tool: &name,
-                    call_id: id,
-                    duration: start.elapsed(),
-                    result: &result,
-                };
-                quietly(|| observer.call_finished(&event));
-            }
-            // Kept for waiters to come, if none waits yet.
-            opened.finish.send_replace(Some(result));
-        };
-        tokio::spawn(task.instrument(span));
-        pending
     }
 }
 

@@ -82,13 +82,16 @@ pub enum Inserted {
 pub struct ToolRegistry<Ctx = ()> {
     pub(crate) entries: Vec<Entry<Ctx>>,
     pub(crate) definitions: Vec<Arc<ToolDefinition>>,
-    index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
+    pub(crate) index: HashMap<Box<str>, usize, BuildHasherDefault<NameHasher>>,
+    /// The tools taken out of the list and out of reach until enabled
+    /// again ([`ToolRegistry::disable`]), in the order they were disabled.
+    pub(crate) disabled: Vec<(Entry<Ctx>, Arc<ToolDefinition>)>,
     pub(crate) pipeline: Pipeline<Ctx>,
     /// The rules every tool is checked against when it is added.
     pub(crate) checks: Vec<Arc<dyn ToolCheck>>,
     /// How [`ToolRegistry::call_all`] runs a batch.
     pub(crate) batch: Batch,
-    cached: Cached,
+    pub(crate) cached: Cached,
 }
 
 /// FNV-1a over a tool's name: the names are the registry's own, short and
@@ -125,6 +128,7 @@ impl<Ctx> ToolRegistry<Ctx> {
             entries: Vec::new(),
             definitions: Vec::new(),
             index: HashMap::default(),
+            disabled: Vec::new(),
             pipeline: Pipeline::new(Settings::DEFAULT),
             checks: Vec::new(),
             batch: Batch::Auto,
@@ -201,6 +205,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             reason,
         })?;
         let existing = self.index.get(name).copied();
+        if self.is_disabled(name) && on_duplicate != OnDuplicate::Keep {
+            // Its place is in the disabled list: replaced there or refused.
+            return self.replace_disabled(tool, on_duplicate);
+        }
         match (existing, on_duplicate) {
             (Some(_), OnDuplicate::Error) => {
                 return Err(RegistryError::DuplicateName {
@@ -211,6 +219,17 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             _ => {}
         }
         let (entry, definition) = Entry::new(tool)?;
+        self.place(entry, definition, existing)
+    }
+
+    /// Puts a tool made for this registry or another in its place: the
+    /// end, or `existing`'s, once it passes the registry's checks.
+    pub(crate) fn place(
+        &mut self,
+        entry: Entry<Ctx>,
+        definition: Arc<ToolDefinition>,
+        existing: Option<usize>,
+    ) -> Result<Inserted, RegistryError> {
         for check in &self.checks {
             check.check_all(&mut std::iter::once(entry.info(&definition)))?;
         }
@@ -419,6 +438,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// caller may call, and all of them (not the others, which it is not
     /// shown either).
     fn unknown_tool(&self, ctx: &ToolContext<Ctx>, name: &str) -> ToolError {
+        if self.is_disabled(name) {
+            return ToolError::Unavailable {
+                tool: name.to_owned(),
+                reason: "it is disabled; do not call it again".to_owned(),
+            };
+        }
         let shown: Vec<&str> = self
             .entries
             .iter()
@@ -513,7 +538,7 @@ impl<T: ToolCheck, const N: usize> ToolCheck for [T; N] {
 /// Values made from a registry's tools, each under its key, until a tool
 /// is added or replaced.
 #[derive(Default)]
-struct Cached(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
+pub(crate) struct Cached(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
 
 impl Cached {
     fn get_or_make<V: Any + Send + Sync, E>(
@@ -535,7 +560,7 @@ impl Cached {
         Ok(value)
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.0
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::dispatch::bound::Bound;
 use crate::dispatch::read::Arguments;
 use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult};
 
@@ -138,6 +139,20 @@ pub(crate) enum Runner<Ctx> {
     Free(Start),
     With(StartWith<Ctx>),
     Dyn(Arc<dyn Prepare<Ctx>>),
+    /// A tool with arguments the application sets (`Compose::bind`).
+    Bound(Arc<Bound<Ctx>>),
+}
+
+// Not derived: that would ask `Ctx: Clone`.
+impl<Ctx> Clone for Runner<Ctx> {
+    fn clone(&self) -> Self {
+        match self {
+            Runner::Free(start) => Runner::Free(*start),
+            Runner::With(start) => Runner::With(*start),
+            Runner::Dyn(tool) => Runner::Dyn(Arc::clone(tool)),
+            Runner::Bound(bound) => Runner::Bound(Arc::clone(bound)),
+        }
+    }
 }
 
 impl<Ctx> Runner<Ctx> {
@@ -155,12 +170,14 @@ impl<Ctx> Runner<Ctx> {
             Runner::Free(start) => start(args),
             Runner::With(start) => start(ctx(), args),
             Runner::Dyn(tool) => tool.start(ctx(), args),
+            Runner::Bound(bound) => bound.start(ctx, args),
         }
     }
 
     pub(crate) fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
         match self {
             Runner::Dyn(tool) => tool.check_available(ctx),
+            Runner::Bound(bound) => bound.inner.check_available(ctx),
             Runner::Free(_) | Runner::With(_) => Ok(()),
         }
     }

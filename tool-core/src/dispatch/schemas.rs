@@ -33,11 +33,40 @@ pub(crate) struct Schemas {
     pub(crate) implied: bool,
 }
 
+impl Schemas {
+    /// The same tool's schemas, with `input` the input schema a model is
+    /// shown: its own without the arguments the application binds.
+    /// Reading still checks all of it that reading checked before.
+    pub(crate) fn with_input(&self, input: &Value) -> Result<Self, String> {
+        Ok(Self {
+            input_check: SchemaCheck::new(input)?,
+            output_check: self
+                .output_schema
+                .as_ref()
+                .map(SchemaCheck::new)
+                .transpose()?,
+            output_schema: self.output_schema.clone(),
+            absent_nulls: AbsentNulls::compile(input),
+            implied: self.implied,
+        })
+    }
+}
+
 /// A tool as every registry that holds it shares it.
 pub(crate) type Described = (Arc<ToolDefinition>, Arc<Schemas>);
 
 /// Appended to the description of a `long_running` tool.
 const LONG_RUNNING_NOTE: &str = "This tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending.";
+
+/// A tool's description as the model reads it: a `long_running` tool's
+/// says how its calls go.
+pub(crate) fn described(description: &str, long_running: bool) -> String {
+    if long_running {
+        format!("{description}\n\n{LONG_RUNNING_NOTE}")
+    } else {
+        description.to_owned()
+    }
+}
 
 /// Every `#[tool]` registered so far in this process, by the address of
 /// its facts. A schema that is refused is not kept: it is refused again.
@@ -78,11 +107,7 @@ pub(crate) fn describe(
         Some(schema) => Some(SchemaCheck::new(schema).map_err(|m| schema_error("output", m))?),
         None => None,
     };
-    let description = if long_running {
-        format!("{description}\n\n{LONG_RUNNING_NOTE}")
-    } else {
-        description.to_owned()
-    };
+    let description = described(description, long_running);
     let schemas = Arc::new(Schemas {
         absent_nulls: AbsentNulls::compile(&input),
         implied: derived && reading_implies(&input),

@@ -416,6 +416,16 @@ pub enum RegistryError {
         /// What stands in the way, and where.
         reason: String,
     },
+    /// A rule of a [`Compose`](crate::toolset::Compose) cannot be applied
+    /// to the tool: an argument to bind that it does not take, a new name
+    /// that is no valid name.
+    #[error("tool `{name}` cannot be composed so: {reason}")]
+    Compose {
+        /// The tool's name, before the rules.
+        name: String,
+        /// What stands in the way.
+        reason: String,
+    },
 }
 
 #[cfg(test)]

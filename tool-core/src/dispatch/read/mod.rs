@@ -148,6 +148,31 @@ impl<'a> Arguments<'a> {
         Ok(input)
     }
 
+    /// These arguments with `values` put in, given to `start`: the
+    /// arguments an application binds (`Compose::bind`). An argument the
+    /// model sent under a bound name is refused, as one it was not shown.
+    pub(crate) fn with_inserted<R>(
+        self,
+        values: &serde_json::Map<String, Value>,
+        start: impl FnOnce(Arguments<'_>) -> Result<R, ToolError>,
+    ) -> Result<R, ToolError> {
+        let mut owned;
+        let object = match Self::node(self.source, self.tool)? {
+            Node::Take(value) => value,
+            Node::Read(value) => {
+                owned = value.clone();
+                &mut owned
+            }
+        };
+        crate::dispatch::bound::insert(values, self.tool, object)?;
+        start(Arguments::new(
+            Node::Take(object),
+            self.tool,
+            self.gate,
+            self.now,
+        ))
+    }
+
     /// The arguments as they are, for a tool that reads them itself.
     pub(crate) fn into_value(self) -> Result<Value, ToolError> {
         let node = Self::node(self.source, self.tool)?;

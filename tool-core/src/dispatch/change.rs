@@ -1,0 +1,214 @@
+//! Changing a registry's tools after it is built: removing, disabling and
+//! enabling them, merging another registry's; and the copy a
+//! [`RegistryHandle`](crate::toolset::RegistryHandle) changes while calls
+//! run on the version before.
+
+use std::sync::Arc;
+
+use crate::dispatch::entry::Entry;
+use crate::dispatch::registry::{Cached, OnDuplicate};
+use crate::dispatch::runner::Registration;
+use crate::registry::Inserted;
+use crate::{RegistryError, ToolDefinition, ToolRegistry};
+
+impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// Removes the tool of that name, enabled or disabled; whether there
+    /// was one. Its next call is an unknown tool's, with the usual
+    /// suggestion.
+    ///
+    /// ```
+    /// use tool_core::{ToolRegistry, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
+    /// assert!(registry.remove("hello"));
+    /// assert!(!registry.remove("hello"));
+    /// assert!(registry.is_empty());
+    /// ```
+    pub fn remove(&mut self, name: &str) -> bool {
+        if let Some(at) = self
+            .disabled
+            .iter()
+            .position(|(entry, _)| *entry.name == *name)
+        {
+            self.disabled.remove(at);
+            return true;
+        }
+        let Some(at) = self.index.get(name).copied() else {
+            return false;
+        };
+        self.entries.remove(at);
+        self.definitions.remove(at);
+        self.reindex();
+        true
+    }
+
+    /// Takes a tool out of the list and out of reach, keeping it to
+    /// [`enable`](Self::enable) again; whether an enabled tool of that
+    /// name was there. No provider's definitions show it, and a call gets
+    /// an error result that says it is disabled.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
+    /// assert!(registry.disable("hello"));
+    /// assert_eq!(registry.len(), 0);
+    /// let result = registry.call(&ToolContext::new(()), "hello", json!({})).await;
+    /// assert_eq!(
+    ///     result.model_text(),
+    ///     "tool `hello` is not available: it is disabled; do not call it again"
+    /// );
+    /// assert!(registry.enable("hello"));
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["hello"]);
+    /// # });
+    /// ```
+    pub fn disable(&mut self, name: &str) -> bool {
+        let Some(at) = self.index.get(name).copied() else {
+            return false;
+        };
+        let entry = self.entries.remove(at);
+        let definition = self.definitions.remove(at);
+        self.disabled.push((entry, definition));
+        self.reindex();
+        true
+    }
+
+    /// Puts a disabled tool back, at the end of the list; whether one of
+    /// that name was disabled.
+    pub fn enable(&mut self, name: &str) -> bool {
+        let Some(at) = self
+            .disabled
+            .iter()
+            .position(|(entry, _)| *entry.name == *name)
+        else {
+            return false;
+        };
+        let (entry, definition) = self.disabled.remove(at);
+        self.index.insert(name.into(), self.entries.len());
+        self.entries.push(entry);
+        self.definitions.push(definition);
+        self.cached.clear();
+        true
+    }
+
+    /// The names of the disabled tools, in the order they were disabled.
+    pub fn disabled_names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.disabled.iter().map(|(entry, _)| &*entry.name)
+    }
+
+    /// Adds every tool of `other`, enabled or disabled as it is there, after
+    /// this registry's own, each passing this registry's checks. A name
+    /// both hold is an error, and then nothing is added. `other`'s settings
+    /// (validation, limits, hooks, observer) are not taken: its tools run
+    /// under this registry's. To rename, prefix or filter them first, see
+    /// [`Compose`](crate::toolset::Compose).
+    ///
+    /// ```
+    /// use tool_core::{ToolRegistry, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Say goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
+    /// registry.merge(ToolRegistry::new().with(Goodbye)).unwrap();
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["hello", "goodbye"]);
+    /// assert!(registry.merge(ToolRegistry::new().with(Hello)).is_err());
+    /// ```
+    pub fn merge(&mut self, other: ToolRegistry<Ctx>) -> Result<(), RegistryError> {
+        let mut merged = self.fork();
+        for (entry, definition) in other.entries.into_iter().zip(other.definitions) {
+            merged.add_made(entry, definition)?;
+        }
+        for (entry, definition) in other.disabled {
+            let name = Arc::clone(&entry.name);
+            merged.add_made(entry, definition)?;
+            merged.disable(&name);
+        }
+        *self = merged;
+        Ok(())
+    }
+
+    /// Adds a tool already made; a taken name is an error.
+    pub(crate) fn add_made(
+        &mut self,
+        entry: Entry<Ctx>,
+        definition: Arc<ToolDefinition>,
+    ) -> Result<(), RegistryError> {
+        if self.index.contains_key(&*entry.name) || self.is_disabled(&entry.name) {
+            return Err(RegistryError::DuplicateName {
+                name: entry.name.to_string(),
+            });
+        }
+        self.place(entry, definition, None).map(drop)
+    }
+
+    /// Whether a tool of that name is disabled.
+    pub(crate) fn is_disabled(&self, name: &str) -> bool {
+        !self.disabled.is_empty() && self.disabled.iter().any(|(entry, _)| *entry.name == *name)
+    }
+
+    /// [`insert`](Self::insert) of a tool whose name a disabled tool
+    /// holds: replaced where it is, disabled, or refused.
+    pub(crate) fn replace_disabled(
+        &mut self,
+        tool: Registration<Ctx>,
+        on_duplicate: OnDuplicate,
+    ) -> Result<Inserted, RegistryError> {
+        if on_duplicate == OnDuplicate::Error {
+            return Err(RegistryError::DuplicateName {
+                name: tool.name.into_owned(),
+            });
+        }
+        let (entry, definition) = Entry::new(tool)?;
+        for check in &self.checks {
+            check.check_all(&mut std::iter::once(entry.info(&definition)))?;
+        }
+        let at = self
+            .disabled
+            .iter()
+            .position(|(old, _)| old.name == entry.name)
+            .expect("a disabled tool of that name");
+        self.disabled[at] = (entry, definition);
+        Ok(Inserted::Replaced)
+    }
+
+    /// A registry with the same tools and settings, whose calls share this
+    /// one's pending results and each tool's turn: the next version of a
+    /// registry behind a handle.
+    pub(crate) fn fork(&self) -> Self {
+        Self {
+            entries: self.entries.clone(),
+            definitions: self.definitions.clone(),
+            index: self.index.clone(),
+            disabled: self.disabled.clone(),
+            pipeline: self.pipeline.clone(),
+            checks: self.checks.clone(),
+            batch: self.batch,
+            cached: Cached::default(),
+        }
+    }
+
+    /// The index made again, after a tool left the list.
+    fn reindex(&mut self) {
+        self.index.clear();
+        for (at, definition) in self.definitions.iter().enumerate() {
+            self.index.insert(definition.name.as_str().into(), at);
+        }
+        self.cached.clear();
+    }
+}

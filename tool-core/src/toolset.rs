@@ -1,0 +1,37 @@
+//! A registry as the hub of many sets of tools: your own `#[tool]`s,
+//! other registries, the tools of MCP servers (mounted with tool-mcp).
+//!
+//! - [`Compose`]: the rules a set of tools goes through to join a
+//!   registry: which to keep (by name, annotation or predicate), what to
+//!   call them (a prefix, renames), new descriptions, and arguments the
+//!   application sets, which the model never sees;
+//! - [`RegistryHandle`]: a registry that changes while calls run on it:
+//!   tools added, removed, enabled and disabled, registries merged, each
+//!   change a new version ([`Changes`] follows them).
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use serde_json::json;
+//! use tool_core::toolset::{Compose, RegistryHandle};
+//! use tool_core::{ToolContext, ToolRegistry, tool};
+//!
+//! /// Add two numbers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 { a + b }
+//!
+//! /// Subtract `b` from `a`.
+//! #[tool]
+//! fn sub(a: i64, b: i64) -> i64 { a - b }
+//!
+//! let math = Compose::new().prefix("math_").apply(ToolRegistry::new().with(Add).with(Sub))?;
+//! let handle: RegistryHandle = RegistryHandle::new(math);
+//! let ctx = ToolContext::new(());
+//! assert_eq!(handle.call(&ctx, "math_add", json!({"a": 1, "b": 2})).await.model_text(), "3");
+//!
+//! handle.disable("math_sub");
+//! assert_eq!(handle.current().names().collect::<Vec<_>>(), ["math_add"]);
+//! # Ok::<(), tool_core::registry::RegistryError>(())
+//! # }).unwrap();
+//! ```
+
+pub use crate::dispatch::{Changes, Compose, RegistryHandle};
