@@ -1,4 +1,5 @@
-//! What a registry call costs over a direct call, in instructions: each
+//! What a registry call costs over a direct call, in instructions (and a
+//! call through a `RegistryHandle`, for a registry that may change): each
 //! variant runs under `valgrind --tool=callgrind`, which counts the
 //! instructions executed. Unlike time on a shared machine, the count is the
 //! same from run to run, so the ratios can be compared across changes.
@@ -12,6 +13,7 @@ use std::hint::black_box;
 use std::process::Command;
 
 use tool_core::registry::Validation;
+use tool_core::toolset::RegistryHandle;
 use tool_core::{ToolContext, ToolRegistry};
 
 use support::{AddNote, EXPECTED, arguments, direct};
@@ -20,7 +22,12 @@ use support::{AddNote, EXPECTED, arguments, direct};
 const CALLS: u32 = 20_000;
 
 /// The variants, as the child process takes them.
-const VARIANTS: [&str; 3] = ["baseline", "registry_no_validation", "registry_validation"];
+const VARIANTS: [&str; 4] = [
+    "baseline",
+    "registry_no_validation",
+    "registry_validation",
+    "handle_no_validation",
+];
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,11 +52,20 @@ fn run(variant: &str, calls: u32) {
             } else {
                 Validation::Off
             });
+    // The same registry behind a handle, as one that may change.
+    let handle = RegistryHandle::new(registry);
+    let registry = handle.current();
     let args = arguments();
     runtime.block_on(async {
         for _ in 0..calls {
             if variant == "baseline" {
                 black_box(direct(black_box(&args).clone()));
+            } else if variant == "handle_no_validation" {
+                let result = handle
+                    .call(&ctx, "add_note", black_box(&args).clone())
+                    .await;
+                assert_eq!(result.as_text(), Some(EXPECTED));
+                black_box(result);
             } else {
                 let result = registry
                     .call(&ctx, "add_note", black_box(&args).clone())

@@ -1,5 +1,6 @@
 //! A registry as the hub of many sets of tools, as one test binary: the
-//! rules that compose them, merging, and changes while calls run.
+//! rules that compose them, merging, changes while calls run, and views.
 
 mod compose;
 mod handle;
+mod view;

@@ -7,7 +7,10 @@
 //!   application sets, which the model never sees;
 //! - [`RegistryHandle`]: a registry that changes while calls run on it:
 //!   tools added, removed, enabled and disabled, registries merged, each
-//!   change a new version ([`Changes`] follows them).
+//!   change a new version ([`Changes`] follows them);
+//! - [`View`]: the tools one request or one caller may see, picked by
+//!   [`Select`] (names, tags, the caller's scopes), listed, turned into a
+//!   provider's definitions ([`ToolList`]) and called like a registry's.
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -34,4 +37,4 @@
 //! # }).unwrap();
 //! ```
 
-pub use crate::dispatch::{Changes, Compose, RegistryHandle};
+pub use crate::dispatch::{Changes, Compose, RegistryHandle, Select, ToolList, View};

@@ -34,6 +34,7 @@ pub(crate) const KEYS: &[&str] = &[
     "concurrency_safe",
     "long_running",
     "scopes",
+    "tags",
 ];
 
 /// The tier a tool asked for.
@@ -90,6 +91,7 @@ pub(crate) struct ToolArgs {
     pub(crate) concurrency_safe: Option<WithSpan<bool>>,
     pub(crate) long_running: Option<WithSpan<bool>>,
     pub(crate) scopes: Option<Vec<LitStr>>,
+    pub(crate) tags: Option<Vec<LitStr>>,
 }
 
 /// Parses the arguments, recording every problem in `errors` and going on
@@ -172,7 +174,21 @@ fn parse_one(
         // long_running   or   long_running = false
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
         // scopes = ["files:read", "net"]
-        "scopes" => set(&mut out.scopes, scopes(meta, errors)?, key, meta, errors),
+        "scopes" => set(
+            &mut out.scopes,
+            strings(meta, "a scope", errors)?,
+            key,
+            meta,
+            errors,
+        ),
+        // tags = ["github", "write"]
+        "tags" => set(
+            &mut out.tags,
+            strings(meta, "a tag", errors)?,
+            key,
+            meta,
+            errors,
+        ),
         // nmae = ...   (anything else)
         _ => {
             errors.spanned(&meta.path, unknown_key_message(key));
@@ -270,21 +286,25 @@ fn timeout(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Optio
     }
 }
 
-/// The value of `scopes`: the non-empty string literals among its elements,
-/// every other element reported.
-fn scopes(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Vec<LitStr>> {
+/// The value of `scopes` or `tags`: the non-empty string literals among
+/// its elements, every other element reported as not being `what`.
+fn strings(
+    meta: &ParseNestedMeta<'_>,
+    what: &str,
+    errors: &mut Errors,
+) -> syn::Result<Vec<LitStr>> {
     let array: ExprArray = meta.value()?.parse()?;
-    let mut scopes = Vec::new();
+    let mut strings = Vec::new();
     for element in &array.elems {
         match element {
             Expr::Lit(ExprLit {
-                lit: Lit::Str(scope),
+                lit: Lit::Str(string),
                 ..
-            }) if !scope.value().is_empty() => scopes.push(scope.clone()),
-            other => errors.spanned(other, "a scope is a non-empty string literal"),
+            }) if !string.value().is_empty() => strings.push(string.clone()),
+            other => errors.spanned(other, format!("{what} is a non-empty string literal")),
         }
     }
-    Ok(scopes)
+    Ok(strings)
 }
 
 fn unknown_key_message(key: &str) -> String {

@@ -133,10 +133,8 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
     /// assert!(handle.current().is_empty());
     /// ```
     pub fn update<R>(&self, change: impl FnOnce(&mut ToolRegistry<Ctx>) -> R) -> R {
-        let outcome: Result<R, std::convert::Infallible> = self.try_update(|next| Ok(change(next)));
-        match outcome {
-            Ok(value) => value,
-        }
+        let Ok::<R, std::convert::Infallible>(value) = self.try_update(|next| Ok(change(next)));
+        value
     }
 
     /// [`update`](Self::update) for a change that can fail: an `Err`

@@ -26,6 +26,7 @@ pub(crate) mod registry;
 pub(crate) mod runner;
 pub(crate) mod schemas;
 mod settings;
+mod view;
 mod watch;
 
 pub use batch::{Batch, ToolCall};
@@ -38,3 +39,4 @@ pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 pub use read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
 pub use registry::{Inserted, OnDuplicate, ToolCheck, ToolRegistry};
 pub use settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};
+pub use view::{Select, ToolList, View};

@@ -450,18 +450,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             .filter(|entry| allowed(entry, ctx))
             .map(|entry| &*entry.name)
             .collect();
-        let suggestion = shown
-            .iter()
-            .copied()
-            .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
-            .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
-            .min_by_key(|(distance, _)| *distance)
-            .map(|(_, candidate)| candidate.to_owned());
-        ToolError::UnknownTool {
-            name: name.to_owned(),
-            suggestion,
-            available: shown.into_iter().map(str::to_owned).collect(),
-        }
+        unknown(name, shown)
     }
 
     /// Every tool as the registry knows it, in registration order: its
@@ -541,7 +530,7 @@ impl<T: ToolCheck, const N: usize> ToolCheck for [T; N] {
 pub(crate) struct Cached(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
 
 impl Cached {
-    fn get_or_make<V: Any + Send + Sync, E>(
+    pub(crate) fn get_or_make<V: Any + Send + Sync, E>(
         &self,
         key: &'static str,
         make: impl FnOnce() -> Result<V, E>,
@@ -565,5 +554,22 @@ impl Cached {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+    }
+}
+
+/// The error of a name that is none of the tools `shown`: they, and the
+/// closest of them.
+pub(crate) fn unknown(name: &str, shown: Vec<&str>) -> ToolError {
+    let suggestion = shown
+        .iter()
+        .copied()
+        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate.to_owned());
+    ToolError::UnknownTool {
+        name: name.to_owned(),
+        suggestion,
+        available: shown.into_iter().map(str::to_owned).collect(),
     }
 }

@@ -17,12 +17,13 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use crate::{RegistryError, ToolCheck, ToolInfo, ToolRegistry, ToolResult};
+use crate::toolset::ToolList;
+use crate::{RegistryError, ToolCheck, ToolInfo, ToolResult};
 
 pub use call::{ParseError, ProviderCall};
 #[cfg(feature = "tokens")]
 pub use definitions::ToolTokens;
-use definitions::build_definitions;
+pub(crate) use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
 pub use turn::{Turn, Waiting};
 
@@ -539,11 +540,8 @@ impl Provider {
     ///     }])
     /// );
     /// ```
-    pub fn definitions<Ctx: Send + Sync + 'static>(
-        self,
-        registry: &ToolRegistry<Ctx>,
-    ) -> Result<Arc<Definitions>, RegistryError> {
-        registry.cached(self.name(), || build_definitions(self, registry.tools()))
+    pub fn definitions(self, tools: &impl ToolList) -> Result<Arc<Definitions>, RegistryError> {
+        tools.definitions_for(self)
     }
 }
 

@@ -75,6 +75,10 @@ pub struct ToolMetadata {
     pub long_running: bool,
     /// The scopes a caller must hold. Default: none.
     pub scopes: Cow<'static, [Cow<'static, str>]>,
+    /// Labels to pick tools by, for a view of a registry
+    /// ([`Select::tags`](crate::toolset::Select::tags)); no model sees
+    /// them. Default: none.
+    pub tags: Cow<'static, [Cow<'static, str>]>,
 }
 
 impl ToolMetadata {
@@ -90,6 +94,7 @@ impl ToolMetadata {
         concurrency_safe: false,
         long_running: false,
         scopes: Cow::Borrowed(&[]),
+        tags: Cow::Borrowed(&[]),
     };
 }
 

@@ -252,6 +252,9 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
     if let Some(scopes) = &args.scopes {
         fields.push(quote!(scopes: #p::Cow::Borrowed(&[#(#p::Cow::Borrowed(#scopes)),*])));
     }
+    if let Some(tags) = &args.tags {
+        fields.push(quote!(tags: #p::Cow::Borrowed(&[#(#p::Cow::Borrowed(#tags)),*])));
+    }
     quote! {
         #p::ToolMetadata {
             #(#fields,)*

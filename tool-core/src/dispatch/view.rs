@@ -1,0 +1,330 @@
+//! The tools one request or one caller may see: a view of a registry, by
+//! names, tags and scopes, made without copying a tool or compiling a
+//! schema, in time that grows with the tools it shows, not the registry's.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::dispatch::access::allowed;
+use crate::dispatch::batch::{ToolCall, run_batch};
+use crate::dispatch::registry::Cached;
+use crate::provider::{Definitions, Provider, build_definitions};
+use crate::{
+    RegistryError, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolRegistry, ToolResult,
+};
+
+/// What a provider's definitions are made from
+/// ([`Provider::definitions`]): a whole registry, or a [`View`] of one.
+/// Each keeps what it made, per provider, until it changes.
+pub trait ToolList: sealed::Sealed {
+    #[doc(hidden)]
+    fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<Ctx> Sealed for crate::ToolRegistry<Ctx> {}
+    impl<Ctx> Sealed for super::View<'_, Ctx> {}
+}
+
+impl<Ctx: Send + Sync + 'static> ToolList for ToolRegistry<Ctx> {
+    fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError> {
+        self.cached(provider.name(), || {
+            build_definitions(provider, self.tools())
+        })
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
+    fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError> {
+        self.cached.get_or_make(provider.name(), || {
+            build_definitions(provider, self.tools())
+        })
+    }
+}
+
+/// Which tools a [`View`] shows: those named, those carrying a tag
+/// ([`ToolMetadata::tags`](crate::ToolMetadata::tags)), or, with neither,
+/// every tool; then, with [`caller`](Select::caller), only those the
+/// caller may call (its scopes, the tools' availability checks).
+pub struct Select<'c, Ctx = ()> {
+    names: Option<Vec<String>>,
+    tags: Option<Vec<String>>,
+    caller: Option<&'c ToolContext<Ctx>>,
+}
+
+// Not derived: that would ask `Ctx: Clone`.
+impl<Ctx> Clone for Select<'_, Ctx> {
+    fn clone(&self) -> Self {
+        Self {
+            names: self.names.clone(),
+            tags: self.tags.clone(),
+            caller: self.caller,
+        }
+    }
+}
+
+impl<Ctx> std::fmt::Debug for Select<'_, Ctx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Select")
+            .field("names", &self.names)
+            .field("tags", &self.tags)
+            .field("caller", &self.caller.is_some())
+            .finish()
+    }
+}
+
+impl<'c, Ctx> Select<'c, Ctx> {
+    /// Every tool of the registry.
+    pub fn all() -> Self {
+        Self {
+            names: None,
+            tags: None,
+            caller: None,
+        }
+    }
+
+    /// The tools of these names (a name that is no tool's is skipped).
+    #[must_use]
+    pub fn names<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
+        (self.names.get_or_insert_with(Vec::new)).extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// The tools carrying any of these tags, beside those named.
+    #[must_use]
+    pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        (self.tags.get_or_insert_with(Vec::new)).extend(tags.into_iter().map(Into::into));
+        self
+    }
+
+    /// Only the tools `caller` may call: it holds their scopes, and their
+    /// availability checks let it.
+    #[must_use]
+    pub fn caller(mut self, caller: &'c ToolContext<Ctx>) -> Self {
+        self.caller = Some(caller);
+        self
+    }
+}
+
+/// Where each tag and each scope is found in a registry, made once per
+/// version of it, at its first view.
+#[derive(Default)]
+struct Places {
+    by_tag: HashMap<String, Vec<usize>>,
+    by_scope: HashMap<String, Vec<usize>>,
+    unscoped: Vec<usize>,
+}
+
+impl Places {
+    fn of<Ctx: Send + Sync + 'static>(registry: &ToolRegistry<Ctx>) -> Self {
+        let mut places = Places::default();
+        for (at, entry) in registry.entries.iter().enumerate() {
+            for tag in entry.metadata.tags.iter() {
+                places.by_tag.entry(tag.to_string()).or_default().push(at);
+            }
+            match entry.metadata.scopes.first() {
+                None => places.unscoped.push(at),
+                // One scope a tool requires is enough to find it by.
+                Some(scope) => places
+                    .by_scope
+                    .entry(scope.to_string())
+                    .or_default()
+                    .push(at),
+            }
+        }
+        places
+    }
+}
+
+/// The tools of a registry one request or one caller may see
+/// ([`ToolRegistry::view`]): listed, turned into any provider's
+/// definitions (made once per view, then kept) and called, like the
+/// registry's own, and only they. A call of a tool outside the view is an
+/// unknown tool's, whose message lists the view's tools.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use serde_json::json;
+/// use tool_core::provider::Provider;
+/// use tool_core::toolset::Select;
+/// use tool_core::{ToolContext, ToolRegistry, tool};
+///
+/// /// Add two numbers.
+/// #[tool(tags = ["math"])]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// /// Read a file.
+/// #[tool(tags = ["files"], scopes = ["files:read"])]
+/// fn read_file(path: String) -> String { path }
+///
+/// let registry: ToolRegistry = ToolRegistry::new().with(Add).with(ReadFile);
+/// let math = registry.view(Select::all().tags(["math"]));
+/// assert_eq!(math.names().collect::<Vec<_>>(), ["add"]);
+/// assert_eq!(Provider::Mcp.definitions(&math).unwrap().as_json().as_array().unwrap().len(), 1);
+///
+/// let ctx = ToolContext::new(());
+/// let visible = registry.view(Select::all().caller(&ctx));
+/// assert_eq!(visible.names().collect::<Vec<_>>(), ["add"], "no `files:read` scope");
+/// let refused = math.call(&ctx, "read_file", json!({"path": "a"})).await;
+/// assert_eq!(refused.model_text(), "unknown tool `read_file`. Available tools: `add`.");
+/// # });
+/// ```
+pub struct View<'r, Ctx = ()> {
+    registry: &'r ToolRegistry<Ctx>,
+    /// Where the view's tools are in the registry, in its order.
+    members: Vec<usize>,
+    cached: Cached,
+}
+
+impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// The tools `select` picks, as a [`View`]: nothing is copied or made
+    /// again but the list of where they are.
+    pub fn view(&self, select: Select<'_, Ctx>) -> View<'_, Ctx> {
+        let Ok::<Arc<Places>, std::convert::Infallible>(places) =
+            self.cached("view places", || Ok(Places::of(self)));
+        let mut members: Vec<usize> = Vec::new();
+        let chosen = select.names.is_some() || select.tags.is_some();
+        for name in select.names.iter().flatten() {
+            members.extend(self.index.get(name.as_str()));
+        }
+        for tag in select.tags.iter().flatten() {
+            members.extend(places.by_tag.get(tag).into_iter().flatten());
+        }
+        match (chosen, select.caller) {
+            (false, None) => members.extend(0..self.entries.len()),
+            (false, Some(caller)) => {
+                // Only the tools it could call: those that need no scope,
+                // and those of a scope it holds.
+                members.extend(&places.unscoped);
+                for scope in caller.scopes() {
+                    members.extend(places.by_scope.get(scope).into_iter().flatten());
+                }
+            }
+            (true, _) => {}
+        }
+        members.sort_unstable();
+        members.dedup();
+        if let Some(caller) = select.caller {
+            members.retain(|&at| allowed(&self.entries[at], caller));
+        }
+        View {
+            registry: self,
+            members,
+            cached: Cached::default(),
+        }
+    }
+}
+
+impl<'r, Ctx: Send + Sync + 'static> View<'r, Ctx> {
+    /// The registry the view is of.
+    pub fn registry(&self) -> &'r ToolRegistry<Ctx> {
+        self.registry
+    }
+
+    /// The names of the view's tools, in the registry's order.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &'r str> + '_ {
+        let registry = self.registry;
+        self.members
+            .iter()
+            .map(move |&at| &*registry.entries[at].name)
+    }
+
+    /// The number of tools in the view.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether the view shows no tool.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// Whether the view shows the tool of that name.
+    pub fn contains(&self, name: &str) -> bool {
+        self.position(name).is_some()
+    }
+
+    /// The view's tools as the registry knows them.
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = ToolInfo<'r>> + '_ {
+        let registry = self.registry;
+        self.members
+            .iter()
+            .map(move |&at| registry.entries[at].info(&registry.definitions[at]))
+    }
+
+    /// The view's tools' definitions.
+    pub fn tool_definitions(&self) -> impl ExactSizeIterator<Item = &'r Arc<ToolDefinition>> + '_ {
+        let registry = self.registry;
+        self.members
+            .iter()
+            .map(move |&at| &registry.definitions[at])
+    }
+
+    /// [`ToolRegistry::call`], for the view's tools only.
+    pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
+        let registry = self.registry;
+        let found = self
+            .position(name)
+            .map(|at| {
+                (
+                    &registry.entries[at],
+                    &registry.definitions[at].input_schema,
+                )
+            })
+            .ok_or_else(|| Box::new(self.unknown_tool(ctx, name)));
+        registry.pipeline.call(ctx, name, found, args).await
+    }
+
+    /// [`ToolRegistry::call_all`], for the view's tools only.
+    pub async fn call_all(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        calls: impl IntoIterator<Item = ToolCall>,
+    ) -> Vec<ToolResult> {
+        run_batch(
+            self.registry.batch,
+            calls,
+            |call| match self.position(&call.name) {
+                Some(at) => {
+                    let metadata = &self.registry.entries[at].metadata;
+                    metadata.read_only || metadata.concurrency_safe
+                }
+                None => true,
+            },
+            |call| async move { self.call(ctx, &call.name, call.arguments).await },
+        )
+        .await
+    }
+
+    /// Where the tool of that name is in the registry, if the view shows it.
+    fn position(&self, name: &str) -> Option<usize> {
+        let at = *self.registry.index.get(name)?;
+        self.members.binary_search(&at).ok().map(|_| at)
+    }
+
+    /// The registry's unknown tool error, said of the view's tools.
+    fn unknown_tool(&self, ctx: &ToolContext<Ctx>, name: &str) -> ToolError {
+        let shown: Vec<&str> = self
+            .members
+            .iter()
+            .map(|&at| &self.registry.entries[at])
+            .filter(|entry| allowed(entry, ctx))
+            .map(|entry| &*entry.name)
+            .collect();
+        crate::dispatch::registry::unknown(name, shown)
+    }
+}
+
+impl<Ctx> std::fmt::Debug for View<'_, Ctx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self
+            .members
+            .iter()
+            .map(|&at| &*self.registry.entries[at].name)
+            .collect();
+        f.debug_struct("View").field("tools", &names).finish()
+    }
+}
