@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use rmcp::service::{Peer, SubscriptionSink};
 use rmcp::{ErrorData, RoleServer};
+use tokio_util::sync::CancellationToken;
 use tool_core::ToolRegistry;
+use tool_core::toolset::Changes;
 
 use crate::listing::Listing;
 
@@ -144,5 +146,19 @@ impl Listeners {
                 tracing::debug!(%error, "tools/list_changed not sent to a subscription");
             }
         }
+    }
+}
+
+/// The changes to follow, until the server's last clone is dropped.
+pub(crate) struct Follower<Ctx> {
+    /// Taken by the task that follows them, once it starts.
+    pub(crate) changes: Mutex<Option<Changes<Ctx>>>,
+    /// Ends that task.
+    pub(crate) stop: CancellationToken,
+}
+
+impl<Ctx> Drop for Follower<Ctx> {
+    fn drop(&mut self) {
+        self.stop.cancel();
     }
 }

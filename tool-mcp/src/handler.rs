@@ -70,6 +70,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.start_following();
         self.listeners.add_session(context.peer);
     }
 

@@ -85,6 +85,7 @@ mod auth;
 mod call;
 mod changes;
 mod error;
+mod follow;
 mod front;
 mod handler;
 mod http_options;

@@ -96,6 +96,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// ```
     pub async fn serve_stdio(self) -> Result<QuitReason, ServeError> {
         warn_unrunnable(&self);
+        self.start_following();
         // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
         let stdin = tasks_2025::route_stdin(Arc::clone(&self.tasks));
         let transport = tasks_2025::Declaring::new(
@@ -149,6 +150,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         config: StreamableHttpServerConfig,
     ) -> (StreamableHttpService<Self, HttpSessions>, Arc<HttpSessions>) {
         warn_unrunnable(&self);
+        self.start_following();
         let sessions = Arc::new(HttpSessions::new(self.http.idle, self.http.max_sessions));
         let service =
             StreamableHttpService::new(move || Ok(self.clone()), Arc::clone(&sessions), config);

@@ -12,7 +12,7 @@ use tool_core::policy::ApprovalHook;
 use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
-use crate::changes::{Current, Listeners};
+use crate::changes::{Current, Follower, Listeners};
 use crate::http_options::HttpOptions;
 use crate::server_hook::{InstallHook, installer};
 use crate::tasks::Tasks;
@@ -68,6 +68,9 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) approval: Option<Arc<InstallHook<Ctx>>>,
     /// Session limits and the protected resource, for HTTP.
     pub(crate) http: HttpOptions,
+    /// The handle whose registry the server follows
+    /// ([`McpServer::following`]).
+    pub(crate) follower: Option<Arc<Follower<Ctx>>>,
 }
 
 /// Where the context of a request's calls comes from.
@@ -111,6 +114,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             tasks: Arc::default(),
             approval: None,
             http: HttpOptions::default(),
+            follower: None,
         }
     }
 
@@ -352,6 +356,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             tasks: Arc::clone(&self.tasks),
             approval: self.approval.clone(),
             http: self.http.clone(),
+            follower: self.follower.clone(),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! A registry replaced while it is served: every connected client is told
 //! `notifications/tools/list_changed` (a session over stdio-like pipes or
 //! HTTP, a 2026-07-28 client's `subscriptions/listen`), lists the new
-//! tools and calls them.
+//! tools and calls them; and a server that follows a `RegistryHandle`
+//! tells each change made through it.
 
 use std::time::Duration;
 
@@ -12,6 +13,8 @@ use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::json;
 use support::{connect_2026, serve_http};
 use tokio::sync::mpsc;
+use tool_core::registry::OnDuplicate;
+use tool_core::toolset::RegistryHandle;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::McpServer;
 
@@ -156,4 +159,49 @@ async fn a_2026_client_listening_for_tool_changes_is_told() {
     drop(subscription);
     client.cancel().await.expect("closed");
     stop.cancel();
+}
+
+#[tokio::test]
+async fn a_server_following_a_handle_serves_and_tells_each_change() {
+    let handle = RegistryHandle::new(ToolRegistry::new().with(Add));
+    let server = McpServer::following(&handle, ToolContext::new(()));
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let serving = server.clone();
+    tokio::spawn(async move {
+        let running = serving.serve(server_io).await.expect("initialized");
+        let _ = running.waiting().await;
+    });
+    let (sender, mut changed) = mpsc::unbounded_channel();
+    let client = Client { changed: sender }
+        .serve(client_io)
+        .await
+        .expect("initialized");
+    let names = async || -> Vec<String> {
+        let tools = client.list_all_tools().await.expect("listed");
+        tools
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect()
+    };
+    assert_eq!(names().await, ["add"]);
+    // Each change, told and served: added, disabled, removed.
+    handle.insert(Multiply, OnDuplicate::Error).expect("added");
+    let told = tokio::time::timeout(Duration::from_secs(10), changed.recv()).await;
+    assert_eq!(told, Ok(Some(())), "told of the new tool");
+    assert_eq!(names().await, ["add", "multiply"]);
+    let product = client.call_tool(multiply_params()).await.expect("called");
+    assert_eq!(product.structured_content, None);
+    assert_eq!(
+        product.content[0].as_text().map(|text| text.text.as_str()),
+        Some("42")
+    );
+    assert!(handle.disable("add"));
+    let told = tokio::time::timeout(Duration::from_secs(10), changed.recv()).await;
+    assert_eq!(told, Ok(Some(())), "told of the disabled tool");
+    assert_eq!(names().await, ["multiply"]);
+    assert!(handle.remove("multiply"));
+    let told = tokio::time::timeout(Duration::from_secs(10), changed.recv()).await;
+    assert_eq!(told, Ok(Some(())), "told of the removed tool");
+    assert_eq!(names().await, Vec::<String>::new());
+    client.cancel().await.expect("closed");
 }
