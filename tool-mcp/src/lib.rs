@@ -90,6 +90,8 @@ mod front;
 mod handler;
 mod http_options;
 mod listing;
+#[cfg(feature = "client")]
+pub mod mount;
 mod report;
 mod resource;
 pub mod rmcp_types;

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::call::{kind, string_at};
 use super::parts::parts_of;
+use crate::output::{Link, Media, Part};
 use crate::provider::ProviderCall;
 use crate::{ToolError, ToolResult};
 
@@ -127,4 +128,146 @@ pub fn call_tool_result(result: &ToolResult) -> Value {
     }
     body.insert("isError".into(), result.is_error().into());
     Value::Object(body)
+}
+
+/// A `CallToolResult` another MCP server sent, as a [`ToolResult`]: what
+/// [`call_tool_result`] writes, read back. `isError: true` is an error
+/// result with the content's text. Each content block becomes a part:
+/// `text`, `image` and `audio` (their base64 decoded), an embedded
+/// `resource` (text or blob) as a document named by its URI, a
+/// `resource_link` as a link. `structuredContent` is kept as the result's
+/// structured content; with text content only, the result is that JSON.
+/// An error says what in `result` is not MCP's.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::output::Part;
+/// use tool_core::provider::mcp::{call_tool_result, tool_result};
+///
+/// let sent = json!({
+///     "content": [
+///         {"type": "text", "text": "The chart:"},
+///         {"type": "image", "data": "AQID", "mimeType": "image/png"}
+///     ],
+///     "isError": false
+/// });
+/// let result = tool_result(&sent).unwrap();
+/// assert!(matches!(result.as_parts(), Some([Part::Text(_), Part::Media(_)])));
+/// assert_eq!(call_tool_result(&result), sent);
+///
+/// let refused = tool_result(&json!({"content": [{"type": "image", "data": "%%"}]}));
+/// assert_eq!(
+///     refused.unwrap_err(),
+///     "content block 0 (`image`): `mimeType` is missing or not a string"
+/// );
+/// ```
+pub fn tool_result(result: &Value) -> Result<ToolResult, String> {
+    let object = result
+        .as_object()
+        .ok_or("the result is not a JSON object")?;
+    let content = match object.get("content") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(blocks)) => blocks.as_slice(),
+        Some(_) => return Err("`content` is not an array".to_owned()),
+    };
+    let parts = content
+        .iter()
+        .enumerate()
+        .map(|(at, block)| part_of(block).map_err(|why| format!("content block {at}{why}")))
+        .collect::<Result<Vec<Part>, String>>()?;
+    if object.get("isError").and_then(Value::as_bool) == Some(true) {
+        let text: Vec<String> = parts
+            .iter()
+            .map(|part| match part {
+                Part::Text(text) => text.clone(),
+                other => crate::tool::media::AsText(other).to_string(),
+            })
+            .collect();
+        return Ok(ToolResult::error(text.join("\n")));
+    }
+    let structured = object
+        .get("structuredContent")
+        .filter(|value| !value.is_null());
+    let all_text = parts.iter().all(|part| matches!(part, Part::Text(_)));
+    Ok(match structured {
+        Some(value) if all_text => {
+            ToolResult::json(value.clone()).with_structured_content(value.clone())
+        }
+        Some(value) => ToolResult::parts(parts).with_structured_content(value.clone()),
+        None => match <[Part; 1]>::try_from(parts) {
+            Ok([Part::Text(text)]) => ToolResult::text(text),
+            Ok([part]) => ToolResult::parts([part]),
+            Err(parts) => ToolResult::parts(parts),
+        },
+    })
+}
+
+/// One content block as a part; an error starts with what the block is.
+fn part_of(block: &Value) -> Result<Part, String> {
+    let kind = block
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let field = |name: &str| -> Result<&str, String> {
+        block
+            .get(name)
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!(" (`{kind}`): `{name}` is missing or not a string"))
+    };
+    let decoded = |data: &str| -> Result<Vec<u8>, String> {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|error| format!(" (`{kind}`): its base64 does not decode: {error}"))
+    };
+    match kind {
+        "text" => Ok(Part::Text(field("text")?.to_owned())),
+        "image" | "audio" => {
+            let media_type = field("mimeType")?;
+            Ok(Part::Media(Media::new(
+                media_type,
+                decoded(field("data")?)?,
+            )))
+        }
+        "resource" => {
+            let resource = block
+                .get("resource")
+                .filter(|resource| resource.is_object())
+                .ok_or(" (`resource`): `resource` is missing or not an object")?;
+            let uri = resource
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let media_type = resource.get("mimeType").and_then(Value::as_str);
+            let media = match (resource.get("text"), resource.get("blob")) {
+                (Some(Value::String(text)), _) => Media::new(
+                    media_type.unwrap_or("text/plain"),
+                    text.clone().into_bytes(),
+                ),
+                (_, Some(Value::String(blob))) => Media::new(
+                    media_type.unwrap_or("application/octet-stream"),
+                    decoded(blob)?,
+                ),
+                _ => return Err(" (`resource`): it has neither `text` nor `blob`".to_owned()),
+            };
+            Ok(Part::Media(match uri {
+                "" => media,
+                uri if uri.starts_with("attachment:") => media,
+                uri => media.named(uri),
+            }))
+        }
+        "resource_link" => {
+            let mut link = Link::new(field("uri")?, field("name")?);
+            if let Some(description) = block.get("description").and_then(Value::as_str) {
+                link = link.with_description(description);
+            }
+            if let Some(media_type) = block.get("mimeType").and_then(Value::as_str) {
+                link = link.with_media_type(media_type);
+            }
+            Ok(Part::Link(link))
+        }
+        other => Err(format!(
+            " has the type `{other}`, which MCP does not define"
+        )),
+    }
 }

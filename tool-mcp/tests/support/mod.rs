@@ -27,6 +27,10 @@ pub(crate) async fn serve_http<Ctx: Send + Sync + 'static>(
 /// `client` connected to the server at `address` with `server/discover`,
 /// as a 2026-07-28 client: no session, and its capabilities in every
 /// request.
+#[allow(
+    dead_code,
+    reason = "not every test binary with this module connects a 2026 client"
+)]
 pub(crate) async fn connect_2026<C: ClientHandler>(
     client: C,
     address: SocketAddr,

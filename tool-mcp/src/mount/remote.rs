@@ -1,0 +1,194 @@
+//! One tool of a mounted server, as a registry tool: its definition as the
+//! server listed it (bounded), its annotations as metadata, and a call
+//! that goes to the server and comes back as a result, whatever happens
+//! on the way.
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use rmcp::model::{CallToolRequestParams, Tool as Listed};
+use rmcp::service::{Peer, RoleClient, ServiceError};
+use serde_json::Value;
+use tool_core::provider::mcp::tool_result;
+use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolResult};
+
+/// The connection a mount's tools call through: the server's peer while
+/// it is up, and why not when it is down.
+pub(crate) struct Connection {
+    pub(crate) server: Arc<str>,
+    state: RwLock<State>,
+}
+
+enum State {
+    Up(Peer<RoleClient>),
+    Down(String),
+}
+
+impl Connection {
+    pub(crate) fn new(server: Arc<str>, peer: Peer<RoleClient>) -> Self {
+        Self {
+            server,
+            state: RwLock::new(State::Up(peer)),
+        }
+    }
+
+    /// The peer to call, or why there is none.
+    fn peer(&self) -> Result<Peer<RoleClient>, String> {
+        match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
+            State::Up(peer) if !peer.is_transport_closed() => Ok(peer.clone()),
+            State::Up(_) => Err("its connection is closed".to_owned()),
+            State::Down(why) => Err(why.clone()),
+        }
+    }
+
+    /// The server is gone, for `why`, until [`Connection::up`].
+    pub(crate) fn down(&self, why: String) {
+        *self.state.write().unwrap_or_else(PoisonError::into_inner) = State::Down(why);
+    }
+}
+
+/// A tool of a mounted server.
+pub(crate) struct RemoteTool {
+    name: String,
+    description: String,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    metadata: ToolMetadata,
+    connection: Arc<Connection>,
+}
+
+impl RemoteTool {
+    /// The tool `listed` by the server, or why it cannot be mounted (what
+    /// the registry checks when it is added aside: name, schemas).
+    pub(crate) fn new(
+        listed: &Listed,
+        connection: &Arc<Connection>,
+        max_description_bytes: usize,
+    ) -> Result<Self, String> {
+        let description = listed.description.as_deref().unwrap_or_default();
+        if description.len() > max_description_bytes {
+            return Err(format!(
+                "its description is {} bytes, over the mount's limit of {max_description_bytes}",
+                description.len()
+            ));
+        }
+        let annotations = listed.annotations.clone().unwrap_or_default();
+        let read_only = annotations.read_only_hint.unwrap_or(false);
+        let metadata = ToolMetadata {
+            title: listed
+                .title
+                .clone()
+                .or_else(|| annotations.title.clone())
+                .map(Into::into),
+            read_only,
+            destructive: annotations.destructive_hint.unwrap_or(true),
+            idempotent: annotations.idempotent_hint.unwrap_or(false),
+            open_world: annotations.open_world_hint.unwrap_or(true),
+            // The server runs its calls; one that changes nothing may run
+            // beside others here too.
+            concurrency_safe: read_only,
+            ..ToolMetadata::DEFAULT
+        };
+        Ok(Self {
+            name: listed.name.to_string(),
+            description: description.to_owned(),
+            input_schema: Value::Object((*listed.input_schema).clone()),
+            output_schema: listed
+                .output_schema
+                .as_ref()
+                .map(|schema| Value::Object((**schema).clone())),
+            metadata,
+            connection: Arc::clone(connection),
+        })
+    }
+
+    /// The call, on the server.
+    async fn call_remote(&self, args: Value) -> ToolResult {
+        let server = &self.connection.server;
+        let tool = &self.name;
+        let peer = match self.connection.peer() {
+            Ok(peer) => peer,
+            Err(why) => {
+                return ToolResult::error(format!(
+                    "tool `{tool}` is not available: the MCP server `{server}` is down ({why}); try again later"
+                ));
+            }
+        };
+        let mut params = CallToolRequestParams::new(tool.clone());
+        if let Value::Object(arguments) = args {
+            params = params.with_arguments(arguments);
+        }
+        match peer.call_tool(params).await {
+            Ok(result) => {
+                let sent = serde_json::to_value(&result).unwrap_or_default();
+                tool_result(&sent).unwrap_or_else(|why| {
+                    ToolResult::error(format!(
+                        "the MCP server `{server}` answered `{tool}` with a result that is not MCP's: {why}"
+                    ))
+                })
+            }
+            Err(error) => ToolResult::error(failed(server, tool, &error)),
+        }
+    }
+}
+
+/// What the model reads when a call to the server fails.
+fn failed(server: &str, tool: &str, error: &ServiceError) -> String {
+    match error {
+        ServiceError::McpError(error) => {
+            format!(
+                "the MCP server `{server}` refused to call `{tool}`: {}",
+                error.message
+            )
+        }
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => format!(
+            "the MCP server `{server}` closed its connection during the call of `{tool}`; try again later"
+        ),
+        ServiceError::Timeout { timeout } => format!(
+            "the MCP server `{server}` did not answer the call of `{tool}` within {timeout:?}"
+        ),
+        other => format!("the call of `{tool}` on the MCP server `{server}` failed: {other}"),
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> Tool<Ctx> for RemoteTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn input_schema(&self) -> Value {
+        self.input_schema.clone()
+    }
+
+    fn output_schema(&self) -> Option<Value> {
+        self.output_schema.clone()
+    }
+
+    fn metadata(&self) -> ToolMetadata {
+        self.metadata.clone()
+    }
+
+    fn check_available(&self, _ctx: &ToolContext<Ctx>) -> Result<(), String> {
+        self.connection.peer().map(drop).map_err(|why| {
+            format!(
+                "the MCP server `{}` is down ({why})",
+                self.connection.server
+            )
+        })
+    }
+
+    fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async move {
+            // Dropping the call sends the server `notifications/cancelled`.
+            tokio::select! {
+                result = self.call_remote(args) => result,
+                () = ctx.cancellation().cancelled() => ToolResult::error(format!(
+                    "the call of `{}` was cancelled", self.name
+                )),
+            }
+        })
+    }
+}

@@ -1,0 +1,214 @@
+//! Mounting an MCP server's tools in a registry: a tool-mcp server over
+//! streamable HTTP, its tools called through the registry like local ones,
+//! every kind of result coming through, and its list changes followed.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::json;
+use support::serve_http;
+use tool_core::output::{Image, Link, Part};
+use tool_core::toolset::{Compose, RegistryHandle};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_mcp::McpServer;
+use tool_mcp::mount::{Mount, MountError};
+
+mod support;
+
+/// Add two numbers.
+#[tool(read_only)]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// The weather in a city.
+#[derive(Serialize, schemars::JsonSchema)]
+struct Forecast {
+    city: String,
+    degrees: i64,
+}
+
+/// Get the weather.
+#[tool(read_only, output_schema)]
+fn weather(city: String) -> Forecast {
+    Forecast { city, degrees: 21 }
+}
+
+/// Draw a chart.
+#[tool(read_only, title = "Chart")]
+fn chart() -> ToolResult {
+    ToolResult::parts([
+        Part::from("The chart:"),
+        Image::png(vec![1, 2, 3]).into(),
+        Link::new("file:///q3.pdf", "q3.pdf").into(),
+    ])
+}
+
+/// Fail.
+#[tool]
+fn fail() -> Result<String, String> {
+    Err("the disk is full".into())
+}
+
+fn served() -> McpServer {
+    McpServer::new(
+        ToolRegistry::new()
+            .with(Add)
+            .with(Weather)
+            .with(Chart)
+            .with(Fail),
+        ToolContext::new(()),
+    )
+}
+
+async fn call(handle: &RegistryHandle, name: &str, args: serde_json::Value) -> ToolResult {
+    handle.call(&ToolContext::new(()), name, args).await
+}
+
+#[tokio::test]
+async fn a_servers_tools_join_the_registry_and_answer_as_local_ones() {
+    let (address, stop) = serve_http(served()).await;
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new().with(Add));
+    let mounted = Mount::http("calc", format!("http://{address}/mcp"))
+        .compose(Compose::new().prefix("calc_"))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["calc_add", "calc_weather", "calc_chart", "calc_fail"]
+    );
+    assert_eq!(
+        handle.current().names().collect::<Vec<_>>(),
+        ["add", "calc_add", "calc_weather", "calc_chart", "calc_fail"]
+    );
+    // Annotations are metadata.
+    let current = handle.current();
+    let chart = current.info("calc_chart").unwrap();
+    assert!(chart.metadata.read_only);
+    assert_eq!(chart.metadata.title.as_deref(), Some("Chart"));
+    assert!(!current.info("calc_fail").unwrap().metadata.read_only);
+
+    assert_eq!(
+        call(&handle, "calc_add", json!({"a": 2, "b": 3}))
+            .await
+            .model_text(),
+        "5"
+    );
+    // Checked here first, against the schema the server listed.
+    assert_eq!(
+        call(&handle, "calc_add", json!({"a": "two", "b": 3}))
+            .await
+            .model_text(),
+        "invalid arguments for tool `calc_add`: argument `a` at `/a`: expected an integer, got a string `two`. Correct the arguments and call the tool again."
+    );
+    // Structured content, checked against the server's output schema.
+    let weather = call(&handle, "calc_weather", json!({"city": "Oslo"})).await;
+    assert_eq!(
+        weather.structured_content(),
+        Some(&json!({"city": "Oslo", "degrees": 21}))
+    );
+    // Media and links, in each provider's own shape.
+    let chart = call(&handle, "calc_chart", json!({})).await;
+    assert!(matches!(
+        chart.as_parts(),
+        Some([Part::Text(_), Part::Media(_), Part::Link(_)])
+    ));
+    // The same parts as the tool's own: every provider gets them in its
+    // own shape, as a local tool's.
+    let local: ToolRegistry = ToolRegistry::new().with(Chart);
+    let own = local.call(&ToolContext::new(()), "chart", json!({})).await;
+    assert_eq!(chart.as_parts(), own.as_parts());
+    // The server's error is an error result, not a Rust error.
+    let failed = call(&handle, "calc_fail", json!({})).await;
+    assert!(failed.is_error());
+    assert_eq!(failed.model_text(), "the disk is full");
+
+    mounted.unmount(&handle);
+    assert_eq!(handle.current().names().collect::<Vec<_>>(), ["add"]);
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn a_list_change_on_the_server_changes_the_mounted_tools() {
+    let server = served();
+    let (address, stop) = serve_http(server.clone()).await;
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::http("calc", format!("http://{address}/mcp"))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let mut changes = handle.changes();
+    server
+        .replace_registry(ToolRegistry::new().with(Add).with(Fail))
+        .await;
+    let next = tokio::time::timeout(Duration::from_secs(10), changes.next())
+        .await
+        .expect("the list change is followed");
+    assert_eq!(next.names().collect::<Vec<_>>(), ["add", "fail"]);
+    assert_eq!(mounted.tools(), ["add", "fail"]);
+    drop(mounted);
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn what_cannot_be_mounted_says_so_and_names_the_server() {
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new().with(Add));
+    // Nothing listens there.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    drop(listener);
+    let error = Mount::http("nowhere", format!("http://{address}/mcp"))
+        .connect_timeout(Duration::from_secs(10))
+        .mount(&handle)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, MountError::Connect { .. }), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("the MCP server `nowhere` could not be connected to: "),
+        "{error}"
+    );
+
+    // A name both hold, and a rule that names no tool: nothing is added.
+    let (address, stop) = serve_http(served()).await;
+    let error = Mount::http("calc", format!("http://{address}/mcp"))
+        .mount(&handle)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the tools of the MCP server `calc` cannot join the registry: a tool named `add` is already registered"
+    );
+    let error = Mount::http("calc", format!("http://{address}/mcp"))
+        .compose(Compose::new().prefix("calc_").deny(["subtract"]))
+        .mount(&handle)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the tools of the MCP server `calc` cannot join the registry: tool `subtract` cannot be composed so: a rule names it, but there is no tool of that name; `Compose::lenient` allows that"
+    );
+    assert_eq!(handle.current().names().collect::<Vec<_>>(), ["add"]);
+
+    // A description over the limit: that tool is left out, the others mounted.
+    let mounted = Mount::http("calc", format!("http://{address}/mcp"))
+        .compose(Compose::new().prefix("calc_"))
+        .max_description_bytes(13)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(mounted.tools(), ["calc_chart", "calc_fail"]);
+    let refused = mounted.refused();
+    assert_eq!(refused.len(), 2);
+    assert_eq!(
+        (refused[0].tool.as_str(), refused[1].tool.as_str()),
+        ("add", "weather")
+    );
+    assert_eq!(
+        refused[0].reason,
+        "its description is 16 bytes, over the mount's limit of 13"
+    );
+    stop.cancel();
+}
