@@ -1,0 +1,286 @@
+//! Mounting servers nobody here wrote: MCP's reference servers
+//! `everything` (over stdio and over streamable HTTP) and `filesystem` (on a
+//! temporary folder), from npm, and a server on MCP's Python SDK, from
+//! PyPI, each pinned and installed by `scripts/test`.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+use tool_core::output::{MediaKind, Part};
+use tool_core::toolset::{Compose, RegistryHandle};
+use tool_core::{ToolContext, ToolRegistry, ToolResult};
+use tool_mcp::mount::Mount;
+
+#[path = "../../tests/support/sdk_node.rs"]
+#[allow(dead_code, reason = "only the packages' folder is needed here")]
+mod sdk_node;
+#[path = "../../tests/support/sdk_python.rs"]
+#[allow(dead_code, reason = "only the interpreter is needed here")]
+mod sdk_python;
+
+/// The entry point of a reference server installed under `node_modules`.
+fn reference_server(test: &str, package: &str) -> PathBuf {
+    let modules = sdk_node::sdk_node_modules(test, &format!("mounting {package}"));
+    let entry = modules
+        .join("@modelcontextprotocol")
+        .join(package)
+        .join("dist/index.js");
+    assert!(
+        entry.exists(),
+        "{test}: {} is missing; run the tests with `scripts/test`",
+        entry.display()
+    );
+    entry
+}
+
+async fn call(handle: &RegistryHandle, name: &str, args: Value) -> ToolResult {
+    handle.call(&ToolContext::new(()), name, args).await
+}
+
+fn texts(result: &ToolResult) -> Vec<String> {
+    match result.as_parts() {
+        Some(parts) => parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::Text(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect(),
+        None => vec![result.model_text().into_owned()],
+    }
+}
+
+/// Calls `everything`'s tools, mounted under `prefix`, and checks what each
+/// kind of result becomes.
+async fn check_everything(handle: &RegistryHandle, prefix: &str) {
+    let name = |tool: &str| format!("{prefix}{tool}");
+    let echo = call(handle, &name("echo"), json!({"message": "hi"})).await;
+    assert_eq!(echo.model_text(), "Echo: hi");
+    let sum = call(handle, &name("get-sum"), json!({"a": 2, "b": 3.5})).await;
+    assert_eq!(sum.model_text(), "The sum of 2 and 3.5 is 5.5.");
+    // Checked here, against the schema the server listed, before it is sent.
+    let refused = call(handle, &name("get-sum"), json!({"a": 2})).await;
+    assert!(refused.is_error());
+    assert!(
+        refused.model_text().contains("missing argument `b`"),
+        "{}",
+        refused.model_text()
+    );
+
+    let image = call(handle, &name("get-tiny-image"), json!({})).await;
+    let Some([Part::Text(_), Part::Media(png), Part::Text(_)]) = image.as_parts() else {
+        panic!("not text, an image and text: {image:?}");
+    };
+    assert_eq!(
+        (png.kind(), png.media_type()),
+        (MediaKind::Image, "image/png")
+    );
+    assert!(png.data().starts_with(b"\x89PNG"), "decoded from base64");
+
+    let links = call(handle, &name("get-resource-links"), json!({"count": 2})).await;
+    let Some([Part::Text(_), Part::Link(first), Part::Link(_)]) = links.as_parts() else {
+        panic!("not text and two links: {links:?}");
+    };
+    assert!(
+        first.uri().starts_with("demo://resource/"),
+        "{}",
+        first.uri()
+    );
+
+    let embedded = call(
+        handle,
+        &name("get-resource-reference"),
+        json!({"resourceType": "Text", "resourceId": 1}),
+    )
+    .await;
+    let parts = embedded.as_parts().expect("parts");
+    assert!(
+        parts
+            .iter()
+            .any(|part| matches!(part, Part::Media(media) if media.kind() == MediaKind::Document)),
+        "an embedded resource is a document: {embedded:?}"
+    );
+
+    let structured = call(
+        handle,
+        &name("get-structured-content"),
+        json!({"location": "Chicago"}),
+    )
+    .await;
+    let content = structured.structured_content().expect("structured content");
+    assert!(content["temperature"].is_number(), "{content}");
+    assert!(content["conditions"].is_string(), "{content}");
+}
+
+#[tokio::test]
+async fn everything_over_stdio_is_mounted_and_every_kind_of_result_comes_through() {
+    let entry = reference_server("everything over stdio", "server-everything");
+    let mut command = Command::new("node");
+    command.arg(&entry).arg("stdio");
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("everything", command)
+        .compose(Compose::new().prefix("ev_").deny(["get-env"]))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let tools = mounted.tools();
+    for expected in [
+        "ev_echo",
+        "ev_get-sum",
+        "ev_get-tiny-image",
+        "ev_get-structured-content",
+        "ev_trigger-long-running-operation",
+    ] {
+        assert!(
+            tools.iter().any(|tool| tool == expected),
+            "{expected} in {tools:?}"
+        );
+    }
+    assert!(!tools.iter().any(|tool| tool == "ev_get-env"), "denied");
+    assert_eq!(mounted.refused(), []);
+    // Annotations are metadata.
+    let current = handle.current();
+    let echo = current.info("ev_echo").expect("echo");
+    assert!(echo.metadata.title.is_some());
+    check_everything(&handle, "ev_").await;
+    mounted.unmount(&handle);
+    assert!(handle.current().is_empty());
+}
+
+/// A free loopback port.
+async fn free_port() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+#[tokio::test]
+async fn everything_over_streamable_http_is_mounted_and_called() {
+    let entry = reference_server("everything over HTTP", "server-everything");
+    let port = free_port().await;
+    let mut server = Command::new("node")
+        .arg(&entry)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node starts");
+    // It says when it listens.
+    let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
+    let listening = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("listening on port") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(listening, Ok(true), "the server listens");
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::http("everything", format!("http://127.0.0.1:{port}/mcp"))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert!(mounted.tools().iter().any(|tool| tool == "echo"));
+    check_everything(&handle, "").await;
+    mounted.unmount(&handle);
+    server.kill().await.expect("stopped");
+}
+
+#[tokio::test]
+async fn filesystem_reads_and_writes_a_temporary_folder() {
+    let entry = reference_server("filesystem", "server-filesystem");
+    let folder = std::env::temp_dir().join(format!("tool-mcp-mount-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let folder = folder.canonicalize().unwrap();
+    let mut command = Command::new("node");
+    command.arg(&entry).arg(&folder);
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("files", command)
+        .compose(Compose::new().prefix("fs_").allow([
+            "write_file",
+            "read_text_file",
+            "list_directory",
+        ]))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["fs_read_text_file", "fs_write_file", "fs_list_directory"]
+    );
+    let note = folder.join("note.txt");
+    let path = note.to_str().unwrap();
+    let written = call(
+        &handle,
+        "fs_write_file",
+        json!({"path": path, "content": "remember the milk"}),
+    )
+    .await;
+    assert!(!written.is_error(), "{}", written.model_text());
+    assert_eq!(std::fs::read_to_string(&note).unwrap(), "remember the milk");
+    let read = call(&handle, "fs_read_text_file", json!({"path": path})).await;
+    assert_eq!(
+        read.structured_content(),
+        Some(&json!({"content": "remember the milk"}))
+    );
+    let listed = call(
+        &handle,
+        "fs_list_directory",
+        json!({"path": folder.to_str().unwrap()}),
+    )
+    .await;
+    assert!(
+        texts(&listed).concat().contains("[FILE] note.txt"),
+        "{listed:?}"
+    );
+    // Outside the folder: the server's refusal, as an error result.
+    let outside = call(
+        &handle,
+        "fs_read_text_file",
+        json!({"path": "/etc/hostname"}),
+    )
+    .await;
+    assert!(outside.is_error());
+    assert!(
+        outside.model_text().contains("Access denied"),
+        "{}",
+        outside.model_text()
+    );
+    mounted.unmount(&handle);
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test]
+async fn a_python_sdk_server_over_stdio_is_mounted() {
+    let python = sdk_python::sdk_python("python server", "mounting a Python SDK server");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/sdk/mount_server.py");
+    let mut command = Command::new(python);
+    command.arg(script);
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("py", command)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(mounted.tools(), ["greet", "weather"]);
+    assert_eq!(
+        call(&handle, "greet", json!({"name": "Ann"}))
+            .await
+            .model_text(),
+        "Hello, Ann!"
+    );
+    let weather = call(&handle, "weather", json!({"city": "Oslo"})).await;
+    assert_eq!(
+        weather.structured_content(),
+        Some(&json!({"city": "Oslo", "temperature": 21.5, "conditions": "sunny"}))
+    );
+    mounted.unmount(&handle);
+}
