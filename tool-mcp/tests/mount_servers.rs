@@ -153,8 +153,10 @@ async fn everything_over_stdio_is_mounted_and_every_kind_of_result_comes_through
 
 /// A free loopback port.
 async fn free_port() -> u16 {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    listener.local_addr().unwrap().port()
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    listener.local_addr().expect("its address").port()
 }
 
 #[tokio::test]
