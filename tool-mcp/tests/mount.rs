@@ -212,3 +212,113 @@ async fn what_cannot_be_mounted_says_so_and_names_the_server() {
     );
     stop.cancel();
 }
+
+/// A registry whose calls end within a second: a server that hangs is
+/// given up on then.
+fn quick() -> RegistryHandle {
+    RegistryHandle::new(
+        ToolRegistry::new()
+            .with_default_timeout(Duration::from_secs(1))
+            .with_max_media_bytes(1024),
+    )
+}
+
+fn hostile_server() -> tokio::process::Command {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/hostile_server.py");
+    let mut command = tokio::process::Command::new("python3");
+    command.arg(script);
+    command
+}
+
+#[tokio::test]
+async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
+    let handle = quick();
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["good", "hang", "crash", "not_mcp", "garbage", "huge_image"]
+    );
+    let refused: Vec<(String, String)> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| (refused.tool, refused.reason))
+        .collect();
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert_eq!(refused[0].0, "bad name!");
+    assert!(
+        refused[0].1.starts_with("invalid tool name `bad name!`"),
+        "{}",
+        refused[0].1
+    );
+    assert_eq!(refused[1].0, "broken_schema");
+    assert!(
+        refused[1]
+            .1
+            .starts_with("the input schema of tool `broken_schema` is not a valid JSON Schema"),
+        "{}",
+        refused[1].1
+    );
+    assert_eq!(
+        refused[2],
+        (
+            "verbose".to_owned(),
+            "its description is 1048576 bytes, over the mount's limit of 16384".to_owned()
+        )
+    );
+
+    let good = call(&handle, "good", json!({"text": "hello"})).await;
+    assert_eq!(good.model_text(), "hello");
+    // Garbage on the pipe is read past.
+    assert_eq!(
+        call(&handle, "garbage", json!({})).await.model_text(),
+        "still here"
+    );
+    // A call that never ends ends at the call's limit.
+    let hung = call(&handle, "hang", json!({})).await;
+    assert!(hung.is_error());
+    assert_eq!(
+        hung.model_text(),
+        "tool `hang` did not finish within 1s and was stopped"
+    );
+    // What is not MCP's never resolves the call either: the limit ends it.
+    let not_mcp = call(&handle, "not_mcp", json!({})).await;
+    assert!(not_mcp.is_error(), "{}", not_mcp.model_text());
+    // Media over the registry's limit is withheld.
+    let huge = call(&handle, "huge_image", json!({})).await;
+    assert!(huge.is_error());
+    assert!(
+        huge.model_text().contains("over the limit"),
+        "{}",
+        huge.model_text()
+    );
+    // The other tools kept working through all of it.
+    assert_eq!(
+        call(&handle, "good", json!({"text": "again"}))
+            .await
+            .model_text(),
+        "again"
+    );
+
+    // A crash mid-call: that call's error says so, and the server's tools
+    // answer that it is down.
+    let crashed = call(&handle, "crash", json!({})).await;
+    assert!(crashed.is_error());
+    assert_eq!(
+        crashed.model_text(),
+        "the MCP server `hostile` closed its connection during the call of `crash`; try again later"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let down = call(&handle, "good", json!({"text": "anyone?"})).await;
+    assert!(down.is_error());
+    assert!(
+        down.model_text()
+            .starts_with("tool `good` is not available: the MCP server `hostile` is down"),
+        "{}",
+        down.model_text()
+    );
+    drop(mounted);
+}

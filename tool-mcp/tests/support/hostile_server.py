@@ -1,0 +1,75 @@
+"""An MCP server over stdio that a mount must not trust (the standard
+library only): tools whose names, schemas and descriptions a registry
+refuses, and calls that hang, crash the server, answer what is not MCP's,
+print garbage, or send media over the limit."""
+
+import base64
+import json
+import sys
+
+TOOLS = [
+    {"name": "good", "description": "Echo the text.",
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                     "required": ["text"]}},
+    {"name": "bad name!", "description": "A name providers refuse.",
+     "inputSchema": {"type": "object"}},
+    {"name": "broken_schema", "description": "A schema that is none.",
+     "inputSchema": {"type": "object", "properties": {"a": {"type": "nonsense"}}}},
+    {"name": "verbose", "description": "x" * (1024 * 1024),
+     "inputSchema": {"type": "object"}},
+    {"name": "hang", "description": "Never answers.", "inputSchema": {"type": "object"}},
+    {"name": "crash", "description": "Ends the server.", "inputSchema": {"type": "object"}},
+    {"name": "not_mcp", "description": "Answers with what is not a result.",
+     "inputSchema": {"type": "object"}},
+    {"name": "garbage", "description": "Prints garbage, then answers.",
+     "inputSchema": {"type": "object"}},
+    {"name": "huge_image", "description": "An image over the limit.",
+     "inputSchema": {"type": "object"}},
+]
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def answer(request):
+    method = request.get("method")
+    rid = request.get("id")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "protocolVersion": request["params"]["protocolVersion"],
+            "capabilities": {"tools": {"listChanged": True}},
+            "serverInfo": {"name": "hostile", "version": "0.0.1"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
+    elif method == "tools/call":
+        name = request["params"]["name"]
+        arguments = request["params"].get("arguments") or {}
+        if name == "good":
+            text = arguments.get("text", "")
+            send({"jsonrpc": "2.0", "id": rid,
+                  "result": {"content": [{"type": "text", "text": text}]}})
+        elif name == "hang":
+            pass
+        elif name == "crash":
+            sys.exit(3)
+        elif name == "not_mcp":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": "not a list"}})
+        elif name == "garbage":
+            sys.stdout.write("this is not JSON\n{\"half\": \n")
+            sys.stdout.flush()
+            send({"jsonrpc": "2.0", "id": rid,
+                  "result": {"content": [{"type": "text", "text": "still here"}]}})
+        elif name == "huge_image":
+            data = base64.b64encode(b"\x89PNG" + b"\0" * 4096).decode()
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "image", "data": data, "mimeType": "image/png"}]}})
+    elif rid is not None:
+        send({"jsonrpc": "2.0", "id": rid, "result": {}})
+
+
+for line in sys.stdin:
+    line = line.strip()
+    if line:
+        answer(json.loads(line))
