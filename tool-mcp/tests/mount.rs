@@ -240,7 +240,15 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
         .expect("mounted");
     assert_eq!(
         mounted.tools(),
-        ["good", "hang", "crash", "not_mcp", "garbage", "huge_image"]
+        [
+            "good",
+            "hang",
+            "crash",
+            "not_mcp",
+            "garbage",
+            "huge_image",
+            "cancelled"
+        ]
     );
     let refused: Vec<(String, String)> = mounted
         .refused()
@@ -320,5 +328,28 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
         "{}",
         down.model_text()
     );
+    drop(mounted);
+}
+
+#[tokio::test]
+async fn cancelling_a_call_tells_the_server() {
+    let handle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let token = tokio_util::sync::CancellationToken::new();
+    let ctx = ToolContext::new(()).with_cancellation(token.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        token.cancel();
+    });
+    let hung = handle.call(&ctx, "hang", json!({})).await;
+    assert!(hung.is_error());
+    // The server heard of it: the cancelled request is the call's.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let heard = call(&handle, "cancelled", json!({})).await;
+    let ids: Vec<serde_json::Value> = serde_json::from_str(&heard.model_text()).expect("a list");
+    assert_eq!(ids.len(), 1, "{ids:?}");
     drop(mounted);
 }

@@ -147,6 +147,32 @@ async fn everything_over_stdio_is_mounted_and_every_kind_of_result_comes_through
     let echo = current.info("ev_echo").expect("echo");
     assert!(echo.metadata.title.is_some());
     check_everything(&handle, "ev_").await;
+
+    // The server's progress reaches the call's listener.
+    let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let ctx = ToolContext::new(()).with_progress_listener({
+        let heard = std::sync::Arc::clone(&heard);
+        move |event| {
+            heard
+                .lock()
+                .expect("not poisoned")
+                .push((event.done, event.total))
+        }
+    });
+    let long = handle
+        .call(
+            &ctx,
+            "ev_trigger-long-running-operation",
+            json!({"duration": 1, "steps": 3}),
+        )
+        .await;
+    assert!(!long.is_error(), "{}", long.model_text());
+    let heard = heard.lock().expect("not poisoned").clone();
+    assert!(!heard.is_empty(), "progress heard");
+    assert!(
+        heard.iter().all(|(_, total)| *total == Some(3.0)),
+        "{heard:?}"
+    );
     mounted.unmount(&handle);
     assert!(handle.current().is_empty());
 }

@@ -6,7 +6,8 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use hyper::header::{HeaderName, HeaderValue};
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+use rmcp::handler::client::progress::ProgressDispatcher;
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -32,22 +33,35 @@ pub(crate) enum Source {
 /// The mount's side of the connection: it hears the server's list change.
 pub(crate) struct Client {
     changed: Arc<Notify>,
+    progress: ProgressDispatcher,
     info: ClientConfig,
 }
 
 impl Client {
-    pub(crate) fn new(changed: Arc<Notify>) -> Self {
+    pub(crate) fn new(changed: Arc<Notify>, progress: ProgressDispatcher) -> Self {
         let info = ClientConfig::new(
             ClientCapabilities::default(),
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         );
-        Self { changed, info }
+        Self {
+            changed,
+            progress,
+            info,
+        }
     }
 }
 
 impl ClientHandler for Client {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.changed.notify_one();
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.handle_notification(params).await;
     }
 
     fn get_info(&self) -> ClientConfig {

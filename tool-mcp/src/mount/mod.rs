@@ -17,6 +17,7 @@ mod remote;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use rmcp::handler::client::progress::ProgressDispatcher;
 use rmcp::model::Tool as Listed;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -146,7 +147,8 @@ impl Mount {
     ) -> Result<Mounted, MountError> {
         let server = Arc::clone(&self.name);
         let changed = Arc::new(Notify::new());
-        let client = Client::new(Arc::clone(&changed));
+        let progress = ProgressDispatcher::new();
+        let client = Client::new(Arc::clone(&changed), progress.clone());
         let connecting = connect::connect(&server, self.source, client);
         let running = tokio::time::timeout(self.connect_timeout, connecting)
             .await
@@ -154,7 +156,11 @@ impl Mount {
                 server: server.to_string(),
                 reason: format!("no answer within {:?}", self.connect_timeout),
             })??;
-        let connection = Arc::new(Connection::new(Arc::clone(&server), running.peer().clone()));
+        let connection = Arc::new(Connection::new(
+            Arc::clone(&server),
+            running.peer().clone(),
+            progress,
+        ));
         let shared = Arc::new(Shared {
             server: Arc::clone(&server),
             connection,

@@ -5,8 +5,16 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use rmcp::model::{CallToolRequestParams, Tool as Listed};
-use rmcp::service::{Peer, RoleClient, ServiceError};
+use std::future::poll_fn;
+use std::pin::Pin;
+
+use futures_core::Stream;
+use rmcp::handler::client::progress::{ProgressDispatcher, ProgressSubscriber};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
+    ProgressNotificationParam, RequestId, ServerResult, Tool as Listed,
+};
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolResult};
@@ -15,6 +23,8 @@ use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolResult};
 /// it is up, and why not when it is down.
 pub(crate) struct Connection {
     pub(crate) server: Arc<str>,
+    /// Where the server's progress notifications are sent to each call.
+    pub(crate) progress: ProgressDispatcher,
     state: RwLock<State>,
 }
 
@@ -24,9 +34,14 @@ enum State {
 }
 
 impl Connection {
-    pub(crate) fn new(server: Arc<str>, peer: Peer<RoleClient>) -> Self {
+    pub(crate) fn new(
+        server: Arc<str>,
+        peer: Peer<RoleClient>,
+        progress: ProgressDispatcher,
+    ) -> Self {
         Self {
             server,
+            progress,
             state: RwLock::new(State::Up(peer)),
         }
     }
@@ -101,8 +116,10 @@ impl RemoteTool {
         })
     }
 
-    /// The call, on the server.
-    async fn call_remote(&self, args: Value) -> ToolResult {
+    /// The call, on the server: its progress reported to `ctx` as it
+    /// comes; dropped before its answer (cancelled, out of time), the
+    /// server is sent `notifications/cancelled`.
+    async fn call_remote<Ctx>(&self, ctx: &ToolContext<Ctx>, args: Value) -> ToolResult {
         let server = &self.connection.server;
         let tool = &self.name;
         let peer = match self.connection.peer() {
@@ -117,8 +134,33 @@ impl RemoteTool {
         if let Value::Object(arguments) = args {
             params = params.with_arguments(arguments);
         }
-        match peer.call_tool(params).await {
-            Ok(result) => {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let sent = peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await;
+        let handle = match sent {
+            Ok(handle) => handle,
+            Err(error) => return ToolResult::error(failed(server, tool, &error)),
+        };
+        let mut unanswered = Unanswered {
+            peer: Some(handle.peer.clone()),
+            id: handle.id.clone(),
+        };
+        let mut progress = self
+            .connection
+            .progress
+            .subscribe(handle.progress_token.clone())
+            .await;
+        let mut answer = handle.rx;
+        let answered = loop {
+            tokio::select! {
+                answered = &mut answer => break answered,
+                Some(report) = next_report(&mut progress) => report_to(ctx, &report),
+            }
+        };
+        unanswered.peer = None;
+        match answered {
+            Ok(Ok(ServerResult::CallToolResult(result))) => {
                 let sent = serde_json::to_value(&result).unwrap_or_default();
                 tool_result(&sent).unwrap_or_else(|why| {
                     ToolResult::error(format!(
@@ -126,9 +168,46 @@ impl RemoteTool {
                     ))
                 })
             }
-            Err(error) => ToolResult::error(failed(server, tool, &error)),
+            Ok(Ok(_)) => ToolResult::error(format!(
+                "the MCP server `{server}` answered the call of `{tool}` with something else than a result"
+            )),
+            Ok(Err(error)) => ToolResult::error(failed(server, tool, &error)),
+            Err(_) => ToolResult::error(failed(server, tool, &ServiceError::TransportClosed)),
         }
     }
+}
+
+/// A call sent and not yet answered: dropped so, the server is told that
+/// its caller gave up on it.
+struct Unanswered {
+    peer: Option<Peer<RoleClient>>,
+    id: RequestId,
+}
+
+impl Drop for Unanswered {
+    fn drop(&mut self) {
+        let (Some(peer), Ok(runtime)) = (self.peer.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let cancelled = CancelledNotificationParam::new(
+            Some(self.id.clone()),
+            Some("cancelled by the caller".into()),
+        );
+        runtime.spawn(async move {
+            let _ = peer.notify_cancelled(cancelled).await;
+        });
+    }
+}
+
+/// The next progress report of a call.
+async fn next_report(progress: &mut ProgressSubscriber) -> Option<ProgressNotificationParam> {
+    poll_fn(|cx| Pin::new(&mut *progress).poll_next(cx)).await
+}
+
+/// A server's progress report, as the call's own.
+fn report_to<Ctx>(ctx: &ToolContext<Ctx>, report: &ProgressNotificationParam) {
+    ctx.progress(report.progress, report.total, report.message.as_deref());
 }
 
 /// What the model reads when a call to the server fails.
@@ -184,7 +263,7 @@ impl<Ctx: Send + Sync + 'static> Tool<Ctx> for RemoteTool {
         Box::pin(async move {
             // Dropping the call sends the server `notifications/cancelled`.
             tokio::select! {
-                result = self.call_remote(args) => result,
+                result = self.call_remote(ctx, args) => result,
                 () = ctx.cancellation().cancelled() => ToolResult::error(format!(
                     "the call of `{}` was cancelled", self.name
                 )),

@@ -25,7 +25,11 @@ TOOLS = [
      "inputSchema": {"type": "object"}},
     {"name": "huge_image", "description": "An image over the limit.",
      "inputSchema": {"type": "object"}},
+    {"name": "cancelled", "description": "The requests the client cancelled.",
+     "inputSchema": {"type": "object"}},
 ]
+
+CANCELLED = []
 
 
 def send(message):
@@ -61,10 +65,15 @@ def answer(request):
             sys.stdout.flush()
             send({"jsonrpc": "2.0", "id": rid,
                   "result": {"content": [{"type": "text", "text": "still here"}]}})
+        elif name == "cancelled":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": json.dumps(CANCELLED)}]}})
         elif name == "huge_image":
             data = base64.b64encode(b"\x89PNG" + b"\0" * 4096).decode()
             send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
                 {"type": "image", "data": data, "mimeType": "image/png"}]}})
+    elif method == "notifications/cancelled":
+        CANCELLED.append(request["params"].get("requestId"))
     elif rid is not None:
         send({"jsonrpc": "2.0", "id": rid, "result": {}})
 
