@@ -11,7 +11,7 @@ use tool_core::output::{Image, Link, Part};
 use tool_core::toolset::{Compose, RegistryHandle};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_mcp::McpServer;
-use tool_mcp::mount::{Mount, MountError};
+use tool_mcp::mount::{Mount, MountError, Restart};
 
 mod support;
 
@@ -235,6 +235,7 @@ fn hostile_server() -> tokio::process::Command {
 async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
     let handle = quick();
     let mounted = Mount::stdio("hostile", hostile_server())
+        .no_restart()
         .mount(&handle)
         .await
         .expect("mounted");
@@ -322,12 +323,43 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let down = call(&handle, "good", json!({"text": "anyone?"})).await;
     assert!(down.is_error());
-    assert!(
-        down.model_text()
-            .starts_with("tool `good` is not available: the MCP server `hostile` is down"),
-        "{}",
-        down.model_text()
+    assert_eq!(
+        down.model_text(),
+        "tool `good` is not available: the MCP server `hostile` is down (it closed its connection)"
     );
+    drop(mounted);
+}
+
+#[tokio::test]
+async fn a_crashed_server_is_started_again_and_its_tools_come_back() {
+    let handle = quick();
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .restart(Restart::backoff(
+            Duration::from_millis(300),
+            Duration::from_secs(1),
+        ))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert!(call(&handle, "crash", json!({})).await.is_error());
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let down = call(&handle, "good", json!({"text": "anyone?"})).await;
+    assert_eq!(
+        down.model_text(),
+        "tool `good` is not available: the MCP server `hostile` is down (it closed its connection; starting it again, attempt 1)"
+    );
+    let back = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let answer = call(&handle, "good", json!({"text": "back"})).await;
+            if !answer.is_error() {
+                return answer.model_text().into_owned();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert_eq!(back.as_deref(), Ok("back"));
+    assert_eq!(mounted.tools().len(), 7);
     drop(mounted);
 }
 

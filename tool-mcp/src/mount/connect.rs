@@ -14,10 +14,8 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::Notify;
-use tokio_util::sync::CancellationToken;
-use tool_core::toolset::RegistryHandle;
 
-use super::{MountError, Shared};
+use super::MountError;
 
 /// Where a server is.
 #[derive(Debug)]
@@ -31,6 +29,7 @@ pub(crate) enum Source {
 }
 
 /// The mount's side of the connection: it hears the server's list change.
+#[derive(Clone)]
 pub(crate) struct Client {
     changed: Arc<Notify>,
     progress: ProgressDispatcher,
@@ -72,7 +71,7 @@ impl ClientHandler for Client {
 /// Starts or reaches the server, and completes MCP's initialization.
 pub(crate) async fn connect(
     server: &str,
-    source: Source,
+    source: &Source,
     client: Client,
 ) -> Result<RunningService<RoleClient, Client>, MountError> {
     let failed = |reason: String| MountError::Connect {
@@ -81,7 +80,7 @@ pub(crate) async fn connect(
     };
     match source {
         Source::Stdio(command) => {
-            let mut command = *command;
+            let mut command = rebuilt(command.as_std());
             // Should the mount's task not end it, the child still ends with it.
             command.kill_on_drop(true);
             let (transport, stderr) = TokioChildProcess::builder(command)
@@ -111,7 +110,7 @@ pub(crate) async fn connect(
             headers,
         } => {
             let mut custom = HashMap::new();
-            for (name, value) in &headers {
+            for (name, value) in headers {
                 let name = HeaderName::try_from(name.as_str())
                     .map_err(|error| failed(format!("the header name `{name}`: {error}")))?;
                 let value = HeaderValue::try_from(value.as_str())
@@ -119,9 +118,9 @@ pub(crate) async fn connect(
                 custom.insert(name, value);
             }
             let mut config =
-                StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+                StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
             if let Some(token) = bearer {
-                config = config.auth_header(token);
+                config = config.auth_header(token.clone());
             }
             client
                 .serve(StreamableHttpClientTransport::from_config(config))
@@ -131,48 +130,19 @@ pub(crate) async fn connect(
     }
 }
 
-/// Follows a mounted server until the mount ends: each list change puts
-/// the new list in the registry; the connection's end makes its tools
-/// answer that the server is down.
-pub(crate) async fn follow<Ctx: Send + Sync + 'static>(
-    running: RunningService<RoleClient, Client>,
-    shared: Arc<Shared>,
-    handle: RegistryHandle<Ctx>,
-    changed: Arc<Notify>,
-    stop: CancellationToken,
-) {
-    let peer = running.peer().clone();
-    let mut running = Some(running);
-    loop {
-        tokio::select! {
-            () = stop.cancelled() => break,
-            () = changed.notified() => {
-                match peer.list_all_tools().await {
-                    Ok(listed) => {
-                        if let Err(error) = shared.put(&handle, &listed, false) {
-                            tracing::warn!(server = %shared.server, %error, "the new tool list is not mounted");
-                        }
-                    }
-                    Err(error) => {
-                        tracing::warn!(server = %shared.server, %error, "the new tool list could not be read");
-                    }
-                }
-            }
-            () = wait_closed(&peer) => break,
-        }
+/// A command to start again: its program, arguments, environment changes
+/// and folder.
+fn rebuilt(command: &std::process::Command) -> tokio::process::Command {
+    let mut next = tokio::process::Command::new(command.get_program());
+    next.args(command.get_args());
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => next.env(key, value),
+            None => next.env_remove(key),
+        };
     }
-    shared
-        .connection
-        .down("the mount has ended or the server closed its connection".to_owned());
-    if let Some(mut running) = running.take() {
-        let _ = running.close().await;
+    if let Some(folder) = command.get_current_dir() {
+        next.current_dir(folder);
     }
-}
-
-/// Waits until the transport to the server is closed.
-async fn wait_closed(peer: &rmcp::service::Peer<RoleClient>) {
-    // rmcp says so only when asked: ask now and then.
-    while !peer.is_transport_closed() {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    next
 }

@@ -12,6 +12,7 @@
 //! time limit; the other tools keep working.
 
 mod connect;
+mod follow;
 mod remote;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -26,6 +27,8 @@ use tool_core::registry::RegistryError;
 use tool_core::toolset::{Compose, RegistryHandle};
 
 use connect::{Client, Source};
+use follow::Follow;
+pub use follow::Restart;
 use remote::{Connection, RemoteTool};
 
 /// The default bound on a listed tool's description: a longer one is a
@@ -60,6 +63,7 @@ pub struct Mount {
     rules: Compose,
     max_description_bytes: usize,
     connect_timeout: Duration,
+    restart: Option<Restart>,
 }
 
 impl Mount {
@@ -90,6 +94,7 @@ impl Mount {
             rules: Compose::new(),
             max_description_bytes: DEFAULT_MAX_DESCRIPTION_BYTES,
             connect_timeout: Duration::from_secs(30),
+            restart: Some(Restart::DEFAULT),
         }
     }
 
@@ -130,7 +135,24 @@ impl Mount {
         self
     }
 
-    /// How long connecting and the first listing may take (30 seconds).
+    /// How the server is brought back when its connection ends
+    /// ([`Restart::DEFAULT`]).
+    #[must_use]
+    pub fn restart(mut self, restart: Restart) -> Self {
+        self.restart = Some(restart);
+        self
+    }
+
+    /// The server is not brought back when its connection ends: its tools
+    /// answer that it is down until it is mounted again.
+    #[must_use]
+    pub fn no_restart(mut self) -> Self {
+        self.restart = None;
+        self
+    }
+
+    /// How long connecting and each listing of the tools may take (30
+    /// seconds).
     #[must_use]
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
@@ -149,7 +171,7 @@ impl Mount {
         let changed = Arc::new(Notify::new());
         let progress = ProgressDispatcher::new();
         let client = Client::new(Arc::clone(&changed), progress.clone());
-        let connecting = connect::connect(&server, self.source, client);
+        let connecting = connect::connect(&server, &self.source, client.clone());
         let running = tokio::time::timeout(self.connect_timeout, connecting)
             .await
             .map_err(|_| MountError::Connect {
@@ -180,13 +202,17 @@ impl Mount {
         };
         shared.put(handle, &listed, true)?;
         let stop = CancellationToken::new();
-        tokio::spawn(connect::follow(
-            running,
-            Arc::clone(&shared),
-            handle.clone(),
+        let follow = Follow {
+            shared: Arc::clone(&shared),
+            handle: handle.clone(),
+            source: self.source,
+            client,
             changed,
-            stop.clone(),
-        ));
+            stop: stop.clone(),
+            restart: self.restart,
+            connect_timeout: self.connect_timeout,
+        };
+        tokio::spawn(follow.run(running));
         Ok(Mounted { shared, stop })
     }
 }
@@ -194,7 +220,7 @@ impl Mount {
 /// What a mount and the task that follows its server share.
 pub(crate) struct Shared {
     server: Arc<str>,
-    connection: Arc<Connection>,
+    pub(crate) connection: Arc<Connection>,
     rules: Compose,
     max_description_bytes: usize,
     state: Mutex<MountState>,

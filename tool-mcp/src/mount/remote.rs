@@ -55,6 +55,11 @@ impl Connection {
         }
     }
 
+    /// The server is back, through `peer`.
+    pub(crate) fn up(&self, peer: Peer<RoleClient>) {
+        *self.state.write().unwrap_or_else(PoisonError::into_inner) = State::Up(peer);
+    }
+
     /// The server is gone, for `why`, until [`Connection::up`].
     pub(crate) fn down(&self, why: String) {
         *self.state.write().unwrap_or_else(PoisonError::into_inner) = State::Down(why);

@@ -1,0 +1,168 @@
+//! Following a mounted server until the mount ends: its list changes put
+//! in the registry, and, when its connection ends, the server started or
+//! reached again with backoff, its tools answering that it is down
+//! meanwhile.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::service::{Peer, RoleClient, RunningService};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+use tool_core::toolset::RegistryHandle;
+
+use super::Shared;
+use super::connect::{Client, Source, connect};
+
+/// How a mount brings back a server whose connection ended (a child
+/// process that exited, an HTTP server gone): it tries again after
+/// `first`, then after twice as long each time, up to `max`; its tools
+/// answer that the server is down meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restart {
+    first: Duration,
+    max: Duration,
+}
+
+impl Restart {
+    /// The default: after half a second, doubling up to 30 seconds.
+    pub const DEFAULT: Restart = Restart {
+        first: Duration::from_millis(500),
+        max: Duration::from_secs(30),
+    };
+
+    /// After `first`, then twice as long each time, up to `max`.
+    pub fn backoff(first: Duration, max: Duration) -> Self {
+        Self {
+            first,
+            max: max.max(first),
+        }
+    }
+}
+
+impl Default for Restart {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// What following a server takes.
+pub(crate) struct Follow<Ctx> {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) handle: RegistryHandle<Ctx>,
+    pub(crate) source: Source,
+    pub(crate) client: Client,
+    pub(crate) changed: Arc<Notify>,
+    pub(crate) stop: CancellationToken,
+    pub(crate) restart: Option<Restart>,
+    pub(crate) connect_timeout: Duration,
+}
+
+impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
+    /// Follows the server, connected through `running`, until the mount
+    /// ends.
+    pub(crate) async fn run(self, mut running: RunningService<RoleClient, Client>) {
+        loop {
+            let peer = running.peer().clone();
+            let stopped = self.session(&peer).await;
+            let _ = running.close().await;
+            let restart = match (stopped, self.restart) {
+                (false, Some(restart)) => restart,
+                (false, None) => {
+                    self.down("it closed its connection");
+                    return;
+                }
+                (true, _) => {
+                    self.down("its mount has ended");
+                    return;
+                }
+            };
+            match self.reconnect(restart).await {
+                Some(next) => running = next,
+                None => {
+                    self.down("its mount has ended");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// One connection: `true` when the mount ends, `false` when the
+    /// connection does.
+    async fn session(&self, peer: &Peer<RoleClient>) -> bool {
+        loop {
+            tokio::select! {
+                () = self.stop.cancelled() => return true,
+                () = self.changed.notified() => self.relist(peer).await,
+                () = wait_closed(peer) => return false,
+            }
+        }
+    }
+
+    /// The server's new list, in the registry.
+    async fn relist(&self, peer: &Peer<RoleClient>) {
+        let server = &self.shared.server;
+        match peer.list_all_tools().await {
+            Ok(listed) => {
+                if let Err(error) = self.shared.put(&self.handle, &listed, false) {
+                    tracing::warn!(%server, %error, "the new tool list is not mounted");
+                }
+            }
+            Err(error) => tracing::warn!(%server, %error, "the new tool list could not be read"),
+        }
+    }
+
+    /// Starts or reaches the server again until it answers and lists its
+    /// tools, or the mount ends (`None`).
+    async fn reconnect(&self, restart: Restart) -> Option<RunningService<RoleClient, Client>> {
+        let server = &self.shared.server;
+        let mut delay = restart.first;
+        for attempt in 1_u64.. {
+            self.down(&format!(
+                "it closed its connection; starting it again, attempt {attempt}"
+            ));
+            tokio::select! {
+                () = self.stop.cancelled() => return None,
+                () = tokio::time::sleep(delay) => {}
+            }
+            delay = (delay * 2).min(restart.max);
+            let connecting = connect(server, &self.source, self.client.clone());
+            let running = match tokio::time::timeout(self.connect_timeout, connecting).await {
+                Ok(Ok(running)) => running,
+                Ok(Err(error)) => {
+                    tracing::warn!(%server, %error, attempt, "not started again");
+                    continue;
+                }
+                Err(_) => {
+                    tracing::warn!(%server, attempt, "no answer when started again");
+                    continue;
+                }
+            };
+            let listing = running.peer().list_all_tools();
+            match tokio::time::timeout(self.connect_timeout, listing).await {
+                Ok(Ok(listed)) => {
+                    self.shared.connection.up(running.peer().clone());
+                    if let Err(error) = self.shared.put(&self.handle, &listed, false) {
+                        tracing::warn!(%server, %error, "the tool list is not mounted");
+                    }
+                    tracing::info!(%server, attempt, "started again");
+                    return Some(running);
+                }
+                _ => tracing::warn!(%server, attempt, "started again, but did not list its tools"),
+            }
+        }
+        None
+    }
+
+    fn down(&self, why: &str) {
+        self.shared.connection.down(why.to_owned());
+    }
+}
+
+/// Waits until the transport to the server is closed.
+async fn wait_closed(peer: &Peer<RoleClient>) {
+    // rmcp says so only when asked: ask now and then.
+    while !peer.is_transport_closed() {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
