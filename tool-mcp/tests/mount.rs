@@ -236,6 +236,7 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
     let handle = quick();
     let mounted = Mount::stdio("hostile", hostile_server())
         .no_restart()
+        .max_result_bytes(10_000)
         .mount(&handle)
         .await
         .expect("mounted");
@@ -248,7 +249,9 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
             "not_mcp",
             "garbage",
             "huge_image",
-            "cancelled"
+            "cancelled",
+            "big_text",
+            "pid"
         ]
     );
     let refused: Vec<(String, String)> = mounted
@@ -303,6 +306,13 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
         huge.model_text().contains("over the limit"),
         "{}",
         huge.model_text()
+    );
+    // A result over the mount's limit.
+    let big = call(&handle, "big_text", json!({})).await;
+    assert!(big.is_error());
+    assert_eq!(
+        big.model_text(),
+        "the MCP server `hostile` answered `big_text` with 100039 bytes, over the mount's limit of 10000"
     );
     // The other tools kept working through all of it.
     assert_eq!(
@@ -359,7 +369,7 @@ async fn a_crashed_server_is_started_again_and_its_tools_come_back() {
     })
     .await;
     assert_eq!(back.as_deref(), Ok("back"));
-    assert_eq!(mounted.tools().len(), 7);
+    assert_eq!(mounted.tools().len(), 9);
     drop(mounted);
 }
 
@@ -384,4 +394,46 @@ async fn cancelling_a_call_tells_the_server() {
     let ids: Vec<serde_json::Value> = serde_json::from_str(&heard.model_text()).expect("a list");
     assert_eq!(ids.len(), 1, "{ids:?}");
     drop(mounted);
+}
+
+#[tokio::test]
+async fn the_child_process_ends_with_its_mount_and_is_reaped() {
+    let handle = quick();
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let pid = call(&handle, "pid", json!({}))
+        .await
+        .model_text()
+        .into_owned();
+    let proc = std::path::PathBuf::from(format!("/proc/{pid}"));
+    assert!(proc.exists(), "the server runs as {pid}");
+    mounted.unmount(&handle);
+    // Neither running nor a zombie: gone from the process table.
+    let gone = tokio::time::timeout(Duration::from_secs(15), async {
+        while proc.exists() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert!(
+        gone.is_ok(),
+        "process {pid} still there after its mount ended"
+    );
+    assert!(handle.current().is_empty());
+}
+
+#[tokio::test]
+async fn every_page_of_the_servers_list_is_mounted() {
+    let server = served().with_page_size(2);
+    let (address, stop) = serve_http(server).await;
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::http("calc", format!("http://{address}/mcp"))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(mounted.tools(), ["add", "weather", "chart", "fail"]);
+    drop(mounted);
+    stop.cancel();
 }

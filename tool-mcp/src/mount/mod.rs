@@ -29,11 +29,15 @@ use tool_core::toolset::{Compose, RegistryHandle};
 use connect::{Client, Source};
 use follow::Follow;
 pub use follow::Restart;
-use remote::{Connection, RemoteTool};
+use remote::{Connection, Limits, RemoteTool};
 
 /// The default bound on a listed tool's description: a longer one is a
 /// server filling the model's context, and the tool is left out.
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
+
+/// The default bound on a call's result, as the JSON the server sent: a
+/// larger one is an error result, not the model's context filled.
+pub const DEFAULT_MAX_RESULT_BYTES: usize = 8 * 1024 * 1024;
 
 /// How to reach an MCP server whose tools join a registry, and what they
 /// go through on the way ([`Mount::compose`]).
@@ -61,7 +65,7 @@ pub struct Mount {
     name: Arc<str>,
     source: Source,
     rules: Compose,
-    max_description_bytes: usize,
+    limits: Limits,
     connect_timeout: Duration,
     restart: Option<Restart>,
 }
@@ -92,7 +96,10 @@ impl Mount {
             name: Arc::from(name.into()),
             source,
             rules: Compose::new(),
-            max_description_bytes: DEFAULT_MAX_DESCRIPTION_BYTES,
+            limits: Limits {
+                description_bytes: DEFAULT_MAX_DESCRIPTION_BYTES,
+                result_bytes: DEFAULT_MAX_RESULT_BYTES,
+            },
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
         }
@@ -131,7 +138,17 @@ impl Mount {
     /// left out.
     #[must_use]
     pub fn max_description_bytes(mut self, limit: usize) -> Self {
-        self.max_description_bytes = limit;
+        self.limits.description_bytes = limit;
+        self
+    }
+
+    /// The largest result a call may bring, as the JSON the server sent
+    /// ([`DEFAULT_MAX_RESULT_BYTES`]); a larger one is an error result.
+    /// Media within it still meets the registry's own limit
+    /// (`ToolRegistry::with_max_media_bytes`).
+    #[must_use]
+    pub fn max_result_bytes(mut self, limit: usize) -> Self {
+        self.limits.result_bytes = limit;
         self
     }
 
@@ -187,7 +204,7 @@ impl Mount {
             server: Arc::clone(&server),
             connection,
             rules: self.rules,
-            max_description_bytes: self.max_description_bytes,
+            limits: self.limits,
             state: Mutex::default(),
         });
         let listing = tokio::time::timeout(self.connect_timeout, running.peer().list_all_tools());
@@ -222,7 +239,7 @@ pub(crate) struct Shared {
     server: Arc<str>,
     pub(crate) connection: Arc<Connection>,
     rules: Compose,
-    max_description_bytes: usize,
+    limits: Limits,
     state: Mutex<MountState>,
 }
 
@@ -254,7 +271,7 @@ impl Shared {
         let mut tools: ToolRegistry<Ctx> = ToolRegistry::new();
         let mut refused = Vec::new();
         for listed in listed {
-            let added = RemoteTool::new(listed, &self.connection, self.max_description_bytes)
+            let added = RemoteTool::new(listed, &self.connection, self.limits)
                 .and_then(|tool| tools.register(tool).map_err(|error| error.to_string()));
             if let Err(reason) = added {
                 tracing::warn!(server = %self.server, tool = %listed.name, %reason, "tool not mounted");

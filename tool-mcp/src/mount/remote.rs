@@ -66,6 +66,13 @@ impl Connection {
     }
 }
 
+/// The bounds a mount puts on what a server sends.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub(crate) description_bytes: usize,
+    pub(crate) result_bytes: usize,
+}
+
 /// A tool of a mounted server.
 pub(crate) struct RemoteTool {
     name: String,
@@ -74,6 +81,7 @@ pub(crate) struct RemoteTool {
     output_schema: Option<Value>,
     metadata: ToolMetadata,
     connection: Arc<Connection>,
+    max_result_bytes: usize,
 }
 
 impl RemoteTool {
@@ -82,8 +90,9 @@ impl RemoteTool {
     pub(crate) fn new(
         listed: &Listed,
         connection: &Arc<Connection>,
-        max_description_bytes: usize,
+        limits: Limits,
     ) -> Result<Self, String> {
+        let max_description_bytes = limits.description_bytes;
         let description = listed.description.as_deref().unwrap_or_default();
         if description.len() > max_description_bytes {
             return Err(format!(
@@ -118,6 +127,7 @@ impl RemoteTool {
                 .map(|schema| Value::Object((**schema).clone())),
             metadata,
             connection: Arc::clone(connection),
+            max_result_bytes: limits.result_bytes,
         })
     }
 
@@ -167,6 +177,13 @@ impl RemoteTool {
         match answered {
             Ok(Ok(ServerResult::CallToolResult(result))) => {
                 let sent = serde_json::to_value(&result).unwrap_or_default();
+                let size = sent.to_string().len();
+                if size > self.max_result_bytes {
+                    return ToolResult::error(format!(
+                        "the MCP server `{server}` answered `{tool}` with {size} bytes, over the mount's limit of {}",
+                        self.max_result_bytes
+                    ));
+                }
                 tool_result(&sent).unwrap_or_else(|why| {
                     ToolResult::error(format!(
                         "the MCP server `{server}` answered `{tool}` with a result that is not MCP's: {why}"

@@ -5,6 +5,7 @@ print garbage, or send media over the limit."""
 
 import base64
 import json
+import os
 import sys
 
 TOOLS = [
@@ -26,6 +27,10 @@ TOOLS = [
     {"name": "huge_image", "description": "An image over the limit.",
      "inputSchema": {"type": "object"}},
     {"name": "cancelled", "description": "The requests the client cancelled.",
+     "inputSchema": {"type": "object"}},
+    {"name": "big_text", "description": "A hundred kilobytes of text.",
+     "inputSchema": {"type": "object"}},
+    {"name": "pid", "description": "The server's process id.",
      "inputSchema": {"type": "object"}},
 ]
 
@@ -65,6 +70,12 @@ def answer(request):
             sys.stdout.flush()
             send({"jsonrpc": "2.0", "id": rid,
                   "result": {"content": [{"type": "text", "text": "still here"}]}})
+        elif name == "big_text":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": "y" * 100000}]}})
+        elif name == "pid":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": str(os.getpid())}]}})
         elif name == "cancelled":
             send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
                 {"type": "text", "text": json.dumps(CANCELLED)}]}})
