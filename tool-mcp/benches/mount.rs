@@ -1,0 +1,224 @@
+//! What a mount costs, beside rmcp's client doing the same directly, on
+//! the same server (a tool-mcp server over streamable HTTP on loopback):
+//!
+//! - a call: `RegistryHandle::call` of a mounted tool (the registry's
+//!   pipeline, validation on, then rmcp's client) ÷ `Peer::call_tool` on a
+//!   client of its own, in paired rounds (blocks of calls, alternating
+//!   which goes first), reported as the median of the rounds' ratios;
+//! - mounting a server of 500 tools (connect, list, register: each schema
+//!   checked against the meta-schema) beside rmcp's client connecting and
+//!   listing them, in time and in the bytes each keeps allocated after.
+//!
+//! Run with `cargo bench -p tool-mcp --bench mount`; see BENCHMARKS.md.
+
+use std::alloc::System;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use serde_json::{Value, json};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+use tokio::net::TcpListener;
+use tool_core::toolset::RegistryHandle;
+use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_mcp::mount::Mount;
+use tool_mcp::{McpServer, http_config};
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// The bytes allocated and not freed since `region` began.
+fn held(region: &Region<'_, System>) -> isize {
+    let change = region.change();
+    change.bytes_allocated as isize - change.bytes_deallocated as isize + change.bytes_reallocated
+}
+
+/// Add a note to the user's notebook.
+#[tool(read_only)]
+fn add_note(
+    /// The note's title.
+    title: String,
+    /// The note's text.
+    body: String,
+    /// 1 (highest) to 5.
+    priority: u8,
+) -> String {
+    format!("added note `{title}` (priority {priority}): {body}")
+}
+
+/// One of many tools alike but for their names.
+struct Numbered(String);
+
+impl Tool for Numbered {
+    fn name(&self) -> &str {
+        &self.0
+    }
+    fn description(&self) -> &str {
+        "Look up a record by its id, with the fields to return."
+    }
+    fn input_schema(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "description": "The record's id."},
+                "fields": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["id"]
+        })
+    }
+    fn call<'a>(&'a self, _: &'a ToolContext, _: Value) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async { ToolResult::text("found") })
+    }
+}
+
+async fn serve(registry: ToolRegistry) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let address = listener.local_addr().expect("its address");
+    let server = McpServer::new(registry, ToolContext::new(())).with_page_size(1000);
+    tokio::spawn(async move { server.serve_http_with(listener, http_config()).await });
+    address
+}
+
+fn median(mut values: Vec<f64>) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    (
+        values[values.len() / 2],
+        values[0],
+        values[values.len() - 1],
+    )
+}
+
+const ROUNDS: usize = 15;
+const CALLS: usize = 200;
+
+async fn calls() {
+    let address = serve(ToolRegistry::new().with(AddNote)).await;
+    let url = format!("http://{address}/mcp");
+    let direct =
+        ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+            .await
+            .expect("connected");
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let _mounted = Mount::http("notes", url.as_str())
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let arguments = json!({"title": "Groceries", "body": "milk, eggs", "priority": 2});
+    let Value::Object(object) = arguments.clone() else {
+        unreachable!()
+    };
+    let ctx = ToolContext::new(());
+    let expected = "added note `Groceries` (priority 2): milk, eggs";
+    let time_direct = async || {
+        let start = Instant::now();
+        for _ in 0..CALLS {
+            let params = CallToolRequestParams::new("add_note").with_arguments(object.clone());
+            let result = direct.call_tool(params).await.expect("called");
+            assert_eq!(
+                result.content[0].as_text().map(|t| t.text.as_str()),
+                Some(expected)
+            );
+        }
+        start.elapsed()
+    };
+    let time_mounted = async || {
+        let start = Instant::now();
+        for _ in 0..CALLS {
+            let result = handle.call(&ctx, "add_note", arguments.clone()).await;
+            assert_eq!(result.model_text(), expected);
+        }
+        start.elapsed()
+    };
+    // One round to warm both up.
+    time_direct().await;
+    time_mounted().await;
+    let mut ratios = Vec::new();
+    let (mut direct_total, mut mounted_total) = (Duration::ZERO, Duration::ZERO);
+    for round in 0..ROUNDS {
+        let (d, m) = if round % 2 == 0 {
+            let d = time_direct().await;
+            (d, time_mounted().await)
+        } else {
+            let m = time_mounted().await;
+            (time_direct().await, m)
+        };
+        direct_total += d;
+        mounted_total += m;
+        ratios.push(m.as_secs_f64() / d.as_secs_f64());
+    }
+    let (mid, low, high) = median(ratios);
+    let per_call = |total: Duration| total.as_secs_f64() * 1e6 / (ROUNDS * CALLS) as f64;
+    println!(
+        "call: mounted ÷ rmcp's client, median of {ROUNDS} rounds of {CALLS} calls: {mid:.3}x ({low:.3}–{high:.3}); {:.1} µs vs {:.1} µs a call",
+        per_call(mounted_total),
+        per_call(direct_total)
+    );
+}
+
+async fn mounting() {
+    let mut registry = ToolRegistry::new();
+    for at in 0..500 {
+        registry
+            .register(Numbered(format!("lookup_{at:03}")))
+            .expect("a valid tool");
+    }
+    let address = serve(registry).await;
+    let url = format!("http://{address}/mcp");
+    let mut direct_times = Vec::new();
+    let mut mount_times = Vec::new();
+    let (mut direct_bytes, mut mount_bytes) = (0, 0);
+    for _ in 0..5 {
+        let region = Region::new(GLOBAL);
+        let start = Instant::now();
+        let client =
+            ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+                .await
+                .expect("connected");
+        let listed = client.list_all_tools().await.expect("listed");
+        direct_times.push(start.elapsed().as_secs_f64() * 1e3);
+        direct_bytes = held(&region);
+        assert_eq!(listed.len(), 500);
+        drop(listed);
+        drop(client);
+
+        let region = Region::new(GLOBAL);
+        let start = Instant::now();
+        let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+        let mounted = Mount::http("records", url.as_str())
+            .mount(&handle)
+            .await
+            .expect("mounted");
+        mount_times.push(start.elapsed().as_secs_f64() * 1e3);
+        mount_bytes = held(&region);
+        assert_eq!(mounted.tools().len(), 500);
+        mounted.unmount(&handle);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (direct, _, _) = median(direct_times);
+    let (mount, _, _) = median(mount_times);
+    println!(
+        "mounting 500 tools: {mount:.1} ms ({:.2}x rmcp's client connecting and listing them, {direct:.1} ms); {} KiB held ({:.2}x its {} KiB)",
+        mount / direct,
+        mount_bytes / 1024,
+        mount_bytes as f64 / direct_bytes as f64,
+        direct_bytes / 1024
+    );
+}
+
+fn main() {
+    // `cargo test --benches` runs this with `--test`: nothing to measure then.
+    if std::env::args().any(|arg| arg == "--test") {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        calls().await;
+        mounting().await;
+    });
+}
