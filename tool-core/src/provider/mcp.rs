@@ -271,3 +271,72 @@ fn part_of(block: &Value) -> Result<Part, String> {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// What `call_tool_result` writes, `tool_result` reads back to the same
+    /// result: every kind of part, errors, structured content.
+    #[test]
+    fn a_result_written_and_read_back_is_the_same() {
+        let results = [
+            ToolResult::text("plain"),
+            ToolResult::error("the disk is full"),
+            ToolResult::parts([
+                Part::from("The report:"),
+                Media::new("image/png", vec![1, 2, 3]).into(),
+                Media::new("audio/wav", vec![4, 5]).into(),
+                Media::new("text/csv", "a,b\n1,2".as_bytes().to_vec())
+                    .named("report.csv")
+                    .into(),
+                Media::new("application/pdf", vec![0x25, 0x50])
+                    .named("file:///q3.pdf")
+                    .into(),
+                Link::new("https://example.com/q3", "q3")
+                    .with_description("The third quarter.")
+                    .with_media_type("text/html")
+                    .into(),
+            ]),
+            ToolResult::json(json!({"city": "Oslo"}))
+                .with_structured_content(json!({"city": "Oslo"})),
+        ];
+        for result in results {
+            let written = call_tool_result(&result);
+            let read = tool_result(&written).unwrap();
+            assert_eq!(call_tool_result(&read), written);
+            assert_eq!(read.is_error(), result.is_error());
+            assert_eq!(read.structured_content(), result.structured_content());
+        }
+    }
+
+    #[test]
+    fn what_is_not_mcps_is_refused_saying_where() {
+        let refused = |result: Value| tool_result(&result).unwrap_err();
+        assert_eq!(refused(json!([])), "the result is not a JSON object");
+        assert_eq!(
+            refused(json!({"content": "text"})),
+            "`content` is not an array"
+        );
+        assert_eq!(
+            refused(json!({"content": [{"type": "text", "text": "a"}, {"type": "video"}]})),
+            "content block 1 has the type `video`, which MCP does not define"
+        );
+        assert_eq!(
+            refused(
+                json!({"content": [{"type": "audio", "data": "***", "mimeType": "audio/wav"}]})
+            ),
+            "content block 0 (`audio`): its base64 does not decode: Invalid symbol 42, offset 0."
+        );
+        assert_eq!(
+            refused(json!({"content": [{"type": "resource", "resource": {"uri": "a"}}]})),
+            "content block 0 (`resource`): it has neither `text` nor `blob`"
+        );
+        assert_eq!(
+            refused(json!({"content": [{"type": "resource_link", "uri": "a"}]})),
+            "content block 0 (`resource_link`): `name` is missing or not a string"
+        );
+    }
+}
