@@ -25,6 +25,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tool_core::provider::{ParseError, Provider};
 use tool_core::registry::RegistryError;
+use tool_core::{ToolContext, ToolRegistry};
 
 #[path = "../quickstart.rs"]
 #[allow(dead_code)]
@@ -358,10 +359,25 @@ impl fmt::Display for Transcript {
 /// response, append the model's turn and the results, until the model
 /// answers without calling a tool.
 pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcript, Error> {
-    let registry = quickstart::registry();
-    let ctx = quickstart::context();
+    run_with(
+        endpoint,
+        question,
+        &quickstart::registry(),
+        &quickstart::context(),
+    )
+    .await
+}
+
+/// [`run`] with the tools of `registry`, in `ctx`: the gateway example's
+/// tools, mounted from an MCP server.
+pub(crate) async fn run_with<Ctx: Send + Sync + 'static>(
+    endpoint: &Endpoint,
+    question: &str,
+    registry: &ToolRegistry<Ctx>,
+    ctx: &ToolContext<Ctx>,
+) -> Result<Transcript, Error> {
     let provider = endpoint.api.provider();
-    let tools = provider.definitions(&registry)?;
+    let tools = provider.definitions(registry)?;
     let client = endpoint.client()?;
 
     let mut conversation = vec![endpoint.api.first_message(question)];
@@ -369,7 +385,7 @@ pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcrip
     for requests in 1..=MAX_REQUESTS {
         let body = endpoint.body(&conversation, tools.as_json());
         let response = endpoint.post(&client, &body).await?;
-        let turn = provider.respond(&registry, &ctx, &response).await?;
+        let turn = provider.respond(registry, ctx, &response).await?;
         turn.append_to(&mut conversation);
         steps.extend(
             turn.calls()

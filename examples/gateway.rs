@@ -1,0 +1,162 @@
+//! A gateway: the quickstart's tools and MCP's reference server
+//! `everything` (mounted over stdio, prefixed and filtered) behind one MCP
+//! endpoint on loopback, and the agent example's loop using them through
+//! a mount of that endpoint.
+//!
+//! ```text
+//! cargo run --example gateway
+//! ```
+//!
+//! `everything` runs with Node: from `TOOL_SDK_NODE_MODULES` when it is set
+//! (`scripts/test` sets it), otherwise through `npx -y
+//! @modelcontextprotocol/server-everything@2026.8.31`. The model is the
+//! agent example's scripted one on loopback.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio::process::Command;
+use tool_core::toolset::{Compose, RegistryHandle};
+use tool_core::{ToolContext, ToolRegistry};
+use tool_mcp::mount::{Mount, MountError};
+use tool_mcp::{McpServer, http_config};
+
+#[path = "agent/main.rs"]
+#[allow(dead_code)]
+mod agent;
+
+use agent::{Api, Endpoint, QUESTION, Transcript, quickstart, run_with, scripted};
+
+/// The reference server's tools the gateway serves, under `everything_`.
+pub(crate) const MOUNTED: [&str; 3] = ["echo", "get-sum", "get-tiny-image"];
+
+/// The command that runs the reference server over stdio.
+fn everything() -> Command {
+    match std::env::var_os("TOOL_SDK_NODE_MODULES") {
+        Some(modules) if !modules.is_empty() => {
+            let entry = PathBuf::from(modules)
+                .join("@modelcontextprotocol/server-everything/dist/index.js");
+            let mut command = Command::new("node");
+            command.arg(entry).arg("stdio");
+            command
+        }
+        _ => {
+            let mut command = Command::new("npx");
+            command.args([
+                "-y",
+                "@modelcontextprotocol/server-everything@2026.8.31",
+                "stdio",
+            ]);
+            command
+        }
+    }
+}
+
+/// What a run of the gateway showed.
+pub(crate) struct Report {
+    pub(crate) url: String,
+    /// The tools the gateway serves.
+    pub(crate) served: Vec<String>,
+    /// The tools the agent sees, through its mount of the gateway.
+    pub(crate) seen: Vec<String>,
+    /// A call of a mounted tool, through both mounts.
+    pub(crate) sum: String,
+    pub(crate) transcript: Transcript,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "gateway at {}", self.url)?;
+        writeln!(f, "serves  {}", self.served.join(", "))?;
+        writeln!(f, "agent sees {}", self.seen.join(", "))?;
+        writeln!(f, "call   everything_get-sum({{\"a\":2,\"b\":3}})")?;
+        writeln!(f, "  -> {}", self.sum)?;
+        writeln!(f, "user   {QUESTION}")?;
+        write!(f, "{}", self.transcript)
+    }
+}
+
+/// Why a run failed.
+#[derive(Debug)]
+pub(crate) enum Error {
+    Mount(MountError),
+    Serve(std::io::Error),
+    Agent(agent::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Mount(error) => write!(f, "{error}"),
+            Error::Serve(error) => write!(f, "the gateway could not listen: {error}"),
+            Error::Agent(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// The gateway, served on loopback, and the agent's loop through it.
+pub(crate) async fn run() -> Result<Report, Error> {
+    // The gateway's registry: the quickstart's tools, and three of the
+    // reference server's, prefixed.
+    let hub = RegistryHandle::new(quickstart::registry());
+    let _everything = Mount::stdio("everything", everything())
+        .compose(Compose::new().prefix("everything_").allow(MOUNTED))
+        .mount(&hub)
+        .await
+        .map_err(Error::Mount)?;
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(Error::Serve)?;
+    let url = format!(
+        "http://{}/mcp",
+        listener.local_addr().map_err(Error::Serve)?
+    );
+    let gateway = McpServer::following(&hub, quickstart::context());
+    tokio::spawn(gateway.serve_http_with(listener, http_config()));
+
+    // The agent's registry: the gateway, mounted.
+    let tools: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let _gateway = Mount::http("gateway", url.as_str())
+        .mount(&tools)
+        .await
+        .map_err(Error::Mount)?;
+    let registry = tools.current();
+    let ctx = ToolContext::new(());
+    let sum = registry
+        .call(&ctx, "everything_get-sum", json!({"a": 2, "b": 3}))
+        .await
+        .model_text()
+        .into_owned();
+
+    let api = Api::OpenAi;
+    let base_url = scripted::serve(api)
+        .await
+        .map_err(|error| Error::Agent(agent::Error::Serve(error)))?;
+    let transcript = run_with(&Endpoint::local(api, base_url), QUESTION, &registry, &ctx)
+        .await
+        .map_err(Error::Agent)?;
+    Ok(Report {
+        url,
+        served: hub.current().names().map(str::to_owned).collect(),
+        seen: registry.names().map(str::to_owned).collect(),
+        sum,
+        transcript,
+    })
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
