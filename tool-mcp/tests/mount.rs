@@ -11,7 +11,7 @@ use tool_core::output::{Image, Link, Part};
 use tool_core::toolset::{Compose, RegistryHandle};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_mcp::McpServer;
-use tool_mcp::mount::{Mount, MountError, Restart};
+use tool_mcp::mount::{Mount, MountError, Refused, Restart};
 
 mod support;
 
@@ -171,16 +171,8 @@ async fn what_cannot_be_mounted_says_so_and_names_the_server() {
         "{error}"
     );
 
-    // A name both hold, and a rule that names no tool: nothing is added.
+    // A rule that names no tool: nothing is added.
     let (address, stop) = serve_http(served()).await;
-    let error = Mount::http("calc", format!("http://{address}/mcp"))
-        .mount(&handle)
-        .await
-        .unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        "the tools of the MCP server `calc` cannot join the registry: a tool named `add` is already registered"
-    );
     let error = Mount::http("calc", format!("http://{address}/mcp"))
         .compose(Compose::new().prefix("calc_").deny(["subtract"]))
         .mount(&handle)
@@ -191,6 +183,21 @@ async fn what_cannot_be_mounted_says_so_and_names_the_server() {
         "the tools of the MCP server `calc` cannot join the registry: tool `subtract` cannot be composed so: a rule names it, but there is no tool of that name; `Compose::lenient` allows that"
     );
     assert_eq!(handle.current().names().collect::<Vec<_>>(), ["add"]);
+
+    // A name another tool holds: that tool is left out, the others mounted.
+    let mounted = Mount::http("calc", format!("http://{address}/mcp"))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(mounted.tools(), ["weather", "chart", "fail"]);
+    assert_eq!(
+        mounted.refused(),
+        [Refused {
+            tool: "add".into(),
+            reason: "a tool named `add` is already registered".into()
+        }]
+    );
+    mounted.unmount(&handle);
 
     // A description over the limit: that tool is left out, the others mounted.
     let mounted = Mount::http("calc", format!("http://{address}/mcp"))
@@ -251,7 +258,8 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
             "huge_image",
             "cancelled",
             "big_text",
-            "pid"
+            "pid",
+            "9lives"
         ]
     );
     let refused: Vec<(String, String)> = mounted
@@ -369,7 +377,7 @@ async fn a_crashed_server_is_started_again_and_its_tools_come_back() {
     })
     .await;
     assert_eq!(back.as_deref(), Ok("back"));
-    assert_eq!(mounted.tools().len(), 9);
+    assert_eq!(mounted.tools().len(), 10);
     drop(mounted);
 }
 
@@ -434,6 +442,76 @@ async fn every_page_of_the_servers_list_is_mounted() {
         .await
         .expect("mounted");
     assert_eq!(mounted.tools(), ["add", "weather", "chart", "fail"]);
+    drop(mounted);
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn a_name_a_providers_check_refuses_is_left_out_naming_the_provider() {
+    let handle: RegistryHandle = RegistryHandle::new(
+        ToolRegistry::new().with_check(tool_core::provider::Provider::Gemini { openapi: false }),
+    );
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .compose(Compose::new().allow(["good", "9lives"]))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(mounted.tools(), ["good"]);
+    let refused = mounted.refused();
+    let nine = refused
+        .iter()
+        .find(|refused| refused.tool == "9lives")
+        .expect("refused");
+    assert!(
+        nine.reason
+            .starts_with("tool name `9lives` is rejected by Gemini"),
+        "{}",
+        nine.reason
+    );
+    drop(mounted);
+}
+
+/// Read a file.
+#[tool(read_only, scopes = ["files:read"])]
+fn read_file(path: String) -> String {
+    format!("read {path}")
+}
+
+#[tokio::test]
+async fn a_server_behind_a_bearer_token_is_mounted_with_it() {
+    let server = McpServer::new(
+        ToolRegistry::new().with(Add).with(ReadFile),
+        ToolContext::new(()),
+    )
+    .with_bearer_auth(tool_mcp::BearerTokens::new().with_token("s3cret", ["files:read"]));
+    let (address, stop) = serve_http(server).await;
+    let url = format!("http://{address}/mcp");
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    // Without the token: refused at the door, saying so.
+    let error = Mount::http("files", url.as_str())
+        .mount(&handle)
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("the MCP server `files` could not be connected to: "),
+        "{error}"
+    );
+    // With it: its tools, the scoped one included, called with its scopes.
+    let mounted = Mount::http("files", url.as_str())
+        .bearer_token("s3cret")
+        .header("x-request-source", "tool-mcp-tests")
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(mounted.tools(), ["add", "read_file"]);
+    assert_eq!(
+        call(&handle, "read_file", json!({"path": "a.txt"}))
+            .await
+            .model_text(),
+        "read a.txt"
+    );
     drop(mounted);
     stop.cancel();
 }

@@ -143,6 +143,48 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         Ok(())
     }
 
+    /// Adds each tool of `other` that this registry takes (its name free,
+    /// its checks passed), after this registry's own; the errors of the
+    /// others, each naming its tool. What a set of tools from elsewhere
+    /// needs, where one bad tool must not keep out the rest: a mounted MCP
+    /// server's.
+    ///
+    /// ```
+    /// use tool_core::registry::RegistryError;
+    /// use tool_core::{ToolRegistry, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Say goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
+    /// let refused = registry.merge_passing(ToolRegistry::new().with(Hello).with(Goodbye));
+    /// assert_eq!(refused, [RegistryError::DuplicateName { name: "hello".into() }]);
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["hello", "goodbye"]);
+    /// ```
+    pub fn merge_passing(&mut self, other: ToolRegistry<Ctx>) -> Vec<RegistryError> {
+        let mut refused = Vec::new();
+        for (entry, definition) in other.entries.into_iter().zip(other.definitions) {
+            if let Err(error) = self.add_made(entry, definition) {
+                refused.push(error);
+            }
+        }
+        for (entry, definition) in other.disabled {
+            let name = Arc::clone(&entry.name);
+            match self.add_made(entry, definition) {
+                Ok(()) => {
+                    self.disable(&name);
+                }
+                Err(error) => refused.push(error),
+            }
+        }
+        refused
+    }
+
     /// Adds a tool already made; a taken name is an error.
     pub(crate) fn add_made(
         &mut self,

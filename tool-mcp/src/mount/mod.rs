@@ -290,23 +290,27 @@ impl Shared {
             server: self.server.to_string(),
             error,
         })?;
-        let names: Vec<String> = composed.names().map(str::to_owned).collect();
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let before = std::mem::take(&mut state.names);
-        handle
-            .try_update(|registry| {
-                for name in &before {
-                    registry.remove(name);
-                }
-                registry.merge(composed)
-            })
-            .map_err(|error| {
-                state.names.clone_from(&before);
-                MountError::Registry {
-                    server: self.server.to_string(),
-                    error,
-                }
-            })?;
+        let offered: Vec<String> = composed.names().map(str::to_owned).collect();
+        // Each tool the registry refuses (a name another tool holds, a
+        // provider's check) is left out; the others are mounted.
+        let merged = handle.update(|registry| {
+            for name in &before {
+                registry.remove(name);
+            }
+            registry.merge_passing(composed)
+        });
+        let mut names = offered;
+        for error in merged {
+            let tool = refused_name(&error);
+            names.retain(|name| *name != tool);
+            tracing::warn!(server = %self.server, %tool, %error, "tool not mounted");
+            refused.push(Refused {
+                tool,
+                reason: error.to_string(),
+            });
+        }
         state.names = names;
         state.refused = refused;
         Ok(())
@@ -326,6 +330,19 @@ impl Shared {
                 registry.remove(name);
             }
         });
+    }
+}
+
+/// The tool a registry's refusal is about.
+fn refused_name(error: &RegistryError) -> String {
+    match error {
+        RegistryError::DuplicateName { name }
+        | RegistryError::InvalidName { name, .. }
+        | RegistryError::InvalidSchema { name, .. }
+        | RegistryError::NameRejected { name, .. }
+        | RegistryError::SchemaRejected { name, .. }
+        | RegistryError::Compose { name, .. } => name.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -390,7 +407,9 @@ impl std::fmt::Debug for Mounted {
 /// A tool a server listed that was left out, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
-    /// Its name, as the server listed it.
+    /// Its name: as the server listed it, or, refused by the registry
+    /// (a name another tool holds, a provider's check), as the mount's
+    /// rules made it.
     pub tool: String,
     /// Why it was left out.
     pub reason: String,
@@ -417,8 +436,8 @@ pub enum MountError {
         /// What went wrong.
         reason: String,
     },
-    /// The registry refused the tools: a rule of the mount's
-    /// [`Compose`] that cannot be applied, a name another tool holds.
+    /// A rule of the mount's [`Compose`] cannot be applied to the
+    /// server's tools.
     #[error("the tools of the MCP server `{server}` cannot join the registry: {error}")]
     Registry {
         /// The mount's name for the server.

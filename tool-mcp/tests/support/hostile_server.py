@@ -32,6 +32,8 @@ TOOLS = [
      "inputSchema": {"type": "object"}},
     {"name": "pid", "description": "The server's process id.",
      "inputSchema": {"type": "object"}},
+    {"name": "9lives", "description": "A name Gemini refuses.",
+     "inputSchema": {"type": "object"}},
 ]
 
 CANCELLED = []
