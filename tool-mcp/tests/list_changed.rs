@@ -47,6 +47,28 @@ fn server() -> McpServer {
     McpServer::new(ToolRegistry::new().with(Add), ToolContext::new(()))
 }
 
+/// A client of `server` over stdio-like pipes, and the list changes it
+/// hears.
+async fn connect_on_a_pipe(
+    server: &McpServer,
+) -> (
+    rmcp::service::RunningService<RoleClient, Client>,
+    mpsc::UnboundedReceiver<()>,
+) {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let serving = server.clone();
+    tokio::spawn(async move {
+        let running = serving.serve(server_io).await.expect("initialized");
+        let _ = running.waiting().await;
+    });
+    let (sender, changed) = mpsc::unbounded_channel();
+    let client = Client { changed: sender }
+        .serve(client_io)
+        .await
+        .expect("initialized");
+    (client, changed)
+}
+
 fn multiply_params() -> CallToolRequestParams {
     let serde_json::Value::Object(arguments) = json!({"a": 6, "b": 7}) else {
         unreachable!()
@@ -89,17 +111,7 @@ async fn replace_and_check(
 #[tokio::test]
 async fn a_session_over_a_pipe_is_told_and_sees_the_new_tools() {
     let server = server();
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let serving = server.clone();
-    tokio::spawn(async move {
-        let running = serving.serve(server_io).await.expect("initialized");
-        let _ = running.waiting().await;
-    });
-    let (sender, mut changed) = mpsc::unbounded_channel();
-    let client = Client { changed: sender }
-        .serve(client_io)
-        .await
-        .expect("initialized");
+    let (client, mut changed) = connect_on_a_pipe(&server).await;
     let capabilities = &client.peer_info().expect("initialized").capabilities;
     assert_eq!(
         capabilities
@@ -165,17 +177,7 @@ async fn a_2026_client_listening_for_tool_changes_is_told() {
 async fn a_server_following_a_handle_serves_and_tells_each_change() {
     let handle = RegistryHandle::new(ToolRegistry::new().with(Add));
     let server = McpServer::following(&handle, ToolContext::new(()));
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let serving = server.clone();
-    tokio::spawn(async move {
-        let running = serving.serve(server_io).await.expect("initialized");
-        let _ = running.waiting().await;
-    });
-    let (sender, mut changed) = mpsc::unbounded_channel();
-    let client = Client { changed: sender }
-        .serve(client_io)
-        .await
-        .expect("initialized");
+    let (client, mut changed) = connect_on_a_pipe(&server).await;
     let names = async || -> Vec<String> {
         let tools = client.list_all_tools().await.expect("listed");
         tools

@@ -86,6 +86,13 @@ impl<Ctx> Entry<Ctx> {
         Ok((entry, definition))
     }
 
+    /// Whether [`Batch::Auto`](crate::registry::Batch::Auto) may run the
+    /// tool's calls beside others: it changes nothing, or says its calls
+    /// may overlap.
+    pub(crate) fn may_overlap(&self) -> bool {
+        self.metadata.read_only || self.metadata.concurrency_safe
+    }
+
     pub(crate) fn info<'a>(&'a self, definition: &'a ToolDefinition) -> ToolInfo<'a> {
         ToolInfo {
             definition,

@@ -403,8 +403,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// tool changes nothing, or says its calls may overlap. A name that is
     /// no tool's fails at once without running anything.
     fn may_overlap(&self, name: &str) -> bool {
-        self.entry(name)
-            .is_none_or(|entry| entry.metadata.read_only || entry.metadata.concurrency_safe)
+        self.entry(name).is_none_or(Entry::may_overlap)
     }
 
     /// Waits for the final result of a pending call (one that returned

@@ -287,12 +287,9 @@ impl<'r, Ctx: Send + Sync + 'static> View<'r, Ctx> {
         run_batch(
             self.registry.batch,
             calls,
-            |call| match self.position(&call.name) {
-                Some(at) => {
-                    let metadata = &self.registry.entries[at].metadata;
-                    metadata.read_only || metadata.concurrency_safe
-                }
-                None => true,
+            |call| {
+                self.position(&call.name)
+                    .is_none_or(|at| self.registry.entries[at].may_overlap())
             },
             |call| async move { self.call(ctx, &call.name, call.arguments).await },
         )
