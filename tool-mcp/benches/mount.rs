@@ -207,9 +207,49 @@ async fn mounting() {
     );
 }
 
+/// `calls` calls of one kind only, for `valgrind --tool=callgrind`:
+/// `direct` or `mounted`.
+async fn only(kind: &str, calls: usize) {
+    let address = serve(ToolRegistry::new().with(AddNote)).await;
+    let url = format!("http://{address}/mcp");
+    let direct =
+        ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+            .await
+            .expect("connected");
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let _mounted = Mount::http("notes", url.as_str())
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let arguments = json!({"title": "Groceries", "body": "milk, eggs", "priority": 2});
+    let Value::Object(object) = arguments.clone() else {
+        unreachable!()
+    };
+    let ctx = ToolContext::new(());
+    for _ in 0..calls {
+        if kind == "direct" {
+            let params = CallToolRequestParams::new("add_note").with_arguments(object.clone());
+            direct.call_tool(params).await.expect("called");
+        } else {
+            handle.call(&ctx, "add_note", arguments.clone()).await;
+        }
+    }
+}
+
 fn main() {
     // `cargo test --benches` runs this with `--test`: nothing to measure then.
     if std::env::args().any(|arg| arg == "--test") {
+        return;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, kind, calls] = args.as_slice()
+        && mode == "only"
+    {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(only(kind, calls.parse().expect("a count")));
         return;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()

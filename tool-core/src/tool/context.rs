@@ -310,6 +310,35 @@ impl<Ctx> ToolContext<Ctx> {
         }
     }
 
+    /// Whether a [`progress`](Self::progress) report of this call reaches
+    /// anyone: the registry's observer or the context's listener. A tool
+    /// whose reports cost something to gather (a mounted MCP server's,
+    /// relayed) can skip them when no one hears.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
+    ///
+    /// /// Say whether anyone hears this call's progress.
+    /// #[tool]
+    /// fn heard(ctx: &ToolContext) -> bool {
+    ///     ctx.progress_heard()
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(Heard);
+    /// let quiet = ToolContext::new(());
+    /// assert_eq!(registry.call(&quiet, "heard", json!({})).await.model_text(), "false");
+    /// let listened = ToolContext::new(()).with_progress_listener(|_| {});
+    /// assert_eq!(registry.call(&listened, "heard", json!({})).await.model_text(), "true");
+    /// # });
+    /// ```
+    pub fn progress_heard(&self) -> bool {
+        self.call
+            .as_ref()
+            .is_some_and(|call| call.progress.has_sink() || self.shared.progress.is_some())
+    }
+
     /// [`progress`](Self::progress) once its arguments are plain: compiled
     /// once, whatever types the tools pass.
     fn report(&self, call: &Call, done: f64, total: Option<f64>, message: Option<&str>) {

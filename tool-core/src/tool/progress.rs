@@ -105,6 +105,11 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
+    /// Whether the reports go somewhere.
+    pub(crate) fn has_sink(&self) -> bool {
+        self.sink.is_some()
+    }
+
     pub(crate) fn new(sink: Option<Arc<dyn ProgressSink>>) -> Self {
         Self {
             sink,

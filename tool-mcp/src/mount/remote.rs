@@ -161,23 +161,28 @@ impl RemoteTool {
             peer: Some(handle.peer.clone()),
             id: handle.id.clone(),
         };
-        let mut progress = self
-            .connection
-            .progress
-            .subscribe(handle.progress_token.clone())
-            .await;
         let mut answer = handle.rx;
-        let answered = loop {
-            tokio::select! {
-                answered = &mut answer => break answered,
-                Some(report) = next_report(&mut progress) => report_to(ctx, &report),
+        // Relayed only to someone who hears them.
+        let answered = if ctx.progress_heard() {
+            let mut progress = self
+                .connection
+                .progress
+                .subscribe(handle.progress_token.clone())
+                .await;
+            loop {
+                tokio::select! {
+                    answered = &mut answer => break answered,
+                    Some(report) = next_report(&mut progress) => report_to(ctx, &report),
+                }
             }
+        } else {
+            answer.await
         };
         unanswered.peer = None;
         match answered {
             Ok(Ok(ServerResult::CallToolResult(result))) => {
                 let sent = serde_json::to_value(&result).unwrap_or_default();
-                let size = sent.to_string().len();
+                let size = json_size(&sent);
                 if size > self.max_result_bytes {
                     return ToolResult::error(format!(
                         "the MCP server `{server}` answered `{tool}` with {size} bytes, over the mount's limit of {}",
@@ -220,6 +225,24 @@ impl Drop for Unanswered {
             let _ = peer.notify_cancelled(cancelled).await;
         });
     }
+}
+
+/// The length of `value` as compact JSON, counted without writing it out.
+fn json_size(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a counter cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// The next progress report of a call.
