@@ -10,6 +10,8 @@
 //!   listing them, in time and in the bytes each keeps allocated after.
 //!
 //! Run with `cargo bench -p tool-mcp --bench mount`; see BENCHMARKS.md.
+//! `<the bench binary> only direct|mounted N` makes N calls of one kind
+//! and nothing else, to count them under `valgrind --tool=callgrind`.
 
 use std::alloc::System;
 use std::net::SocketAddr;
