@@ -236,6 +236,7 @@ async fn filesystem_reads_and_writes_a_temporary_folder() {
         .compose(Compose::new().prefix("fs_").allow([
             "write_file",
             "read_text_file",
+            "read_media_file",
             "list_directory",
         ]))
         .mount(&handle)
@@ -243,7 +244,12 @@ async fn filesystem_reads_and_writes_a_temporary_folder() {
         .expect("mounted");
     assert_eq!(
         mounted.tools(),
-        ["fs_read_text_file", "fs_write_file", "fs_list_directory"]
+        [
+            "fs_read_text_file",
+            "fs_read_media_file",
+            "fs_write_file",
+            "fs_list_directory"
+        ]
     );
     let note = folder.join("note.txt");
     let path = note.to_str().unwrap();
@@ -270,6 +276,23 @@ async fn filesystem_reads_and_writes_a_temporary_folder() {
         texts(&listed).concat().contains("[FILE] note.txt"),
         "{listed:?}"
     );
+    // Audio, as the server reads it: a media part of its own type.
+    let clip = folder.join("clip.wav");
+    std::fs::write(&clip, b"RIFF\x24\x00\x00\x00WAVEfmt ").unwrap();
+    let audio = call(
+        &handle,
+        "fs_read_media_file",
+        json!({"path": clip.to_str().unwrap()}),
+    )
+    .await;
+    let Some([Part::Media(wav)]) = audio.as_parts() else {
+        panic!("not one media part: {audio:?}");
+    };
+    assert_eq!(
+        (wav.kind(), wav.media_type()),
+        (MediaKind::Audio, "audio/wav")
+    );
+    assert!(wav.data().starts_with(b"RIFF"), "decoded from base64");
     // Outside the folder: the server's refusal, as an error result.
     let outside = call(
         &handle,
