@@ -1,7 +1,8 @@
 //! Serve a [`tool_core::ToolRegistry`] over the Model Context Protocol, on
 //! [rmcp](https://docs.rs/rmcp), the official Rust SDK: the same tools that
 //! answer OpenAI, Anthropic and Gemini reach any MCP client, over stdio or
-//! streamable HTTP.
+//! streamable HTTP; and the other way round, another MCP server's tools in a
+//! registry ([`mount`]).
 //!
 //! - `initialize`: the server's name and version, the tools capability
 //!   (with `listChanged`), and the tasks extension when a tool is
@@ -44,7 +45,15 @@
 //!   its requests before rmcp does, not by [`McpServer::http_service`] or
 //!   another rmcp transport.
 //! - Tool list changes: [`McpServer::replace_registry`] serves a new
-//!   registry and sends `notifications/tools/list_changed`.
+//!   registry and sends `notifications/tools/list_changed`;
+//!   [`McpServer::following`] does so for each change made through a
+//!   [`RegistryHandle`](tool_core::toolset::RegistryHandle), a mounted
+//!   server's included: a gateway.
+//! - Mounting (feature `client`, on by default): [`mount::Mount`] connects
+//!   to another MCP server with rmcp's client (a child process over stdio,
+//!   or streamable HTTP), and puts its tools in a registry behind a handle,
+//!   bounded and checked as model output is, kept as the server lists
+//!   them, the server started again when its connection ends.
 //! - Many processes: without HTTP sessions
 //!   ([`http_config`]`().with_legacy_session_mode(false)`), any process
 //!   answers any request, behind a load balancer without affinity.
