@@ -1,7 +1,9 @@
 //! Mounting servers nobody here wrote: MCP's reference servers
 //! `everything` (over stdio and over streamable HTTP) and `filesystem` (on a
 //! temporary folder), from npm, and a server on MCP's Python SDK, from
-//! PyPI, each pinned and installed by `scripts/test`.
+//! PyPI, each pinned and installed by `scripts/test`. Every tool
+//! `everything` lists to a client without sampling, roots or elicitation
+//! is called but `simulate-research-query`, which runs only as a task.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -11,6 +13,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 use tool_core::output::{MediaKind, Part};
+use tool_core::provider::{Provider, ProviderCall};
 use tool_core::toolset::{Compose, RegistryHandle};
 use tool_core::{ToolContext, ToolRegistry, ToolResult};
 use tool_mcp::mount::Mount;
@@ -114,6 +117,89 @@ async fn check_everything(handle: &RegistryHandle, prefix: &str) {
     let content = structured.structured_content().expect("structured content");
     assert!(content["temperature"].is_number(), "{content}");
     assert!(content["conditions"].is_string(), "{content}");
+
+    let annotated = call(
+        handle,
+        &name("get-annotated-message"),
+        json!({"messageType": "success", "includeImage": true}),
+    )
+    .await;
+    assert!(
+        matches!(annotated.as_parts(), Some([Part::Text(_), Part::Media(_)])),
+        "text and an image: {annotated:?}"
+    );
+    let gzip = call(
+        handle,
+        &name("gzip-file-as-resource"),
+        json!({"name": "hello.txt.gz", "data": "data:text/plain;base64,aGVsbG8=", "outputType": "resource"}),
+    )
+    .await;
+    let Some([Part::Media(archive)]) = gzip.as_parts() else {
+        panic!("one embedded resource: {gzip:?}");
+    };
+    assert_eq!(
+        (archive.kind(), archive.media_type()),
+        (MediaKind::Document, "application/gzip")
+    );
+    assert!(
+        archive.data().starts_with(&[0x1f, 0x8b]),
+        "gzip's magic, decoded"
+    );
+    // On, then off again: each says which.
+    for tool in ["toggle-simulated-logging", "toggle-subscriber-updates"] {
+        for _ in 0..2 {
+            let toggled = call(handle, &name(tool), json!({})).await;
+            assert!(!toggled.is_error(), "{tool}: {}", toggled.model_text());
+        }
+    }
+    // Its text is the server's whole environment: only that it answers,
+    // where the mount did not leave it out.
+    if handle.current().contains(&name("get-env")) {
+        assert!(!call(handle, &name("get-env"), json!({})).await.is_error());
+    }
+
+    // Every result in each provider's own shape, an image where the
+    // provider takes one.
+    let calls = [
+        ProviderCall::new(Some("call_1".into()), name("get-tiny-image"), json!({})),
+        ProviderCall::new(Some("call_2".into()), name("get-resource-links"), json!({})),
+        ProviderCall::new(
+            Some("call_3".into()),
+            name("get-structured-content"),
+            json!({}),
+        ),
+    ];
+    let results = [image, links, structured];
+    let anthropic = Provider::Anthropic { strict: false }.format_results(&calls, &results);
+    let blocks = anthropic[0]["content"][0]["content"]
+        .as_array()
+        .expect("blocks");
+    assert!(
+        blocks
+            .iter()
+            .any(|block| block["type"] == "image" && block["source"]["media_type"] == "image/png"),
+        "{anthropic:?}"
+    );
+    let chat = Provider::OpenAiChat { strict: true }.format_results(&calls, &results);
+    assert!(
+        chat.iter().any(|message| message["role"] == "user"
+            && message.to_string().contains("data:image/png;base64,")),
+        "the image in a user message after the tool messages: {chat:?}"
+    );
+    let gemini = Provider::Gemini { openapi: false }.format_results(&calls, &results);
+    assert!(
+        gemini[0].to_string().contains("\"inlineData\""),
+        "the image as inline data: {gemini:?}"
+    );
+    for provider in [
+        Provider::OpenAiResponses { strict: false },
+        Provider::Mcp,
+        Provider::Groq,
+        Provider::Ollama,
+    ] {
+        let formatted = provider.format_results(&calls, &results);
+        assert!(!formatted.is_empty(), "{provider:?}");
+    }
 }
 
 #[tokio::test]
