@@ -320,7 +320,7 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
     assert!(big.is_error());
     assert_eq!(
         big.model_text(),
-        "the MCP server `hostile` answered `big_text` with 100039 bytes, over the mount's limit of 10000"
+        "the MCP server `hostile` answered `big_text` with 100000 bytes, over the mount's limit of 10000"
     );
     // The other tools kept working through all of it.
     assert_eq!(

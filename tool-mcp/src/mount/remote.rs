@@ -11,8 +11,8 @@ use std::pin::Pin;
 use futures_core::Stream;
 use rmcp::handler::client::progress::{ProgressDispatcher, ProgressSubscriber};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
-    ProgressNotificationParam, RequestId, ServerResult, Tool as Listed,
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, ProgressNotificationParam, RequestId, ServerResult, Tool as Listed,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
@@ -180,27 +180,47 @@ impl RemoteTool {
         };
         unanswered.peer = None;
         match answered {
-            Ok(Ok(ServerResult::CallToolResult(result))) => {
-                let sent = serde_json::to_value(&result).unwrap_or_default();
-                let size = json_size(&sent);
-                if size > self.max_result_bytes {
-                    return ToolResult::error(format!(
-                        "the MCP server `{server}` answered `{tool}` with {size} bytes, over the mount's limit of {}",
-                        self.max_result_bytes
-                    ));
-                }
-                tool_result(&sent).unwrap_or_else(|why| {
-                    ToolResult::error(format!(
-                        "the MCP server `{server}` answered `{tool}` with a result that is not MCP's: {why}"
-                    ))
-                })
-            }
+            Ok(Ok(ServerResult::CallToolResult(result))) => self.read_result(&result),
             Ok(Ok(_)) => ToolResult::error(format!(
                 "the MCP server `{server}` answered the call of `{tool}` with something else than a result"
             )),
             Ok(Err(error)) => ToolResult::error(failed(server, tool, &error)),
             Err(_) => ToolResult::error(failed(server, tool, &ServiceError::TransportClosed)),
         }
+    }
+}
+
+impl RemoteTool {
+    /// The server's result, bounded, as a registry's: a single text read as
+    /// it is (the commonest answer), anything else through
+    /// [`tool_result`].
+    fn read_result(&self, result: &CallToolResult) -> ToolResult {
+        let (server, tool, limit) = (&self.connection.server, &self.name, self.max_result_bytes);
+        let over = |size: usize| {
+            ToolResult::error(format!(
+                "the MCP server `{server}` answered `{tool}` with {size} bytes, over the mount's limit of {limit}"
+            ))
+        };
+        if result.is_error != Some(true)
+            && result.structured_content.is_none()
+            && let [block] = result.content.as_slice()
+            && let Some(text) = block.as_text()
+        {
+            return match text.text.len() {
+                size if size > limit => over(size),
+                _ => ToolResult::text(text.text.clone()),
+            };
+        }
+        let sent = serde_json::to_value(result).unwrap_or_default();
+        let size = json_size(&sent);
+        if size > limit {
+            return over(size);
+        }
+        tool_result(&sent).unwrap_or_else(|why| {
+            ToolResult::error(format!(
+                "the MCP server `{server}` answered `{tool}` with a result that is not MCP's: {why}"
+            ))
+        })
     }
 }
 
