@@ -188,9 +188,7 @@ impl RemoteTool {
             Err(_) => ToolResult::error(failed(server, tool, &ServiceError::TransportClosed)),
         }
     }
-}
 
-impl RemoteTool {
     /// The server's result, bounded, as a registry's: a single text read as
     /// it is (the commonest answer), anything else through
     /// [`tool_result`].
