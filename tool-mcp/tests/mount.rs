@@ -499,12 +499,15 @@ async fn a_server_behind_a_bearer_token_is_mounted_with_it() {
         "{error}"
     );
     // With it: its tools, the scoped one included, called with its scopes.
-    let mounted = Mount::http("files", url.as_str())
+    let mount = Mount::http("files", url.as_str())
         .bearer_token("s3cret")
-        .header("x-request-source", "tool-mcp-tests")
-        .mount(&handle)
-        .await
-        .expect("mounted");
+        .header("x-request-source", "tool-mcp-tests");
+    let shown = format!("{mount:?}");
+    assert!(
+        !shown.contains("s3cret") && !shown.contains("tool-mcp-tests"),
+        "{shown}"
+    );
+    let mounted = mount.mount(&handle).await.expect("mounted");
     assert_eq!(mounted.tools(), ["add", "read_file"]);
     assert_eq!(
         call(&handle, "read_file", json!({"path": "a.txt"}))

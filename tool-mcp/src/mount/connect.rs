@@ -18,7 +18,6 @@ use tokio::sync::Notify;
 use super::MountError;
 
 /// Where a server is.
-#[derive(Debug)]
 pub(crate) enum Source {
     Stdio(Box<tokio::process::Command>),
     Http {
@@ -26,6 +25,29 @@ pub(crate) enum Source {
         bearer: Option<String>,
         headers: Vec<(String, String)>,
     },
+}
+
+/// The token and the headers' values left out: a mount's `Debug` goes to
+/// logs.
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Stdio(command) => f.debug_tuple("Stdio").field(command).finish(),
+            Source::Http {
+                url,
+                bearer,
+                headers,
+            } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("bearer", &bearer.as_ref().map(|_| "…"))
+                .field(
+                    "headers",
+                    &headers.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+                )
+                .finish(),
+        }
+    }
 }
 
 /// The mount's side of the connection: it hears the server's list change.
