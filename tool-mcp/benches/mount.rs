@@ -18,14 +18,15 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, JsonObject};
+use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use tokio::net::TcpListener;
 use tool_core::toolset::RegistryHandle;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult, tool};
-use tool_mcp::mount::Mount;
+use tool_mcp::mount::{Mount, Mounted};
 use tool_mcp::{McpServer, http_config};
 
 #[global_allocator]
@@ -92,25 +93,54 @@ fn median(mut values: Vec<f64>) -> (f64, f64, f64) {
     )
 }
 
+/// One `add_note` server over HTTP, reached by rmcp's client and by a
+/// mount, and the arguments of a call: as a value and as rmcp's object.
+struct Calls {
+    direct: RunningService<RoleClient, ()>,
+    handle: RegistryHandle,
+    mounted: Mounted,
+    arguments: Value,
+    object: JsonObject,
+}
+
+impl Calls {
+    async fn new() -> Self {
+        let address = serve(ToolRegistry::new().with(AddNote)).await;
+        let url = format!("http://{address}/mcp");
+        let direct =
+            ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+                .await
+                .expect("connected");
+        let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+        let mounted = Mount::http("notes", url.as_str())
+            .mount(&handle)
+            .await
+            .expect("mounted");
+        let arguments = json!({"title": "Groceries", "body": "milk, eggs", "priority": 2});
+        let Value::Object(object) = arguments.clone() else {
+            unreachable!("an object")
+        };
+        Self {
+            direct,
+            handle,
+            mounted,
+            arguments,
+            object,
+        }
+    }
+}
+
 const ROUNDS: usize = 15;
 const CALLS: usize = 200;
 
 async fn calls() {
-    let address = serve(ToolRegistry::new().with(AddNote)).await;
-    let url = format!("http://{address}/mcp");
-    let direct =
-        ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
-            .await
-            .expect("connected");
-    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
-    let _mounted = Mount::http("notes", url.as_str())
-        .mount(&handle)
-        .await
-        .expect("mounted");
-    let arguments = json!({"title": "Groceries", "body": "milk, eggs", "priority": 2});
-    let Value::Object(object) = arguments.clone() else {
-        unreachable!()
-    };
+    let Calls {
+        direct,
+        handle,
+        mounted: _mounted,
+        arguments,
+        object,
+    } = Calls::new().await;
     let ctx = ToolContext::new(());
     let expected = "added note `Groceries` (priority 2): milk, eggs";
     let time_direct = async || {
@@ -212,21 +242,13 @@ async fn mounting() {
 /// `calls` calls of one kind only, for `valgrind --tool=callgrind`:
 /// `direct` or `mounted`.
 async fn only(kind: &str, calls: usize) {
-    let address = serve(ToolRegistry::new().with(AddNote)).await;
-    let url = format!("http://{address}/mcp");
-    let direct =
-        ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
-            .await
-            .expect("connected");
-    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
-    let _mounted = Mount::http("notes", url.as_str())
-        .mount(&handle)
-        .await
-        .expect("mounted");
-    let arguments = json!({"title": "Groceries", "body": "milk, eggs", "priority": 2});
-    let Value::Object(object) = arguments.clone() else {
-        unreachable!()
-    };
+    let Calls {
+        direct,
+        handle,
+        mounted: _mounted,
+        arguments,
+        object,
+    } = Calls::new().await;
     let ctx = ToolContext::new(());
     for _ in 0..calls {
         if kind == "direct" {

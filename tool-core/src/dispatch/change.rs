@@ -217,9 +217,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             });
         }
         let (entry, definition) = Entry::new(tool)?;
-        for check in &self.checks {
-            check.check_all(&mut std::iter::once(entry.info(&definition)))?;
-        }
+        self.check(&entry, &definition)?;
         let at = self
             .disabled
             .iter()
@@ -238,6 +236,21 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             definitions: self.definitions.clone(),
             index: self.index.clone(),
             disabled: self.disabled.clone(),
+            pipeline: self.pipeline.clone(),
+            checks: self.checks.clone(),
+            batch: self.batch,
+            cached: Cached::default(),
+        }
+    }
+
+    /// A registry with this one's settings and checks and no tools: where
+    /// another's tools go through rules (`Compose::apply`).
+    pub(crate) fn emptied(&self) -> Self {
+        Self {
+            entries: Vec::new(),
+            definitions: Vec::new(),
+            index: Default::default(),
+            disabled: Vec::new(),
             pipeline: self.pipeline.clone(),
             checks: self.checks.clone(),
             batch: self.batch,

@@ -181,12 +181,7 @@ impl Compose {
         if !self.lenient {
             self.check_names(&registry)?;
         }
-        let mut composed = registry.fork();
-        composed.entries.clear();
-        composed.definitions.clear();
-        composed.index.clear();
-        composed.disabled.clear();
-        composed.cached.clear();
+        let mut composed = registry.emptied();
         for (entry, definition) in registry.entries.into_iter().zip(registry.definitions) {
             if let Some((entry, definition)) = self.tool(entry, &definition)? {
                 composed.add_made(entry, definition)?;

@@ -230,9 +230,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         definition: Arc<ToolDefinition>,
         existing: Option<usize>,
     ) -> Result<Inserted, RegistryError> {
-        for check in &self.checks {
-            check.check_all(&mut std::iter::once(entry.info(&definition)))?;
-        }
+        self.check(&entry, &definition)?;
         self.cached.clear();
         match existing {
             Some(at) => {
@@ -248,6 +246,17 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 Ok(Inserted::Added)
             }
         }
+    }
+
+    /// The registry's checks of one tool, the first that fails the error.
+    pub(crate) fn check(
+        &self,
+        entry: &Entry<Ctx>,
+        definition: &ToolDefinition,
+    ) -> Result<(), RegistryError> {
+        self.checks
+            .iter()
+            .try_for_each(|check| check.check_all(&mut std::iter::once(entry.info(definition))))
     }
 
     pub(crate) fn entry(&self, name: &str) -> Option<&Entry<Ctx>> {
@@ -346,9 +355,16 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         // The error of an unknown name boxed, to keep the call's future small.
         let found = self
             .position(name)
-            .map(|at| (&self.entries[at], &self.definitions[at].input_schema))
+            .map(|at| self.found(at))
             .ok_or_else(|| Box::new(self.unknown_tool(ctx, name)));
         self.pipeline.call(ctx, name, found, args).await
+    }
+
+    /// The tool at `at` as the pipeline takes it: its entry and the
+    /// schema its calls are checked against.
+    #[inline]
+    pub(crate) fn found(&self, at: usize) -> (&Entry<Ctx>, &Value) {
+        (&self.entries[at], &self.definitions[at].input_schema)
     }
 
     /// Runs a batch of calls and returns their results in the order of

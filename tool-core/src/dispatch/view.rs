@@ -265,17 +265,11 @@ impl<'r, Ctx: Send + Sync + 'static> View<'r, Ctx> {
 
     /// [`ToolRegistry::call`], for the view's tools only.
     pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {
-        let registry = self.registry;
         let found = self
             .position(name)
-            .map(|at| {
-                (
-                    &registry.entries[at],
-                    &registry.definitions[at].input_schema,
-                )
-            })
+            .map(|at| self.registry.found(at))
             .ok_or_else(|| Box::new(self.unknown_tool(ctx, name)));
-        registry.pipeline.call(ctx, name, found, args).await
+        self.registry.pipeline.call(ctx, name, found, args).await
     }
 
     /// [`ToolRegistry::call_all`], for the view's tools only.

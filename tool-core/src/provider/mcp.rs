@@ -196,7 +196,7 @@ pub fn tool_result(result: &Value) -> Result<ToolResult, String> {
         Some(value) => ToolResult::parts(parts).with_structured_content(value.clone()),
         None => match <[Part; 1]>::try_from(parts) {
             Ok([Part::Text(text)]) => ToolResult::text(text),
-            Ok([part]) => ToolResult::parts([part]),
+            Ok(one) => ToolResult::parts(one),
             Err(parts) => ToolResult::parts(parts),
         },
     })

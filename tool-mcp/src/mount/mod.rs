@@ -35,8 +35,9 @@ use remote::{Connection, Limits, RemoteTool};
 /// server filling the model's context, and the tool is left out.
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 
-/// The default bound on a call's result, as the JSON the server sent: a
-/// larger one is an error result, not the model's context filled.
+/// The default bound on a call's result (a single text's bytes, the JSON
+/// of anything else): a larger one is an error result, not the model's
+/// context filled.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 8 * 1024 * 1024;
 
 /// How to reach an MCP server whose tools join a registry, and what they
@@ -142,8 +143,9 @@ impl Mount {
         self
     }
 
-    /// The largest result a call may bring, as the JSON the server sent
-    /// ([`DEFAULT_MAX_RESULT_BYTES`]); a larger one is an error result.
+    /// The largest result a call may bring, a single text's bytes or the
+    /// JSON of anything else ([`DEFAULT_MAX_RESULT_BYTES`]); a larger one
+    /// is an error result.
     /// Media within it still meets the registry's own limit
     /// (`ToolRegistry::with_max_media_bytes`).
     #[must_use]
