@@ -23,7 +23,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         call: &Held<'_>,
-        run: Run,
+        run: Run<'static>,
         timeout: Duration,
         caller: CancellationToken,
     ) -> ToolResult {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::dispatch::runner::{Registration, Runner};
 use crate::dispatch::schemas::{self, Schemas};
+use crate::dispatch::turn::Turn;
 use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
 
 /// A registered tool with what the pipeline needs of it, made once.
@@ -18,7 +19,7 @@ pub(crate) struct Entry<Ctx> {
     /// Shared with every registry that holds the tool.
     pub(crate) schemas: Arc<Schemas>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
-    pub(crate) exclusive: Option<Arc<tokio::sync::Mutex<()>>>,
+    pub(crate) exclusive: Option<Arc<Turn>>,
     /// Whether a call has nothing to ask and need not wait before the tool
     /// runs: tier `Observe`, not `long_running`; its turn, for a tool that
     /// is not `concurrency_safe`, taken at once when it is free.

@@ -9,37 +9,47 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures_util::FutureExt;
-use std::sync::Arc;
-use tokio::sync::OwnedMutexGuard;
 
+use crate::dispatch::turn::{Turn, TurnGuard};
 use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::{BoxFuture, ToolError, ToolResult};
 
-/// What is left of a started tool's run.
-pub(crate) enum Run {
+/// What is left of a started tool's run, holding the tool's turn (`'t`)
+/// if it started in it.
+pub(crate) enum Run<'t> {
     /// A plain function's call: no timer can stop it.
     Call(Box<dyn FnOnce() -> ToolResult + Send>),
     Wait(BoxFuture<'static, ToolResult>),
     /// An `async` run started in its turn (if the tool takes turns), to be
     /// polled once in the call's own poll (`Pipeline::poll_now`).
-    Now(BoxFuture<'static, ToolResult>, Option<OwnedMutexGuard<()>>),
+    Now(BoxFuture<'static, ToolResult>, Option<TurnGuard<'t>>),
     /// An `async` run polled once already, which said it waits: in the
     /// turn it holds, if the tool takes turns. It is polled again only
     /// when it wakes the call, so that a tool that yields (`yield_now`)
     /// yields.
-    Polled(BoxFuture<'static, ToolResult>, Option<OwnedMutexGuard<()>>),
+    Polled(BoxFuture<'static, ToolResult>, Option<TurnGuard<'t>>),
+}
+
+impl Run<'_> {
+    /// The run, for a task of its own: a `long_running` tool's, which
+    /// never starts at once, so never holds a turn here (one it held
+    /// would be given back, and taken again as the task runs it).
+    pub(crate) fn detached(self) -> Run<'static> {
+        match self {
+            Run::Call(run) => Run::Call(run),
+            Run::Wait(run) | Run::Now(run, _) | Run::Polled(run, _) => Run::Wait(run),
+        }
+    }
 }
 
 /// A tool's turn when it is free now, or `None` when the call must wait
 /// for it (`Some(None)`: the tool takes no turns).
 #[inline]
-pub(crate) fn free_turn(
-    exclusive: Option<&Arc<tokio::sync::Mutex<()>>>,
-) -> Option<Option<OwnedMutexGuard<()>>> {
+pub(crate) fn free_turn(exclusive: Option<&Turn>) -> Option<Option<TurnGuard<'_>>> {
     match exclusive {
         None => Some(None),
-        Some(lock) => Arc::clone(lock).try_lock_owned().ok().map(Some),
+        Some(turn) => turn.try_take().map(Some),
     }
 }
 
@@ -60,10 +70,10 @@ pub(crate) fn poll_once(
 /// while it waits for its turn never starts.
 pub(crate) async fn execute(
     tool: &str,
-    run: Run,
+    run: Run<'_>,
     call: Option<&Call>,
     timeout: Duration,
-    exclusive: Option<&tokio::sync::Mutex<()>>,
+    exclusive: Option<&Turn>,
     caller: Caller<'_>,
 ) -> ToolResult {
     // A run started at once holds its turn; one polled once has started.
@@ -74,15 +84,15 @@ pub(crate) async fn execute(
     };
     let _turn = match exclusive.filter(|_| !held) {
         // A free turn is taken without watching the token: most are.
-        Some(lock) => match lock.try_lock() {
-            Ok(turn) => Some(turn),
+        Some(turn) => match turn.try_take() {
+            Some(taken) => Some(taken),
             // Boxed: the wait's future is kept out of every call's.
-            Err(_) => {
+            None => {
                 Box::pin(async {
                     tokio::select! {
                         biased;
                         () = caller.token().cancelled() => None,
-                        turn = lock.lock() => Some(turn),
+                        taken = turn.take() => Some(taken),
                     }
                 })
                 .await

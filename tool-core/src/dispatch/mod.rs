@@ -26,6 +26,7 @@ pub(crate) mod registry;
 pub(crate) mod runner;
 pub(crate) mod schemas;
 mod settings;
+mod turn;
 mod view;
 mod watch;
 

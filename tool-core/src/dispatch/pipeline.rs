@@ -10,7 +10,6 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 use std::task::Poll;
 
-use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
 
 use futures_util::FutureExt;
@@ -32,17 +31,19 @@ use crate::dispatch::read::raw::normalize;
 use crate::dispatch::read::value::Node;
 use crate::dispatch::runner::Started;
 use crate::dispatch::settings::{Settings, Validation};
+use crate::dispatch::turn::TurnGuard;
 use crate::tool::Call;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
 use crate::{Approval, ToolContext, ToolError, ToolResult, ToolTier};
 
-/// How far [`Pipeline::begin`] took a call.
-enum Begun {
+/// How far [`Pipeline::begin`] took a call, in the tool's turn (`'t`) if
+/// it started in it.
+enum Begun<'t> {
     /// To its result.
     Done(ToolResult),
     /// To a started tool that has yet to be approved, run or both.
-    Waits(Run),
+    Waits(Run<'t>),
 }
 
 /// Everything a call goes through after its tool is found, and what it
@@ -212,7 +213,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         call: &Held<'_>,
-        run: Run,
+        run: Run<'_>,
         span: &tracing::Span,
     ) -> ToolResult {
         match self.poll_now(entry, run).instrument(span.clone()).await {
@@ -231,7 +232,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         args: Value,
-        run: Run,
+        run: Run<'_>,
         shared: Option<Arc<Call>>,
     ) -> ToolResult {
         let call = match shared {
@@ -252,7 +253,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         ctx: &ToolContext<Ctx>,
         name: &str,
         call: &Held<'_>,
-        run: Run,
+        run: Run<'_>,
     ) -> ToolResult {
         AssertUnwindSafe(self.go_on(entry, ctx, call, run))
             .catch_unwind()
@@ -263,13 +264,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
     /// they go without waiting: all of them for a tool that may run at once.
     #[inline]
-    fn begin(
+    fn begin<'e>(
         &self,
-        entry: &Entry<Ctx>,
+        entry: &'e Entry<Ctx>,
         input_schema: &Value,
         ctx: &ToolContext<Ctx>,
         call: &mut Held<'_>,
-    ) -> Begun {
+    ) -> Begun<'e> {
         // Nothing to check, nothing to ask, no turn to take: a start of its
         // own, small enough for the compiler to build the tool's arguments
         // and result in place, which it does not in a branch of the whole
@@ -283,7 +284,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// [`begin`](Self::begin) for a tool that runs at once, takes no turn
     /// and has nothing checked: `begun` written out, with no turn to pass.
     #[inline(never)]
-    fn begin_free(&self, entry: &Entry<Ctx>, ctx: &ToolContext<Ctx>, call: &mut Held<'_>) -> Begun {
+    fn begin_free(
+        &self,
+        entry: &Entry<Ctx>,
+        ctx: &ToolContext<Ctx>,
+        call: &mut Held<'_>,
+    ) -> Begun<'static> {
         let gate = || check_access(entry, ctx);
         let (node, shared) = call.for_start();
         let args = Arguments::new(node, &entry.name, &gate, true);
@@ -300,13 +306,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 
     /// [`begin`](Self::begin) for every other tool and setting.
     #[inline(never)]
-    fn begin_checked(
+    fn begin_checked<'e>(
         &self,
-        entry: &Entry<Ctx>,
+        entry: &'e Entry<Ctx>,
         input_schema: &Value,
         ctx: &ToolContext<Ctx>,
         call: &mut Held<'_>,
-    ) -> Begun {
+    ) -> Begun<'e> {
         // The caller's context for the policy checks: policy is about who
         // calls.
         let gate = || check_access(entry, ctx);
@@ -323,7 +329,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let plain = entry.runs_at_once;
         // Nothing to ask and no turn to wait for: the tool may run at
         // once, with no future and no timer.
-        let turn = plain.then(|| free_turn(entry.exclusive.as_ref())).flatten();
+        let turn = plain
+            .then(|| free_turn(entry.exclusive.as_deref()))
+            .flatten();
         let now = turn.is_some();
         let started = if plain && !check_after {
             let (node, shared) = call.for_start();
@@ -368,19 +376,19 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// `None` when the text has to be read the whole way: then nothing has
     /// run. A panic is the call's result.
     #[allow(clippy::type_complexity)]
-    fn begin_text(
+    fn begin_text<'e>(
         &self,
-        entry: &Entry<Ctx>,
+        entry: &'e Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         text: &mut String,
-    ) -> Option<std::thread::Result<(Begun, Option<Arc<Call>>)>> {
+    ) -> Option<std::thread::Result<(Begun<'e>, Option<Arc<Call>>)>> {
         if text.len() > self.settings.max_argument_bytes {
             return None;
         }
         let failed = Cell::new(false);
         let turn = entry
             .runs_at_once
-            .then(|| free_turn(entry.exclusive.as_ref()))
+            .then(|| free_turn(entry.exclusive.as_deref()))
             .flatten();
         let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let gate = || check_access(entry, ctx);
@@ -417,12 +425,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Where a start left the call: an `async` run started at once in its
     /// turn (`turn`) is left for [`poll_now`](Self::poll_now).
     #[inline(always)]
-    fn begun(
+    fn begun<'e>(
         &self,
         entry: &Entry<Ctx>,
         started: Result<Started, ToolError>,
-        turn: Option<Option<OwnedMutexGuard<()>>>,
-    ) -> Begun {
+        turn: Option<Option<TurnGuard<'e>>>,
+    ) -> Begun<'e> {
         let run = match started {
             Ok(Started::Done(mut result)) => {
                 finish(entry, &mut result, &self.settings);
@@ -441,7 +449,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// A run started at once, polled once in the call's own poll: most end
     /// there, with no timer and no future around them. `Err`: the run,
     /// which waits, for [`go_on`](Self::go_on).
-    async fn poll_now(&self, entry: &Entry<Ctx>, run: Run) -> Result<ToolResult, Run> {
+    async fn poll_now<'t>(&self, entry: &Entry<Ctx>, run: Run<'t>) -> Result<ToolResult, Run<'t>> {
         let Run::Now(mut run, turn) = run else {
             return Err(run);
         };
@@ -458,7 +466,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         call: &Held<'_>,
-        run: Run,
+        run: Run<'_>,
     ) -> ToolResult {
         let timeout = entry
             .metadata
@@ -480,6 +488,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }
         }
         if entry.metadata.long_running {
+            let run = run.detached();
             return self.run_in_background(entry, call, run, timeout, caller.token().clone());
         }
         let result = execute(
