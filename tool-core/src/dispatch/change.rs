@@ -135,7 +135,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             merged.add_made(entry, definition)?;
         }
         for (entry, definition) in other.disabled {
-            let name = Arc::clone(&entry.name);
+            let name = entry.name.clone();
             merged.add_made(entry, definition)?;
             merged.disable(&name);
         }
@@ -174,7 +174,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             }
         }
         for (entry, definition) in other.disabled {
-            let name = Arc::clone(&entry.name);
+            let name = entry.name.clone();
             match self.add_made(entry, definition) {
                 Ok(()) => {
                     self.disable(&name);

@@ -11,7 +11,7 @@ use crate::dispatch::bound::{Bound, hide};
 use crate::dispatch::entry::Entry;
 use crate::dispatch::runner::Runner;
 use crate::dispatch::schemas::described;
-use crate::tool::check_tool_name;
+use crate::tool::{Name, check_tool_name};
 use crate::{RegistryError, ToolDefinition, ToolInfo, ToolRegistry};
 
 /// A predicate on a tool, for [`Compose::keep_if`].
@@ -189,7 +189,7 @@ impl Compose {
         }
         for (entry, definition) in registry.disabled {
             if let Some((entry, definition)) = self.tool(entry, &definition)? {
-                let name = Arc::clone(&entry.name);
+                let name = entry.name.clone();
                 composed.add_made(entry, definition)?;
                 composed.disable(&name);
             }
@@ -204,7 +204,7 @@ impl Compose {
         mut entry: Entry<Ctx>,
         definition: &ToolDefinition,
     ) -> Result<Option<(Entry<Ctx>, Arc<ToolDefinition>)>, RegistryError> {
-        let own = Arc::clone(&entry.name);
+        let own = entry.name.clone();
         let own = &*own;
         let kept = self
             .allow
@@ -255,7 +255,7 @@ impl Compose {
                     "its new name `{name}` is not a valid tool name: {reason}"
                 ))
             })?;
-            entry.name = Arc::from(name.as_str());
+            entry.name = Name::from(name.clone());
             definition.name = name;
         }
         Ok(Some((entry, Arc::new(definition))))

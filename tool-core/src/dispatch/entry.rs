@@ -6,11 +6,12 @@ use std::sync::Arc;
 use crate::dispatch::runner::{Registration, Runner};
 use crate::dispatch::schemas::{self, Schemas};
 use crate::dispatch::turn::Turn;
+use crate::tool::Name;
 use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
 
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {
-    pub(crate) name: Arc<str>,
+    pub(crate) name: Name,
     /// Whether the tool reads its context: a `#[tool]` that takes one, and
     /// every hand-written tool.
     pub(crate) uses_context: bool,
@@ -40,7 +41,7 @@ pub(crate) struct Entry<Ctx> {
 impl<Ctx> Clone for Entry<Ctx> {
     fn clone(&self) -> Self {
         Self {
-            name: Arc::clone(&self.name),
+            name: self.name.clone(),
             uses_context: self.uses_context,
             runner: self.runner.clone(),
             metadata: self.metadata.clone(),
@@ -61,8 +62,9 @@ impl<Ctx> Entry<Ctx> {
         tool: Registration<Ctx>,
     ) -> Result<(Self, Arc<ToolDefinition>), RegistryError> {
         let metadata = tool.metadata;
+        let name = Name::from(tool.name);
         let (definition, schemas) = schemas::describe(
-            &tool.name,
+            &name,
             &tool.description,
             metadata.long_running,
             tool.schemas,
@@ -74,7 +76,7 @@ impl<Ctx> Entry<Ctx> {
             && !metadata.long_running;
         let runs_free = runs_at_once && metadata.concurrency_safe;
         let entry = Entry {
-            name: Arc::from(definition.name.as_str()),
+            name,
             uses_context: tool.uses_context,
             runner: tool.runner,
             exclusive: (!metadata.concurrency_safe).then(Arc::default),

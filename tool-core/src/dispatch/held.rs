@@ -9,15 +9,15 @@ use serde_json::Value;
 use crate::ToolContext;
 use crate::call_id;
 use crate::dispatch::read::value::Node;
-use crate::tool::Call;
 use crate::tool::progress::ProgressSink;
+use crate::tool::{Call, Name};
 
 /// A call's data: on the stack for a tool that never sees it, shared with
 /// the tool's context otherwise.
 pub(crate) enum Held<'a> {
     /// The arguments, and the id made from them when asked for.
     Local {
-        tool: &'a str,
+        tool: &'a Name,
         arguments: Value,
         id: OnceLock<String>,
     },
@@ -85,7 +85,7 @@ impl Held<'_> {
             Held::Local {
                 tool, arguments, ..
             } => Arc::new(Call::new(
-                Arc::from(*tool),
+                (*tool).clone(),
                 arguments.clone(),
                 progress.cloned(),
             )),

@@ -192,7 +192,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
         if entry.uses_context || entry.metadata.long_running {
             Held::Shared(Arc::new(Call::new(
-                Arc::clone(&entry.name),
+                entry.name.clone(),
                 arguments,
                 self.progress.clone(),
             )))
@@ -401,7 +401,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             // The text moves into the call the tool's context shares, and
             // back if the call has to be read again.
             let call = Arc::new(Call::from_text(
-                Arc::clone(&entry.name),
+                entry.name.clone(),
                 std::mem::take(text),
                 self.progress.clone(),
             ));

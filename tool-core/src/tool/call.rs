@@ -8,13 +8,14 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::tool::Name;
 use crate::tool::progress::{Progress, ProgressSink};
 
 /// One call through a registry: its arguments, and the id and token made
 /// from them when first asked for. Most calls never ask, and a hash and a
 /// child token are not free.
 pub(crate) struct Call {
-    pub(super) tool: Arc<str>,
+    pub(super) tool: Name,
     /// Made from `text` when first asked for, for a call read from it.
     arguments: OnceLock<Value>,
     text: Option<String>,
@@ -27,11 +28,7 @@ pub(crate) struct Call {
 impl Call {
     /// A call of `tool`; its progress goes to `sink` (the registry's
     /// observer, when it has one) and to tracing.
-    pub(crate) fn new(
-        tool: Arc<str>,
-        arguments: Value,
-        sink: Option<Arc<dyn ProgressSink>>,
-    ) -> Self {
+    pub(crate) fn new(tool: Name, arguments: Value, sink: Option<Arc<dyn ProgressSink>>) -> Self {
         Self {
             tool,
             arguments: OnceLock::from(arguments),
@@ -45,11 +42,7 @@ impl Call {
 
     /// A call whose arguments were read out of their text, a JSON object:
     /// its value is made only if someone asks (for the id, say).
-    pub(crate) fn from_text(
-        tool: Arc<str>,
-        text: String,
-        sink: Option<Arc<dyn ProgressSink>>,
-    ) -> Self {
+    pub(crate) fn from_text(tool: Name, text: String, sink: Option<Arc<dyn ProgressSink>>) -> Self {
         Self {
             tool,
             arguments: OnceLock::new(),

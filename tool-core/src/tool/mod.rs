@@ -22,7 +22,7 @@ pub use error::{RegistryError, ToolError, Violation};
 pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part};
 pub use message::ErrorMessage;
 pub use metadata::{ToolMetadata, ToolTier};
-pub(crate) use name::check_tool_name;
+pub(crate) use name::{Name, check_tool_name};
 pub use progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};
 pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
 pub(crate) use result::{from_error, from_message};
