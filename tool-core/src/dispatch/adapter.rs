@@ -31,15 +31,14 @@ where
     T: TypedTool<Ctx>,
     Ctx: Send + Sync + 'static,
 {
-    fn start(
+    fn start<'c>(
         &self,
-        ctx: Cow<'_, ToolContext<Ctx>>,
+        ctx: Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
-    ) -> Result<Started, ToolError> {
+    ) -> Result<Started<'c>, ToolError> {
         let input =
             args.read_checked::<T::Input>(false, |input| self.tool.validate(&ctx, input))?;
         let tool = Arc::clone(&self.tool);
-        let ctx = ctx.into_owned();
         Ok(Started::wait(async move {
             let output = tool.execute(&ctx, input).await;
             output.into_tool_result(tool.name())
@@ -60,14 +59,13 @@ where
     T: Tool<Ctx>,
     Ctx: Send + Sync + 'static,
 {
-    fn start(
+    fn start<'c>(
         &self,
-        ctx: Cow<'_, ToolContext<Ctx>>,
+        ctx: Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
-    ) -> Result<Started, ToolError> {
+    ) -> Result<Started<'c>, ToolError> {
         let args = args.into_value()?;
         let tool = Arc::clone(&self.0);
-        let ctx = ctx.into_owned();
         Ok(Started::wait(async move { tool.call(&ctx, args).await }))
     }
 

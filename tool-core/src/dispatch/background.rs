@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, execute, quietly};
+use crate::dispatch::execute::{Run, Work, execute, quietly};
 use crate::dispatch::held::Held;
 use crate::dispatch::output::bound_media;
 use crate::dispatch::pipeline::Pipeline;
@@ -23,7 +23,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         call: &Held<'_>,
-        run: Run<'static>,
+        run: Work<'static>,
         timeout: Duration,
         caller: CancellationToken,
     ) -> ToolResult {
@@ -46,7 +46,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             let caller = OnceLock::from(caller);
             let result = execute(
                 &name,
-                run,
+                Run::Detached(run),
                 Some(&call),
                 timeout,
                 exclusive.as_deref(),

@@ -23,7 +23,7 @@ impl<Ctx> Bound<Ctx> {
         &self,
         ctx: impl FnOnce() -> Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
-    ) -> Result<Started, ToolError>
+    ) -> Result<Started<'c>, ToolError>
     where
         Ctx: 'c,
     {

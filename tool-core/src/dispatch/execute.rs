@@ -15,32 +15,30 @@ use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::{BoxFuture, ToolError, ToolResult};
 
-/// What is left of a started tool's run, holding the tool's turn (`'t`)
-/// if it started in it.
+/// What is left of a started tool's run, which may borrow what the call
+/// holds (`'t`): the context lent to the tool, the tool's turn if it
+/// started in it.
 pub(crate) enum Run<'t> {
     /// A plain function's call: no timer can stop it.
-    Call(Box<dyn FnOnce() -> ToolResult + Send>),
-    Wait(BoxFuture<'static, ToolResult>),
+    Call(Box<dyn FnOnce() -> ToolResult + Send + 't>),
+    Wait(BoxFuture<'t, ToolResult>),
     /// An `async` run started in its turn (if the tool takes turns), to be
     /// polled once in the call's own poll (`Pipeline::poll_now`).
-    Now(BoxFuture<'static, ToolResult>, Option<TurnGuard<'t>>),
+    Now(BoxFuture<'t, ToolResult>, Option<TurnGuard<'t>>),
     /// An `async` run polled once already, which said it waits: in the
     /// turn it holds, if the tool takes turns. It is polled again only
     /// when it wakes the call, so that a tool that yields (`yield_now`)
     /// yields.
-    Polled(BoxFuture<'static, ToolResult>, Option<TurnGuard<'t>>),
+    Polled(BoxFuture<'t, ToolResult>, Option<TurnGuard<'t>>),
+    /// A `long_running` tool's run, which owns all it needs: it goes on in
+    /// a task of its own.
+    Detached(Work<'static>),
 }
 
-impl Run<'_> {
-    /// The run, for a task of its own: a `long_running` tool's, which
-    /// never starts at once, so never holds a turn here (one it held
-    /// would be given back, and taken again as the task runs it).
-    pub(crate) fn detached(self) -> Run<'static> {
-        match self {
-            Run::Call(run) => Run::Call(run),
-            Run::Wait(run) | Run::Now(run, _) | Run::Polled(run, _) => Run::Wait(run),
-        }
-    }
+/// The work of a run: a plain function's call, or a future.
+pub(crate) enum Work<'t> {
+    Call(Box<dyn FnOnce() -> ToolResult + Send + 't>),
+    Wait(BoxFuture<'t, ToolResult>),
 }
 
 /// A tool's turn when it is free now, or `None` when the call must wait
@@ -58,7 +56,7 @@ pub(crate) fn free_turn(exclusive: Option<&Turn>) -> Option<Option<TurnGuard<'_>
 /// turn held past it and no future around them. A panic is the result.
 pub(crate) fn poll_once(
     tool: &str,
-    run: &mut BoxFuture<'static, ToolResult>,
+    run: &mut BoxFuture<'_, ToolResult>,
     cx: &mut Context<'_>,
 ) -> Poll<ToolResult> {
     std::panic::catch_unwind(AssertUnwindSafe(|| run.as_mut().poll(cx)))
@@ -79,8 +77,9 @@ pub(crate) async fn execute(
     // A run started at once holds its turn; one polled once has started.
     let polled = matches!(run, Run::Polled(..));
     let (run, _started_turn, held) = match run {
-        Run::Polled(run, turn) | Run::Now(run, turn) => (Run::Wait(run), turn, true),
-        run => (run, None, false),
+        Run::Polled(run, turn) | Run::Now(run, turn) => (Work::Wait(run), turn, true),
+        Run::Wait(run) | Run::Detached(Work::Wait(run)) => (Work::Wait(run), None, false),
+        Run::Call(run) | Run::Detached(Work::Call(run)) => (Work::Call(run), None, false),
     };
     let _turn = match exclusive.filter(|_| !held) {
         // A free turn is taken without watching the token: most are.
@@ -110,11 +109,11 @@ pub(crate) async fn execute(
     }
     let run = match run {
         // Nothing to time: work that never waits cannot be stopped.
-        Run::Call(run) => {
+        Work::Call(run) => {
             return std::panic::catch_unwind(AssertUnwindSafe(run))
                 .unwrap_or_else(|panic| panicked(tool, panic.as_ref()));
         }
-        Run::Wait(run) | Run::Polled(run, _) | Run::Now(run, _) => run,
+        Work::Wait(run) => run,
     };
     let guarded = AssertUnwindSafe(run).catch_unwind();
     match (LazyTimeout {

@@ -70,6 +70,15 @@ impl Held<'_> {
         context_of(ctx, self.shared_call())
     }
 
+    /// A context the tool's run owns: a `long_running` tool's, whose run
+    /// goes on in a task of its own.
+    pub(crate) fn owned_context<Ctx>(&self, ctx: &ToolContext<Ctx>) -> ToolContext<Ctx> {
+        match self {
+            Held::Local { .. } => ctx.clone(),
+            Held::Shared(call) => ctx.for_call(Arc::clone(call)),
+        }
+    }
+
     /// The call, if it is shared.
     fn shared_call(&self) -> Option<&Arc<Call>> {
         match self {

@@ -19,7 +19,7 @@ use tracing::Instrument;
 use crate::call_id;
 use crate::dispatch::access::check_access;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, execute, free_turn, panicked, poll_once};
+use crate::dispatch::execute::{Run, Work, execute, free_turn, panicked, poll_once};
 use crate::dispatch::held::{Held, context_of};
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::{finish, finished};
@@ -116,24 +116,34 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
         // and a tool that needs nothing of them but its input reads it
         // straight out of the text.
-        let from_text = match &mut args {
-            Value::String(text) if !watched && entry.reads_text => {
-                self.begin_text(entry, ctx, text)
+        let mut lent = None;
+        {
+            let from_text = match &mut args {
+                Value::String(text) if !watched && entry.reads_text => {
+                    self.begin_text(entry, ctx, text, &mut lent)
+                }
+                _ => None,
+            };
+            match from_text {
+                None => {}
+                Some(Ok((Begun::Done(result), _))) => return result,
+                Some(Err(panic)) => return panicked(name, panic.as_ref()),
+                // Boxed, as every wait: a call that finishes at once, as
+                // most do, then moves and drops a small future.
+                Some(Ok((Begun::Waits(run), lent))) => {
+                    return match self.poll_now(entry, run).await {
+                        Ok(result) => result,
+                        Err(run) => {
+                            let shared = lent.and_then(ToolContext::shared_call).cloned();
+                            Box::pin(self.end_text(entry, ctx, args, run, shared)).await
+                        }
+                    };
+                }
             }
-            _ => None,
-        };
-        match from_text {
-            None => {}
-            Some(Ok((Begun::Done(result), _))) => return result,
-            Some(Err(panic)) => return panicked(name, panic.as_ref()),
-            // Boxed, as every wait: a call that finishes at once, as most
-            // do, then moves and drops a small future.
-            Some(Ok((Begun::Waits(run), shared))) => {
-                return match self.poll_now(entry, run).await {
-                    Ok(result) => result,
-                    Err(run) => Box::pin(self.end_text(entry, ctx, args, run, shared)).await,
-                };
-            }
+        }
+        // A read that failed took the text into the call's context: back.
+        if let (Some(lent), Value::String(text)) = (lent.take(), &mut args) {
+            *text = lent.into_call_text();
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
@@ -268,7 +278,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &'e Entry<Ctx>,
         input_schema: &Value,
-        ctx: &ToolContext<Ctx>,
+        ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
     ) -> Begun<'e> {
         // Nothing to check, nothing to ask, no turn to take: a start of its
@@ -284,12 +294,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// [`begin`](Self::begin) for a tool that runs at once, takes no turn
     /// and has nothing checked: `begun` written out, with no turn to pass.
     #[inline(never)]
-    fn begin_free(
+    fn begin_free<'e>(
         &self,
-        entry: &Entry<Ctx>,
-        ctx: &ToolContext<Ctx>,
+        entry: &'e Entry<Ctx>,
+        ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
-    ) -> Begun<'static> {
+    ) -> Begun<'e> {
         let gate = || check_access(entry, ctx);
         let (node, shared) = call.for_start();
         let args = Arguments::new(node, &entry.name, &gate, true);
@@ -310,7 +320,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &'e Entry<Ctx>,
         input_schema: &Value,
-        ctx: &ToolContext<Ctx>,
+        ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
     ) -> Begun<'e> {
         // The caller's context for the policy checks: policy is about who
@@ -325,6 +335,19 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         };
         if check_first && let Err(refused) = self.check(entry, input_schema, call.arguments()) {
             return Begun::Done(refused.into());
+        }
+        if entry.metadata.long_running {
+            // Its run goes on in a task of its own, with a context it owns.
+            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, false);
+            let started = entry
+                .runner
+                .start(|| Cow::Owned(call.owned_context(ctx)), args);
+            if let Some(refused) =
+                self.refused_after(check_after && started.is_err(), entry, input_schema, call)
+            {
+                return Begun::Done(refused);
+            }
+            return self.detached(entry, started);
         }
         let plain = entry.runs_at_once;
         // Nothing to ask and no turn to wait for: the tool may run at
@@ -342,13 +365,48 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, now);
             entry.runner.start(|| call.context_for(ctx), args)
         };
-        if check_after
-            && started.is_err()
-            && let Err(refused) = self.check(entry, input_schema, call.arguments())
+        if let Some(refused) =
+            self.refused_after(check_after && started.is_err(), entry, input_schema, call)
         {
-            return Begun::Done(refused.into());
+            return Begun::Done(refused);
         }
         self.begun(entry, started, turn)
+    }
+
+    /// A read that failed, checked against the schema when `failed` (and
+    /// reading checks all the schema says): the schema's words, if it
+    /// refuses the arguments too.
+    fn refused_after(
+        &self,
+        failed: bool,
+        entry: &Entry<Ctx>,
+        input_schema: &Value,
+        call: &Held<'_>,
+    ) -> Option<ToolResult> {
+        if !failed {
+            return None;
+        }
+        self.check(entry, input_schema, call.arguments())
+            .err()
+            .map(ToolResult::from)
+    }
+
+    /// Where a `long_running` tool's start left the call: its result, or a
+    /// run that owns all it needs.
+    fn detached(
+        &self,
+        entry: &Entry<Ctx>,
+        started: Result<Started<'static>, ToolError>,
+    ) -> Begun<'static> {
+        match started {
+            Ok(Started::Done(mut result)) => {
+                finish(entry, &mut result, &self.settings);
+                Begun::Done(result)
+            }
+            Ok(Started::Call(run)) => Begun::Waits(Run::Detached(Work::Call(run))),
+            Ok(Started::Wait(run)) => Begun::Waits(Run::Detached(Work::Wait(run))),
+            Err(error) => Begun::Done(error.into()),
+        }
     }
 
     /// Step 2: the arguments against the tool's input schema.
@@ -375,13 +433,18 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// value made; with the call a tool that sees its context shares.
     /// `None` when the text has to be read the whole way: then nothing has
     /// run. A panic is the call's result.
+    /// A tool that sees its context is lent one made for the call, kept in
+    /// `lent` for as long as the call, and returned with the run: the
+    /// text moves into it, and back when the text has to be read again
+    /// (`ToolContext::into_call_text`).
     #[allow(clippy::type_complexity)]
     fn begin_text<'e>(
         &self,
         entry: &'e Entry<Ctx>,
-        ctx: &ToolContext<Ctx>,
+        ctx: &'e ToolContext<Ctx>,
         text: &mut String,
-    ) -> Option<std::thread::Result<(Begun<'e>, Option<Arc<Call>>)>> {
+        lent: &'e mut Option<ToolContext<Ctx>>,
+    ) -> Option<std::thread::Result<(Begun<'e>, Option<&'e ToolContext<Ctx>>)>> {
         if text.len() > self.settings.max_argument_bytes {
             return None;
         }
@@ -390,34 +453,33 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .runs_at_once
             .then(|| free_turn(entry.exclusive.as_deref()))
             .flatten();
-        let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let gate = || check_access(entry, ctx);
-            let now = turn.is_some();
-            if !entry.uses_context {
-                let args = Arguments::text(text, &failed, &entry.name, &gate, now);
-                let started = entry.runner.start(|| Cow::Borrowed(ctx), args);
-                return (started, None);
-            }
-            // The text moves into the call the tool's context shares, and
-            // back if the call has to be read again.
-            let call = Arc::new(Call::from_text(
+        let call_ctx = entry.uses_context.then(|| {
+            let call = Call::from_text(
                 entry.name.clone(),
                 std::mem::take(text),
                 self.progress.clone(),
-            ));
-            let args = Arguments::text(call.text(), &failed, &entry.name, &gate, now);
-            let started = entry.runner.start(|| context_of(ctx, Some(&call)), args);
-            (started, Some(call))
+            );
+            &*lent.insert(ctx.for_call(Arc::new(call)))
+        });
+        let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let gate = || check_access(entry, ctx);
+            let now = turn.is_some();
+            match call_ctx {
+                None => {
+                    let args = Arguments::text(text, &failed, &entry.name, &gate, now);
+                    entry.runner.start(|| Cow::Borrowed(ctx), args)
+                }
+                Some(call_ctx) => {
+                    let args =
+                        Arguments::text(call_ctx.call_text(), &failed, &entry.name, &gate, now);
+                    entry.runner.start(|| Cow::Borrowed(call_ctx), args)
+                }
+            }
         }));
         match begun {
             // Read again, the whole way.
-            Ok((_, call)) if failed.get() => {
-                if let Some(call) = call {
-                    *text = Call::into_text(call);
-                }
-                None
-            }
-            Ok((started, call)) => Some(Ok((self.begun(entry, started, turn), call))),
+            Ok(_) if failed.get() => None,
+            Ok(started) => Some(Ok((self.begun(entry, started, turn), call_ctx))),
             Err(panic) => Some(Err(panic)),
         }
     }
@@ -428,7 +490,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     fn begun<'e>(
         &self,
         entry: &Entry<Ctx>,
-        started: Result<Started, ToolError>,
+        started: Result<Started<'e>, ToolError>,
         turn: Option<Option<TurnGuard<'e>>>,
     ) -> Begun<'e> {
         let run = match started {
@@ -487,10 +549,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 return error.into();
             }
         }
-        if entry.metadata.long_running {
-            let run = run.detached();
-            return self.run_in_background(entry, call, run, timeout, caller.token().clone());
-        }
+        let run = match run {
+            Run::Detached(work) => {
+                return self.run_in_background(entry, call, work, timeout, caller.token().clone());
+            }
+            run => run,
+        };
         let result = execute(
             &entry.name,
             run,

@@ -17,21 +17,24 @@ use crate::dispatch::bound::Bound;
 use crate::dispatch::read::Arguments;
 use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult};
 
-/// A tool once started: its result, or what is left to run.
+/// A tool once started: its result, or what is left to run, which may
+/// borrow the call's context (`'c`): a call that runs where it was made
+/// lends the tool its context for the length of the run, and only a run
+/// that goes on in a task of its own is given one it owns.
 #[doc(hidden)]
-pub enum Started {
+pub enum Started<'c> {
     /// It ran at once.
     Done(ToolResult),
     /// A plain function's run, left for once the call may go on.
-    Call(Box<dyn FnOnce() -> ToolResult + Send>),
+    Call(Box<dyn FnOnce() -> ToolResult + Send + 'c>),
     /// An `async` tool's run.
-    Wait(BoxFuture<'static, ToolResult>),
+    Wait(BoxFuture<'c, ToolResult>),
 }
 
-impl Started {
+impl<'c> Started<'c> {
     /// Runs `run` now if `now`, or leaves it for later.
     #[inline]
-    pub fn call(now: bool, run: impl FnOnce() -> ToolResult + Send + 'static) -> Self {
+    pub fn call(now: bool, run: impl FnOnce() -> ToolResult + Send + 'c) -> Self {
         if now {
             Started::Done(run())
         } else {
@@ -39,23 +42,22 @@ impl Started {
         }
     }
 
-    /// The same for a tool that reads its context: borrowed for a run now,
-    /// owned by a run left for later.
+    /// The same for a tool that reads its context, which the run left for
+    /// later takes with it.
     pub fn call_with<C: Send + Sync + 'static>(
-        ctx: Cow<'_, ToolContext<C>>,
+        ctx: Cow<'c, ToolContext<C>>,
         now: bool,
-        run: impl FnOnce(&ToolContext<C>) -> ToolResult + Send + 'static,
+        run: impl FnOnce(&ToolContext<C>) -> ToolResult + Send + 'c,
     ) -> Self {
         if now {
             Started::Done(run(&ctx))
         } else {
-            let ctx = ctx.into_owned();
             Started::Call(Box::new(move || run(&ctx)))
         }
     }
 
     /// An `async` run, to be awaited.
-    pub fn wait(run: impl Future<Output = ToolResult> + Send + 'static) -> Self {
+    pub fn wait(run: impl Future<Output = ToolResult> + Send + 'c) -> Self {
         Started::Wait(Box::pin(run))
     }
 
@@ -94,11 +96,13 @@ impl<R> Future for Finish<R> {
 /// What starts a `#[tool]` that does not read its context: read the
 /// arguments, then run (at once if `now` and it can).
 #[doc(hidden)]
-pub type Start = fn(Arguments<'_>) -> Result<Started, ToolError>;
+pub type Start = fn(Arguments<'_>) -> Result<Started<'static>, ToolError>;
 
-/// The same for a `#[tool]` that reads a `ToolContext<C>`.
+/// The same for a `#[tool]` that reads a `ToolContext<C>`: its run may
+/// borrow the context it is given.
 #[doc(hidden)]
-pub type StartWith<C> = fn(Cow<'_, ToolContext<C>>, Arguments<'_>) -> Result<Started, ToolError>;
+pub type StartWith<C> =
+    for<'c> fn(Cow<'c, ToolContext<C>>, Arguments<'_>) -> Result<Started<'c>, ToolError>;
 
 /// What a `#[tool]` says of itself, as a `static`.
 #[doc(hidden)]
@@ -124,11 +128,11 @@ pub struct Compiled<S> {
 /// then run at once when it can and `now`, or leave a run that owns what it
 /// needs (so that a `long_running` call can go on in the background).
 pub(crate) trait Prepare<Ctx>: Send + Sync {
-    fn start(
+    fn start<'c>(
         &self,
-        ctx: Cow<'_, ToolContext<Ctx>>,
+        ctx: Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
-    ) -> Result<Started, ToolError>;
+    ) -> Result<Started<'c>, ToolError>;
 
     /// Whether the tool can run for this caller now.
     fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String>;
@@ -162,7 +166,7 @@ impl<Ctx> Runner<Ctx> {
         &self,
         ctx: impl FnOnce() -> Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
-    ) -> Result<Started, ToolError>
+    ) -> Result<Started<'c>, ToolError>
     where
         Ctx: 'c,
     {

@@ -430,6 +430,22 @@ impl<Ctx> ToolContext<Ctx> {
             call: Some(call),
         }
     }
+
+    /// The call this context was made for, if any.
+    pub(crate) fn shared_call(&self) -> Option<&Arc<Call>> {
+        self.call.as_ref()
+    }
+
+    /// The text of the arguments of the call this context was made for,
+    /// when they were read from it; empty otherwise.
+    pub(crate) fn call_text(&self) -> &str {
+        self.call.as_deref().map(Call::text).unwrap_or_default()
+    }
+
+    /// That text, taken back (copied only if the call is still shared).
+    pub(crate) fn into_call_text(self) -> String {
+        self.call.map(Call::into_text).unwrap_or_default()
+    }
 }
 
 impl<Ctx: Default> Default for ToolContext<Ctx> {

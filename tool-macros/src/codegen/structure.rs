@@ -31,14 +31,15 @@
 //!
 //!     static __TOOL_FACTS: p::Facts = p::Facts { name, description, metadata };
 //!
-//!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
-//!         -> p::Result<p::Started, p::ToolError>
+//!     // The run may borrow the context it is given: the call's, lent for
+//!     // a call made at once, or one it owns.
+//!     fn __tool_start<'c>(ctx: p::Cow<'c, p::ToolContext<App>>, args: p::Arguments<'_>)
+//!         -> p::Result<p::Started<'c>, p::ToolError>
 //!     {
 //!         // `true`: a key that is none of the fields is refused.
 //!         let input = p::read_struct::<WebSearch>(args, true)?;
-//!         let ctx = ctx.into_owned();
 //!         Ok(p::Started::wait(async move {
-//!             let call = input.run(&ctx);
+//!             let call = input.run(&*ctx);
 //!             let output = /* `call`, awaited if it is a future */;
 //!             /* output -> ToolResult, by its type */
 //!         }))
@@ -91,7 +92,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{Ident, Path};
+use syn::{Ident, Lifetime, Path};
 
 use crate::ast::ToolStruct;
 use crate::attr::{OutputSchema, ToolArgs};
@@ -169,13 +170,16 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     let call = format_ident!("__tool_call", span = Span::mixed_site());
     let output = format_ident!("__tool_output", span = Span::mixed_site());
 
-    let (ctx_param, own_ctx, run_args) = match &args.context {
+    // The run may borrow the context it is given (`'__tool_c`, late bound).
+    let lent = Lifetime::new("'__tool_c", Span::call_site());
+    let (generics, ctx_param, started, run_args) = match &args.context {
         Some(ctx_type) => (
-            quote!(#ctx: #p::Cow<'_, #p::ToolContext<#ctx_type>>,),
-            quote!(let #ctx = #ctx.into_owned();),
-            quote!(&#ctx),
+            quote!(<#lent>),
+            quote!(#ctx: #p::Cow<#lent, #p::ToolContext<#ctx_type>>,),
+            quote!(#p::Started<#lent>),
+            quote!(&*#ctx),
         ),
-        None => (quote!(), quote!(), quote!()),
+        None => (quote!(), quote!(), quote!(#p::Started<'static>), quote!()),
     };
     // Spanned at the struct's name: a missing `Deserialize` or a missing or
     // mistyped `run` is reported there.
@@ -206,12 +210,11 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
         .map(|_| quote!(#[allow(clippy::redundant_closure, clippy::implicit_return)]));
     quote! {
         #allow
-        fn __tool_start(
+        fn __tool_start #generics(
             #ctx_param
             #tool_args: #p::Arguments<'_>,
-        ) -> #p::Result<#p::Started, #p::ToolError> {
+        ) -> #p::Result<#started, #p::ToolError> {
             let #input = #read?;
-            #own_ctx
             #p::Result::Ok(#p::Started::wait(async move {
                 #[allow(unused_imports)]
                 use #p::{FutureProbe as _, ReadyProbe as _};

@@ -31,8 +31,10 @@
 //!     // One per parameter: its name and doc comment.
 //!     static __TOOL_P0: p::Param = p::Param { name: "city", title: "", description: "City name." };
 //!
-//!     fn __tool_start(ctx: p::Cow<'_, p::ToolContext<App>>, args: p::Arguments<'_>)
-//!         -> p::Result<p::Started, p::ToolError>
+//!     // The run may borrow the context it is given: the call's, lent for
+//!     // a call made at once, or one it owns.
+//!     fn __tool_start<'c>(ctx: p::Cow<'c, p::ToolContext<App>>, args: p::Arguments<'_>)
+//!         -> p::Result<p::Started<'c>, p::ToolError>
 //!     {
 //!         let now = args.now;
 //!         let mut f0 = p::Field::<String, p::Derived>::new(&__TOOL_P0);
@@ -47,9 +49,8 @@
 //!         object.finish(&mut [p::slot::<String>(&mut f0)])?;
 //!         let (p::Some(city),) = (f0.take(),) else { return Err(p::unread("get_weather")) };
 //!         Ok({
-//!             let ctx = ctx.into_owned();
 //!             p::Started::wait(async move {
-//!                 let output = get_weather(&ctx, city).await;
+//!                 let output = get_weather(&*ctx, city).await;
 //!                 /* output -> ToolResult, by its type */
 //!             })
 //!         })
@@ -224,7 +225,6 @@ struct Expansion<'a> {
     /// the parameters are read one by one.
     bounds: Vec<WherePredicate>,
     /// `<'__tool_m>` on the items that read an input struct.
-    generics: TokenStream,
     /// When no parameter has an attribute but doc comments, each one's
     /// title and description: the parameters are then read one by one
     /// (`__private::Param`), with no input struct. Otherwise the input
@@ -247,13 +247,11 @@ impl<'a> Expansion<'a> {
             .collect::<Option<Vec<_>>>()
             .filter(|docs| docs.len() <= 64);
         let mut bounds: Vec<WherePredicate> = Vec::new();
-        let mut generics = TokenStream::new();
         if plain.is_none() {
             bounds.push(parse_quote!(#input<#marker>: #p::DeserializeOwned));
             if args.schema.is_none() {
                 bounds.push(parse_quote!(#input<#marker>: #p::InputSchema));
             }
-            generics = quote!(<#marker>);
         }
         Self {
             tool,
@@ -268,7 +266,6 @@ impl<'a> Expansion<'a> {
             tool_args: format_ident!("__tool_args", span = Span::mixed_site()),
             now: format_ident!("__tool_now", span = Span::mixed_site()),
             bounds,
-            generics,
             plain,
         }
     }

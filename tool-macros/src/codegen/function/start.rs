@@ -4,6 +4,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::Lifetime;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Ident, ReturnType};
@@ -26,10 +27,19 @@ impl Expansion<'_> {
             bounds,
             ..
         } = self;
+        // The run may borrow the context it is given: `'__tool_c`, late
+        // bound, so that the function is a `StartWith` for every lifetime.
+        let lent = Lifetime::new("'__tool_c", Span::call_site());
         let ctx_param = self
             .tool
             .context()
-            .map(|ctx_type| quote!(#ctx: #p::Cow<'_, #p::ToolContext<#ctx_type>>,));
+            .map(|ctx_type| quote!(#ctx: #p::Cow<#lent, #p::ToolContext<#ctx_type>>,));
+        let (generics, started_type) = match (self.tool.context(), self.plain.is_none()) {
+            (Some(_), true) => (quote!(<#marker, #lent>), quote!(#p::Started<#lent>)),
+            (Some(_), false) => (quote!(<#lent>), quote!(#p::Started<#lent>)),
+            (None, true) => (quote!(<#marker>), quote!(#p::Started<'static>)),
+            (None, false) => (quote!(), quote!(#p::Started<'static>)),
+        };
         let read = match self.plain {
             Some(_) => self.read_params(),
             None => {
@@ -55,13 +65,12 @@ impl Expansion<'_> {
                 }
             }
         };
-        let generics = &self.generics;
         let started = self.started();
         quote! {
             fn __tool_start #generics(
                 #ctx_param
                 #tool_args: #p::Arguments<'_>,
-            ) -> #p::Result<#p::Started, #p::ToolError>
+            ) -> #p::Result<#started_type, #p::ToolError>
             where
                 #(#bounds,)*
             {
@@ -169,7 +178,7 @@ impl Expansion<'_> {
             .args
             .iter()
             .filter_map(|arg| match arg {
-                Arg::Context(_) => Some(quote!(&#ctx)),
+                Arg::Context(_) => Some(quote!(&*#ctx)),
                 Arg::Param(param_arg) => param_arg.ident().map(&param),
                 Arg::Receiver(_) => None,
             })
@@ -213,9 +222,9 @@ impl Expansion<'_> {
             (true, false) => quote! {
                 #p::Started::finish(#call, |#output| #convert)
             },
-            // A future that owns the context it lends the function.
+            // A future that holds the context it lends the function: the
+            // one the call lent it, or one it owns.
             (true, true) => quote! {{
-                let #ctx = #ctx.into_owned();
                 #p::Started::wait(async move {
                     let #output = #call.await;
                     #convert
