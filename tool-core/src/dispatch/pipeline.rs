@@ -454,12 +454,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .then(|| free_turn(entry.exclusive.as_deref()))
             .flatten();
         let call_ctx = entry.uses_context.then(|| {
-            let call = Call::from_text(
-                entry.name.clone(),
-                std::mem::take(text),
-                self.progress.clone(),
-            );
-            &*lent.insert(ctx.for_call(Arc::new(call)))
+            let text = std::mem::take(text);
+            &*lent.insert(ctx.for_lent_call(entry.name.clone(), text, self.progress.clone()))
         });
         let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let gate = || check_access(entry, ctx);

@@ -7,10 +7,10 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::ApprovalHook;
 use crate::dispatch::policy::DynApprovalHook;
-use crate::tool::Call;
 use crate::tool::progress::{
-    CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressTotal,
+    CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
 };
+use crate::tool::{Call, Name};
 
 /// What a tool sees besides its arguments: the application's state and the
 /// data of the current call.
@@ -39,8 +39,21 @@ pub struct ToolContext<Ctx = ()> {
     shared: Arc<Shared<Ctx>>,
     /// The id given with [`ToolContext::with_call_id`].
     call_id: Option<Arc<str>>,
-    /// The call being run, inside a registry call.
-    call: Option<Arc<Call>>,
+    /// The call being run, inside a registry call: shared from the start,
+    /// or made from `lent` when first asked for.
+    call: OnceLock<Arc<Call>>,
+    /// The call of a context the registry lends a tool for the length of a
+    /// call made at once, kept here: most tools never ask for its id, its
+    /// token or its progress, nor clone their context, and then it is
+    /// never shared (no allocation, no count).
+    lent: Option<Lent>,
+}
+
+/// A lent context's call, as made from its text.
+struct Lent {
+    tool: Name,
+    text: String,
+    sink: Option<Arc<dyn ProgressSink>>,
 }
 
 struct Shared<Ctx> {
@@ -112,7 +125,8 @@ impl<Ctx> ToolContext<Ctx> {
                 approval: None,
             }),
             call_id: None,
-            call: None,
+            call: OnceLock::new(),
+            lent: None,
         }
     }
 
@@ -132,7 +146,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// ([`call_id`](crate::context::call_id())); elsewhere, whatever
     /// [`ToolContext::with_call_id`] set.
     pub fn call_id(&self) -> Option<&str> {
-        match &self.call {
+        match self.call() {
             Some(call) => Some(call.id()),
             None => self.call_id.as_deref(),
         }
@@ -150,7 +164,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// selects on [`CancellationToken::cancelled`] or polls
     /// [`ToolContext::is_cancelled`].
     pub fn cancellation(&self) -> &CancellationToken {
-        match &self.call {
+        match self.call() {
             Some(call) => call.token(self.shared.token()),
             None => self.shared.token(),
         }
@@ -224,7 +238,8 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// Whether the call has been cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.caller_cancelled() || self.call.as_ref().is_some_and(|call| call.is_cancelled())
+        // A lent call no one has shared: no one can have cancelled it.
+        self.caller_cancelled() || self.call.get().is_some_and(|call| call.is_cancelled())
     }
 
     /// Reports how far the call has got: `done` out of `total`, when the
@@ -299,7 +314,7 @@ impl<Ctx> ToolContext<Ctx> {
         message: impl ProgressMessage<'m>,
     ) {
         // Outside a call, nothing is converted, not even a message's text.
-        if let Some(call) = &self.call {
+        if let Some(call) = self.call() {
             let message = message.into_message();
             self.report(
                 call,
@@ -334,9 +349,12 @@ impl<Ctx> ToolContext<Ctx> {
     /// # });
     /// ```
     pub fn progress_heard(&self) -> bool {
-        self.call
-            .as_ref()
-            .is_some_and(|call| call.progress.has_sink() || self.shared.progress.is_some())
+        let sink = match (self.call.get(), &self.lent) {
+            (Some(call), _) => call.progress.has_sink(),
+            (None, Some(lent)) => lent.sink.is_some(),
+            (None, None) => return false,
+        };
+        sink || self.shared.progress.is_some()
     }
 
     /// [`progress`](Self::progress) once its arguments are plain: compiled
@@ -427,24 +445,65 @@ impl<Ctx> ToolContext<Ctx> {
         Self {
             shared: Arc::clone(&self.shared),
             call_id: None,
-            call: Some(call),
+            call: OnceLock::from(call),
+            lent: None,
         }
     }
 
-    /// The call this context was made for, if any.
+    /// The context a call made at once lends its tool: the call of `tool`
+    /// on the arguments' `text`, made a shared [`Call`] only if asked for.
+    pub(crate) fn for_lent_call(
+        &self,
+        tool: Name,
+        text: String,
+        sink: Option<Arc<dyn ProgressSink>>,
+    ) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+            call_id: None,
+            call: OnceLock::new(),
+            lent: Some(Lent { tool, text, sink }),
+        }
+    }
+
+    /// The call this context was made for, if any: a lent one shared
+    /// now (its text copied), if it was not.
     pub(crate) fn shared_call(&self) -> Option<&Arc<Call>> {
-        self.call.as_ref()
+        match &self.lent {
+            None => self.call.get(),
+            Some(lent) => Some(self.call.get_or_init(|| {
+                Arc::new(Call::from_text(
+                    lent.tool.clone(),
+                    lent.text.clone(),
+                    lent.sink.clone(),
+                ))
+            })),
+        }
+    }
+
+    /// [`shared_call`](Self::shared_call), under the name the accessors
+    /// read best with.
+    fn call(&self) -> Option<&Arc<Call>> {
+        self.shared_call()
     }
 
     /// The text of the arguments of the call this context was made for,
     /// when they were read from it; empty otherwise.
     pub(crate) fn call_text(&self) -> &str {
-        self.call.as_deref().map(Call::text).unwrap_or_default()
+        match (&self.lent, self.call.get()) {
+            (Some(lent), _) => &lent.text,
+            (None, Some(call)) => call.text(),
+            (None, None) => "",
+        }
     }
 
     /// That text, taken back (copied only if the call is still shared).
     pub(crate) fn into_call_text(self) -> String {
-        self.call.map(Call::into_text).unwrap_or_default()
+        match (self.lent, self.call.into_inner()) {
+            (Some(lent), _) => lent.text,
+            (None, Some(call)) => Call::into_text(call),
+            (None, None) => String::new(),
+        }
     }
 }
 
@@ -459,7 +518,13 @@ impl<Ctx> Clone for ToolContext<Ctx> {
         Self {
             shared: Arc::clone(&self.shared),
             call_id: self.call_id.clone(),
-            call: self.call.clone(),
+            // A lent call is shared with the clone, which may outlive the
+            // call made at once.
+            call: self
+                .call()
+                .cloned()
+                .map_or_else(OnceLock::new, OnceLock::from),
+            lent: None,
         }
     }
 }
