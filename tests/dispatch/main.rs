@@ -8,6 +8,7 @@ mod cancelled;
 mod error_source;
 pub mod hostile_env;
 mod hostile_output;
+mod lent_context;
 mod output_schema;
 mod own_checks;
 mod pipeline;

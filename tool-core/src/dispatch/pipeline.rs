@@ -116,20 +116,17 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
         // and a tool that needs nothing of them but its input reads it
         // straight out of the text.
-        let mut lent = None;
+        if let Value::String(text) = &mut args
+            && !watched
+            && entry.reads_text
         {
-            let from_text = match &mut args {
-                Value::String(text) if !watched && entry.reads_text => {
-                    self.begin_text(entry, ctx, text, &mut lent)
-                }
-                _ => None,
-            };
-            match from_text {
+            let mut lent = None;
+            match self.begin_text(entry, ctx, text, &mut lent) {
                 None => {}
                 Some(Ok((Begun::Done(result), _))) => return result,
                 Some(Err(panic)) => return panicked(name, panic.as_ref()),
-                // Boxed, as every wait: a call that finishes at once, as
-                // most do, then moves and drops a small future.
+                // Boxed, as every wait: a call that finishes at once,
+                // as most do, then moves and drops a small future.
                 Some(Ok((Begun::Waits(run), lent))) => {
                     return match self.poll_now(entry, run).await {
                         Ok(result) => result,
@@ -140,10 +137,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                     };
                 }
             }
-        }
-        // A read that failed took the text into the call's context: back.
-        if let (Some(lent), Value::String(text)) = (lent.take(), &mut args) {
-            *text = lent.into_call_text();
+            // A read that failed took the text into the call's context.
+            if let Some(lent) = lent {
+                *text = lent.into_call_text();
+            }
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
