@@ -217,33 +217,27 @@ mod tests {
     }
 
     /// A call that waits is handed the turn before a call that comes later
-    /// and finds it just given back.
+    /// and finds it just given back; one that gives up its place after the
+    /// turn was handed to it passes the turn on.
     #[tokio::test]
-    async fn a_waiting_call_goes_before_a_later_one() {
-        let turn = Turn::default();
-        let held = turn.try_take().expect("free at first");
-        let waiting = turn.take();
-        tokio::pin!(waiting);
-        // Polled once: first in line, the turn marked.
-        assert!(pending(waiting.as_mut()).await);
-        drop(held);
-        assert!(turn.try_take().is_none(), "handed over, not freed");
-        let _mine = waiting.await;
-    }
-
-    /// A call that gives up its place after the turn was handed to it
-    /// passes the turn on.
-    #[tokio::test]
-    async fn giving_up_a_handed_turn_frees_it() {
-        let turn = Turn::default();
-        let held = turn.try_take().expect("free at first");
-        {
-            let waiting = turn.take();
-            tokio::pin!(waiting);
-            assert!(pending(waiting.as_mut()).await);
-            drop(held);
-            // Dropped without being polled again.
+    async fn a_waiting_call_is_handed_the_turn() {
+        for gives_up in [false, true] {
+            let turn = Turn::default();
+            let held = turn.try_take().expect("free at first");
+            {
+                let waiting = turn.take();
+                tokio::pin!(waiting);
+                // Polled once: first in line, the turn marked.
+                assert!(pending(waiting.as_mut()).await);
+                drop(held);
+                assert!(turn.try_take().is_none(), "handed over, not freed");
+                if !gives_up {
+                    let _mine = waiting.await;
+                    assert!(turn.try_take().is_none(), "held by the waiter");
+                }
+                // Dropped here: given back, or given up without a poll.
+            }
+            assert!(turn.try_take().is_some(), "the turn is free again");
         }
-        assert!(turn.try_take().is_some(), "the turn is free again");
     }
 }
