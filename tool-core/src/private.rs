@@ -37,7 +37,7 @@ pub use crate::dispatch::read::params::{
     slot, slot_by_hand,
 };
 pub use crate::dispatch::read::{Arguments, Checks, Verdict, unread};
-pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
+pub use crate::dispatch::runner::{Compiled, Facts, Now, Registration, Start, StartWith, Started};
 pub use crate::policy::ToolTier;
 pub use crate::schema::derive::{
     DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,

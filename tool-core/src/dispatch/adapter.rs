@@ -36,10 +36,11 @@ where
         ctx: Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
     ) -> Result<Started<'c>, ToolError> {
+        let now = args.now();
         let input =
             args.read_checked::<T::Input>(false, |input| self.tool.validate(&ctx, input))?;
         let tool = Arc::clone(&self.tool);
-        Ok(Started::wait(async move {
+        Ok(Started::wait(now, async move {
             let output = tool.execute(&ctx, input).await;
             output.into_tool_result(tool.name())
         }))
@@ -64,9 +65,13 @@ where
         ctx: Cow<'c, ToolContext<Ctx>>,
         args: Arguments<'_>,
     ) -> Result<Started<'c>, ToolError> {
+        let now = args.now();
         let args = args.into_value()?;
         let tool = Arc::clone(&self.0);
-        Ok(Started::wait(async move { tool.call(&ctx, args).await }))
+        Ok(Started::wait(
+            now,
+            async move { tool.call(&ctx, args).await },
+        ))
     }
 
     fn check_available(&self, ctx: &ToolContext<Ctx>) -> Result<(), String> {
@@ -87,7 +92,13 @@ mod tests {
         tool: &str,
         args: &Value,
     ) -> Result<I, ToolError> {
-        Arguments::new(Node::Read(args), tool, &|| Ok(()), true).read()
+        Arguments::new(
+            Node::Read(args),
+            tool,
+            &|| Ok(()),
+            crate::dispatch::runner::Now::LATER,
+        )
+        .read()
     }
 
     #[derive(Deserialize, Debug)]

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::future::poll_fn;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
-use std::task::Poll;
+use std::task::{Context, Poll, Waker};
 
 use tokio::time::Instant;
 
@@ -29,7 +29,7 @@ use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::read::Arguments;
 use crate::dispatch::read::raw::normalize;
 use crate::dispatch::read::value::Node;
-use crate::dispatch::runner::Started;
+use crate::dispatch::runner::{Now, Started};
 use crate::dispatch::settings::{Settings, Validation};
 use crate::dispatch::turn::TurnGuard;
 use crate::tool::Call;
@@ -121,7 +121,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             && entry.reads_text
         {
             let mut lent = None;
-            match self.begin_text(entry, ctx, text, &mut lent) {
+            let begun = with_waker(|waker| self.begin_text(entry, ctx, text, &mut lent, waker));
+            match begun.await {
                 None => {}
                 Some(Ok((Begun::Done(result), _))) => return result,
                 Some(Err(panic)) => return panicked(name, panic.as_ref()),
@@ -156,7 +157,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let begun = {
             let _entered = span.enter();
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin(entry, input_schema, ctx, &mut call)
+                self.begin(entry, input_schema, ctx, &mut call, None)
             }))
         };
         let result = match begun {
@@ -277,15 +278,16 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
+        waker: Option<&Waker>,
     ) -> Begun<'e> {
         // Nothing to check, nothing to ask, no turn to take: a start of its
         // own, small enough for the compiler to build the tool's arguments
         // and result in place, which it does not in a branch of the whole
         // (`cargo bench --bench instructions`: 12 instructions a call).
         if self.settings.validation == Validation::Off && entry.runs_free {
-            return self.begin_free(entry, ctx, call);
+            return self.begin_free(entry, ctx, call, waker);
         }
-        self.begin_checked(entry, input_schema, ctx, call)
+        self.begin_checked(entry, input_schema, ctx, call, waker)
     }
 
     /// [`begin`](Self::begin) for a tool that runs at once, takes no turn
@@ -296,10 +298,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &'e Entry<Ctx>,
         ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
+        waker: Option<&Waker>,
     ) -> Begun<'e> {
         let gate = || check_access(entry, ctx);
         let (node, shared) = call.for_start();
-        let args = Arguments::new(node, &entry.name, &gate, true);
+        let now = Now {
+            at_once: true,
+            waker,
+        };
+        let args = Arguments::new(node, &entry.name, &gate, now);
         match entry.runner.start(|| context_of(ctx, shared), args) {
             Ok(Started::Done(mut result)) => {
                 finish(entry, &mut result, &self.settings);
@@ -307,6 +314,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }
             Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
             Ok(Started::Wait(run)) => Begun::Waits(Run::Now(run, None)),
+            Ok(Started::Polled(run)) => Begun::Waits(Run::Polled(run, None)),
             Err(error) => Begun::Done(error.into()),
         }
     }
@@ -319,6 +327,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
+        waker: Option<&Waker>,
     ) -> Begun<'e> {
         // The caller's context for the policy checks: policy is about who
         // calls.
@@ -335,7 +344,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
         if entry.metadata.long_running {
             // Its run goes on in a task of its own, with a context it owns.
-            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, false);
+            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, Now::LATER);
             let started = entry
                 .runner
                 .start(|| Cow::Owned(call.owned_context(ctx)), args);
@@ -352,7 +361,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let turn = plain
             .then(|| free_turn(entry.exclusive.as_deref()))
             .flatten();
-        let now = turn.is_some();
+        let now = Now {
+            at_once: turn.is_some(),
+            waker,
+        };
         let started = if plain && !check_after {
             let (node, shared) = call.for_start();
             let args = Arguments::new(node, &entry.name, &gate, now);
@@ -401,7 +413,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 Begun::Done(result)
             }
             Ok(Started::Call(run)) => Begun::Waits(Run::Detached(Work::Call(run))),
-            Ok(Started::Wait(run)) => Begun::Waits(Run::Detached(Work::Wait(run))),
+            Ok(Started::Wait(run) | Started::Polled(run)) => {
+                Begun::Waits(Run::Detached(Work::Wait(run)))
+            }
             Err(error) => Begun::Done(error.into()),
         }
     }
@@ -441,6 +455,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         ctx: &'e ToolContext<Ctx>,
         text: &mut String,
         lent: &'e mut Option<ToolContext<Ctx>>,
+        waker: &Waker,
     ) -> Option<std::thread::Result<(Begun<'e>, Option<&'e ToolContext<Ctx>>)>> {
         if text.len() > self.settings.max_argument_bytes {
             return None;
@@ -456,7 +471,10 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         });
         let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let gate = || check_access(entry, ctx);
-            let now = turn.is_some();
+            let now = Now {
+                at_once: turn.is_some(),
+                waker: Some(waker),
+            };
             match call_ctx {
                 None => {
                     let args = Arguments::text(text, &failed, &entry.name, &gate, now);
@@ -492,6 +510,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 return Begun::Done(result);
             }
             Ok(Started::Call(run)) => return Begun::Waits(Run::Call(run)),
+            // Polled once where it started: it waits, in its turn.
+            Ok(Started::Polled(run)) => return Begun::Waits(Run::Polled(run, turn.flatten())),
             Ok(Started::Wait(run)) => run,
             Err(error) => return Begun::Done(error.into()),
         };
@@ -597,4 +617,15 @@ fn cancelled<Ctx>(entry: &Entry<Ctx>) -> ToolError {
     ToolError::Cancelled {
         tool: entry.name.to_string(),
     }
+}
+
+/// Runs `start` once, with the waker of the poll it is awaited in: a tool
+/// that may run at once is polled first where it starts.
+fn with_waker<T>(start: impl FnOnce(&Waker) -> T + Unpin) -> impl Future<Output = T> {
+    let mut start = Some(start);
+    poll_fn(move |cx: &mut Context<'_>| match start.take() {
+        Some(start) => Poll::Ready(start(cx.waker())),
+        // Never polled again once ready.
+        None => Poll::Pending,
+    })
 }

@@ -9,7 +9,9 @@
 
 use std::borrow::Cow;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
@@ -29,13 +31,33 @@ pub enum Started<'c> {
     Call(Box<dyn FnOnce() -> ToolResult + Send + 'c>),
     /// An `async` tool's run.
     Wait(BoxFuture<'c, ToolResult>),
+    /// An `async` tool's run, polled once where it started: it waits.
+    Polled(BoxFuture<'c, ToolResult>),
+}
+
+/// Whether a tool may run at once, and the waker of the call's poll when
+/// its first poll may come where it starts: a run that ends then, as most
+/// do, needs nothing kept for later.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Now<'a> {
+    pub(crate) at_once: bool,
+    pub(crate) waker: Option<&'a Waker>,
+}
+
+impl Now<'_> {
+    /// Not at once: the run is left for later.
+    pub const LATER: Now<'static> = Now {
+        at_once: false,
+        waker: None,
+    };
 }
 
 impl<'c> Started<'c> {
-    /// Runs `run` now if `now`, or leaves it for later.
+    /// Runs `run` now if it may, or leaves it for later.
     #[inline]
-    pub fn call(now: bool, run: impl FnOnce() -> ToolResult + Send + 'c) -> Self {
-        if now {
+    pub fn call(now: Now<'_>, run: impl FnOnce() -> ToolResult + Send + 'c) -> Self {
+        if now.at_once {
             Started::Done(run())
         } else {
             Started::Call(Box::new(run))
@@ -46,32 +68,63 @@ impl<'c> Started<'c> {
     /// later takes with it.
     pub fn call_with<C: Send + Sync + 'static>(
         ctx: Cow<'c, ToolContext<C>>,
-        now: bool,
+        now: Now<'_>,
         run: impl FnOnce(&ToolContext<C>) -> ToolResult + Send + 'c,
     ) -> Self {
-        if now {
+        if now.at_once {
             Started::Done(run(&ctx))
         } else {
             Started::Call(Box::new(move || run(&ctx)))
         }
     }
 
-    /// An `async` run, to be awaited.
-    pub fn wait(run: impl Future<Output = ToolResult> + Send + 'c) -> Self {
-        Started::Wait(Box::pin(run))
+    /// An `async` run, to be awaited: polled once here if it may run at
+    /// once.
+    pub fn wait(now: Now<'_>, run: impl Future<Output = ToolResult> + Send + 'c) -> Self {
+        let mut run: BoxFuture<'c, ToolResult> = Box::pin(run);
+        match first_poll(now, run.as_mut()) {
+            Some(Poll::Ready(result)) => Started::Done(result),
+            Some(Poll::Pending) => Started::Polled(run),
+            None => Started::Wait(run),
+        }
     }
 
     /// An `async` function's future, its output made the result by
-    /// `finish`, a plain function: boxed once, with it.
-    pub fn finish<F>(run: F, finish: fn(F::Output) -> ToolResult) -> Self
+    /// `finish`, a plain function: polled once here if it may run at once,
+    /// and only a run that waits is wrapped to convert its output later
+    /// (a future compiled once per output type, not per tool).
+    pub fn finish<F>(now: Now<'_>, run: F, finish: fn(F::Output) -> ToolResult) -> Self
     where
         F: Future + Send + 'static,
         F::Output: 'static,
     {
-        Started::Wait(Box::pin(Finish {
-            run: Box::pin(run),
-            finish,
-        }))
+        let mut run: BoxFuture<'static, F::Output> = Box::pin(run);
+        let polled = match first_poll(now, run.as_mut()) {
+            Some(Poll::Ready(output)) => return Started::Done(finish(output)),
+            Some(Poll::Pending) => true,
+            None => false,
+        };
+        let run = Box::pin(Finish { run, finish });
+        if polled {
+            Started::Polled(run)
+        } else {
+            Started::Wait(run)
+        }
+    }
+}
+
+/// The first poll of a run that may run at once, with the call's waker;
+/// `None` when it may not.
+fn first_poll<T>(
+    now: Now<'_>,
+    run: Pin<&mut (dyn Future<Output = T> + Send + '_)>,
+) -> Option<Poll<T>> {
+    match now {
+        Now {
+            at_once: true,
+            waker: Some(waker),
+        } => Some(run.poll(&mut Context::from_waker(waker))),
+        _ => None,
     }
 }
 

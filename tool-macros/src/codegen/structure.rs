@@ -36,9 +36,11 @@
 //!     fn __tool_start<'c>(ctx: p::Cow<'c, p::ToolContext<App>>, args: p::Arguments<'_>)
 //!         -> p::Result<p::Started<'c>, p::ToolError>
 //!     {
+//!         // Polled once where it starts if it may run at once.
+//!         let now = args.now();
 //!         // `true`: a key that is none of the fields is refused.
 //!         let input = p::read_struct::<WebSearch>(args, true)?;
-//!         Ok(p::Started::wait(async move {
+//!         Ok(p::Started::wait(now, async move {
 //!             let call = input.run(&*ctx);
 //!             let output = /* `call`, awaited if it is a future */;
 //!             /* output -> ToolResult, by its type */
@@ -169,6 +171,7 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
     let input = format_ident!("__tool_input", span = Span::mixed_site());
     let call = format_ident!("__tool_call", span = Span::mixed_site());
     let output = format_ident!("__tool_output", span = Span::mixed_site());
+    let now = format_ident!("__tool_now", span = Span::mixed_site());
 
     // The run may borrow the context it is given (`'__tool_c`, late bound).
     let lent = Lifetime::new("'__tool_c", Span::call_site());
@@ -214,8 +217,9 @@ fn start_fn(tool: &ToolStruct, args: &ToolArgs, krate: &Path, name: &str) -> Tok
             #ctx_param
             #tool_args: #p::Arguments<'_>,
         ) -> #p::Result<#started, #p::ToolError> {
+            let #now = #tool_args.now();
             let #input = #read?;
-            #p::Result::Ok(#p::Started::wait(async move {
+            #p::Result::Ok(#p::Started::wait(#now, async move {
                 #[allow(unused_imports)]
                 use #p::{FutureProbe as _, ReadyProbe as _};
                 let #call = #run_call;

@@ -39,6 +39,7 @@ use std::cell::Cell;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::dispatch::runner::Now;
 use crate::{ToolError, Violation};
 use closed::read_input_text;
 use text::Scan;
@@ -52,8 +53,9 @@ pub struct Arguments<'a> {
     source: Source<'a>,
     tool: &'a str,
     gate: Gate<'a>,
-    /// Whether the tool may run at once, if it can.
-    pub now: bool,
+    /// Whether the tool may run at once, if it can, and the waker its first
+    /// poll may take.
+    now: Now<'a>,
 }
 
 /// Where the arguments are read from.
@@ -67,7 +69,7 @@ pub(crate) enum Source<'a> {
 }
 
 impl<'a> Arguments<'a> {
-    pub(crate) fn new(node: Node<'a>, tool: &'a str, gate: Gate<'a>, now: bool) -> Self {
+    pub(crate) fn new(node: Node<'a>, tool: &'a str, gate: Gate<'a>, now: Now<'a>) -> Self {
         Self {
             source: Source::Node(node),
             tool,
@@ -84,7 +86,7 @@ impl<'a> Arguments<'a> {
         failed: &'a Cell<bool>,
         tool: &'a str,
         gate: Gate<'a>,
-        now: bool,
+        now: Now<'a>,
     ) -> Self {
         Self {
             source: Source::Text(text, failed),
@@ -92,6 +94,11 @@ impl<'a> Arguments<'a> {
             gate,
             now,
         }
+    }
+
+    /// Whether the tool may run at once ([`Started`](crate::__private::Started)'s functions take it).
+    pub fn now(&self) -> Now<'a> {
+        self.now
     }
 
     /// Deserializes the tool's input (an error names the tool, the JSON

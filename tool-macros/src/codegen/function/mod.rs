@@ -36,7 +36,7 @@
 //!     fn __tool_start<'c>(ctx: p::Cow<'c, p::ToolContext<App>>, args: p::Arguments<'_>)
 //!         -> p::Result<p::Started<'c>, p::ToolError>
 //!     {
-//!         let now = args.now;
+//!         let now = args.now();
 //!         let mut f0 = p::Field::<String, p::Derived>::new(&__TOOL_P0);
 //!         let mut object = args.object("the arguments of tool `get_weather` as a JSON object");
 //!         while let Some(key) = object.next_key() {
@@ -49,12 +49,13 @@
 //!         object.finish(&mut [p::slot::<String>(&mut f0)])?;
 //!         let (p::Some(city),) = (f0.take(),) else { return Err(p::unread("get_weather")) };
 //!         Ok({
-//!             p::Started::wait(async move {
+//!             p::Started::wait(now, async move {
 //!                 let output = get_weather(&*ctx, city).await;
 //!                 /* output -> ToolResult, by its type */
 //!             })
 //!         })
-//!         // without a context: p::Started::finish(get_weather(city), |out| ..)
+//!         // without a context: p::Started::finish(now, get_weather(city), |out| ..),
+//!         // polled once there if it may run at once
 //!         // a plain fn: p::Started::call(now, move || ..), or call_with(ctx, ..)
 //!     }
 //!

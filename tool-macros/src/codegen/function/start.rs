@@ -74,7 +74,7 @@ impl Expansion<'_> {
             where
                 #(#bounds,)*
             {
-                let #now = #tool_args.now;
+                let #now = #tool_args.now();
                 #read
                 #p::Result::Ok(#started)
             }
@@ -220,12 +220,12 @@ impl Expansion<'_> {
             },
             // The function's own future, its output converted by a plain fn.
             (true, false) => quote! {
-                #p::Started::finish(#call, |#output| #convert)
+                #p::Started::finish(#now, #call, |#output| #convert)
             },
             // A future that holds the context it lends the function: the
             // one the call lent it, or one it owns.
             (true, true) => quote! {{
-                #p::Started::wait(async move {
+                #p::Started::wait(#now, async move {
                     let #output = #call.await;
                     #convert
                 })

@@ -380,7 +380,8 @@ mod tests {
         } = fields();
         // What the expansion generates.
         let expecting = "the arguments of tool `t` as a JSON object";
-        let mut object = Arguments::new(node, "t", &|| Ok(()), true).object(expecting);
+        let mut object = Arguments::new(node, "t", &|| Ok(()), crate::dispatch::runner::Now::LATER)
+            .object(expecting);
         while let Some(key) = object.next_key() {
             match key {
                 "title" => object.read(0, slot(&mut title))?,
@@ -411,7 +412,7 @@ mod tests {
     }
 
     fn by_derive(node: Node<'_>) -> Result<Args, ToolError> {
-        Arguments::new(node, "t", &|| Ok(()), true).read()
+        Arguments::new(node, "t", &|| Ok(()), crate::dispatch::runner::Now::LATER).read()
     }
 
     #[test]
