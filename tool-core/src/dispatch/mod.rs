@@ -7,6 +7,7 @@ mod access;
 mod adapter;
 mod background;
 mod batch;
+mod begin;
 mod bound;
 mod change;
 mod compose;

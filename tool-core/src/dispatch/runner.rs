@@ -81,7 +81,13 @@ impl<'c> Started<'c> {
     /// An `async` run, to be awaited: polled once here if it may run at
     /// once.
     pub fn wait(now: Now<'_>, run: impl Future<Output = ToolResult> + Send + 'c) -> Self {
-        let mut run: BoxFuture<'c, ToolResult> = Box::pin(run);
+        Self::wait_boxed(now, Box::pin(run))
+    }
+
+    /// [`wait`](Self::wait) once the run is boxed: compiled once, not per
+    /// tool.
+    #[inline(never)]
+    fn wait_boxed(now: Now<'_>, mut run: BoxFuture<'c, ToolResult>) -> Self {
         match first_poll(now, run.as_mut()) {
             Some(Poll::Ready(result)) => Started::Done(result),
             Some(Poll::Pending) => Started::Polled(run),
@@ -98,18 +104,28 @@ impl<'c> Started<'c> {
         F: Future + Send + 'static,
         F::Output: 'static,
     {
-        let mut run: BoxFuture<'static, F::Output> = Box::pin(run);
-        let polled = match first_poll(now, run.as_mut()) {
-            Some(Poll::Ready(output)) => return Started::Done(finish(output)),
-            Some(Poll::Pending) => true,
-            None => false,
-        };
-        let run = Box::pin(Finish { run, finish });
-        if polled {
-            Started::Polled(run)
-        } else {
-            Started::Wait(run)
-        }
+        finish_boxed(now, Box::pin(run), finish)
+    }
+}
+
+/// [`Started::finish`] once the run is boxed: compiled once per output
+/// type, not per tool.
+#[inline(never)]
+fn finish_boxed<R: 'static>(
+    now: Now<'_>,
+    mut run: BoxFuture<'static, R>,
+    finish: fn(R) -> ToolResult,
+) -> Started<'static> {
+    let polled = match first_poll(now, run.as_mut()) {
+        Some(Poll::Ready(output)) => return Started::Done(finish(output)),
+        Some(Poll::Pending) => true,
+        None => false,
+    };
+    let run = Box::pin(Finish { run, finish });
+    if polled {
+        Started::Polled(run)
+    } else {
+        Started::Wait(run)
     }
 }
 
