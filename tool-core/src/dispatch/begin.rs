@@ -1,19 +1,19 @@
 //! How a found tool's call starts: steps 3 to 7 as far as they go without
 //! waiting (all of them for a tool that may run at once), from the
-//! arguments' value or straight from their text. What is left, the
-//! pipeline (`pipeline.rs`) goes on with.
+//! arguments' value or straight from their text (an `async` tool polled
+//! first where it starts). What is left, the pipeline (`pipeline.rs`) goes
+//! on with.
 
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::future::poll_fn;
 use std::panic::AssertUnwindSafe;
-use std::task::{Context, Poll, Waker};
+use std::task::Waker;
 
 use serde_json::Value;
 
 use crate::dispatch::access::check_access;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, Work, free_turn, panicked};
+use crate::dispatch::execute::{Run, Work, free_turn};
 use crate::dispatch::held::{Held, context_of};
 use crate::dispatch::output::finish;
 use crate::dispatch::pipeline::{Begun, Pipeline};
@@ -25,47 +25,6 @@ use crate::dispatch::turn::TurnGuard;
 use crate::{ToolContext, ToolError, ToolResult};
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
-    /// Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
-    /// and a tool that needs nothing of them but its input reads it
-    /// straight out of the text, started and polled first in one go
-    /// ([`with_waker`]). `None`: nothing ran, and `args` holds the text
-    /// again, to be read the whole way.
-    pub(super) async fn call_text(
-        &self,
-        entry: &Entry<Ctx>,
-        ctx: &ToolContext<Ctx>,
-        name: &str,
-        args: &mut Value,
-    ) -> Option<ToolResult> {
-        let Value::String(text) = args else {
-            return None;
-        };
-        let mut lent = None;
-        let begun = with_waker(|waker| self.begin_text(entry, ctx, text, &mut lent, waker));
-        match begun.await {
-            None => {}
-            Some(Ok((Begun::Done(result), _))) => return Some(result),
-            Some(Err(panic)) => return Some(panicked(name, panic.as_ref())),
-            // Boxed, as every wait: a call that finishes at once, as most
-            // do, then moves and drops a small future.
-            Some(Ok((Begun::Waits(run), lent))) => {
-                return Some(match self.poll_now(entry, run).await {
-                    Ok(result) => result,
-                    Err(run) => {
-                        let shared = lent.and_then(ToolContext::shared_call).cloned();
-                        let args = std::mem::take(args);
-                        Box::pin(self.end_text(entry, ctx, args, run, shared)).await
-                    }
-                });
-            }
-        }
-        // A read that failed took the text into the call's context.
-        if let Some(lent) = lent {
-            *text = lent.into_call_text();
-        }
-        None
-    }
-
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as
     /// they go without waiting: all of them for a tool that may run at once.
     #[inline]
@@ -246,7 +205,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// text moves into it, and back when the text has to be read again
     /// (`ToolContext::into_call_text`).
     #[allow(clippy::type_complexity)]
-    fn begin_text<'e>(
+    pub(super) fn begin_text<'e>(
         &self,
         entry: &'e Entry<Ctx>,
         ctx: &'e ToolContext<Ctx>,
@@ -317,15 +276,4 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             None => Run::Wait(run),
         })
     }
-}
-
-/// Runs `start` once, with the waker of the poll it is awaited in: a tool
-/// that may run at once is polled first where it starts.
-fn with_waker<T>(start: impl FnOnce(&Waker) -> T + Unpin) -> impl Future<Output = T> {
-    let mut start = Some(start);
-    poll_fn(move |cx: &mut Context<'_>| match start.take() {
-        Some(start) => Poll::Ready(start(cx.waker())),
-        // Never polled again once ready.
-        None => Poll::Pending,
-    })
 }

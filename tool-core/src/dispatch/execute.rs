@@ -2,10 +2,10 @@
 //! time limit, with a panic turned into an error result.
 
 use std::any::Any;
-use std::future::Future;
+use std::future::{Future, poll_fn};
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use futures_util::FutureExt;
@@ -192,4 +192,15 @@ fn panic_message(panic: &(dyn Any + Send)) -> String {
     } else {
         "a panic without a message".to_owned()
     }
+}
+
+/// Runs `start` once, with the waker of the poll it is awaited in: a tool
+/// that may run at once is polled first where it starts.
+pub(crate) fn with_waker<T>(start: impl FnOnce(&Waker) -> T + Unpin) -> impl Future<Output = T> {
+    let mut start = Some(start);
+    poll_fn(move |cx: &mut Context<'_>| match start.take() {
+        Some(start) => Poll::Ready(start(cx.waker())),
+        // Never polled again once ready.
+        None => Poll::Pending,
+    })
 }

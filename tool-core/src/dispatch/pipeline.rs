@@ -16,7 +16,7 @@ use tracing::Instrument;
 
 use crate::call_id;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, execute, panicked, poll_once};
+use crate::dispatch::execute::{Run, execute, panicked, poll_once, with_waker};
 use crate::dispatch::held::Held;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::finished;
@@ -93,27 +93,39 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             tracing::info_span!("tool_call", tool = %Echo(name), call_id = tracing::field::Empty);
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
-        // Step 1: the tool. No tool's name: the observer gets it bounded.
-        let (entry, input_schema) = match found {
+        let (entry, input_schema) = match self.found(ctx, name, found, (&span, start), &args) {
             Ok(found) => found,
-            Err(unknown) => {
-                let shown = Echo(name).to_string();
-                return self.refuse(&span, start, (&shown, name, &args), *unknown);
-            }
+            Err(refused) => return refused,
         };
-        // A call its caller gave up on before it came here never starts:
-        // in a batch, it may have waited for the calls before it.
-        if ctx.caller_cancelled() {
-            return self.refuse(&span, start, (name, name, &args), cancelled(entry));
-        }
         // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
         // and a tool that needs nothing of them but its input reads it
         // straight out of the text.
-        if !watched
+        if let Value::String(text) = &mut args
+            && !watched
             && entry.reads_text
-            && let Some(result) = self.call_text(entry, ctx, name, &mut args).await
         {
-            return result;
+            let mut lent = None;
+            let begun = with_waker(|waker| self.begin_text(entry, ctx, text, &mut lent, waker));
+            match begun.await {
+                None => {}
+                Some(Ok((Begun::Done(result), _))) => return result,
+                Some(Err(panic)) => return panicked(name, panic.as_ref()),
+                // Boxed, as every wait: a call that finishes at once, as
+                // most do, then moves and drops a small future.
+                Some(Ok((Begun::Waits(run), lent))) => {
+                    return match self.poll_now(entry, run).await {
+                        Ok(result) => result,
+                        Err(run) => {
+                            let shared = lent.and_then(ToolContext::shared_call).cloned();
+                            Box::pin(self.end_text(entry, ctx, args, run, shared)).await
+                        }
+                    };
+                }
+            }
+            // A read that failed took the text into the call's context.
+            if let Some(lent) = lent {
+                *text = lent.into_call_text();
+            }
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
@@ -141,6 +153,33 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             self.finished(name, call.id(), start, &result);
         }
         result
+    }
+
+    /// Step 1: the tool, or the refusal of a call of no tool's name (the
+    /// observer gets the name bounded) or one its caller gave up on before
+    /// it came here (in a batch, it may have waited for the calls before
+    /// it).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn found<'f>(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        name: &str,
+        found: Result<(&'f Entry<Ctx>, &'f Value), Box<ToolError>>,
+        (span, start): (&tracing::Span, Option<Instant>),
+        args: &Value,
+    ) -> Result<(&'f Entry<Ctx>, &'f Value), ToolResult> {
+        let (entry, input_schema) = match found {
+            Ok(found) => found,
+            Err(unknown) => {
+                let shown = Echo(name).to_string();
+                return Err(self.refuse(span, start, (&shown, name, args), *unknown));
+            }
+        };
+        if ctx.caller_cancelled() {
+            return Err(self.refuse(span, start, (name, name, args), cancelled(entry)));
+        }
+        Ok((entry, input_schema))
     }
 
     /// A call that ends before its tool is read: its result, reported to
@@ -244,7 +283,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// A run started at once, polled once in the call's own poll: most end
     /// there, with no timer and no future around them. `Err`: the run,
     /// which waits, for [`go_on`](Self::go_on).
-    pub(super) async fn poll_now<'t>(&self, entry: &Entry<Ctx>, run: Run<'t>) -> Result<ToolResult, Run<'t>> {
+    pub(super) async fn poll_now<'t>(
+        &self,
+        entry: &Entry<Ctx>,
+        run: Run<'t>,
+    ) -> Result<ToolResult, Run<'t>> {
         let Run::Now(mut run, turn) = run else {
             return Err(run);
         };
