@@ -34,16 +34,15 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
-        waker: Option<&Waker>,
     ) -> Begun<'e> {
         // Nothing to check, nothing to ask, no turn to take: a start of its
         // own, small enough for the compiler to build the tool's arguments
         // and result in place, which it does not in a branch of the whole
         // (`cargo bench --bench instructions`: 12 instructions a call).
         if self.settings.validation == Validation::Off && entry.runs_free {
-            return self.begin_free(entry, ctx, call, waker);
+            return self.begin_free(entry, ctx, call);
         }
-        self.begin_checked(entry, input_schema, ctx, call, waker)
+        self.begin_checked(entry, input_schema, ctx, call)
     }
 
     /// [`begin`](Self::begin) for a tool that runs at once, takes no turn
@@ -54,13 +53,14 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &'e Entry<Ctx>,
         ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
-        waker: Option<&Waker>,
     ) -> Begun<'e> {
         let gate = || check_access(entry, ctx);
         let (node, shared) = call.for_start();
+        // No waker: an `async` run is polled first after its start
+        // (`Pipeline::poll_now`), which keeps the plain calls' path short.
         let now = Now {
             at_once: true,
-            waker,
+            waker: None,
         };
         let args = Arguments::new(node, &entry.name, &gate, now);
         match entry.runner.start(|| context_of(ctx, shared), args) {
@@ -83,7 +83,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
         call: &mut Held<'_>,
-        waker: Option<&Waker>,
     ) -> Begun<'e> {
         // The caller's context for the policy checks: policy is about who
         // calls.
@@ -119,7 +118,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .flatten();
         let now = Now {
             at_once: turn.is_some(),
-            waker,
+            waker: None,
         };
         let started = if plain && !check_after {
             let (node, shared) = call.for_start();

@@ -141,7 +141,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let begun = {
             let _entered = span.enter();
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin(entry, input_schema, ctx, &mut call, None)
+                self.begin(entry, input_schema, ctx, &mut call)
             }))
         };
         let result = match begun {
