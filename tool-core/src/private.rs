@@ -36,8 +36,8 @@ pub use crate::dispatch::read::params::{
     ByHand, Derived, Field, Param, Parameter, SerdeParameter, Slot, input_schema as params_schema,
     slot, slot_by_hand,
 };
-pub use crate::dispatch::read::{Arguments, Checks, Verdict, unread};
-pub use crate::dispatch::runner::{Compiled, Facts, Now, Registration, Start, StartWith, Started};
+pub use crate::dispatch::read::{Arguments, Checks, Now, Verdict, unread};
+pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
 pub use crate::policy::ToolTier;
 pub use crate::schema::derive::{
     DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,

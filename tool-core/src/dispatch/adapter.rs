@@ -96,7 +96,7 @@ mod tests {
             Node::Read(args),
             tool,
             &|| Ok(()),
-            crate::dispatch::runner::Now::LATER,
+            crate::dispatch::read::Now::LATER,
         )
         .read()
     }

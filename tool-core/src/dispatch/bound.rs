@@ -1,35 +1,11 @@
 //! Arguments the application sets for a tool (`Compose::bind`): the model
 //! neither sees them in the schema nor sends them; each call gets them
-//! before anything reads its arguments.
-
-use std::borrow::Cow;
+//! before anything reads its arguments. The tool that starts with them is
+//! `runner::Bound`.
 
 use serde_json::{Map, Value};
 
-use crate::dispatch::read::Arguments;
-use crate::dispatch::runner::{Runner, Started};
-use crate::{ToolContext, ToolError, Violation};
-
-/// A tool with bound arguments: its own start, given them.
-pub(crate) struct Bound<Ctx> {
-    pub(crate) inner: Runner<Ctx>,
-    /// Each bound argument and its value.
-    pub(crate) values: Map<String, Value>,
-}
-
-impl<Ctx> Bound<Ctx> {
-    /// Starts the tool on the call's arguments with the bound ones in.
-    pub(crate) fn start<'c>(
-        &self,
-        ctx: impl FnOnce() -> Cow<'c, ToolContext<Ctx>>,
-        args: Arguments<'_>,
-    ) -> Result<Started<'c>, ToolError>
-    where
-        Ctx: 'c,
-    {
-        args.with_inserted(&self.values, |args| self.inner.start(ctx, args))
-    }
-}
+use crate::{ToolError, Violation};
 
 /// Puts `values` into a call's arguments. An argument the model sent under
 /// a bound name is refused, not overwritten: the model was not shown it,

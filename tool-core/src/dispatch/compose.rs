@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::dispatch::bound::{Bound, hide};
+use crate::dispatch::bound::hide;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::runner::Runner;
+use crate::dispatch::runner::{Bound, Runner};
 use crate::dispatch::schemas::described;
 use crate::tool::{Name, check_tool_name};
 use crate::{RegistryError, ToolDefinition, ToolInfo, ToolRegistry};

@@ -11,12 +11,11 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::dispatch::bound::Bound;
-use crate::dispatch::read::Arguments;
+use crate::dispatch::read::{Arguments, Now};
 use crate::{BoxFuture, ToolContext, ToolError, ToolMetadata, ToolResult};
 
 /// A tool once started: its result, or what is left to run, which may
@@ -33,24 +32,6 @@ pub enum Started<'c> {
     Wait(BoxFuture<'c, ToolResult>),
     /// An `async` tool's run, polled once where it started: it waits.
     Polled(BoxFuture<'c, ToolResult>),
-}
-
-/// Whether a tool may run at once, and the waker of the call's poll when
-/// its first poll may come where it starts: a run that ends then, as most
-/// do, needs nothing kept for later.
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct Now<'a> {
-    pub(crate) at_once: bool,
-    pub(crate) waker: Option<&'a Waker>,
-}
-
-impl Now<'_> {
-    /// Not at once: the run is left for later.
-    pub const LATER: Now<'static> = Now {
-        at_once: false,
-        waker: None,
-    };
 }
 
 impl<'c> Started<'c> {
@@ -253,6 +234,28 @@ impl<Ctx> Runner<Ctx> {
             Runner::Bound(bound) => bound.inner.check_available(ctx),
             Runner::Free(_) | Runner::With(_) => Ok(()),
         }
+    }
+}
+
+/// A tool with arguments the application sets (`Compose::bind`): its own
+/// start, given them (`dispatch/bound.rs`).
+pub(crate) struct Bound<Ctx> {
+    pub(crate) inner: Runner<Ctx>,
+    /// Each bound argument and its value.
+    pub(crate) values: Map<String, Value>,
+}
+
+impl<Ctx> Bound<Ctx> {
+    /// Starts the tool on the call's arguments with the bound ones in.
+    pub(crate) fn start<'c>(
+        &self,
+        ctx: impl FnOnce() -> Cow<'c, ToolContext<Ctx>>,
+        args: Arguments<'_>,
+    ) -> Result<Started<'c>, ToolError>
+    where
+        Ctx: 'c,
+    {
+        args.with_inserted(&self.values, |args| self.inner.start(ctx, args))
     }
 }
 

@@ -35,11 +35,11 @@ pub(crate) mod value;
 mod tests;
 
 use std::cell::Cell;
+use std::task::Waker;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::dispatch::runner::Now;
 use crate::{ToolError, Violation};
 use closed::read_input_text;
 use text::Scan;
@@ -56,6 +56,24 @@ pub struct Arguments<'a> {
     /// Whether the tool may run at once, if it can, and the waker its first
     /// poll may take.
     now: Now<'a>,
+}
+
+/// Whether a tool may run at once, and the waker of the call's poll when
+/// its first poll may come where it starts: a run that ends then, as most
+/// do, needs nothing kept for later.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Now<'a> {
+    pub(crate) at_once: bool,
+    pub(crate) waker: Option<&'a Waker>,
+}
+
+impl Now<'_> {
+    /// Not at once: the run is left for later.
+    pub const LATER: Now<'static> = Now {
+        at_once: false,
+        waker: None,
+    };
 }
 
 /// Where the arguments are read from.

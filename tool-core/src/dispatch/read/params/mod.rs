@@ -380,7 +380,7 @@ mod tests {
         } = fields();
         // What the expansion generates.
         let expecting = "the arguments of tool `t` as a JSON object";
-        let mut object = Arguments::new(node, "t", &|| Ok(()), crate::dispatch::runner::Now::LATER)
+        let mut object = Arguments::new(node, "t", &|| Ok(()), crate::dispatch::read::Now::LATER)
             .object(expecting);
         while let Some(key) = object.next_key() {
             match key {
@@ -412,7 +412,7 @@ mod tests {
     }
 
     fn by_derive(node: Node<'_>) -> Result<Args, ToolError> {
-        Arguments::new(node, "t", &|| Ok(()), crate::dispatch::runner::Now::LATER).read()
+        Arguments::new(node, "t", &|| Ok(()), crate::dispatch::read::Now::LATER).read()
     }
 
     #[test]
