@@ -211,7 +211,13 @@ mod tests {
         for task in tasks {
             task.await.expect("no task panics");
         }
-        assert!(runs.load(Ordering::SeqCst) >= 32 * 200 * 6 / 7);
+        // Every call that did not give up ran, and no call ran twice.
+        let sure = (0..32)
+            .flat_map(|task| (0..200).map(move |call| (task + call) % 7 != 0))
+            .filter(|&waits_for_it| waits_for_it)
+            .count();
+        let ran = runs.load(Ordering::SeqCst);
+        assert!((sure..=32 * 200).contains(&ran), "{ran} runs, {sure} sure");
         // Nothing left held or marked: the turn is free.
         assert!(turn.try_take().is_some(), "the turn is free at the end");
     }

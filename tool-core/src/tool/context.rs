@@ -146,7 +146,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// ([`call_id`](crate::context::call_id())); elsewhere, whatever
     /// [`ToolContext::with_call_id`] set.
     pub fn call_id(&self) -> Option<&str> {
-        match self.call() {
+        match self.shared_call() {
             Some(call) => Some(call.id()),
             None => self.call_id.as_deref(),
         }
@@ -164,7 +164,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// selects on [`CancellationToken::cancelled`] or polls
     /// [`ToolContext::is_cancelled`].
     pub fn cancellation(&self) -> &CancellationToken {
-        match self.call() {
+        match self.shared_call() {
             Some(call) => call.token(self.shared.token()),
             None => self.shared.token(),
         }
@@ -314,7 +314,7 @@ impl<Ctx> ToolContext<Ctx> {
         message: impl ProgressMessage<'m>,
     ) {
         // Outside a call, nothing is converted, not even a message's text.
-        if let Some(call) = self.call() {
+        if let Some(call) = self.shared_call() {
             let message = message.into_message();
             self.report(
                 call,
@@ -481,12 +481,6 @@ impl<Ctx> ToolContext<Ctx> {
         }
     }
 
-    /// [`shared_call`](Self::shared_call), under the name the accessors
-    /// read best with.
-    fn call(&self) -> Option<&Arc<Call>> {
-        self.shared_call()
-    }
-
     /// The text of the arguments of the call this context was made for,
     /// when they were read from it; empty otherwise.
     pub(crate) fn call_text(&self) -> &str {
@@ -521,7 +515,7 @@ impl<Ctx> Clone for ToolContext<Ctx> {
             // A lent call is shared with the clone, which may outlive the
             // call made at once.
             call: self
-                .call()
+                .shared_call()
                 .cloned()
                 .map_or_else(OnceLock::new, OnceLock::from),
             lent: None,
