@@ -3,7 +3,8 @@
 //! temporary folder), from npm, and a server on MCP's Python SDK, from
 //! PyPI, each pinned and installed by `scripts/test`. Every tool
 //! `everything` lists to a client without sampling, roots or elicitation
-//! is called but `simulate-research-query`, which runs only as a task.
+//! is called; `simulate-research-query`, which runs only as a task, as a
+//! `long_running` tool.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -61,6 +62,33 @@ fn texts(result: &ToolResult) -> Vec<String> {
 /// kind of result becomes.
 async fn check_everything(handle: &RegistryHandle, prefix: &str) {
     let name = |tool: &str| format!("{prefix}{tool}");
+    // Its task tool is `long_running`: pending at once, its report when
+    // the server's task ends (four stages of a second), its status heard
+    // as progress meanwhile. Started first, awaited last.
+    let research = name("simulate-research-query");
+    let current = handle.current();
+    let info = current.info(&research).expect("the task tool is mounted");
+    assert!(info.metadata.long_running, "it runs as a task");
+    let statuses = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let ctx = ToolContext::new(()).with_progress_listener({
+        let statuses = std::sync::Arc::clone(&statuses);
+        move |event| {
+            if let Some(message) = event.message {
+                statuses
+                    .lock()
+                    .expect("unpoisoned")
+                    .push(message.to_owned());
+            }
+        }
+    });
+    let pending = handle
+        .call(&ctx, &research, json!({"topic": "tides"}))
+        .await;
+    let research_id = pending
+        .pending_call_id()
+        .unwrap_or_else(|| panic!("pending: {}", pending.model_text()))
+        .to_owned();
+
     let echo = call(handle, &name("echo"), json!({"message": "hi"})).await;
     assert_eq!(echo.model_text(), "Echo: hi");
     let sum = call(handle, &name("get-sum"), json!({"a": 2, "b": 3.5})).await;
@@ -200,6 +228,31 @@ async fn check_everything(handle: &RegistryHandle, prefix: &str) {
         let formatted = provider.format_results(&calls, &results);
         assert!(!formatted.is_empty(), "{provider:?}");
     }
+
+    let report = tokio::time::timeout(Duration::from_secs(30), handle.wait(&research_id))
+        .await
+        .expect("the research task ends within 30 s")
+        .expect("its result");
+    assert!(!report.is_error(), "{}", report.model_text());
+    assert!(
+        report.model_text().starts_with("# Research Report: tides"),
+        "{}",
+        report.model_text()
+    );
+    let statuses = statuses.lock().expect("unpoisoned").clone();
+    let stages = [
+        "Gathering sources...",
+        "Analyzing content...",
+        "Synthesizing findings...",
+        "Generating report...",
+    ];
+    assert!(!statuses.is_empty(), "the task's status heard");
+    assert!(
+        statuses
+            .iter()
+            .all(|status| stages.contains(&status.as_str())),
+        "{statuses:?}"
+    );
 }
 
 #[tokio::test]

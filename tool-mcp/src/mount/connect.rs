@@ -9,13 +9,14 @@ use hyper::header::{HeaderName, HeaderValue};
 use rmcp::handler::client::progress::ProgressDispatcher;
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::Notify;
 
 use super::MountError;
+use super::tap::{ChildInput, ChildOutput, TappedHttp, TaskTools};
 
 /// Where a server is.
 pub(crate) enum Source {
@@ -90,11 +91,13 @@ impl ClientHandler for Client {
     }
 }
 
-/// Starts or reaches the server, and completes MCP's initialization.
+/// Starts or reaches the server, and completes MCP's initialization; what
+/// the server lists as run by tasks is noted in `tasks` on the way.
 pub(crate) async fn connect(
     server: &str,
     source: &Source,
     client: Client,
+    tasks: Arc<TaskTools>,
 ) -> Result<RunningService<RoleClient, Client>, MountError> {
     let failed = |reason: String| MountError::Connect {
         server: server.to_owned(),
@@ -104,11 +107,22 @@ pub(crate) async fn connect(
         Source::Stdio(command) => {
             let mut command = rebuilt(command.as_std());
             // Should the mount's task not end it, the child still ends with it.
-            command.kill_on_drop(true);
-            let (transport, stderr) = TokioChildProcess::builder(command)
-                .stderr(Stdio::piped())
+            command
+                .kill_on_drop(true)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            let mut child = command
                 .spawn()
                 .map_err(|error| failed(format!("its command did not start: {error}")))?;
+            let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                return Err(failed("its command has no pipes".to_owned()));
+            };
+            let stderr = child.stderr.take();
+            let transport = (
+                ChildOutput::new(stdout, tasks),
+                ChildInput::new(stdin, child),
+            );
             if let Some(stderr) = stderr {
                 let server = server.to_owned();
                 tokio::spawn(async move {
@@ -144,8 +158,9 @@ pub(crate) async fn connect(
             if let Some(token) = bearer {
                 config = config.auth_header(token.clone());
             }
+            let http = TappedHttp::new(tasks).map_err(failed)?;
             client
-                .serve(StreamableHttpClientTransport::from_config(config))
+                .serve(StreamableHttpClientTransport::with_client(http, config))
                 .await
                 .map_err(|error| failed(error.to_string()))
         }

@@ -102,7 +102,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
     /// The server's new list, in the registry.
     async fn relist(&self, peer: &Peer<RoleClient>) {
         let server = &self.shared.server;
-        match peer.list_all_tools().await {
+        match self.shared.connection.list(peer).await {
             Ok(listed) => {
                 if let Err(error) = self.shared.put(&self.handle, &listed, false) {
                     tracing::warn!(%server, %error, "the new tool list is not mounted");
@@ -126,7 +126,8 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                 () = tokio::time::sleep(delay) => {}
             }
             delay = (delay * 2).min(restart.max);
-            let connecting = connect(server, &self.source, self.client.clone());
+            let tasks = Arc::clone(&self.shared.connection.tasks);
+            let connecting = connect(server, &self.source, self.client.clone(), tasks);
             let running = match tokio::time::timeout(self.connect_timeout, connecting).await {
                 Ok(Ok(running)) => running,
                 Ok(Err(error)) => {
@@ -138,7 +139,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                     continue;
                 }
             };
-            let listing = running.peer().list_all_tools();
+            let listing = self.shared.connection.list(running.peer());
             match tokio::time::timeout(self.connect_timeout, listing).await {
                 Ok(Ok(listed)) => {
                     self.shared.connection.up(running.peer().clone());

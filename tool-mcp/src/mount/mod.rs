@@ -14,6 +14,8 @@
 mod connect;
 mod follow;
 mod remote;
+mod tap;
+mod task_call;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -30,6 +32,7 @@ use connect::{Client, Source};
 use follow::Follow;
 pub use follow::Restart;
 use remote::{Connection, Limits, RemoteTool};
+use tap::TaskTools;
 
 /// The default bound on a listed tool's description: a longer one is a
 /// server filling the model's context, and the tool is left out.
@@ -190,7 +193,9 @@ impl Mount {
         let changed = Arc::new(Notify::new());
         let progress = ProgressDispatcher::new();
         let client = Client::new(Arc::clone(&changed), progress.clone());
-        let connecting = connect::connect(&server, &self.source, client.clone());
+        let tasks = Arc::new(TaskTools::default());
+        let connecting =
+            connect::connect(&server, &self.source, client.clone(), Arc::clone(&tasks));
         let running = tokio::time::timeout(self.connect_timeout, connecting)
             .await
             .map_err(|_| MountError::Connect {
@@ -201,6 +206,7 @@ impl Mount {
             Arc::clone(&server),
             running.peer().clone(),
             progress,
+            tasks,
         ));
         let shared = Arc::new(Shared {
             server: Arc::clone(&server),
@@ -209,7 +215,8 @@ impl Mount {
             limits: self.limits,
             state: Mutex::default(),
         });
-        let listing = tokio::time::timeout(self.connect_timeout, running.peer().list_all_tools());
+        let listing =
+            tokio::time::timeout(self.connect_timeout, shared.connection.list(running.peer()));
         let listed = match listing.await {
             Ok(Ok(listed)) => listed,
             Ok(Err(error)) => return Err(shared.list_error(error.to_string())),

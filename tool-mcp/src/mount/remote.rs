@@ -19,12 +19,17 @@ use serde_json::Value;
 use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolResult};
 
+use super::tap::TaskTools;
+use super::task_call::call_as_task;
+
 /// The connection a mount's tools call through: the server's peer while
 /// it is up, and why not when it is down.
 pub(crate) struct Connection {
     pub(crate) server: Arc<str>,
     /// Where the server's progress notifications are sent to each call.
     pub(crate) progress: ProgressDispatcher,
+    /// The tools the server's last listing said run as tasks.
+    pub(crate) tasks: Arc<TaskTools>,
     state: RwLock<State>,
 }
 
@@ -38,12 +43,21 @@ impl Connection {
         server: Arc<str>,
         peer: Peer<RoleClient>,
         progress: ProgressDispatcher,
+        tasks: Arc<TaskTools>,
     ) -> Self {
         Self {
             server,
             progress,
+            tasks,
             state: RwLock::new(State::Up(peer)),
         }
+    }
+
+    /// Every page of the server's tools, through `peer`, with which of
+    /// them run as tasks noted on the way.
+    pub(crate) async fn list(&self, peer: &Peer<RoleClient>) -> Result<Vec<Listed>, ServiceError> {
+        self.tasks.clear();
+        peer.list_all_tools().await
     }
 
     /// The peer to call, or why there is none.
@@ -82,6 +96,8 @@ pub(crate) struct RemoteTool {
     metadata: ToolMetadata,
     connection: Arc<Connection>,
     max_result_bytes: usize,
+    /// The server listed the tool as run by tasks: it is called as one.
+    as_task: bool,
 }
 
 impl RemoteTool {
@@ -101,6 +117,7 @@ impl RemoteTool {
             ));
         }
         let annotations = listed.annotations.clone().unwrap_or_default();
+        let as_task = connection.tasks.contains(&listed.name);
         let read_only = annotations.read_only_hint.unwrap_or(false);
         let metadata = ToolMetadata {
             title: listed
@@ -115,6 +132,8 @@ impl RemoteTool {
             // The server runs its calls; one that changes nothing may run
             // beside others here too.
             concurrency_safe: read_only,
+            // Its result comes when the server's task ends.
+            long_running: as_task,
             ..ToolMetadata::DEFAULT
         };
         Ok(Self {
@@ -128,6 +147,7 @@ impl RemoteTool {
             metadata,
             connection: Arc::clone(connection),
             max_result_bytes: limits.result_bytes,
+            as_task,
         })
     }
 
@@ -145,6 +165,12 @@ impl RemoteTool {
                 ));
             }
         };
+        if self.as_task {
+            return match call_as_task(&peer, ctx, tool, args).await {
+                Ok(answer) => self.read_answer(answer),
+                Err(error) => ToolResult::error(failed(server, tool, &error)),
+            };
+        }
         let mut params = CallToolRequestParams::new(tool.clone());
         if let Value::Object(arguments) = args {
             params = params.with_arguments(arguments);
@@ -180,12 +206,20 @@ impl RemoteTool {
         };
         unanswered.peer = None;
         match answered {
-            Ok(Ok(ServerResult::CallToolResult(result))) => self.read_result(&result),
-            Ok(Ok(_)) => ToolResult::error(format!(
-                "the MCP server `{server}` answered the call of `{tool}` with something else than a result"
-            )),
+            Ok(Ok(answer)) => self.read_answer(answer),
             Ok(Err(error)) => ToolResult::error(failed(server, tool, &error)),
             Err(_) => ToolResult::error(failed(server, tool, &ServiceError::TransportClosed)),
+        }
+    }
+
+    /// The server's answer to a call, as a registry's result.
+    fn read_answer(&self, answer: ServerResult) -> ToolResult {
+        match answer {
+            ServerResult::CallToolResult(result) => self.read_result(&result),
+            _ => ToolResult::error(format!(
+                "the MCP server `{}` answered the call of `{}` with something else than a result",
+                self.connection.server, self.name
+            )),
         }
     }
 
