@@ -259,7 +259,10 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
             "cancelled",
             "big_text",
             "pid",
-            "9lives"
+            "9lives",
+            "task_at_once",
+            "task_lost",
+            "task_stuck"
         ]
     );
     let refused: Vec<(String, String)> = mounted
@@ -349,6 +352,53 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
 }
 
 #[tokio::test]
+async fn a_hostile_servers_task_tools_end_in_results_or_error_results() {
+    let handle = quick();
+    let _mounted = Mount::stdio("hostile", hostile_server())
+        .no_restart()
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let ctx = ToolContext::new(());
+    let outcome = async |tool: &str| {
+        let pending = handle.call(&ctx, tool, json!({})).await;
+        let id = pending
+            .pending_call_id()
+            .unwrap_or_else(|| panic!("{tool} is pending: {}", pending.model_text()))
+            .to_owned();
+        tokio::time::timeout(Duration::from_secs(10), handle.wait(&id))
+            .await
+            .expect("an outcome in time")
+            .expect("a result")
+    };
+    // A server that runs the call at once, though asked for a task.
+    let at_once = outcome("task_at_once").await;
+    assert_eq!(at_once.model_text(), "ran at once (asked as a task)");
+    // A task the server no longer knows.
+    let lost = outcome("task_lost").await;
+    assert!(lost.is_error());
+    assert_eq!(
+        lost.model_text(),
+        "the MCP server `hostile` refused to call `task_lost`: unknown task"
+    );
+    // A task that never ends: the call's limit ends it, and the server is
+    // asked to cancel the task.
+    let stuck = outcome("task_stuck").await;
+    assert!(stuck.is_error());
+    assert_eq!(
+        stuck.model_text(),
+        "tool `task_stuck` did not finish within 1s and was stopped"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let cancelled = call(&handle, "cancelled", json!({})).await;
+    assert!(
+        cancelled.model_text().contains("\"task_stuck-1\""),
+        "{}",
+        cancelled.model_text()
+    );
+}
+
+#[tokio::test]
 async fn a_crashed_server_is_started_again_and_its_tools_come_back() {
     let handle = quick();
     let mounted = Mount::stdio("hostile", hostile_server())
@@ -377,7 +427,11 @@ async fn a_crashed_server_is_started_again_and_its_tools_come_back() {
     })
     .await;
     assert_eq!(back.as_deref(), Ok("back"));
-    assert_eq!(mounted.tools().len(), 10);
+    assert_eq!(mounted.tools().len(), 13);
+    // Read again from the new process's listing.
+    let current = handle.current();
+    let stuck = current.info("task_stuck").expect("mounted again");
+    assert!(stuck.metadata.long_running, "still run as a task");
     drop(mounted);
 }
 

@@ -1,7 +1,8 @@
 """An MCP server over stdio that a mount must not trust (the standard
 library only): tools whose names, schemas and descriptions a registry
 refuses, and calls that hang, crash the server, answer what is not MCP's,
-print garbage, or send media over the limit."""
+print garbage, or send media over the limit; and tools listed as run by
+tasks that answer at once, lose their task, or never end it."""
 
 import base64
 import json
@@ -34,6 +35,12 @@ TOOLS = [
      "inputSchema": {"type": "object"}},
     {"name": "9lives", "description": "A name Gemini refuses.",
      "inputSchema": {"type": "object"}},
+    {"name": "task_at_once", "description": "Listed as a task; answers at once.",
+     "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+    {"name": "task_lost", "description": "Its task is unknown when asked for.",
+     "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+    {"name": "task_stuck", "description": "Its task never ends.",
+     "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
 ]
 
 CANCELLED = []
@@ -57,7 +64,15 @@ def answer(request):
     elif method == "tools/call":
         name = request["params"]["name"]
         arguments = request["params"].get("arguments") or {}
-        if name == "good":
+        as_task = "task" in request["params"]
+        if name in ("task_lost", "task_stuck") and as_task:
+            send({"jsonrpc": "2.0", "id": rid, "result": {"task": {
+                "taskId": name + "-1", "status": "working",
+                "createdAt": "2026-11-26T00:00:00Z", "ttl": 60000, "pollInterval": 100}}})
+        elif name == "task_at_once":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": "ran at once" + (" (asked as a task)" if as_task else "")}]}})
+        elif name == "good":
             text = arguments.get("text", "")
             send({"jsonrpc": "2.0", "id": rid,
                   "result": {"content": [{"type": "text", "text": text}]}})
@@ -85,6 +100,15 @@ def answer(request):
             data = base64.b64encode(b"\x89PNG" + b"\0" * 4096).decode()
             send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
                 {"type": "image", "data": data, "mimeType": "image/png"}]}})
+    elif method == "tasks/result":
+        if request["params"]["taskId"] == "task_lost-1":
+            send({"jsonrpc": "2.0", "id": rid,
+                  "error": {"code": -32602, "message": "unknown task"}})
+    elif method == "tasks/cancel":
+        CANCELLED.append(request["params"]["taskId"])
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "taskId": request["params"]["taskId"], "status": "cancelled",
+            "createdAt": "2026-11-26T00:00:00Z", "ttl": 60000}})
     elif method == "notifications/cancelled":
         CANCELLED.append(request["params"].get("requestId"))
     elif rid is not None:
