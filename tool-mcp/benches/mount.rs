@@ -4,14 +4,17 @@
 //! - a call: `RegistryHandle::call` of a mounted tool (the registry's
 //!   pipeline, validation on, then rmcp's client) ÷ `Peer::call_tool` on a
 //!   client of its own, in paired rounds (blocks of calls, alternating
-//!   which goes first), reported as the median of the rounds' ratios;
+//!   which goes first), reported as the median of the rounds' ratios:
+//!   calls as an agent makes them, each after a pause (a model's turn is
+//!   far longer) and timed alone; and calls back to back;
 //! - mounting a server of 500 tools (connect, list, register: each schema
 //!   checked against the meta-schema) beside rmcp's client connecting and
 //!   listing them, in time and in the bytes each keeps allocated after.
 //!
 //! Run with `cargo bench -p tool-mcp --bench mount`; see BENCHMARKS.md.
 //! `<the bench binary> only direct|mounted N` makes N calls of one kind
-//! and nothing else, to count them under `valgrind --tool=callgrind`.
+//! and nothing else, on one thread, to count them under `valgrind
+//! --tool=callgrind`.
 
 use std::alloc::System;
 use std::net::SocketAddr;
@@ -133,6 +136,11 @@ impl Calls {
 const ROUNDS: usize = 15;
 const CALLS: usize = 200;
 
+/// The pause before each call of the rounds made as an agent makes its
+/// calls: shorter than any model's turn, long enough for the runtime's
+/// idle threads to sleep, as they do between an agent's calls.
+const PAUSE: Duration = Duration::from_millis(1);
+
 async fn calls() {
     let Calls {
         direct,
@@ -143,50 +151,66 @@ async fn calls() {
     } = Calls::new().await;
     let ctx = ToolContext::new(());
     let expected = "added note `Groceries` (priority 2): milk, eggs";
-    let time_direct = async || {
-        let start = Instant::now();
+    // Each call timed alone, after `pause` when there is one.
+    let time_direct = async |pause: Option<Duration>| {
+        let mut timed = Duration::ZERO;
         for _ in 0..CALLS {
+            if let Some(pause) = pause {
+                tokio::time::sleep(pause).await;
+            }
+            let start = Instant::now();
             let params = CallToolRequestParams::new("add_note").with_arguments(object.clone());
             let result = direct.call_tool(params).await.expect("called");
+            timed += start.elapsed();
             assert_eq!(
                 result.content[0].as_text().map(|t| t.text.as_str()),
                 Some(expected)
             );
         }
-        start.elapsed()
+        timed
     };
-    let time_mounted = async || {
-        let start = Instant::now();
+    let time_mounted = async |pause: Option<Duration>| {
+        let mut timed = Duration::ZERO;
         for _ in 0..CALLS {
+            if let Some(pause) = pause {
+                tokio::time::sleep(pause).await;
+            }
+            let start = Instant::now();
             let result = handle.call(&ctx, "add_note", arguments.clone()).await;
+            timed += start.elapsed();
             assert_eq!(result.model_text(), expected);
         }
-        start.elapsed()
+        timed
     };
     // One round to warm both up.
-    time_direct().await;
-    time_mounted().await;
-    let mut ratios = Vec::new();
-    let (mut direct_total, mut mounted_total) = (Duration::ZERO, Duration::ZERO);
-    for round in 0..ROUNDS {
-        let (d, m) = if round % 2 == 0 {
-            let d = time_direct().await;
-            (d, time_mounted().await)
-        } else {
-            let m = time_mounted().await;
-            (time_direct().await, m)
-        };
-        direct_total += d;
-        mounted_total += m;
-        ratios.push(m.as_secs_f64() / d.as_secs_f64());
+    time_direct(None).await;
+    time_mounted(None).await;
+    for (what, pause) in [
+        ("as an agent calls, each after a pause", Some(PAUSE)),
+        ("back to back", None),
+    ] {
+        let mut ratios = Vec::new();
+        let (mut direct_total, mut mounted_total) = (Duration::ZERO, Duration::ZERO);
+        for round in 0..ROUNDS {
+            let (d, m) = if round % 2 == 0 {
+                let d = time_direct(pause).await;
+                (d, time_mounted(pause).await)
+            } else {
+                let m = time_mounted(pause).await;
+                (time_direct(pause).await, m)
+            };
+            direct_total += d;
+            mounted_total += m;
+            ratios.push(m.as_secs_f64() / d.as_secs_f64());
+        }
+        let (mid, low, high) = median(ratios);
+        let per_call = |total: Duration| total.as_secs_f64() * 1e6 / (ROUNDS * CALLS) as f64;
+        println!(
+            "call ({what}): mounted ÷ rmcp's client, median of {ROUNDS} rounds of {CALLS} calls: {mid:.3}x ({low:.3}–{high:.3}); {:.1} µs vs {:.1} µs a call",
+            per_call(mounted_total),
+            per_call(direct_total)
+        );
     }
-    let (mid, low, high) = median(ratios);
-    let per_call = |total: Duration| total.as_secs_f64() * 1e6 / (ROUNDS * CALLS) as f64;
-    println!(
-        "call: mounted ÷ rmcp's client, median of {ROUNDS} rounds of {CALLS} calls: {mid:.3}x ({low:.3}–{high:.3}); {:.1} µs vs {:.1} µs a call",
-        per_call(mounted_total),
-        per_call(direct_total)
-    );
 }
 
 async fn mounting() {

@@ -166,7 +166,9 @@ impl RemoteTool {
             }
         };
         if self.as_task {
-            return match call_as_task(&peer, ctx, tool, args).await {
+            // Boxed: the task's requests would make every call's future
+            // several times larger, and each call moves it.
+            return match Box::pin(call_as_task(&peer, ctx, tool, args)).await {
                 Ok(answer) => self.read_answer(answer),
                 Err(error) => ToolResult::error(failed(server, tool, &error)),
             };

@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
@@ -60,7 +60,10 @@ impl TaskTools {
     /// Reads one message from the server, if it is a page of `tools/list`
     /// that names `taskSupport`.
     pub(crate) fn note(&self, message: &[u8]) {
-        if memchr::memmem::find(message, b"\"taskSupport\"").is_none() {
+        // Built once: every message from the server is searched.
+        static FIELD: LazyLock<memchr::memmem::Finder<'static>> =
+            LazyLock::new(|| memchr::memmem::Finder::new(b"\"taskSupport\""));
+        if FIELD.find(message).is_none() {
             return;
         }
         #[derive(Deserialize)]
@@ -274,23 +277,23 @@ impl TappedHttp {
     /// [`TaskTools::note`]: rmcp's client gives that answer only parsed.
     /// Listing changes nothing on the server; a failure here only leaves
     /// the tools called as they are listed, not as tasks.
-    async fn list_again(
-        &self,
-        uri: &str,
-        message: &ClientJsonRpcMessage,
-        session_id: Option<&str>,
-        auth_header: Option<&str>,
-        custom_headers: &HashMap<HeaderName, HeaderValue>,
-    ) {
+    async fn list_again(&self, again: Again) {
+        let Again {
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+        } = again;
         let mut request = self
             .client
-            .post(uri)
+            .post(&*uri)
             .header(
                 reqwest::header::ACCEPT,
                 "application/json, text/event-stream",
             )
             .header(reqwest::header::CONTENT_TYPE, "application/json");
-        match serde_json::to_vec(message) {
+        match serde_json::to_vec(&message) {
             Ok(body) => request = request.body(body),
             Err(_) => return,
         }
@@ -301,7 +304,7 @@ impl TappedHttp {
             request = request.header(name, value);
         }
         if let Some(session) = session_id {
-            request = request.header("mcp-session-id", session);
+            request = request.header("mcp-session-id", &*session);
         }
         let Ok(response) = request.send().await else {
             return;
@@ -321,6 +324,15 @@ impl TappedHttp {
             self.tasks.note(&body);
         }
     }
+}
+
+/// A request for a page of `tools/list`, kept to be sent again.
+struct Again {
+    uri: Arc<str>,
+    message: ClientJsonRpcMessage,
+    session_id: Option<Arc<str>>,
+    auth_header: Option<String>,
+    custom_headers: HashMap<HeaderName, HeaderValue>,
 }
 
 /// Whether `message` asks for a page of `tools/list`.
@@ -360,18 +372,23 @@ impl StreamableHttpClient for TappedHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        // Only a listing's request is kept, for a plain JSON answer; what
+        // is kept, and the second request, are boxed, so that every other
+        // request's future (moved into a task of its own by rmcp) stays as
+        // small as the client's own.
         let again = lists_tools(&message).then(|| {
-            (
-                message.clone(),
-                session_id.clone(),
-                auth_header.clone(),
-                custom_headers.clone(),
-            )
+            Box::new(Again {
+                uri: Arc::clone(&uri),
+                message: message.clone(),
+                session_id: session_id.clone(),
+                auth_header: auth_header.clone(),
+                custom_headers: custom_headers.clone(),
+            })
         });
         let answer = self
             .client
             .post_message_with_max_sse_event_size(
-                Arc::clone(&uri),
+                uri,
                 message,
                 session_id,
                 auth_header,
@@ -384,15 +401,8 @@ impl StreamableHttpClient for TappedHttp {
                 StreamableHttpPostResponse::Sse(self.tap(events), session)
             }
             StreamableHttpPostResponse::Json(answer, session) => {
-                if let Some((message, session_id, auth_header, headers)) = again {
-                    self.list_again(
-                        &uri,
-                        &message,
-                        session_id.as_deref(),
-                        auth_header.as_deref(),
-                        &headers,
-                    )
-                    .await;
+                if let Some(again) = again {
+                    Box::pin(self.list_again(*again)).await;
                 }
                 StreamableHttpPostResponse::Json(answer, session)
             }
