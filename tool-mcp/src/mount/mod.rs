@@ -16,6 +16,7 @@ mod follow;
 mod remote;
 mod tap;
 mod task_call;
+mod unfinished;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;

@@ -11,8 +11,8 @@ use std::pin::Pin;
 use futures_core::Stream;
 use rmcp::handler::client::progress::{ProgressDispatcher, ProgressSubscriber};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, ProgressNotificationParam, RequestId, ServerResult, Tool as Listed,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest,
+    ProgressNotificationParam, ServerResult, Tool as Listed,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
@@ -21,6 +21,7 @@ use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolResult};
 
 use super::tap::TaskTools;
 use super::task_call::call_as_task;
+use super::unfinished::{GiveUp, Unfinished};
 
 /// The connection a mount's tools call through: the server's peer while
 /// it is up, and why not when it is down.
@@ -185,10 +186,7 @@ impl RemoteTool {
             Ok(handle) => handle,
             Err(error) => return ToolResult::error(failed(server, tool, &error)),
         };
-        let mut unanswered = Unanswered {
-            peer: Some(handle.peer.clone()),
-            id: handle.id.clone(),
-        };
+        let unanswered = Unfinished::new(&handle.peer, GiveUp::Request(handle.id.clone()));
         let mut answer = handle.rx;
         // Relayed only to someone who hears them.
         let answered = if ctx.progress_heard() {
@@ -206,7 +204,7 @@ impl RemoteTool {
         } else {
             answer.await
         };
-        unanswered.peer = None;
+        unanswered.done();
         match answered {
             Ok(Ok(answer)) => self.read_answer(answer),
             Ok(Err(error)) => ToolResult::error(failed(server, tool, &error)),
@@ -255,29 +253,6 @@ impl RemoteTool {
                 "the MCP server `{server}` answered `{tool}` with a result that is not MCP's: {why}"
             ))
         })
-    }
-}
-
-/// A call sent and not yet answered: dropped so, the server is told that
-/// its caller gave up on it.
-struct Unanswered {
-    peer: Option<Peer<RoleClient>>,
-    id: RequestId,
-}
-
-impl Drop for Unanswered {
-    fn drop(&mut self) {
-        let (Some(peer), Ok(runtime)) = (self.peer.take(), tokio::runtime::Handle::try_current())
-        else {
-            return;
-        };
-        let cancelled = CancelledNotificationParam::new(
-            Some(self.id.clone()),
-            Some("cancelled by the caller".into()),
-        );
-        runtime.spawn(async move {
-            let _ = peer.notify_cancelled(cancelled).await;
-        });
     }
 }
 

@@ -13,6 +13,8 @@ use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::{Value, json};
 use tool_core::ToolContext;
 
+use super::unfinished::{GiveUp, Unfinished};
+
 /// How long the server is asked to keep a task: as long as a registry
 /// keeps a pending call by default.
 const TASK_TTL_MS: u64 = 10 * 60 * 1000;
@@ -48,17 +50,14 @@ pub(super) async fn call_as_task<Ctx>(
         .and_then(Value::as_u64)
         .map_or(Duration::from_secs(1), Duration::from_millis)
         .clamp(POLL_BOUNDS.0, POLL_BOUNDS.1);
-    let mut unfinished = Unfinished {
-        peer: Some(peer.clone()),
-        id: id.clone(),
-    };
+    let unfinished = Unfinished::new(peer, GiveUp::Task(id.clone()));
     let result = request(peer, "tasks/result", json!({"taskId": id}));
     let answered = if ctx.progress_heard() {
         relay_status(peer, ctx, &id, poll, result).await
     } else {
         result.await
     };
-    unfinished.peer = None;
+    unfinished.done();
     answered
 }
 
@@ -112,23 +111,4 @@ async fn request(
 ) -> Result<ServerResult, ServiceError> {
     let request = ClientRequest::CustomRequest(CustomRequest::new(method.to_owned(), Some(params)));
     peer.send_request(request).await
-}
-
-/// A task not yet finished: dropped so, the server is asked to cancel it.
-struct Unfinished {
-    peer: Option<Peer<RoleClient>>,
-    id: String,
-}
-
-impl Drop for Unfinished {
-    fn drop(&mut self) {
-        let (Some(peer), Ok(runtime)) = (self.peer.take(), tokio::runtime::Handle::try_current())
-        else {
-            return;
-        };
-        let id = std::mem::take(&mut self.id);
-        runtime.spawn(async move {
-            let _ = request(&peer, "tasks/cancel", json!({"taskId": id})).await;
-        });
-    }
 }
