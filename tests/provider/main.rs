@@ -10,6 +10,7 @@ mod corpus;
 mod enum_errors;
 mod fixtures;
 mod gemini_names;
+mod listing;
 mod mcp_optional;
 mod media;
 mod payloads;

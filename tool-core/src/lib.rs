@@ -102,6 +102,8 @@ pub mod policy;
 pub mod provider;
 pub mod registry;
 pub mod schema;
+#[cfg(feature = "search")]
+pub mod search;
 pub mod toolset;
 
 #[doc(hidden)]

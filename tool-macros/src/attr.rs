@@ -33,6 +33,7 @@ pub(crate) const KEYS: &[&str] = &[
     "open_world",
     "concurrency_safe",
     "long_running",
+    "defer",
     "scopes",
     "tags",
 ];
@@ -90,6 +91,7 @@ pub(crate) struct ToolArgs {
     pub(crate) open_world: Option<WithSpan<bool>>,
     pub(crate) concurrency_safe: Option<WithSpan<bool>>,
     pub(crate) long_running: Option<WithSpan<bool>>,
+    pub(crate) defer: Option<WithSpan<bool>>,
     pub(crate) scopes: Option<Vec<LitStr>>,
     pub(crate) tags: Option<Vec<LitStr>>,
 }
@@ -173,6 +175,8 @@ fn parse_one(
         "concurrency_safe" => flag(&mut out.concurrency_safe, key, meta, errors)?,
         // long_running   or   long_running = false
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
+        // defer   or   defer = false
+        "defer" => flag(&mut out.defer, key, meta, errors)?,
         // scopes = ["files:read", "net"]
         "scopes" => set(
             &mut out.scopes,

@@ -487,7 +487,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// use and kept, under `key`, until a tool is added or replaced.
     pub(crate) fn cached<V, E>(
         &self,
-        key: &'static str,
+        key: CacheKey,
         make: impl FnOnce() -> Result<V, E>,
     ) -> Result<Arc<V>, E>
     where
@@ -542,12 +542,16 @@ impl<T: ToolCheck, const N: usize> ToolCheck for [T; N] {
 /// Values made from a registry's tools, each under its key, until a tool
 /// is added or replaced.
 #[derive(Default)]
-pub(crate) struct Cached(Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>);
+pub(crate) struct Cached(Mutex<Vec<(CacheKey, Arc<dyn Any + Send + Sync>)>>);
+
+/// What a cached value is: its kind (a provider's name, say), and which of
+/// its kind (a [`Listing`](crate::provider::Listing)'s key).
+pub(crate) type CacheKey = (&'static str, u8);
 
 impl Cached {
     pub(crate) fn get_or_make<V: Any + Send + Sync, E>(
         &self,
-        key: &'static str,
+        key: CacheKey,
         make: impl FnOnce() -> Result<V, E>,
     ) -> Result<Arc<V>, E> {
         let mut made = self.0.lock().unwrap_or_else(PoisonError::into_inner);

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::dispatch::access::allowed;
 use crate::dispatch::batch::{ToolCall, run_batch};
 use crate::dispatch::registry::Cached;
-use crate::provider::{Definitions, Provider, build_definitions};
+use crate::provider::{Definitions, Listing, Provider, build_definitions};
 use crate::{
     RegistryError, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolRegistry, ToolResult,
 };
@@ -20,7 +20,11 @@ use crate::{
 /// Each keeps what it made, per provider, until it changes.
 pub trait ToolList: sealed::Sealed {
     #[doc(hidden)]
-    fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError>;
+    fn definitions_for(
+        &self,
+        provider: Provider,
+        listing: Listing,
+    ) -> Result<Arc<Definitions>, RegistryError>;
 }
 
 mod sealed {
@@ -30,18 +34,27 @@ mod sealed {
 }
 
 impl<Ctx: Send + Sync + 'static> ToolList for ToolRegistry<Ctx> {
-    fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached(provider.name(), || {
-            build_definitions(provider, self.tools())
+    fn definitions_for(
+        &self,
+        provider: Provider,
+        listing: Listing,
+    ) -> Result<Arc<Definitions>, RegistryError> {
+        self.cached((provider.name(), listing.key()), || {
+            build_definitions(provider, self.tools(), listing)
         })
     }
 }
 
 impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
-    fn definitions_for(&self, provider: Provider) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached.get_or_make(provider.name(), || {
-            build_definitions(provider, self.tools())
-        })
+    fn definitions_for(
+        &self,
+        provider: Provider,
+        listing: Listing,
+    ) -> Result<Arc<Definitions>, RegistryError> {
+        self.cached
+            .get_or_make((provider.name(), listing.key()), || {
+                build_definitions(provider, self.tools(), listing)
+            })
     }
 }
 
@@ -184,7 +197,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// again but the list of where they are.
     pub fn view(&self, select: Select<'_, Ctx>) -> View<'_, Ctx> {
         let Ok::<Arc<Places>, std::convert::Infallible>(places) =
-            self.cached("view places", || Ok(Places::of(self)));
+            self.cached(("view places", 0), || Ok(Places::of(self)));
         let mut members: Vec<usize> = Vec::new();
         let chosen = select.names.is_some() || select.tags.is_some();
         for name in select.names.iter().flatten() {

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::provider::Provider;
+use crate::provider::{Listing, Provider};
 use crate::schema::dialect::{self, AnthropicBudget, Unfit};
 use crate::{RegistryError, ToolInfo};
 
@@ -238,11 +238,14 @@ impl From<Unfit> for Blocker {
 pub(crate) fn build_definitions<'a>(
     provider: Provider,
     tools: impl IntoIterator<Item = ToolInfo<'a>>,
+    listing: Listing,
 ) -> Result<Definitions, RegistryError> {
     let mut budget = AnthropicBudget::default();
     let mut list = Vec::new();
+    let mut deferred = Vec::new();
     let mut not_strict = Vec::new();
     for tool in tools {
+        deferred.push(listing.defers(tool.metadata.defer));
         let (definition, fallback) = definition_of(provider, &tool, &mut budget)?;
         if let Some(fallback) = fallback {
             tracing::warn!(provider = %provider, "{fallback}");
@@ -250,6 +253,7 @@ pub(crate) fn build_definitions<'a>(
         }
         list.push(definition);
     }
+    listing.mark(provider, &mut list, &deferred)?;
     let tools = match provider {
         Provider::Gemini { .. } => json!([{ "functionDeclarations": list }]),
         _ => Value::Array(list),

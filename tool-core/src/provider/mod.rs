@@ -5,6 +5,7 @@ mod anthropic;
 mod call;
 mod definitions;
 mod gemini;
+mod listing;
 pub mod mcp;
 mod openai;
 mod parts;
@@ -25,6 +26,7 @@ pub use call::{ParseError, ProviderCall};
 pub use definitions::ToolTokens;
 pub(crate) use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
+pub use listing::{Listing, Search};
 pub use turn::{Turn, Waiting};
 
 /// An API that calls tools, and the form of it a registry speaks.
@@ -541,7 +543,23 @@ impl Provider {
     /// );
     /// ```
     pub fn definitions(self, tools: &impl ToolList) -> Result<Arc<Definitions>, RegistryError> {
-        tools.definitions_for(self)
+        tools.definitions_for(self, Listing::new())
+    }
+
+    /// The tools' definitions as [`Provider::definitions`] makes them,
+    /// listed as `listing` asks: with the provider's tool search and the
+    /// tools that wait for it to find them, and a prompt cache breakpoint.
+    /// Cached per listing as the plain definitions are.
+    ///
+    /// An error, besides those of [`Provider::definitions`], when the
+    /// provider has no search of the kind asked for, or a tool has the
+    /// search's name. See [`Listing`] for an example.
+    pub fn definitions_with(
+        self,
+        tools: &impl ToolList,
+        listing: Listing,
+    ) -> Result<Arc<Definitions>, RegistryError> {
+        tools.definitions_for(self, listing)
     }
 }
 
@@ -552,6 +570,6 @@ impl ToolCheck for Provider {
         &self,
         tools: &mut dyn Iterator<Item = ToolInfo<'_>>,
     ) -> Result<(), RegistryError> {
-        build_definitions(*self, tools).map(drop)
+        build_definitions(*self, tools, Listing::new()).map(drop)
     }
 }

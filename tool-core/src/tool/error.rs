@@ -426,6 +426,16 @@ pub enum RegistryError {
         /// What stands in the way.
         reason: String,
     },
+    /// The tools cannot be listed for a provider as a
+    /// [`Listing`](crate::provider::Listing) asks: a tool search the
+    /// provider does not have, a tool with the search's name.
+    #[error("the tools cannot be listed so for {by}: {reason}")]
+    Listing {
+        /// The provider, as its API is called.
+        by: &'static str,
+        /// What stands in the way.
+        reason: String,
+    },
 }
 
 #[cfg(test)]

@@ -73,6 +73,12 @@ pub struct ToolMetadata {
     /// The result comes later than the call (the client runs the tool, or the
     /// work finishes in the background). Default: `false`.
     pub long_running: bool,
+    /// The tool waits to be found: a request that gives the model a tool
+    /// search ([`Listing::search`](crate::provider::Listing::search)) sends
+    /// its definition for the search to find (Anthropic's and OpenAI's
+    /// `defer_loading`) rather than showing it up front; a request without
+    /// search lists it as any other. Default: `false`.
+    pub defer: bool,
     /// The scopes a caller must hold. Default: none.
     pub scopes: Cow<'static, [Cow<'static, str>]>,
     /// Labels to pick tools by, for a view of a registry
@@ -93,6 +99,7 @@ impl ToolMetadata {
         open_world: true,
         concurrency_safe: false,
         long_running: false,
+        defer: false,
         scopes: Cow::Borrowed(&[]),
         tags: Cow::Borrowed(&[]),
     };

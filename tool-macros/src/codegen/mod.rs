@@ -242,6 +242,7 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
         ("open_world", &args.open_world),
         ("concurrency_safe", &args.concurrency_safe),
         ("long_running", &args.long_running),
+        ("defer", &args.defer),
     ];
     for (key, flag) in flags {
         if let Some(WithSpan { value, .. }) = flag {

@@ -1,0 +1,204 @@
+//! How a request lists its tools beyond their definitions: the tool search
+//! the model gets, the tools that wait for it to find them, and where the
+//! prompt cache breaks.
+
+use serde_json::{Value, json};
+
+use crate::RegistryError;
+use crate::provider::Provider;
+
+/// A tool search that runs on the provider's servers: the model searches
+/// the tools that wait to be found ([`ToolMetadata::defer`]) and the
+/// provider loads those it finds.
+///
+/// [`ToolMetadata::defer`]: crate::ToolMetadata::defer
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Search {
+    /// The provider's own: for Anthropic, BM25 over the tools' names,
+    /// descriptions and arguments (`tool_search_tool_bm25_20251119`, the
+    /// model searches in natural language); for OpenAI Responses, its
+    /// hosted `tool_search` (gpt-5.4 and later).
+    Native,
+    /// Anthropic's search by regular expression
+    /// (`tool_search_tool_regex_20251119`: the model writes Python
+    /// `re.search` patterns).
+    NativeRegex,
+}
+
+/// How a request lists its tools: the definitions of
+/// [`Provider::definitions`], and, asked for here, a tool search for the
+/// tools that wait to be found and a prompt cache breakpoint after the
+/// tools shown up front. [`Provider::definitions_with`] makes the list.
+///
+/// A tool waits to be found when the listing has a search and the tool is
+/// [`defer`](crate::ToolMetadata::defer)red (`#[tool(defer)]`), or every
+/// tool does ([`Listing::defer_all`]); without a search, every tool is
+/// shown. The search's own entry is never deferred, so a request always
+/// shows at least one tool, as the providers require.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::provider::{Listing, Provider, Search};
+/// use tool_core::{tool, ToolRegistry};
+///
+/// /// Get the weather for a city.
+/// #[tool(defer)]
+/// fn get_weather(
+///     /// The city.
+///     city: String,
+/// ) -> String {
+///     format!("sunny in {city}")
+/// }
+///
+/// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
+/// let listing = Listing::new().search(Search::Native);
+/// let tools = Provider::Anthropic { strict: false }
+///     .definitions_with(&registry, listing)
+///     .unwrap();
+/// assert_eq!(
+///     tools.as_json()[0],
+///     json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+/// );
+/// assert_eq!(tools.as_json()[1]["defer_loading"], json!(true));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Listing {
+    search: Option<Search>,
+    defer_all: bool,
+    cache: bool,
+}
+
+impl Listing {
+    /// Every tool shown, no search, no breakpoint: what
+    /// [`Provider::definitions`] lists.
+    pub const fn new() -> Self {
+        Self {
+            search: None,
+            defer_all: false,
+            cache: false,
+        }
+    }
+
+    /// Gives the model the provider's tool search; the
+    /// [`defer`](crate::ToolMetadata::defer)red tools wait for it to find
+    /// them. A provider without a search of its own refuses the listing.
+    #[must_use]
+    pub const fn search(mut self, search: Search) -> Self {
+        self.search = Some(search);
+        self
+    }
+
+    /// Every tool waits to be found, not only the deferred ones (with a
+    /// search; without one, every tool is shown).
+    #[must_use]
+    pub const fn defer_all(mut self) -> Self {
+        self.defer_all = true;
+        self
+    }
+
+    /// A prompt cache breakpoint after the last tool shown up front
+    /// (Anthropic's `cache_control: {"type": "ephemeral"}`; a deferred
+    /// tool cannot carry one). The other providers cache a request's
+    /// unchanged prefix on their own and take no breakpoint: for them this
+    /// changes nothing.
+    #[must_use]
+    pub const fn cache(mut self) -> Self {
+        self.cache = true;
+        self
+    }
+
+    /// The search asked for.
+    pub const fn searches(self) -> Option<Search> {
+        self.search
+    }
+
+    /// This listing in a byte, to tell its cached definitions apart.
+    pub(crate) const fn key(self) -> u8 {
+        let search = match self.search {
+            None => 0,
+            Some(Search::Native) => 1,
+            Some(Search::NativeRegex) => 2,
+        };
+        search | (self.defer_all as u8) << 2 | (self.cache as u8) << 3
+    }
+
+    /// Whether a tool so marked waits to be found.
+    pub(crate) const fn defers(self, deferred: bool) -> bool {
+        self.search.is_some() && (deferred || self.defer_all)
+    }
+
+    /// The provider's search entry, if the listing has one; an error for a
+    /// provider that has none of the kind asked for.
+    pub(crate) fn search_entry(self, provider: Provider) -> Result<Option<Value>, RegistryError> {
+        let Some(search) = self.search else {
+            return Ok(None);
+        };
+        let refused = |reason: String| RegistryError::Listing {
+            by: provider.api(),
+            reason,
+        };
+        match (provider, search) {
+            (Provider::Anthropic { .. }, Search::Native) => Ok(Some(json!({
+                "type": "tool_search_tool_bm25_20251119",
+                "name": "tool_search_tool_bm25",
+            }))),
+            (Provider::Anthropic { .. }, Search::NativeRegex) => Ok(Some(json!({
+                "type": "tool_search_tool_regex_20251119",
+                "name": "tool_search_tool_regex",
+            }))),
+            (Provider::OpenAiResponses { .. }, Search::Native) => {
+                Ok(Some(json!({"type": "tool_search"})))
+            }
+            (Provider::OpenAiResponses { .. }, Search::NativeRegex) => Err(refused(
+                "its tool search takes no regular expressions; ask for `Search::Native`".into(),
+            )),
+            _ => Err(refused(format!(
+                "{} has no tool search of its own; show the model the tools a request needs with a view (`registry.view`)",
+                provider.api()
+            ))),
+        }
+    }
+
+    /// Marks the definitions for the provider: `defer_loading` on those
+    /// that wait (`deferred`, one flag per definition), the search's entry
+    /// (first for Anthropic, last for OpenAI, as their documentation lists
+    /// them), and the cache breakpoint on the last definition shown.
+    pub(crate) fn mark(
+        self,
+        provider: Provider,
+        list: &mut Vec<Value>,
+        deferred: &[bool],
+    ) -> Result<(), RegistryError> {
+        let entry = self.search_entry(provider)?;
+        for (definition, &waits) in list.iter_mut().zip(deferred) {
+            if waits {
+                definition["defer_loading"] = Value::Bool(true);
+            }
+        }
+        if let Some(entry) = entry {
+            if let Some(name) = entry.get("name").and_then(Value::as_str)
+                && list.iter().any(|tool| tool["name"] == name)
+            {
+                return Err(RegistryError::Listing {
+                    by: provider.api(),
+                    reason: format!("a tool is named `{name}`, as the tool search is"),
+                });
+            }
+            match provider {
+                Provider::Anthropic { .. } => list.insert(0, entry),
+                _ => list.push(entry),
+            }
+        }
+        if self.cache
+            && matches!(provider, Provider::Anthropic { .. })
+            && let Some(last) = list
+                .iter_mut()
+                .rev()
+                .find(|definition| definition.get("defer_loading").is_none())
+        {
+            last["cache_control"] = json!({"type": "ephemeral"});
+        }
+        Ok(())
+    }
+}

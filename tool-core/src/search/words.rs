@@ -1,0 +1,90 @@
+//! The words search compares: a tool's name, description and parameters,
+//! and a query, cut the same way into the stems of their words.
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+/// English's Porter 2 stemmer, made once: "issues" and "issue", "running"
+/// and "run" are one word to search.
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// Words that tell one tool from another no better than chance: articles,
+/// pronouns, auxiliaries, and what every request says ("please", "want").
+const STOP: &[&str] = &[
+    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "been", "by", "can", "could",
+    "do", "does", "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its",
+    "me", "my", "need", "of", "on", "or", "our", "please", "should", "so", "some", "that", "the",
+    "their", "them", "then", "there", "these", "this", "those", "to", "us", "want", "was", "we",
+    "what", "when", "where", "which", "who", "will", "with", "would", "you", "your",
+];
+
+/// The stems of the words in `text`, in order: split at anything that is
+/// not a letter or a digit, and inside a word where its case turns
+/// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
+/// `k8s` and `ec2` stay words); lowercased; words of one letter and
+/// [`STOP`] words left out.
+pub(super) fn stems(text: &str, mut each: impl FnMut(String)) {
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        for part in parts(word) {
+            if part.chars().count() < 2 {
+                continue;
+            }
+            let lower = part.to_lowercase();
+            if STOP.binary_search(&lower.as_str()).is_ok() {
+                continue;
+            }
+            each(STEMMER.stem(&lower).into_owned());
+        }
+    }
+}
+
+/// The parts of one word, cut where its case turns.
+fn parts(word: &str) -> impl Iterator<Item = &str> {
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut cuts = vec![0];
+    for at in 1..chars.len() {
+        let (before, here) = (chars[at - 1].1, chars[at].1);
+        let next = chars.get(at + 1).map(|&(_, c)| c);
+        let turns = (before.is_lowercase() && here.is_uppercase())
+            // The last capital of a run that starts a word: `HTTPServer`.
+            || (before.is_uppercase() && here.is_uppercase() && next.is_some_and(char::is_lowercase));
+        if turns {
+            cuts.push(chars[at].0);
+        }
+    }
+    cuts.push(word.len());
+    (0..cuts.len() - 1).map(move |i| &word[cuts[i]..cuts[i + 1]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        stems(text, |stem| out.push(stem));
+        out
+    }
+
+    #[test]
+    fn the_stop_words_are_sorted_for_the_binary_search() {
+        assert!(STOP.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+
+    #[test]
+    fn names_are_cut_where_a_person_reads_words() {
+        assert_eq!(all("github_create_issue"), ["github", "creat", "issu"]);
+        assert_eq!(all("createPullRequest"), ["creat", "pull", "request"]);
+        assert_eq!(all("HTTPServer-v2"), ["http", "server", "v2"]);
+        assert_eq!(all("list-k8s-pods"), ["list", "k8s", "pod"]);
+    }
+
+    #[test]
+    fn a_request_keeps_the_words_that_tell_tools_apart() {
+        assert_eq!(
+            all("Could you please open an issue about the failing deploys?"),
+            ["open", "issu", "fail", "deploy"]
+        );
+    }
+}
