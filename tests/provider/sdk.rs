@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Map, Value, json};
-use tool_core::provider::Provider;
+use tool_core::provider::{Listing, Provider, Search};
 
 use crate::corpus;
 
@@ -109,6 +109,42 @@ fn every_definition_passes_the_providers_own_sdk_models() {
         .map(|provider| (provider.name().to_owned(), json!(corpus::TOOLS)))
         .collect();
     assert_eq!(checked.checked, expected);
+}
+
+#[test]
+fn a_listing_with_search_passes_the_providers_own_sdk_models() {
+    let python = sdk_python("a_listing_with_search_passes_the_providers_own_sdk_models");
+    let registry = corpus::registry();
+    // Every tool deferred, the search's entry, the breakpoint: each shape a
+    // listing adds, on every tool of the corpus.
+    let listed = |provider: Provider, search: Search| {
+        let listing = Listing::new().search(search).defer_all().cache();
+        let tools = provider
+            .definitions_with(&registry, listing)
+            .expect("definitions");
+        tools.as_json().clone()
+    };
+    let anthropic = Provider::Anthropic { strict: true };
+    let responses = Provider::OpenAiResponses { strict: true };
+    let definitions = json!({
+        "anthropic-strict": listed(anthropic, Search::Native),
+        "anthropic": listed(Provider::Anthropic { strict: false }, Search::NativeRegex),
+        "openai-responses": listed(responses, Search::Native),
+    });
+    let checked = check(&python, &definitions, "listing.json");
+    assert_eq!(
+        checked.refused,
+        Vec::<String>::new(),
+        "refused by the providers' SDKs"
+    );
+    assert_eq!(checked.code, 0);
+    let with_search = json!(corpus::TOOLS + 1);
+    assert_eq!(
+        checked.checked,
+        *json!({"anthropic-strict": with_search, "anthropic": with_search, "openai-responses": with_search})
+            .as_object()
+            .expect("an object")
+    );
 }
 
 #[test]

@@ -114,13 +114,17 @@ class Checker:
 
     def __init__(self):
         import pydantic
-        from anthropic.types import ToolParam
+        from anthropic.types import (
+            ToolParam,
+            ToolSearchToolBm25_20251119Param,
+            ToolSearchToolRegex20251119Param,
+        )
         from anthropic.types.tool_param import InputSchemaTyped
         from google.genai import types as genai
         from groq.types.chat import ChatCompletionToolParam as GroqToolParam
         from mcp import types as mcp
         from openai.types.chat import ChatCompletionToolParam
-        from openai.types.responses import FunctionToolParam
+        from openai.types.responses import FunctionToolParam, ToolSearchToolParam
 
         self.ValidationError = pydantic.ValidationError
         self.genai = genai
@@ -132,6 +136,16 @@ class Checker:
             "anthropic": ("ToolParam", adapter(ToolParam)),
             "groq": ("groq ChatCompletionToolParam", adapter(GroqToolParam)),
             "input_schema": ("InputSchemaTyped", adapter(InputSchemaTyped)),
+            # The tool searches a listing adds (`Listing::search`).
+            "tool_search_tool_bm25_20251119": (
+                "ToolSearchToolBm25_20251119Param",
+                adapter(ToolSearchToolBm25_20251119Param),
+            ),
+            "tool_search_tool_regex_20251119": (
+                "ToolSearchToolRegex20251119Param",
+                adapter(ToolSearchToolRegex20251119Param),
+            ),
+            "tool_search": ("ToolSearchToolParam", adapter(ToolSearchToolParam)),
         }
         self.refusals = []
 
@@ -197,10 +211,17 @@ class Checker:
         self.typed_dict(provider, name, "groq", tool)
 
     def responses(self, provider, tool):
+        if tool.get("type") == "tool_search":
+            self.typed_dict(provider, "tool_search", "tool_search", tool)
+            return
         self.typed_dict(provider, tool.get("name", "?"), "responses", tool)
 
     def anthropic(self, provider, tool):
         name = tool.get("name", "?")
+        kind = tool.get("type")
+        if kind in ("tool_search_tool_bm25_20251119", "tool_search_tool_regex_20251119"):
+            self.typed_dict(provider, name, kind, tool)
+            return
         self.typed_dict(provider, name, "anthropic", tool)
         self.typed_dict(provider, name, "input_schema", tool.get("input_schema"))
 
