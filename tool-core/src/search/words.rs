@@ -19,6 +19,42 @@ const STOP: &[&str] = &[
     "what", "when", "where", "which", "who", "will", "with", "would", "you", "your",
 ];
 
+/// What a word of a request stands for in the words tools are described
+/// with, by their stems: the abbreviations of software's vocabulary, and
+/// the everyday verbs for what tools' names call otherwise. Searched at a
+/// lower weight beside the word itself.
+pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
+    ("pr", &["pull", "request"]),
+    ("prs", &["pull", "request"]),
+    ("repo", &["repositori"]),
+    ("db", &["databas"]),
+    ("dir", &["directori"]),
+    ("folder", &["directori"]),
+    ("env", &["environ"]),
+    ("config", &["configur"]),
+    ("msg", &["messag"]),
+    ("doc", &["document"]),
+    ("k8s", &["kubernet"]),
+    ("ado", &["azur", "devop"]),
+    ("renam", &["move"]),
+    ("remov", &["delet"]),
+    ("drop", &["delet"]),
+    ("eras", &["delet"]),
+    ("kill", &["delet", "stop", "termin"]),
+    ("forget", &["delet"]),
+    ("make", &["creat"]),
+    ("new", &["creat"]),
+    ("show", &["get", "list"]),
+    ("view", &["get"]),
+    ("see", &["get", "list"]),
+    ("fetch", &["get"]),
+    ("look", &["search", "get"]),
+    ("find", &["search"]),
+    ("tag", &["label"]),
+    ("attach", &["upload"]),
+    ("post", &["send", "creat"]),
+];
+
 /// The stems of the words in `text`, in order: split at anything that is
 /// not a letter or a digit, and inside a word where its case turns
 /// (`createIssue`, `HTTPServer`; not where letters meet digits, so that

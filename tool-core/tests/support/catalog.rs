@@ -48,8 +48,15 @@ fn text(entry: &Value, key: &str) -> String {
 }
 
 /// The catalog's tools, `copies` times over (each copy after the first
-/// with its names suffixed `_2`, `_3`...), in a registry.
+/// with its names suffixed `_2`, `_3`...), in a registry; a tool whose
+/// schema the registry refuses (a draft-07 tuple `items`, say) is left
+/// out, as a mount leaves it out.
 pub(crate) fn registry(copies: usize) -> ToolRegistry {
+    registry_of(copies, usize::MAX)
+}
+
+/// The first `count` tools of [`registry`]`(copies)`.
+pub(crate) fn registry_of(copies: usize, count: usize) -> ToolRegistry {
     let catalog = read("catalog.json");
     let entries = catalog.as_array().expect("the catalog is a list");
     let mut registry = ToolRegistry::new();
@@ -59,13 +66,19 @@ pub(crate) fn registry(copies: usize) -> ToolRegistry {
                 1 => text(entry, "name"),
                 _ => format!("{}_{copy}", text(entry, "name")),
             };
-            registry
-                .register(Listed {
-                    name,
-                    description: text(entry, "description"),
-                    schema: entry["input_schema"].clone(),
-                })
-                .unwrap_or_else(|error| panic!("{}: {error}", text(entry, "name")));
+            if registry.len() == count {
+                return registry;
+            }
+            let added = registry.register(Listed {
+                name,
+                description: text(entry, "description"),
+                schema: entry["input_schema"].clone(),
+            });
+            if let Err(error) = added
+                && copy == 1
+            {
+                println!("left out: {error}");
+            }
         }
     }
     registry

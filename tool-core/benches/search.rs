@@ -1,0 +1,100 @@
+//! What tool search costs, over the labelled catalog of `bench/search/`
+//! (real tools of real MCP servers; copies of it, names suffixed, past its
+//! size):
+//!
+//! - `search/query/N`: one query of the labelled set ranked against N
+//!   tools (the queries taken in turn);
+//! - `search/index/N`: the index of N tools built;
+//! - printed first: the bytes the index keeps per tool, and the quality
+//!   of the ranking on the labelled queries (recall@5, MRR).
+//!
+//! Run with `cargo bench -p tool-core --features search --bench search`;
+//! see BENCHMARKS.md.
+
+use std::alloc::System;
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+use tool_core::search::{Bm25, Ranker};
+
+#[path = "../tests/support/catalog.rs"]
+mod catalog;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// The bytes allocated and not freed since `region` began.
+fn held(region: &Region<'_, System>) -> isize {
+    let change = region.change();
+    change.bytes_allocated as isize - change.bytes_deallocated as isize + change.bytes_reallocated
+}
+
+const SIZES: [usize; 3] = [100, 500, 2_000];
+
+fn report() {
+    for size in SIZES {
+        let registry = catalog::registry_of(4, size);
+        let region = Region::new(GLOBAL);
+        let index = Bm25::new(registry.tools());
+        let bytes = held(&region);
+        println!(
+            "index of {} tools: {} KiB kept, {} bytes a tool",
+            index.len(),
+            bytes / 1024,
+            bytes / index.len() as isize
+        );
+    }
+    let registry = catalog::registry(1);
+    let index = Bm25::new(registry.tools());
+    // As the quality test counts them: a query whose tools the registry
+    // left out cannot be answered.
+    let queries: Vec<catalog::Query> = catalog::queries()
+        .into_iter()
+        .filter(|query| query.expected.iter().any(|name| registry.contains(name)))
+        .collect();
+    let (mut found, mut reciprocal) = (0, 0.0);
+    for query in &queries {
+        let hits = index.rank(&query.query, 10);
+        let rank = hits
+            .iter()
+            .position(|hit| query.expected.iter().any(|name| name == hit.name));
+        if rank.is_some_and(|at| at < 5) {
+            found += 1;
+        }
+        if let Some(at) = rank {
+            reciprocal += 1.0 / (at + 1) as f64;
+        }
+    }
+    println!(
+        "quality over {} queries and {} tools: recall@5 {:.3}, MRR {:.3}",
+        queries.len(),
+        index.len(),
+        found as f64 / queries.len() as f64,
+        reciprocal / queries.len() as f64
+    );
+}
+
+fn search(c: &mut Criterion) {
+    report();
+    let queries = catalog::queries();
+    let mut group = c.benchmark_group("search");
+    for size in SIZES {
+        let registry = catalog::registry_of(4, size);
+        let index = Bm25::new(registry.tools());
+        let mut next = queries.iter().cycle();
+        group.bench_with_input(BenchmarkId::new("query", size), &index, |b, index| {
+            b.iter(|| {
+                let query = next.next().expect("queries");
+                black_box(index.rank(black_box(&query.query), 5).len())
+            });
+        });
+        group.bench_with_input(BenchmarkId::new("index", size), &registry, |b, registry| {
+            b.iter(|| black_box(Bm25::new(registry.tools()).len()));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, search);
+criterion_main!(benches);
