@@ -27,5 +27,5 @@
 //! ```
 
 pub use crate::tool::{
-    ExecuteOutput, Image, IntoToolOutput, Link, Media, MediaKind, Part, ToolOutput,
+    ExecuteOutput, Image, IntoToolOutput, Link, Media, MediaKind, Part, ToolOutput, ToolRef,
 };

@@ -68,6 +68,7 @@ pub struct Compose {
     keep: Vec<Keep>,
     binds: HashMap<String, Map<String, Value>>,
     descriptions: HashMap<String, String>,
+    defer: bool,
     lenient: bool,
 }
 
@@ -160,6 +161,15 @@ impl Compose {
         self
     }
 
+    /// Every tool of the set waits to be found
+    /// ([`ToolMetadata::defer`](crate::ToolMetadata::defer)): a mounted
+    /// server's hundred tools behind a search, say.
+    #[must_use]
+    pub fn defer(mut self) -> Self {
+        self.defer = true;
+        self
+    }
+
     /// Lets rules name tools that are not there: for the tools of a server
     /// whose list changes. Otherwise a rule that names no tool is an error
     /// when the rules are applied, as a misspelt name would be.
@@ -247,6 +257,9 @@ impl Compose {
         if let Some(description) = self.descriptions.get(own) {
             definition.description = described(description, entry.metadata.long_running);
         }
+        if self.defer {
+            entry.metadata.defer = true;
+        }
         let renamed = self.renames.get(own).map_or(own, String::as_str);
         let name = format!("{}{renamed}", self.prefix);
         if name != own {
@@ -295,6 +308,7 @@ impl fmt::Debug for Compose {
             .field("keep_if", &self.keep.len())
             .field("binds", &self.binds)
             .field("descriptions", &self.descriptions)
+            .field("defer", &self.defer)
             .field("lenient", &self.lenient)
             .finish()
     }

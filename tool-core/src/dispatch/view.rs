@@ -59,12 +59,14 @@ impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
 }
 
 /// Which tools a [`View`] shows: those named, those carrying a tag
-/// ([`ToolMetadata::tags`](crate::ToolMetadata::tags)), or, with neither,
-/// every tool; then, with [`caller`](Select::caller), only those the
-/// caller may call (its scopes, the tools' availability checks).
+/// ([`ToolMetadata::tags`](crate::ToolMetadata::tags)), those shown up
+/// front (not [`defer`](crate::ToolMetadata::defer)red), or, with none of
+/// these, every tool; then, with [`caller`](Select::caller), only those
+/// the caller may call (its scopes, the tools' availability checks).
 pub struct Select<'c, Ctx = ()> {
     names: Option<Vec<String>>,
     tags: Option<Vec<String>>,
+    up_front: bool,
     caller: Option<&'c ToolContext<Ctx>>,
 }
 
@@ -74,6 +76,7 @@ impl<Ctx> Clone for Select<'_, Ctx> {
         Self {
             names: self.names.clone(),
             tags: self.tags.clone(),
+            up_front: self.up_front,
             caller: self.caller,
         }
     }
@@ -84,6 +87,7 @@ impl<Ctx> std::fmt::Debug for Select<'_, Ctx> {
         f.debug_struct("Select")
             .field("names", &self.names)
             .field("tags", &self.tags)
+            .field("up_front", &self.up_front)
             .field("caller", &self.caller.is_some())
             .finish()
     }
@@ -95,8 +99,20 @@ impl<'c, Ctx> Select<'c, Ctx> {
         Self {
             names: None,
             tags: None,
+            up_front: false,
             caller: None,
         }
+    }
+
+    /// The tools that do not wait to be found
+    /// ([`defer`](crate::ToolMetadata::defer)), beside those named: with
+    /// [`names`](Select::names) of the tools a search found
+    /// ([`Turn::found`](crate::provider::Turn::found)), what a model whose
+    /// provider has no search of its own is shown from its next turn.
+    #[must_use]
+    pub fn up_front(mut self) -> Self {
+        self.up_front = true;
+        self
     }
 
     /// The tools of these names (a name that is no tool's is skipped).
@@ -129,12 +145,17 @@ struct Places {
     by_tag: HashMap<String, Vec<usize>>,
     by_scope: HashMap<String, Vec<usize>>,
     unscoped: Vec<usize>,
+    /// The tools not deferred.
+    up_front: Vec<usize>,
 }
 
 impl Places {
     fn of<Ctx: Send + Sync + 'static>(registry: &ToolRegistry<Ctx>) -> Self {
         let mut places = Places::default();
         for (at, entry) in registry.entries.iter().enumerate() {
+            if !entry.metadata.defer {
+                places.up_front.push(at);
+            }
             for tag in entry.metadata.tags.iter() {
                 places.by_tag.entry(tag.to_string()).or_default().push(at);
             }
@@ -199,7 +220,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let Ok::<Arc<Places>, std::convert::Infallible>(places) =
             self.cached(("view places", 0), || Ok(Places::of(self)));
         let mut members: Vec<usize> = Vec::new();
-        let chosen = select.names.is_some() || select.tags.is_some();
+        let chosen = select.names.is_some() || select.tags.is_some() || select.up_front;
+        if select.up_front {
+            members.extend(&places.up_front);
+        }
         for name in select.names.iter().flatten() {
             members.extend(self.index.get(name.as_str()));
         }

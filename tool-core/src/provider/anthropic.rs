@@ -95,6 +95,9 @@ fn content_block(part: &Part) -> Value {
             }
             block
         }
+        // The tool's definition, loaded for the model by the API: the
+        // tool must be in the request's `tools` (deferred, normally).
+        Part::Tool(tool) => json!({"type": "tool_reference", "tool_name": tool.name()}),
         Part::Link(link) if link.is_web() => {
             let media_type = link.media_type().unwrap_or_default();
             let source = json!({"type": "url", "url": link.uri()});

@@ -24,6 +24,15 @@ pub enum Search {
     /// (`tool_search_tool_regex_20251119`: the model writes Python
     /// `re.search` patterns).
     NativeRegex,
+    /// A search tool of the registry's own, run here (such as
+    /// `tool_core::search::SearchTool`, feature `search`), which answers
+    /// with the tools it found ([`Part::Tool`](crate::Part::Tool)):
+    /// Anthropic loads them from `defer_loading` definitions through the
+    /// `tool_reference` blocks they become. Any other provider has no
+    /// deferred definitions to load: list the tools shown up front and
+    /// those found instead, with a view
+    /// (`Select::all().up_front().names(turn.found())`).
+    Client,
 }
 
 /// How a request lists its tools: the definitions of
@@ -119,6 +128,7 @@ impl Listing {
             None => 0,
             Some(Search::Native) => 1,
             Some(Search::NativeRegex) => 2,
+            Some(Search::Client) => 3,
         };
         search | (self.defer_all as u8) << 2 | (self.cache as u8) << 3
     }
@@ -139,6 +149,8 @@ impl Listing {
             reason,
         };
         match (provider, search) {
+            // The search is one of the registry's tools.
+            (Provider::Anthropic { .. }, Search::Client) => Ok(None),
             (Provider::Anthropic { .. }, Search::Native) => Ok(Some(json!({
                 "type": "tool_search_tool_bm25_20251119",
                 "name": "tool_search_tool_bm25",
@@ -153,6 +165,10 @@ impl Listing {
             (Provider::OpenAiResponses { .. }, Search::NativeRegex) => Err(refused(
                 "its tool search takes no regular expressions; ask for `Search::Native`".into(),
             )),
+            (_, Search::Client) => Err(refused(format!(
+                "{} loads no deferred tools: list those shown up front and those a search found with a view (`Select::all().up_front().names(turn.found())`)",
+                provider.api()
+            ))),
             _ => Err(refused(format!(
                 "{} has no tool search of its own; show the model the tools a request needs with a view (`registry.view`)",
                 provider.api()
@@ -175,6 +191,12 @@ impl Listing {
             if waits {
                 definition["defer_loading"] = Value::Bool(true);
             }
+        }
+        if !list.is_empty() && entry.is_none() && deferred.iter().all(|&waits| waits) {
+            return Err(RegistryError::Listing {
+                by: provider.api(),
+                reason: "every tool waits to be found, and the provider shows at least one: leave the search tool, or another, up front".into(),
+            });
         }
         if let Some(entry) = entry {
             if let Some(name) = entry.get("name").and_then(Value::as_str)

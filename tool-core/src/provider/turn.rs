@@ -99,6 +99,25 @@ impl Turn {
         conversation.extend(self.reply.iter().cloned());
     }
 
+    /// The tools this turn's results point the model to
+    /// ([`Part::Tool`](crate::Part::Tool)), in order, once each: what a
+    /// search tool found. To show them to the model from its next turn,
+    /// list them beside the others
+    /// ([`Select::names`](crate::toolset::Select::names)).
+    pub fn found(&self) -> Vec<&str> {
+        let mut found: Vec<&str> = Vec::new();
+        for result in &self.results {
+            for part in result.as_parts().into_iter().flatten() {
+                if let crate::Part::Tool(tool) = part
+                    && !found.contains(&tool.name())
+                {
+                    found.push(tool.name());
+                }
+            }
+        }
+        found
+    }
+
     /// Whether some calls wait on the application for their results.
     pub fn is_waiting(&self) -> bool {
         self.results.iter().any(ToolResult::is_pending)

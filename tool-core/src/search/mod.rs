@@ -2,12 +2,16 @@
 //! [`Ranker`] orders tools by how well they fit a request in words, and
 //! [`Bm25`] is the one built in, over each tool's name, title, description
 //! and parameters. Bring your own (embeddings, say) by implementing
-//! [`Ranker`].
+//! [`Ranker`]. [`SearchTool`] is the tool a model calls to search, for
+//! the providers without a search of their own, and for Anthropic's
+//! client-side search.
 
 mod bm25;
+mod tool;
 mod words;
 
 pub use bm25::Bm25;
+pub use tool::{DEFAULT_SEARCH_LIMIT, SearchTool};
 
 /// A tool found for a query, and how well it fits: higher is better, and
 /// only comparable within one ranker's answer to one query.

@@ -44,6 +44,45 @@ pub enum Part {
     Media(Media),
     /// A link to a resource the model (or the client) can fetch.
     Link(Link),
+    /// A tool the result points the model to, to call from its next turn:
+    /// what a search found. Anthropic takes it as a `tool_reference`
+    /// block, which loads the tool's definition for the model; the others
+    /// read `` `name`: description ``.
+    Tool(ToolRef),
+}
+
+/// A tool a result points the model to ([`Part::Tool`]): its name, and
+/// what it does, for the providers that read it as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolRef {
+    name: String,
+    description: String,
+}
+
+impl ToolRef {
+    /// The tool of that name, which does what `description` says.
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the tool does.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+}
+
+impl From<ToolRef> for Part {
+    fn from(tool: ToolRef) -> Self {
+        Part::Tool(tool)
+    }
 }
 
 /// What a [`Media`] part is, by its media type: what decides the block a
@@ -390,6 +429,7 @@ impl fmt::Display for AsText<'_> {
                 write!(f, " ({}, {} bytes)]", media.media_type(), media.len())
             }
             Part::Link(link) => write!(f, "[link {}: {}]", link.name(), link.uri()),
+            Part::Tool(tool) => write!(f, "`{}`: {}", tool.name, tool.description),
         }
     }
 }
@@ -420,6 +460,10 @@ impl Serialize for Part {
                     map.serialize_entry("resource", &Embedded(media))?;
                 }
             },
+            Part::Tool(_) => {
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", &AsText(self).to_string())?;
+            }
             Part::Link(link) => {
                 map.serialize_entry("type", "resource_link")?;
                 map.serialize_entry("uri", link.uri())?;

@@ -19,7 +19,7 @@ pub use call_id::call_id;
 pub use context::{CancellationToken, ToolContext};
 pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};
-pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part};
+pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part, ToolRef};
 pub use message::ErrorMessage;
 pub use metadata::{ToolMetadata, ToolTier};
 pub(crate) use name::{Name, check_tool_name};
