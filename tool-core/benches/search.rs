@@ -6,10 +6,14 @@
 //!   tools (the queries taken in turn);
 //! - `search/index/N`: the index of N tools built;
 //! - printed first: the bytes the index keeps per tool, and the quality
-//!   of the ranking on the labelled queries (recall@5, MRR).
+//!   of the ranking on the labelled queries (recall@5, MRR);
+//! - with the `tokens` feature, what the tools cost a request in context
+//!   (`o200k_base` tokens): every definition (MCP's `tools/list` of them
+//!   all) beside the search tool and what it found for the query, in each
+//!   provider's shape, averaged over the labelled queries.
 //!
-//! Run with `cargo bench -p tool-core --features search --bench search`;
-//! see BENCHMARKS.md.
+//! Run with `cargo bench -p tool-core --features search,tokens --bench
+//! search`; see BENCHMARKS.md.
 
 use std::alloc::System;
 use std::hint::black_box;
@@ -75,8 +79,59 @@ fn report() {
     );
 }
 
+/// What the tools cost a request in context, every definition beside the
+/// search and what it found.
+#[cfg(feature = "tokens")]
+fn context() {
+    use tool_core::provider::Provider;
+    use tool_core::search::SearchTool;
+    use tool_core::toolset::Select;
+
+    let queries = catalog::queries();
+    for size in SIZES {
+        let tools = catalog::registry_of(4, size);
+        let search = SearchTool::new(tools.tools());
+        let every = Provider::Mcp
+            .definitions(&tools)
+            .expect("listed")
+            .total_tokens();
+        let registry = tools.with(SearchTool::new(std::iter::empty()));
+        let mut line = format!("context of {size} tools: every definition (MCP) {every} tokens;");
+        for provider in [
+            Provider::Mcp,
+            Provider::OpenAiChat { strict: true },
+            Provider::Anthropic { strict: false },
+            Provider::Gemini { openapi: false },
+        ] {
+            let mut total = 0;
+            for query in &queries {
+                let found = search.search(&query.query);
+                let names: Vec<&str> = found
+                    .as_parts()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|part| match part {
+                        tool_core::output::Part::Tool(tool) => Some(tool.name()),
+                        _ => None,
+                    })
+                    .collect();
+                let view = registry.view(Select::all().names(["search_tools"]).names(names));
+                total += provider.definitions(&view).expect("listed").total_tokens();
+            }
+            let mean = total as f64 / queries.len() as f64;
+            line.push_str(&format!(
+                " {provider} with search {mean:.0} ({:.4}x);",
+                mean / every as f64
+            ));
+        }
+        println!("{line}");
+    }
+}
+
 fn search(c: &mut Criterion) {
     report();
+    #[cfg(feature = "tokens")]
+    context();
     let queries = catalog::queries();
     let mut group = c.benchmark_group("search");
     for size in SIZES {
