@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Map, Value, json};
-use tool_core::provider::{Listing, Provider, Search};
+use tool_core::provider::{Listing, Provider, Search, ToolChoice};
 
 use crate::corpus;
 
@@ -47,6 +47,11 @@ struct Checked {
 /// Runs the checker with `python` on `definitions` (provider name to
 /// `tools` value), written to a file named `file`.
 fn check(python: &Path, definitions: &Value, file: &str) -> Checked {
+    check_with(python, definitions, file, &[])
+}
+
+/// [`check`], with the checker's options first.
+fn check_with(python: &Path, definitions: &Value, file: &str, options: &[&str]) -> Checked {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sdk");
     std::fs::create_dir_all(&dir).expect("create the definitions' directory");
     let path = dir.join(file);
@@ -55,6 +60,7 @@ fn check(python: &Path, definitions: &Value, file: &str) -> Checked {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/check_definitions.py");
     let output = Command::new(python)
         .arg(&script)
+        .args(options)
         .arg(&path)
         .output()
         .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
@@ -145,6 +151,52 @@ fn a_listing_with_search_passes_the_providers_own_sdk_models() {
             .as_object()
             .expect("an object")
     );
+}
+
+#[test]
+fn every_tool_choice_passes_the_providers_own_sdk_types() {
+    let python = sdk_python("every_tool_choice_passes_the_providers_own_sdk_types");
+    let choices = [
+        ToolChoice::Auto,
+        ToolChoice::Required,
+        ToolChoice::None,
+        ToolChoice::tool("get_weather"),
+        ToolChoice::allowed(["get_weather", "get_time"]),
+        ToolChoice::allowed(["get_weather"]).required(),
+    ];
+    let mut taken = Map::new();
+    for provider in Provider::ALL.into_iter().filter(has_sdk_model) {
+        let values: Vec<Value> = choices
+            .iter()
+            .filter_map(|choice| provider.tool_choice(choice).ok().flatten())
+            .collect();
+        if !values.is_empty() {
+            taken.insert(provider.name().to_owned(), Value::Array(values));
+        }
+    }
+    let counts: Map<String, Value> = taken
+        .iter()
+        .map(|(name, values)| (name.clone(), json!(values.as_array().map_or(0, Vec::len))))
+        .collect();
+    let checked = check_with(
+        &python,
+        &Value::Object(taken),
+        "choices.json",
+        &["--tool-choice"],
+    );
+    assert_eq!(
+        checked.refused,
+        Vec::<String>::new(),
+        "refused by the providers' SDKs"
+    );
+    assert_eq!(checked.code, 0);
+    assert_eq!(checked.checked, counts);
+    // Each of these takes every choice but what it refuses.
+    assert_eq!(counts["openai-strict"], json!(6));
+    assert_eq!(counts["openai-responses"], json!(6));
+    assert_eq!(counts["gemini"], json!(6));
+    assert_eq!(counts["anthropic"], json!(4));
+    assert_eq!(counts["groq"], json!(4));
 }
 
 #[test]

@@ -2,10 +2,13 @@
 """Every tool definition, held to the providers' own SDK models.
 
 Usage: check_definitions.py DEFINITIONS.json
+       check_definitions.py --tool-choice CHOICES.json
 
 DEFINITIONS.json maps each provider's name, as `Provider::name` writes it
 (`openai`, `openai-strict`, `gemini-openapi`, ...), to that provider's
-`tools` value. tests/provider/sdk.rs writes it for the whole corpus and runs
+`tools` value. With `--tool-choice`, CHOICES.json maps each provider's
+name to a list of values of its request's `tool_choice` (Gemini's
+`toolConfig`), each held to the SDK's type for that field. tests/provider/sdk.rs writes it for the whole corpus and runs
 this script with the interpreter of the venv that scripts/test installs
 tests/sdk/requirements.txt into.
 
@@ -86,6 +89,9 @@ def normalize(name):
 def differences(sent, back, at=""):
     """Where `back` differs from `sent`, as `(where, what)`: keys dropped,
     keys added, values changed."""
+    if isinstance(sent, list) and not isinstance(back, (list, str, dict)) and hasattr(back, "__iter__"):
+        # An `Iterable` field validates into a lazy iterator: read it.
+        back = list(back)
     if isinstance(sent, dict) and isinstance(back, dict):
         for key, value in sent.items():
             where = f"{at}/{key}"
@@ -125,6 +131,10 @@ class Checker:
         from mcp import types as mcp
         from openai.types.chat import ChatCompletionToolParam
         from openai.types.responses import FunctionToolParam, ToolSearchToolParam
+        from anthropic.types import ToolChoiceParam
+        from groq.types.chat import ChatCompletionToolChoiceOptionParam as GroqChoice
+        from openai.types.chat import ChatCompletionToolChoiceOptionParam
+        from openai.types.responses.response_create_params import ToolChoice
 
         self.ValidationError = pydantic.ValidationError
         self.genai = genai
@@ -146,6 +156,14 @@ class Checker:
                 adapter(ToolSearchToolRegex20251119Param),
             ),
             "tool_search": ("ToolSearchToolParam", adapter(ToolSearchToolParam)),
+            # Each request's `tool_choice`.
+            "chat_choice": (
+                "ChatCompletionToolChoiceOptionParam",
+                adapter(ChatCompletionToolChoiceOptionParam),
+            ),
+            "responses_choice": ("ToolChoice", adapter(ToolChoice)),
+            "anthropic_choice": ("ToolChoiceParam", adapter(ToolChoiceParam)),
+            "groq_choice": ("groq ChatCompletionToolChoiceOptionParam", adapter(GroqChoice)),
         }
         self.refusals = []
 
@@ -202,6 +220,26 @@ class Checker:
             check(provider, tool)
         return len(tools)
 
+    def tool_choice(self, provider, choice):
+        """One value of `provider`'s `tool_choice` (Gemini's `toolConfig`)."""
+        kind = {
+            "openai": "chat_choice",
+            "openai-strict": "chat_choice",
+            "vllm": "chat_choice",
+            "vllm-strict": "chat_choice",
+            "openai-responses": "responses_choice",
+            "openai-responses-loose": "responses_choice",
+            "anthropic": "anthropic_choice",
+            "anthropic-strict": "anthropic_choice",
+            "groq": "groq_choice",
+        }.get(provider)
+        if provider in ("gemini", "gemini-openapi"):
+            self.model(provider, "toolConfig", self.genai.ToolConfig, choice)
+        elif kind is None:
+            self.refuse(provider, "-", "-", "/", "no SDK model known for this provider")
+        else:
+            self.typed_dict(provider, "tool_choice", kind, choice)
+
     def chat(self, provider, tool):
         name = tool.get("function", {}).get("name", "?")
         self.typed_dict(provider, name, "chat", tool)
@@ -248,6 +286,9 @@ class Checker:
 
 
 def main(argv):
+    choices = len(argv) == 3 and argv[1] == "--tool-choice"
+    if choices:
+        argv = [argv[0], argv[2]]
     if len(argv) != 2:
         print(__doc__.split("\n\n", 2)[1], file=sys.stderr)
         return 2
@@ -273,10 +314,17 @@ def main(argv):
     except (OSError, ValueError) as error:
         print(f"cannot check: {argv[1]}: {error}", file=sys.stderr)
         return 2
-    checked = {
-        provider: checker.provider(provider, tools)
-        for provider, tools in definitions.items()
-    }
+    if choices:
+        checked = {}
+        for provider, values in definitions.items():
+            for value in values:
+                checker.tool_choice(provider, value)
+            checked[provider] = len(values)
+    else:
+        checked = {
+            provider: checker.provider(provider, tools)
+            for provider, tools in definitions.items()
+        }
     for refusal in checker.refusals:
         print(f"refused: {refusal}")
     print(f"checked: {json.dumps(checked)}")

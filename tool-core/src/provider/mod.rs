@@ -3,6 +3,7 @@
 
 mod anthropic;
 mod call;
+mod choice;
 mod definitions;
 mod gemini;
 mod listing;
@@ -22,6 +23,7 @@ use crate::toolset::ToolList;
 use crate::{RegistryError, ToolCheck, ToolInfo, ToolResult};
 
 pub use call::{ParseError, ProviderCall};
+pub use choice::{ChoiceError, ToolChoice};
 #[cfg(feature = "tokens")]
 pub use definitions::ToolTokens;
 pub(crate) use definitions::build_definitions;
