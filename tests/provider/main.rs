@@ -9,6 +9,7 @@ mod client_tools;
 mod compat;
 mod corpus;
 mod enum_errors;
+mod extras;
 mod fixtures;
 mod gemini_names;
 mod listing;

@@ -154,6 +154,36 @@ fn a_listing_with_search_passes_the_providers_own_sdk_models() {
 }
 
 #[test]
+fn every_extra_passes_the_providers_own_sdk_models() {
+    let python = sdk_python("every_extra_passes_the_providers_own_sdk_models");
+    let registry = crate::extras::registry();
+    let definitions: Map<String, Value> = [
+        Provider::Anthropic { strict: true },
+        Provider::Anthropic { strict: false },
+        Provider::OpenAiResponses { strict: true },
+    ]
+    .into_iter()
+    .map(|provider| {
+        let tools = provider.definitions(&registry).expect("definitions");
+        (provider.name().to_owned(), tools.as_json().clone())
+    })
+    .collect();
+    let checked = check(&python, &Value::Object(definitions), "extras.json");
+    assert_eq!(
+        checked.refused,
+        Vec::<String>::new(),
+        "refused by the providers' SDKs"
+    );
+    assert_eq!(checked.code, 0);
+    assert_eq!(
+        checked.checked,
+        *json!({"anthropic-strict": 4, "anthropic": 4, "openai-responses": 4})
+            .as_object()
+            .expect("an object")
+    );
+}
+
+#[test]
 fn every_tool_choice_passes_the_providers_own_sdk_types() {
     let python = sdk_python("every_tool_choice_passes_the_providers_own_sdk_types");
     let choices = [

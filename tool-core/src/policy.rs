@@ -29,4 +29,4 @@
 //! ```
 
 pub use crate::dispatch::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
-pub use crate::tool::ToolTier;
+pub use crate::tool::{Callers, ToolTier};

@@ -38,7 +38,7 @@ pub use crate::dispatch::read::params::{
 };
 pub use crate::dispatch::read::{Arguments, Checks, Now, Verdict, unread};
 pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
-pub use crate::policy::ToolTier;
+pub use crate::policy::{Callers, ToolTier};
 pub use crate::schema::derive::{
     DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,
 };

@@ -34,9 +34,20 @@ pub(crate) const KEYS: &[&str] = &[
     "concurrency_safe",
     "long_running",
     "defer",
+    "example",
+    "eager_input_streaming",
+    "callers",
     "scopes",
     "tags",
 ];
+
+/// Who may call a tool, as it asked.
+#[derive(Clone, Copy)]
+pub(crate) enum Callers {
+    Model,
+    Code,
+    ModelAndCode,
+}
 
 /// The tier a tool asked for.
 #[derive(Clone, Copy)]
@@ -92,6 +103,10 @@ pub(crate) struct ToolArgs {
     pub(crate) concurrency_safe: Option<WithSpan<bool>>,
     pub(crate) long_running: Option<WithSpan<bool>>,
     pub(crate) defer: Option<WithSpan<bool>>,
+    /// Each `example = r#"{..}"#`, in order: the key repeats.
+    pub(crate) examples: Vec<LitStr>,
+    pub(crate) eager_input_streaming: Option<WithSpan<bool>>,
+    pub(crate) callers: Option<WithSpan<Callers>>,
     pub(crate) scopes: Option<Vec<LitStr>>,
     pub(crate) tags: Option<Vec<LitStr>>,
 }
@@ -177,6 +192,36 @@ fn parse_one(
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
         // defer   or   defer = false
         "defer" => flag(&mut out.defer, key, meta, errors)?,
+        // example = r#"{"city": "Paris"}"#   (once per example)
+        "example" => out.examples.push(value(meta)?),
+        // eager_input_streaming   or   eager_input_streaming = false
+        "eager_input_streaming" => flag(&mut out.eager_input_streaming, key, meta, errors)?,
+        // callers = "code"
+        "callers" => {
+            let lit: LitStr = value(meta)?;
+            let callers = match lit.value().as_str() {
+                "model" => Some(Callers::Model),
+                "code" => Some(Callers::Code),
+                "model_and_code" => Some(Callers::ModelAndCode),
+                _ => {
+                    errors.spanned(
+                        &lit,
+                        "expected who may call the tool: `\"model\"`, `\"code\"` (code the model runs in the provider's sandbox) or `\"model_and_code\"`",
+                    );
+                    None
+                }
+            };
+            if let Some(value) = callers {
+                let span = lit.span();
+                set(
+                    &mut out.callers,
+                    WithSpan { value, span },
+                    key,
+                    meta,
+                    errors,
+                );
+            }
+        }
         // scopes = ["files:read", "net"]
         "scopes" => set(
             &mut out.scopes,

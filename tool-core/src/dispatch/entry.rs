@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::dispatch::runner::{Registration, Runner};
 use crate::dispatch::schemas::{self, Schemas};
 use crate::dispatch::turn::Turn;
-use crate::tool::Name;
+use crate::tool::{Name, Violations};
 use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
 
 /// A registered tool with what the pipeline needs of it, made once.
@@ -69,6 +69,21 @@ impl<Ctx> Entry<Ctx> {
             metadata.long_running,
             tool.schemas,
         )?;
+        for (index, example) in metadata.input_examples.iter().enumerate() {
+            let refused = |problems: String| RegistryError::InvalidExample {
+                name: name.to_string(),
+                index,
+                problems,
+            };
+            let example: serde_json::Value = serde_json::from_str(example)
+                .map_err(|error| refused(format!("it is not JSON: {error}")))?;
+            let problems = schemas
+                .input_check
+                .check(&definition.input_schema, &example);
+            if !problems.is_empty() {
+                return Err(refused(Violations(&problems).to_string()));
+            }
+        }
         let runs_at_once = metadata.tier == ToolTier::Observe && !metadata.long_running;
         let reads_text = schemas.implied
             && schemas.absent_nulls.is_none()

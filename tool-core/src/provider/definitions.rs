@@ -5,7 +5,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::provider::{Listing, Provider};
+use crate::provider::{Listing, Provider, extras};
 use crate::schema::dialect::{self, AnthropicBudget, Unfit};
 use crate::{RegistryError, ToolInfo};
 
@@ -324,7 +324,10 @@ pub(crate) fn definition_of(
                 .into(),
         }]));
     }
-    Ok((shaped(provider, tool, parameters, strict), not_strict))
+    let mut definition = shaped(provider, tool, parameters, strict);
+    let mut not_strict = not_strict;
+    extras::add(provider, tool, &mut definition, &mut not_strict);
+    Ok((definition, not_strict))
 }
 
 /// A tool's definition in the provider's request shape, around its

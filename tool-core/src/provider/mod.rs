@@ -5,6 +5,7 @@ mod anthropic;
 mod call;
 mod choice;
 mod definitions;
+mod extras;
 mod gemini;
 mod listing;
 pub mod mcp;

@@ -301,7 +301,7 @@ impl fmt::Display for Violation {
     }
 }
 
-struct Violations<'a>(&'a [Violation]);
+pub(crate) struct Violations<'a>(pub(crate) &'a [Violation]);
 
 impl fmt::Display for Violations<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -425,6 +425,18 @@ pub enum RegistryError {
         name: String,
         /// What stands in the way.
         reason: String,
+    },
+    /// An example input of the tool
+    /// ([`ToolMetadata::input_examples`](crate::ToolMetadata::input_examples))
+    /// does not pass its input schema: a provider would refuse the tool.
+    #[error("example {index} of tool `{name}` does not pass its input schema: {problems}")]
+    InvalidExample {
+        /// The tool's name.
+        name: String,
+        /// Which example, from 0.
+        index: usize,
+        /// What the schema refuses in it.
+        problems: String,
     },
     /// The tools cannot be listed for a provider as a
     /// [`Listing`](crate::provider::Listing) asks: a tool search the

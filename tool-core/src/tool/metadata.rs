@@ -79,6 +79,22 @@ pub struct ToolMetadata {
     /// `defer_loading`) rather than showing it up front; a request without
     /// search lists it as any other. Default: `false`.
     pub defer: bool,
+    /// Example inputs, each a whole call's arguments as JSON text, that
+    /// show the model how to call the tool (Anthropic's `input_examples`;
+    /// the other providers take none and are sent none). Text, so that a
+    /// `#[tool]`'s are constants; each is read and checked against the
+    /// input schema when the tool is registered. Default: none.
+    pub input_examples: Cow<'static, [Cow<'static, str>]>,
+    /// The provider streams the tool's arguments as they are written
+    /// rather than when they are whole (Anthropic's
+    /// `eager_input_streaming`; a streamed input may end in the middle of
+    /// a value). Default: `false`.
+    pub eager_input_streaming: bool,
+    /// Who may call the tool: the model, code the model runs in the
+    /// provider's sandbox (programmatic tool calling), or both
+    /// (Anthropic's and OpenAI Responses' `allowed_callers`). Default:
+    /// [`Callers::Model`](crate::policy::Callers::Model).
+    pub callers: Callers,
     /// The scopes a caller must hold. Default: none.
     pub scopes: Cow<'static, [Cow<'static, str>]>,
     /// Labels to pick tools by, for a view of a registry
@@ -100,9 +116,27 @@ impl ToolMetadata {
         concurrency_safe: false,
         long_running: false,
         defer: false,
+        input_examples: Cow::Borrowed(&[]),
+        eager_input_streaming: false,
+        callers: Callers::Model,
         scopes: Cow::Borrowed(&[]),
         tags: Cow::Borrowed(&[]),
     };
+}
+
+/// Who may call a tool ([`ToolMetadata::callers`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Callers {
+    /// The model, in its turn: every provider's way.
+    #[default]
+    Model,
+    /// Only code the model runs in the provider's sandbox (Anthropic's
+    /// `code_execution_20260120`, OpenAI's `programmatic`); the model does
+    /// not call it in its turn.
+    Code,
+    /// Both. The providers advise choosing one.
+    ModelAndCode,
 }
 
 impl Default for ToolMetadata {

@@ -20,7 +20,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::{Attribute, Ident, Path, Visibility};
 
-use crate::attr::{OutputSchema, Tier, ToolArgs, WithSpan};
+use crate::attr::{Callers, OutputSchema, Tier, ToolArgs, WithSpan};
 use crate::check::Identity;
 
 /// The path generated code reaches tool-core by.
@@ -243,12 +243,26 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
         ("concurrency_safe", &args.concurrency_safe),
         ("long_running", &args.long_running),
         ("defer", &args.defer),
+        ("eager_input_streaming", &args.eager_input_streaming),
     ];
     for (key, flag) in flags {
         if let Some(WithSpan { value, .. }) = flag {
             let key = syn::Ident::new(key, Span::call_site());
             fields.push(quote!(#key: #value));
         }
+    }
+    if !args.examples.is_empty() {
+        let examples = &args.examples;
+        fields
+            .push(quote!(input_examples: #p::Cow::Borrowed(&[#(#p::Cow::Borrowed(#examples)),*])));
+    }
+    if let Some(WithSpan { value, .. }) = &args.callers {
+        let callers = match value {
+            Callers::Model => quote!(Model),
+            Callers::Code => quote!(Code),
+            Callers::ModelAndCode => quote!(ModelAndCode),
+        };
+        fields.push(quote!(callers: #p::Callers::#callers));
     }
     if let Some(scopes) = &args.scopes {
         fields.push(quote!(scopes: #p::Cow::Borrowed(&[#(#p::Cow::Borrowed(#scopes)),*])));
