@@ -176,22 +176,94 @@ fn a_search_that_finds_nothing_says_so() {
 }
 
 #[test]
-fn a_client_search_is_anthropics_alone_and_keeps_one_tool_shown() {
+fn a_client_search_keeps_the_search_shown_and_needs_it() {
     let registry = registry();
-    let refused = Provider::OpenAiChat { strict: false }
-        .definitions_with(&registry, Listing::new().search(Search::Client))
+    // Every tool waits, but the search: the API's rule that one is shown.
+    let all = Provider::Anthropic { strict: false }
+        .definitions_with(&registry, Listing::new().search(Search::Client).defer_all())
+        .expect("listed");
+    let shown: Vec<&str> = all
+        .as_json()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|tool| tool.get("defer_loading").is_none())
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(shown, ["search_tools"]);
+
+    let without: ToolRegistry = ToolRegistry::new().with(CreateIssue);
+    let refused = Provider::Anthropic { strict: false }
+        .definitions_with(&without, Listing::new().search(Search::Client))
         .expect_err("refused");
     assert_eq!(
         refused.to_string(),
-        "the tools cannot be listed so for OpenAI Chat Completions: OpenAI Chat Completions loads no deferred tools: list those shown up front and those a search found with a view (`Select::all().up_front().names(turn.found())`)"
+        "the tools cannot be listed so for Anthropic Messages: `Search::Client` needs the registry's own search tool, `search_tools` (`tool_core::search::SearchTool`)"
     );
-    // Every tool deferred, the search too: the API would refuse it.
-    let all = Provider::Anthropic { strict: false }
-        .definitions_with(&registry, Listing::new().search(Search::Client).defer_all())
+    let chat = Provider::OpenAiChat { strict: false }
+        .definitions_with(&registry, Listing::new().search(Search::Client))
         .expect_err("refused");
     assert_eq!(
-        all.to_string(),
-        "the tools cannot be listed so for Anthropic Messages: every tool waits to be found, and the provider shows at least one: leave the search tool, or another, up front"
+        chat.to_string(),
+        "the tools cannot be listed so for OpenAI Chat Completions: OpenAI Chat Completions loads no deferred tools: list those shown up front and those a search found with a view (`Select::all().up_front().names(turn.found())`)"
+    );
+}
+
+#[tokio::test]
+async fn openai_responses_searches_client_side_as_its_guide_shows() {
+    let registry = registry();
+    let responses = Provider::OpenAiResponses { strict: false };
+    let tools = responses
+        .definitions_with(&registry, Listing::new().search(Search::Client))
+        .expect("listed");
+    let list = tools.as_json().as_array().expect("a list");
+    // The search tool is the client-executed `tool_search`, last.
+    let search = list.last().expect("the search");
+    assert_eq!(search["type"], "tool_search");
+    assert_eq!(search["execution"], "client");
+    assert_eq!(search["parameters"]["required"], json!(["query"]));
+    assert!(!list.iter().any(|tool| tool["name"] == "search_tools"));
+    assert_eq!(list[0]["name"], "create_issue");
+    assert_eq!(list[0]["defer_loading"], json!(true));
+
+    // The guide's client search call, with the search's own parameters.
+    let output = json!([{
+        "type": "tool_search_call",
+        "execution": "client",
+        "call_id": "call_abc123",
+        "status": "completed",
+        "arguments": {"query": "weather in a city"}
+    }]);
+    let turn = responses
+        .respond(&registry, &ToolContext::new(()), &json!({"output": output}))
+        .await
+        .expect("answered");
+    assert_eq!(turn.found(), ["get_weather"]);
+    assert_eq!(
+        turn.model_turn(),
+        output.as_array().expect("items").as_slice()
+    );
+    assert_eq!(
+        turn.reply(),
+        [json!({
+            "type": "tool_search_output",
+            "execution": "client",
+            "call_id": "call_abc123",
+            "status": "completed",
+            "tools": [{
+                "type": "function",
+                "name": "get_weather",
+                "description": "Get the current weather for a city.",
+                "parameters": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {"city": {"type": "string", "description": "The city."}},
+                    "required": ["city"]
+                },
+                "strict": false,
+                "defer_loading": true
+            }]
+        })]
     );
 }
 

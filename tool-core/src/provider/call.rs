@@ -17,6 +17,10 @@ pub struct ProviderCall {
     pub(crate) thought_signature: Option<String>,
     /// MCP: the JSON-RPC request's id, a number or a string.
     pub(crate) request_id: Option<Value>,
+    /// OpenAI Responses: the model searched for tools
+    /// (`tool_search_call`), and is answered with what was found
+    /// (`tool_search_output`).
+    pub(crate) search: bool,
 }
 
 impl ProviderCall {
@@ -28,6 +32,7 @@ impl ProviderCall {
             arguments,
             thought_signature: None,
             request_id: None,
+            search: false,
         }
     }
 
@@ -128,15 +133,23 @@ pub(super) fn typed_calls(
         .iter()
         .enumerate()
         .filter(|(_, item)| item.get("type").and_then(Value::as_str) == Some(call_type))
-        .map(|(at, item)| {
-            let what = format!("`{list}[{at}]`");
-            let id = string_at(item, id_key, &what)?;
-            let name = string_at(item, "name", &what)?;
-            Ok(ProviderCall::new(
-                Some(id.to_owned()),
-                name,
-                item.get(arguments_key).cloned().unwrap_or(Value::Null),
-            ))
-        })
+        .map(|(at, item)| typed_call(item, &format!("`{list}[{at}]`"), id_key, arguments_key))
         .collect()
+}
+
+/// One call item (`what` says where it is, for the error): its id, the
+/// tool's name and the arguments.
+pub(super) fn typed_call(
+    item: &Value,
+    what: &str,
+    id_key: &str,
+    arguments_key: &str,
+) -> Result<ProviderCall, String> {
+    let id = string_at(item, id_key, what)?;
+    let name = string_at(item, "name", what)?;
+    Ok(ProviderCall::new(
+        Some(id.to_owned()),
+        name,
+        item.get(arguments_key).cloned().unwrap_or(Value::Null),
+    ))
 }

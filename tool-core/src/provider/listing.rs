@@ -7,6 +7,10 @@ use serde_json::{Value, json};
 use crate::RegistryError;
 use crate::provider::Provider;
 
+/// The name of the registry's own search tool (`SearchTool`, feature
+/// `search`), which OpenAI Responses' client-executed search stands in for.
+pub(crate) const SEARCH_TOOL: &str = "search_tools";
+
 /// A tool search that runs on the provider's servers: the model searches
 /// the tools that wait to be found ([`ToolMetadata::defer`]) and the
 /// provider loads those it finds.
@@ -24,14 +28,16 @@ pub enum Search {
     /// (`tool_search_tool_regex_20251119`: the model writes Python
     /// `re.search` patterns).
     NativeRegex,
-    /// A search tool of the registry's own, run here (such as
-    /// `tool_core::search::SearchTool`, feature `search`), which answers
-    /// with the tools it found ([`Part::Tool`](crate::Part::Tool)):
-    /// Anthropic loads them from `defer_loading` definitions through the
-    /// `tool_reference` blocks they become. Any other provider has no
-    /// deferred definitions to load: list the tools shown up front and
-    /// those found instead, with a view
-    /// (`Select::all().up_front().names(turn.found())`).
+    /// The registry's own search tool, `search_tools`, run here
+    /// (`tool_core::search::SearchTool`, feature `search`), which answers
+    /// with the tools it found ([`Part::Tool`](crate::Part::Tool)) and is
+    /// never deferred. Anthropic loads the found tools from their
+    /// `defer_loading` definitions through the `tool_reference` blocks they
+    /// become; OpenAI Responses gets the search as its client-executed
+    /// `tool_search` and the found tools' definitions in a
+    /// `tool_search_output`. The other providers have no deferred
+    /// definitions to load: list the tools shown up front and those found
+    /// instead, with a view (`Select::all().up_front().names(turn.found())`).
     Client,
 }
 
@@ -149,8 +155,11 @@ impl Listing {
             reason,
         };
         match (provider, search) {
-            // The search is one of the registry's tools.
-            (Provider::Anthropic { .. }, Search::Client) => Ok(None),
+            // The search is one of the registry's tools; OpenAI's entry is
+            // made of it (`mark`).
+            (Provider::Anthropic { .. } | Provider::OpenAiResponses { .. }, Search::Client) => {
+                Ok(None)
+            }
             (Provider::Anthropic { .. }, Search::Native) => Ok(Some(json!({
                 "type": "tool_search_tool_bm25_20251119",
                 "name": "tool_search_tool_bm25",
@@ -186,17 +195,34 @@ impl Listing {
         list: &mut Vec<Value>,
         deferred: &[bool],
     ) -> Result<(), RegistryError> {
-        let entry = self.search_entry(provider)?;
+        let mut entry = self.search_entry(provider)?;
+        let client = self.search == Some(Search::Client);
+        let named = |tool: &Value| tool["name"] == SEARCH_TOOL;
+        if client && !list.iter().any(named) {
+            return Err(RegistryError::Listing {
+                by: provider.api(),
+                reason: format!(
+                    "`Search::Client` needs the registry's own search tool, `{SEARCH_TOOL}` (`tool_core::search::SearchTool`)"
+                ),
+            });
+        }
         for (definition, &waits) in list.iter_mut().zip(deferred) {
-            if waits {
+            // The search itself is never deferred.
+            if waits && !(client && named(definition)) {
                 definition["defer_loading"] = Value::Bool(true);
             }
         }
-        if !list.is_empty() && entry.is_none() && deferred.iter().all(|&waits| waits) {
-            return Err(RegistryError::Listing {
-                by: provider.api(),
-                reason: "every tool waits to be found, and the provider shows at least one: leave the search tool, or another, up front".into(),
-            });
+        if client && let Provider::OpenAiResponses { .. } = provider {
+            // The search tool becomes the client-executed `tool_search`
+            // (OpenAI's tool search guide): its description and parameters.
+            let at = list.iter().position(named).unwrap_or_default();
+            let tool = list.remove(at);
+            entry = Some(json!({
+                "type": "tool_search",
+                "execution": "client",
+                "description": tool["description"],
+                "parameters": tool["parameters"],
+            }));
         }
         if let Some(entry) = entry {
             if let Some(name) = entry.get("name").and_then(Value::as_str)

@@ -29,6 +29,7 @@ pub use choice::{ChoiceError, ToolChoice};
 pub use definitions::ToolTokens;
 pub(crate) use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
+pub(crate) use listing::SEARCH_TOOL;
 pub use listing::{Listing, Search};
 pub use turn::{Turn, Waiting};
 

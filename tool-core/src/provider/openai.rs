@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::call::{kind, list, optional_string, string_at, typed_calls};
+use super::call::{kind, list, optional_string, string_at, typed_call};
 use super::parts::{LeftOut, is_common_image, parts_of};
-use crate::provider::ProviderCall;
+use crate::provider::{ProviderCall, SEARCH_TOOL};
 use crate::tool::media::AsText;
 use crate::{Media, MediaKind, Part, ToolResult};
 
@@ -297,13 +297,34 @@ fn output_items(response: &Value) -> Result<&[Value], String> {
 }
 
 pub(super) fn parse_responses(response: &Value) -> Result<Vec<ProviderCall>, String> {
-    typed_calls(
-        output_items(response)?,
-        "function_call",
-        "call_id",
-        "arguments",
-        "output",
-    )
+    let items = output_items(response)?;
+    let mut calls = Vec::new();
+    for (at, item) in items.iter().enumerate() {
+        match item.get("type").and_then(Value::as_str) {
+            Some("function_call") => calls.push(typed_call(
+                item,
+                &format!("`output[{at}]`"),
+                "call_id",
+                "arguments",
+            )?),
+            // A search the application runs: a call of its search tool
+            // (the hosted search's, `execution: "server"`, ran already).
+            Some("tool_search_call")
+                if item.get("execution").and_then(Value::as_str) == Some("client") =>
+            {
+                let id = string_at(item, "call_id", &format!("`output[{at}]`"))?;
+                let mut call = ProviderCall::new(
+                    Some(id.to_owned()),
+                    SEARCH_TOOL,
+                    item.get("arguments").cloned().unwrap_or(Value::Null),
+                );
+                call.search = true;
+                calls.push(call);
+            }
+            _ => {}
+        }
+    }
+    Ok(calls)
 }
 
 pub(super) fn responses_turn(response: &Value) -> Result<Vec<Value>, String> {
@@ -317,6 +338,9 @@ pub(super) fn format_responses<'a>(
 ) -> Vec<Value> {
     pairs
         .map(|(call, result)| {
+            if call.search {
+                return search_output(call, result);
+            }
             let output = match parts_of(result) {
                 Some(parts) => Value::Array(parts.iter().map(input_part).collect()),
                 None => result.model_text().into(),
@@ -328,6 +352,37 @@ pub(super) fn format_responses<'a>(
             })
         })
         .collect()
+}
+
+/// What a client-executed search found, as OpenAI's tool search guide has
+/// it answered: each tool found, its definition deferred (loaded, not shown
+/// up front), in a `tool_search_output` for the search's `call_id`.
+fn search_output(call: &ProviderCall, result: &ToolResult) -> Value {
+    let tools: Vec<Value> = parts_of(result)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| match part {
+            Part::Tool(tool) => Some(json!({
+                "type": "function",
+                "name": tool.name(),
+                "description": tool.description(),
+                "parameters": tool.input_schema().map_or_else(
+                    || json!({"type": "object", "properties": {}}),
+                    crate::schema::dialect::json_schema,
+                ),
+                "strict": false,
+                "defer_loading": true,
+            })),
+            _ => None,
+        })
+        .collect();
+    json!({
+        "type": "tool_search_output",
+        "execution": "client",
+        "call_id": call.id().unwrap_or_default(),
+        "status": "completed",
+        "tools": tools,
+    })
 }
 
 /// A part as a `function_call_output` takes it: `input_text`,

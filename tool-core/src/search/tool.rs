@@ -84,7 +84,8 @@ Say what you want to do in a few words; the tools found can be called from your 
 /// ```
 pub struct SearchTool<R = Bm25> {
     ranker: R,
-    descriptions: HashMap<String, String>,
+    /// Each tool's description and input schema, by its name.
+    described: HashMap<String, (String, Value)>,
     limit: usize,
 }
 
@@ -100,18 +101,22 @@ impl<R: Ranker> SearchTool<R> {
     /// A search of `tools` with a ranker of your own, made over the same
     /// tools: the search answers with those of them the ranker finds.
     pub fn with_ranker<'a>(ranker: R, tools: impl IntoIterator<Item = ToolInfo<'a>>) -> Self {
-        let descriptions = tools
+        let described = tools
             .into_iter()
             .map(|tool| {
+                let definition = tool.definition;
                 (
-                    tool.definition.name.clone(),
-                    tool.definition.description.clone(),
+                    definition.name.clone(),
+                    (
+                        definition.description.clone(),
+                        definition.input_schema.clone(),
+                    ),
                 )
             })
             .collect();
         Self {
             ranker,
-            descriptions,
+            described,
             limit: DEFAULT_SEARCH_LIMIT,
         }
     }
@@ -131,8 +136,9 @@ impl<R: Ranker> SearchTool<R> {
             .rank(query, self.limit)
             .into_iter()
             .filter_map(|hit| {
-                let description = self.descriptions.get(hit.name)?;
-                Some(Part::Tool(ToolRef::new(hit.name, description.clone())))
+                let (description, schema) = self.described.get(hit.name)?;
+                let tool = ToolRef::new(hit.name, description.clone());
+                Some(Part::Tool(tool.with_input_schema(schema.clone())))
             })
             .collect();
         if found.is_empty() {
@@ -147,7 +153,7 @@ impl<R: Ranker> SearchTool<R> {
 impl<R> std::fmt::Debug for SearchTool<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SearchTool")
-            .field("tools", &self.descriptions.len())
+            .field("tools", &self.described.len())
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
@@ -155,7 +161,7 @@ impl<R> std::fmt::Debug for SearchTool<R> {
 
 impl<Ctx: Send + Sync + 'static, R: Ranker + 'static> Tool<Ctx> for SearchTool<R> {
     fn name(&self) -> &str {
-        "search_tools"
+        crate::provider::SEARCH_TOOL
     }
 
     fn description(&self) -> &str {

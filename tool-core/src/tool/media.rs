@@ -57,6 +57,7 @@ pub enum Part {
 pub struct ToolRef {
     name: String,
     description: String,
+    input_schema: Option<Value>,
 }
 
 impl ToolRef {
@@ -65,7 +66,22 @@ impl ToolRef {
         Self {
             name: name.into(),
             description: description.into(),
+            input_schema: None,
         }
+    }
+
+    /// The same, with the tool's input schema: for a provider that loads
+    /// the tool from the result itself (OpenAI Responses' client-executed
+    /// search answers with the tools' definitions).
+    #[must_use]
+    pub fn with_input_schema(mut self, schema: Value) -> Self {
+        self.input_schema = Some(schema);
+        self
+    }
+
+    /// The tool's input schema, when it was given.
+    pub fn input_schema(&self) -> Option<&Value> {
+        self.input_schema.as_ref()
     }
 
     /// The tool's name.
