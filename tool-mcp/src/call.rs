@@ -101,6 +101,12 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             notify(&context.peer, progress_token.as_ref(), report).await;
         }
     }
+    // Tools a search found join the caller's list: it is told so.
+    if let Some(found) = &server.found
+        && found.take(&Caller::of(&context, server.verifier.is_some()), &result)
+    {
+        let _ = context.peer.notify_tool_list_changed().await;
+    }
     answer(&result).map(Into::into)
 }
 

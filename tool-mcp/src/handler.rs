@@ -56,7 +56,21 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         // needs it (step-up): a tool is shown whatever scopes the token
         // holds now.
         let step_up = self.http.resource.is_some();
+        // With search, a tool that waits to be found is shown once found.
+        let caller = self
+            .found
+            .as_ref()
+            .map(|found| (found, Caller::of(&context, self.verifier.is_some())));
         served.listing()?.page(cursor, self.page_size, |name| {
+            if let Some((found, caller)) = &caller
+                && served
+                    .registry
+                    .info(name)
+                    .is_some_and(|tool| tool.metadata.defer)
+                && !found.has(caller, name)
+            {
+                return false;
+            }
             if step_up {
                 served.registry.is_available_to(&ctx, name)
             } else {

@@ -95,6 +95,7 @@ mod call;
 mod changes;
 mod error;
 mod follow;
+mod found;
 mod front;
 mod handler;
 mod http_options;

@@ -13,6 +13,7 @@ use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Follower, Listeners};
+use crate::found::Found;
 use crate::http_options::HttpOptions;
 use crate::server_hook::{InstallHook, installer};
 use crate::tasks::Tasks;
@@ -71,6 +72,9 @@ pub struct McpServer<Ctx = ()> {
     /// The handle whose registry the server follows
     /// ([`McpServer::following`]).
     pub(crate) follower: Option<Arc<Follower<Ctx>>>,
+    /// What each caller's searches found, when the tools that wait to be
+    /// found are shown only then ([`McpServer::with_search`]).
+    pub(crate) found: Option<Arc<Found>>,
 }
 
 /// Where the context of a request's calls comes from.
@@ -115,6 +119,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             approval: None,
             http: HttpOptions::default(),
             follower: None,
+            found: None,
         }
     }
 
@@ -276,6 +281,23 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self
     }
 
+    /// The same server showing each caller the tools up front and, of
+    /// those that wait to be found ([`ToolMetadata::defer`]), only those
+    /// its searches found: a tool whose result points to tools (a
+    /// [`Part::Tool`], such as `tool_core::search::SearchTool`'s) adds them
+    /// to its caller's `tools/list`, and the caller's session is told
+    /// `notifications/tools/list_changed`. A caller is its bearer token, or
+    /// else its session (stdio's one client is one caller). Without it,
+    /// every tool is listed.
+    ///
+    /// [`ToolMetadata::defer`]: tool_core::ToolMetadata::defer
+    /// [`Part::Tool`]: tool_core::output::Part::Tool
+    #[must_use]
+    pub fn with_search(mut self) -> Self {
+        self.found = Some(Arc::default());
+        self
+    }
+
     /// The number of tools in one page of `tools/list`.
     pub fn page_size(&self) -> usize {
         self.page_size
@@ -357,6 +379,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             approval: self.approval.clone(),
             http: self.http.clone(),
             follower: self.follower.clone(),
+            found: self.found.clone(),
         }
     }
 }

@@ -30,7 +30,7 @@ use crate::report::Report;
 /// when the server checks tokens, else its HTTP session, else nobody in
 /// particular (stdio's one client, or stateless HTTP without tokens, where
 /// a task's id, 122 random bits, is what keeps it private).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Caller {
     Token([u8; 32]),
     Session(String),

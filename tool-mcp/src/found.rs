@@ -1,0 +1,72 @@
+//! A served registry that shows its tools as a search finds them
+//! ([`McpServer::with_search`](crate::McpServer::with_search)): what each
+//! caller's searches found, which `tools/list` shows it beside the tools
+//! up front.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
+
+use tool_core::ToolResult;
+use tool_core::output::Part;
+
+use crate::tasks::Caller;
+
+/// The callers remembered at most: past it the oldest are forgotten, and a
+/// caller forgotten searches again.
+const MAX_CALLERS: usize = 10_000;
+
+/// The tools each caller's searches found.
+#[derive(Default)]
+pub(crate) struct Found(Mutex<Callers>);
+
+#[derive(Default)]
+struct Callers {
+    found: HashMap<Caller, HashSet<String>>,
+    /// In the order they first found something, for forgetting.
+    order: Vec<Caller>,
+}
+
+impl Found {
+    /// Whether `caller`'s searches found the tool `name`.
+    pub(crate) fn has(&self, caller: &Caller, name: &str) -> bool {
+        self.lock()
+            .found
+            .get(caller)
+            .is_some_and(|found| found.contains(name))
+    }
+
+    /// Takes in the tools `result` points to (a search's); whether any is
+    /// new to `caller`.
+    pub(crate) fn take(&self, caller: &Caller, result: &ToolResult) -> bool {
+        let names: Vec<&str> = result
+            .as_parts()
+            .into_iter()
+            .flatten()
+            .filter_map(|part| match part {
+                Part::Tool(tool) => Some(tool.name()),
+                _ => None,
+            })
+            .collect();
+        if names.is_empty() {
+            return false;
+        }
+        let mut callers = self.lock();
+        if !callers.found.contains_key(caller) {
+            if callers.order.len() >= MAX_CALLERS {
+                let oldest = callers.order.remove(0);
+                callers.found.remove(&oldest);
+            }
+            callers.order.push(caller.clone());
+        }
+        let found = callers.found.entry(caller.clone()).or_default();
+        let mut new = false;
+        for name in names {
+            new |= found.insert(name.to_owned());
+        }
+        new
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Callers> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
