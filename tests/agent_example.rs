@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 #[allow(dead_code)]
 mod agent;
 
-use agent::{Api, Endpoint, Error, QUESTION, Transcript, parse_args, run, scripted};
+use agent::{
+    Api, Endpoint, Error, Options, QUESTION, Transcript, parse_args, run, run_searching, scripted,
+};
 
 const ANSWER: &str = "In Paris it is 21.5 °C, sunny with a light breeze. \
      100 EUR is 108.00 USD; converting 5000 EUR needs a person to approve it first.";
@@ -436,12 +438,16 @@ async fn a_model_that_never_stops_calling_tools_is_stopped() {
 #[test]
 fn the_provider_flag() {
     let args = |list: &[&str]| list.iter().map(|arg| arg.to_string()).collect::<Vec<_>>();
-    assert_eq!(parse_args(args(&[])), Ok(Api::OpenAi));
+    let options = |api, search| Ok(Options { api, search });
+    assert_eq!(parse_args(args(&[])), options(Api::OpenAi, false));
     assert_eq!(
         parse_args(args(&["--provider", "anthropic"])),
-        Ok(Api::Anthropic)
+        options(Api::Anthropic, false)
     );
-    assert_eq!(parse_args(args(&["--provider=gemini"])), Ok(Api::Gemini));
+    assert_eq!(
+        parse_args(args(&["--provider=gemini", "--search"])),
+        options(Api::Gemini, true)
+    );
     assert_eq!(
         parse_args(args(&["--provider", "mistral"])),
         Err("unknown provider `mistral`; expected one of: openai, anthropic, gemini".into())
@@ -453,7 +459,7 @@ fn the_provider_flag() {
     assert_eq!(
         parse_args(args(&["--verbose"])),
         Err(
-            "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini]"
+            "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini] [--search]"
                 .into()
         )
     );
@@ -527,5 +533,65 @@ fn cargo_run_example_agent_works_with_no_key() {
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         "unknown provider `mistral`; expected one of: openai, anthropic, gemini\n"
+    );
+}
+
+/// With `--search`, every provider's loop searches first (the scripted
+/// model refuses a request that shows the tools before they are found, or,
+/// for Anthropic, does not defer them), then calls what it found, then
+/// answers: three requests.
+#[tokio::test]
+async fn each_providers_loop_searches_first_then_calls_what_it_found() {
+    for api in [Api::OpenAi, Api::Anthropic, Api::Gemini] {
+        let base_url = scripted::serve(api).await.expect("a loopback port");
+        let transcript = run_searching(&Endpoint::local(api, base_url), QUESTION)
+            .await
+            .unwrap_or_else(|error| panic!("{api}: {error}"));
+        let names: Vec<&str> = transcript
+            .steps
+            .iter()
+            .map(|step| step.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "search_tools",
+                "get_weather",
+                "convert_currency",
+                "convert_currency"
+            ],
+            "{api}"
+        );
+        let found = &transcript.steps[0].result;
+        for tool in ["`get_weather`", "`web_search`", "`convert_currency`"] {
+            assert!(found.contains(tool), "{api}: {found}");
+        }
+        assert_eq!(transcript.steps[1].result, WEATHER, "{api}");
+        assert_eq!(transcript.answer, ANSWER, "{api}");
+        assert_eq!(transcript.requests, 3, "{api}");
+    }
+}
+
+/// The scripted model holds a searching conversation to its shape: shown
+/// the tools before the search found them, it refuses the request.
+#[tokio::test]
+async fn a_search_request_that_shows_what_waits_is_refused() {
+    let base_url = scripted::serve(Api::OpenAi).await.expect("a loopback port");
+    let endpoint = Endpoint::local(Api::OpenAi, base_url);
+    let body = serde_json::json!({
+        "model": "gpt-4o-mini",
+        "messages": [{"role": "user", "content": QUESTION}],
+        "tools": [
+            {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}},
+            {"type": "function", "function": {"name": "search_tools", "parameters": {"type": "object"}}}
+        ]
+    });
+    let client = endpoint.client().expect("a client");
+    let refused = endpoint.post(&client, &body).await.expect_err("refused");
+    assert!(
+        refused
+            .to_string()
+            .ends_with("before the search, the tools that wait to be found must not be shown; got [\"get_weather\", \"search_tools\"]"),
+        "{refused}"
     );
 }

@@ -6,7 +6,13 @@
 //! cargo run --example agent                          # OpenAI Chat Completions
 //! cargo run --example agent -- --provider anthropic  # Anthropic Messages
 //! cargo run --example agent -- --provider gemini     # Gemini generateContent
+//! cargo run --example agent -- --search              # the tools behind a search
 //! ```
+//!
+//! With `--search` the tools wait to be found: the model is shown the
+//! built-in search tool (`search_tools`) and finds them with it; for
+//! Anthropic they are loaded by the `tool_reference`s the search answers
+//! with, for the others they are shown from the next request on.
 //!
 //! With the provider's key in the environment (`OPENAI_API_KEY`,
 //! `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`) it talks to the provider;
@@ -23,8 +29,10 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::provider::{ParseError, Provider};
+use tool_core::provider::{Listing, ParseError, Provider, Search};
 use tool_core::registry::RegistryError;
+use tool_core::search::SearchTool;
+use tool_core::toolset::{Compose, Select};
 use tool_core::{ToolContext, ToolRegistry};
 
 #[path = "../quickstart.rs"]
@@ -124,25 +132,40 @@ impl FromStr for Api {
     }
 }
 
-/// Reads `--provider NAME` or `--provider=NAME`; OpenAI when absent.
-pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Api, String> {
-    let mut api = Api::OpenAi;
+/// What the command line asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Options {
+    pub(crate) api: Api,
+    /// The tools wait behind the built-in search.
+    pub(crate) search: bool,
+}
+
+/// Reads `--provider NAME` or `--provider=NAME` (OpenAI when absent) and
+/// `--search`.
+pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options {
+        api: Api::OpenAi,
+        search: false,
+    };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let name = if arg == "--provider" {
+        let name = if arg == "--search" {
+            options.search = true;
+            continue;
+        } else if arg == "--provider" {
             args.next()
                 .ok_or("`--provider` needs a name: openai, anthropic or gemini")?
         } else if let Some(name) = arg.strip_prefix("--provider=") {
             name.to_owned()
         } else {
             return Err(format!(
-                "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini]",
+                "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini] [--search]",
                 arg.escape_debug()
             ));
         };
-        api = name.parse()?;
+        options.api = name.parse()?;
     }
-    Ok(api)
+    Ok(options)
 }
 
 /// Where the model is: the API, the server, the model's name and the key.
@@ -368,6 +391,18 @@ pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcrip
     .await
 }
 
+/// [`run`] with the quickstart's tools waiting behind the built-in
+/// search: the model searches, then calls what it found.
+pub(crate) async fn run_searching(
+    endpoint: &Endpoint,
+    question: &str,
+) -> Result<Transcript, Error> {
+    let tools = Compose::new().defer().apply(quickstart::registry())?;
+    let search = SearchTool::new(tools.tools());
+    let registry = tools.with(search);
+    run_listed(endpoint, question, &registry, &quickstart::context(), true).await
+}
+
 /// [`run`] with the tools of `registry`, in `ctx`: the gateway example's
 /// tools, mounted from an MCP server.
 pub(crate) async fn run_with<Ctx: Send + Sync + 'static>(
@@ -376,16 +411,40 @@ pub(crate) async fn run_with<Ctx: Send + Sync + 'static>(
     registry: &ToolRegistry<Ctx>,
     ctx: &ToolContext<Ctx>,
 ) -> Result<Transcript, Error> {
+    run_listed(endpoint, question, registry, ctx, false).await
+}
+
+/// The loop, each request showing the model every tool or, with `search`,
+/// the tools up front and those found so far (for Anthropic: every tool,
+/// those that wait deferred, loaded by what the search found).
+async fn run_listed<Ctx: Send + Sync + 'static>(
+    endpoint: &Endpoint,
+    question: &str,
+    registry: &ToolRegistry<Ctx>,
+    ctx: &ToolContext<Ctx>,
+    search: bool,
+) -> Result<Transcript, Error> {
     let provider = endpoint.api.provider();
-    let tools = provider.definitions(registry)?;
     let client = endpoint.client()?;
 
     let mut conversation = vec![endpoint.api.first_message(question)];
     let mut steps = Vec::new();
+    let mut found: Vec<String> = Vec::new();
     for requests in 1..=MAX_REQUESTS {
+        let tools = match (search, endpoint.api) {
+            (false, _) => provider.definitions(registry)?,
+            (true, Api::Anthropic) => {
+                provider.definitions_with(registry, Listing::new().search(Search::Client))?
+            }
+            (true, _) => {
+                let shown = Select::all().up_front().names(found.iter().cloned());
+                provider.definitions(&registry.view(shown))?
+            }
+        };
         let body = endpoint.body(&conversation, tools.as_json());
         let response = endpoint.post(&client, &body).await?;
         let turn = provider.respond(registry, ctx, &response).await?;
+        found.extend(turn.found().into_iter().map(str::to_owned));
         turn.append_to(&mut conversation);
         steps.extend(
             turn.calls()
@@ -412,8 +471,8 @@ pub(crate) async fn run_with<Ctx: Send + Sync + 'static>(
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let api = match parse_args(std::env::args().skip(1)) {
-        Ok(api) => api,
+    let Options { api, search } = match parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
@@ -436,7 +495,12 @@ async fn main() -> ExitCode {
         },
     };
     println!("POST {}\nuser   {QUESTION}", endpoint.url());
-    match run(&endpoint, QUESTION).await {
+    let transcript = if search {
+        run_searching(&endpoint, QUESTION).await
+    } else {
+        run(&endpoint, QUESTION).await
+    };
+    match transcript {
         Ok(transcript) => {
             print!("{transcript}");
             ExitCode::SUCCESS

@@ -5,6 +5,12 @@
 //! answer. A request that is anything else gets an HTTP 400 in the
 //! provider's error shape saying what was wrong, so a run that ends with
 //! the answer shows the loop did its part.
+//!
+//! A request whose tools hold the search tool (`search_tools`, the
+//! example's `--search`) is a searching conversation: the model first
+//! searches, and calls the three tools once the request shows them what
+//! it found (for Anthropic, once the search's result holds their
+//! `tool_reference`s, every tool being sent, those that wait deferred).
 
 use axum::Router;
 use axum::body::Bytes;
@@ -101,7 +107,6 @@ fn refusal(api: Api, status: StatusCode, message: &str) -> Response {
 /// The scripted model's response to a request body, or what is wrong with
 /// the request.
 pub(crate) fn answer(api: Api, body: &Value) -> Result<Value, String> {
-    check_tools(api, body)?;
     let key = match api {
         Api::OpenAi | Api::Anthropic => "messages",
         Api::Gemini => "contents",
@@ -115,18 +120,208 @@ pub(crate) fn answer(api: Api, body: &Value) -> Result<Value, String> {
     {
         return Err(format!("`{key}` must start with the user's message"));
     }
-    match conversation.len() {
+    // A searching conversation: the search and its result come first.
+    let searching = tool_names(api, body)?.contains(&SEARCH_TOOL);
+    if searching && conversation.len() == 1 {
+        check_search_tools(api, body)?;
+        return Ok(search_call(api));
+    }
+    let skipped = if searching {
+        check_search_turn(api, conversation)?;
+        SEARCH_ENTRIES
+    } else {
+        0
+    };
+    check_tools(api, body)?;
+    match conversation.len() - skipped {
         1 => Ok(tool_calls(api)),
         n if n == expected_len(api) => {
-            check_model_turn(api, &conversation[1])?;
-            check_results(api, &conversation[2..])?;
+            check_model_turn(api, &conversation[1 + skipped])?;
+            check_results(api, &conversation[2 + skipped..])?;
             Ok(final_answer(api))
         }
         n => Err(format!(
-            "`{key}` has {n} entries; expected 1 (the question) or {} (the question, \
-             the model's turn with its three calls, and their results)",
-            expected_len(api)
+            "`{key}` has {} entries; expected {} (the question{}) or {} (then the \
+             model's turn with its three calls, and their results)",
+            n + skipped,
+            1 + skipped,
+            if searching {
+                ", the search and what it found"
+            } else {
+                ""
+            },
+            expected_len(api) + skipped
         )),
+    }
+}
+
+/// The search tool's name, as the registry's `SearchTool` has it.
+const SEARCH_TOOL: &str = "search_tools";
+
+/// The entries a search adds before the calls: the model's turn with it,
+/// and its result.
+const SEARCH_ENTRIES: usize = 2;
+
+/// What the scripted model searches for.
+const SEARCH_QUERY: &str = "weather in a city, searching the web, converting currency";
+
+/// The names of the request's tools, in order.
+fn tool_names(api: Api, body: &Value) -> Result<Vec<&str>, String> {
+    let (list, name) = match api {
+        Api::OpenAi => (&body["tools"], "/function/name"),
+        Api::Anthropic => (&body["tools"], "/name"),
+        Api::Gemini => (&body["tools"][0]["functionDeclarations"], "/name"),
+    };
+    let tools = list
+        .as_array()
+        .ok_or("the request carries no tool definitions")?;
+    Ok(tools
+        .iter()
+        .map(|tool| tool.pointer(name).and_then(Value::as_str).unwrap_or("?"))
+        .collect())
+}
+
+/// Before the search: Anthropic is sent every tool, the three deferred
+/// and the search not; the others are shown the search alone.
+fn check_search_tools(api: Api, body: &Value) -> Result<(), String> {
+    let names = tool_names(api, body)?;
+    match api {
+        Api::Anthropic => {
+            let tools = body["tools"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for tool in tools {
+                let deferred = tool["defer_loading"] == true;
+                let name = tool["name"].as_str().unwrap_or("?");
+                if deferred == (name == SEARCH_TOOL) {
+                    return Err(format!(
+                        "every tool but `{SEARCH_TOOL}` must be sent with `defer_loading: true`; got {tool}"
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Api::OpenAi | Api::Gemini => {
+            if names.iter().any(|name| TOOLS.contains(name)) {
+                return Err(format!(
+                    "before the search, the tools that wait to be found must not be shown; got {names:?}"
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The ids the scripted model gives its search call.
+const SEARCH_CALL_ID: &str = "call_search01";
+const SEARCH_USE_ID: &str = "toolu_01SearchToolsQ7xYzAbCdEf";
+
+/// The model's turn with its search.
+fn search_turn(api: Api) -> Value {
+    let input = json!({"query": SEARCH_QUERY});
+    match api {
+        Api::OpenAi => json!({"role": "assistant", "content": null, "tool_calls": [{
+            "id": SEARCH_CALL_ID, "type": "function",
+            "function": {"name": SEARCH_TOOL, "arguments": input.to_string()}
+        }]}),
+        Api::Anthropic => json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": SEARCH_USE_ID, "name": SEARCH_TOOL, "input": input}
+        ]}),
+        Api::Gemini => json!({"role": "model", "parts": [
+            {"functionCall": {"name": SEARCH_TOOL, "args": input}}
+        ]}),
+    }
+}
+
+/// The response with the search.
+fn search_call(api: Api) -> Value {
+    let turn = search_turn(api);
+    match api {
+        Api::OpenAi => json!({
+            "id": "chatcmpl-agent0",
+            "object": "chat.completion",
+            "created": 1699896915,
+            "model": "gpt-4o-mini",
+            "choices": [{"index": 0, "message": turn, "logprobs": null, "finish_reason": "tool_calls"}]
+        }),
+        Api::Anthropic => json!({
+            "id": "msg_01Sq9w938a90dw8q",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": turn["content"],
+            "stop_reason": "tool_use",
+            "stop_sequence": null
+        }),
+        Api::Gemini => json!({
+            "candidates": [{"content": turn, "finishReason": "STOP", "index": 0}],
+            "modelVersion": "gemini-3-pro-preview"
+        }),
+    }
+}
+
+/// The search's turn as it was sent, then its result naming the three
+/// tools: text for OpenAI and Gemini, `tool_reference` blocks for
+/// Anthropic.
+fn check_search_turn(api: Api, conversation: &[Value]) -> Result<(), String> {
+    let (Some(turn), Some(result)) = (conversation.get(1), conversation.get(2)) else {
+        return Err("after the question, the search and its result must follow".into());
+    };
+    if *turn != search_turn(api) {
+        return Err(format!(
+            "the second entry must be the search as it was sent, {}; got {turn}",
+            search_turn(api)
+        ));
+    }
+    let found: Vec<String> = match api {
+        Api::OpenAi => {
+            let fits = result["role"] == "tool" && result["tool_call_id"] == SEARCH_CALL_ID;
+            let text = result["content"].as_str().filter(|_| fits).ok_or_else(|| {
+                format!("the search's result must be a `tool` message answering `{SEARCH_CALL_ID}`; got {result}")
+            })?;
+            TOOLS
+                .iter()
+                .filter(|tool| text.contains(&format!("`{tool}`")))
+                .map(|tool| (*tool).to_owned())
+                .collect()
+        }
+        Api::Anthropic => {
+            let block = &result["content"][0];
+            let fits = result["role"] == "user"
+                && block["type"] == "tool_result"
+                && block["tool_use_id"] == SEARCH_USE_ID;
+            let references = block["content"].as_array().filter(|_| fits).ok_or_else(|| {
+                format!("the search's result must be a `tool_result` of `tool_reference` blocks for `{SEARCH_USE_ID}`; got {result}")
+            })?;
+            references
+                .iter()
+                .filter(|reference| reference["type"] == "tool_reference")
+                .filter_map(|reference| reference["tool_name"].as_str().map(str::to_owned))
+                .collect()
+        }
+        Api::Gemini => {
+            let response = &result["parts"][0]["functionResponse"];
+            let output = response["response"]["output"]
+                .as_str()
+                .filter(|_| result["role"] == "user" && response["name"] == SEARCH_TOOL)
+                .ok_or_else(|| format!("the search's result must be the `functionResponse` of `{SEARCH_TOOL}`; got {result}"))?;
+            TOOLS
+                .iter()
+                .filter(|tool| output.contains(&format!("`{tool}`")))
+                .map(|tool| (*tool).to_owned())
+                .collect()
+        }
+    };
+    if TOOLS
+        .iter()
+        .all(|tool| found.iter().any(|name| name == tool))
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "the search's result must name the tools {TOOLS:?}; it named {found:?}"
+        ))
     }
 }
 
