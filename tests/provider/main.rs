@@ -20,5 +20,6 @@ mod registry;
 mod schema_checker;
 mod schemas;
 mod sdk;
+mod search_loop;
 mod strict_nulls;
 mod strict_witness;
