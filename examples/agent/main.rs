@@ -431,19 +431,23 @@ async fn run_listed<Ctx: Send + Sync + 'static>(
     let mut steps = Vec::new();
     let mut found: Vec<String> = Vec::new();
     for requests in 1..=MAX_REQUESTS {
-        let tools = match (search, endpoint.api) {
-            (false, _) => provider.definitions(registry)?,
-            (true, Api::Anthropic) => {
+        // Without a search of the provider's own, the model is shown (and
+        // may call) the tools up front and those found so far.
+        let shown = (search && endpoint.api != Api::Anthropic)
+            .then(|| registry.view(Select::all().up_front().names(found.iter().cloned())));
+        let tools = match (&shown, search) {
+            (Some(view), _) => provider.definitions(view)?,
+            (None, true) => {
                 provider.definitions_with(registry, Listing::new().search(Search::Client))?
             }
-            (true, _) => {
-                let shown = Select::all().up_front().names(found.iter().cloned());
-                provider.definitions(&registry.view(shown))?
-            }
+            (None, false) => provider.definitions(registry)?,
         };
         let body = endpoint.body(&conversation, tools.as_json());
         let response = endpoint.post(&client, &body).await?;
-        let turn = provider.respond(registry, ctx, &response).await?;
+        let turn = match &shown {
+            Some(view) => provider.respond_in(view, ctx, &response).await?,
+            None => provider.respond(registry, ctx, &response).await?,
+        };
         found.extend(turn.found().into_iter().map(str::to_owned));
         turn.append_to(&mut conversation);
         steps.extend(

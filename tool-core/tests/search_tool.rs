@@ -139,7 +139,7 @@ async fn without_a_search_of_its_own_a_provider_is_shown_what_was_found_from_the
             }
         };
         let turn = provider
-            .respond(&registry, &ctx, &response)
+            .respond_in(&first, &ctx, &response)
             .await
             .expect("answered");
         assert_eq!(turn.found(), ["get_weather"], "{provider}");

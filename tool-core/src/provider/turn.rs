@@ -8,6 +8,7 @@ use futures_util::future::join_all;
 use serde_json::Value;
 
 use crate::provider::{ParseError, Provider, ProviderCall};
+use crate::toolset::View;
 use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
 /// A provider's response with its tool calls run: what
@@ -266,16 +267,79 @@ impl Provider {
         let results = registry
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
+        Ok(self.turn(calls, results, model_turn))
+    }
+
+    /// [`Provider::respond`] with the tools of a view alone: a call of a
+    /// tool the view does not show (one a search has not found yet, say)
+    /// is an unknown tool's, whose message lists the tools shown, as if
+    /// the others were not there.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    /// use tool_core::toolset::Select;
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool(defer)]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> String {
+    ///     "hello".into()
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather).with(Hello);
+    /// let shown = registry.view(Select::all().up_front());
+    /// let response = json!({"role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    /// ]});
+    /// let turn = Provider::Anthropic { strict: false }
+    ///     .respond_in(&shown, &ToolContext::new(()), &response)
+    ///     .await
+    ///     .unwrap();
+    /// assert_eq!(
+    ///     turn.results()[0].model_text(),
+    ///     "unknown tool `get_weather`. Available tools: `hello`."
+    /// );
+    /// # });
+    /// ```
+    pub async fn respond_in<Ctx: Send + Sync + 'static>(
+        self,
+        view: &View<'_, Ctx>,
+        ctx: &ToolContext<Ctx>,
+        response: &Value,
+    ) -> Result<Turn, ParseError> {
+        let calls = self.parse_calls(response)?;
+        let model_turn = self.model_turn(response)?;
+        let results = view
+            .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
+            .await;
+        Ok(self.turn(calls, results, model_turn))
+    }
+
+    /// The turn of `calls`, answered with `results`.
+    fn turn(
+        self,
+        calls: Vec<ProviderCall>,
+        results: Vec<ToolResult>,
+        model_turn: Vec<Value>,
+    ) -> Turn {
         let reply = self.format_ready(&calls, &results);
         let text = self.text_of_turn(&model_turn);
-        Ok(Turn {
+        Turn {
             provider: self,
             calls,
             results,
             model_turn,
             reply,
             text,
-        })
+        }
     }
 }
 

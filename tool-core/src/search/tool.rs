@@ -74,7 +74,7 @@ Say what you want to do in a few words; the tools found can be called from your 
 ///     "id": "call_1", "type": "function",
 ///     "function": {"name": "search_tools", "arguments": "{\"query\": \"open an issue\"}"}
 /// }]}}]});
-/// let turn = provider.respond(&registry, &ToolContext::new(()), &response).await.unwrap();
+/// let turn = provider.respond_in(&shown, &ToolContext::new(()), &response).await.unwrap();
 /// assert_eq!(turn.found()[0], "create_issue");
 ///
 /// // ...and from its next turn, it is shown what it found.
