@@ -103,7 +103,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     }
     // Tools a search found join the caller's list: it is told so.
     if let Some(found) = &server.found
-        && found.take(&Caller::of(&context, server.verifier.is_some()), &result)
+        && found.take(|| Caller::of(&context, server.verifier.is_some()), &result)
     {
         let _ = context.peer.notify_tool_list_changed().await;
     }

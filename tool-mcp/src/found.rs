@@ -3,7 +3,7 @@
 //! caller's searches found, which `tools/list` shows it beside the tools
 //! up front.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Mutex, PoisonError};
 
 use tool_core::ToolResult;
@@ -23,7 +23,7 @@ pub(crate) struct Found(Mutex<Callers>);
 struct Callers {
     found: HashMap<Caller, HashSet<String>>,
     /// In the order they first found something, for forgetting.
-    order: Vec<Caller>,
+    order: VecDeque<Caller>,
 }
 
 impl Found {
@@ -36,8 +36,8 @@ impl Found {
     }
 
     /// Takes in the tools `result` points to (a search's); whether any is
-    /// new to `caller`.
-    pub(crate) fn take(&self, caller: &Caller, result: &ToolResult) -> bool {
+    /// new to the caller, who is told apart only when there are some.
+    pub(crate) fn take(&self, caller: impl FnOnce() -> Caller, result: &ToolResult) -> bool {
         let names: Vec<&str> = result
             .as_parts()
             .into_iter()
@@ -50,15 +50,17 @@ impl Found {
         if names.is_empty() {
             return false;
         }
+        let caller = caller();
         let mut callers = self.lock();
-        if !callers.found.contains_key(caller) {
-            if callers.order.len() >= MAX_CALLERS {
-                let oldest = callers.order.remove(0);
+        if !callers.found.contains_key(&caller) {
+            if callers.order.len() >= MAX_CALLERS
+                && let Some(oldest) = callers.order.pop_front()
+            {
                 callers.found.remove(&oldest);
             }
-            callers.order.push(caller.clone());
+            callers.order.push_back(caller.clone());
         }
-        let found = callers.found.entry(caller.clone()).or_default();
+        let found = callers.found.entry(caller).or_default();
         let mut new = false;
         for name in names {
             new |= found.insert(name.to_owned());

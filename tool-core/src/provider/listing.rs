@@ -123,11 +123,6 @@ impl Listing {
         self
     }
 
-    /// The search asked for.
-    pub const fn searches(self) -> Option<Search> {
-        self.search
-    }
-
     /// This listing in a byte, to tell its cached definitions apart.
     pub(crate) const fn key(self) -> u8 {
         let search = match self.search {
