@@ -104,6 +104,7 @@ pub mod registry;
 pub mod schema;
 #[cfg(feature = "search")]
 pub mod search;
+pub mod store;
 pub mod toolset;
 
 #[doc(hidden)]

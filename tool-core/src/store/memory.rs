@@ -1,0 +1,175 @@
+//! The store in this process's memory: every registry's by default.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::{Store, StoreError, Watch, Watchers, When};
+use crate::BoxFuture;
+
+/// How often a write also sweeps out the records that expired.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
+/// A [`Store`] in this process's memory: what waits is lost with the
+/// process, and seen by no other. Clones share the records.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::time::Duration;
+/// use tool_core::store::{MemoryStore, Store, When};
+///
+/// let store = MemoryStore::new();
+/// store.put("turn:7", b"{}".to_vec(), Duration::from_secs(600), When::Always).await?;
+/// assert_eq!(store.len(), 1);
+/// assert!(store.delete("turn:7").await?);
+/// assert!(store.is_empty());
+/// # Ok::<(), tool_core::store::StoreError>(())
+/// # }).unwrap();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MemoryStore {
+    records: Arc<Mutex<Records>>,
+    watchers: Watchers,
+}
+
+#[derive(Debug, Default)]
+struct Records {
+    /// Each record and when it expires.
+    by_key: HashMap<String, (Vec<u8>, Instant)>,
+    /// When a write next sweeps out expired records.
+    next_sweep: Option<Instant>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn records(&self) -> MutexGuard<'_, Records> {
+        // Each operation under this lock leaves the map whole.
+        self.records.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many records the store holds that have not expired.
+    pub fn len(&self) -> usize {
+        let now = Instant::now();
+        self.records()
+            .by_key
+            .values()
+            .filter(|(_, expires)| *expires > now)
+            .count()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn put_now(&self, key: &str, value: Vec<u8>, ttl: Duration, when: When<'_>) -> bool {
+        let now = Instant::now();
+        let mut records = self.records();
+        let current = records
+            .by_key
+            .get(key)
+            .filter(|(_, expires)| *expires > now)
+            .map(|(value, _)| value.as_slice());
+        let writes = match when {
+            When::Always => true,
+            When::Absent => current.is_none(),
+            When::Equals(expected) => current == Some(expected),
+        };
+        if !writes {
+            return false;
+        }
+        records.by_key.insert(key.to_owned(), (value, now + ttl));
+        if records.next_sweep.is_none_or(|at| at <= now) {
+            records.by_key.retain(|_, (_, expires)| *expires > now);
+            records.next_sweep = Some(now + SWEEP_EVERY);
+        }
+        drop(records);
+        self.watchers.wake(key);
+        true
+    }
+}
+
+impl Store for MemoryStore {
+    fn kind(&self) -> &str {
+        "memory"
+    }
+
+    fn get<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>> {
+        let now = Instant::now();
+        let found = self
+            .records()
+            .by_key
+            .get(key)
+            .filter(|(_, expires)| *expires > now)
+            .map(|(value, _)| value.clone());
+        Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn put<'a>(
+        &'a self,
+        key: &'a str,
+        value: Vec<u8>,
+        ttl: Duration,
+        when: When<'a>,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let wrote = self.put_now(key, value, ttl, when);
+        Box::pin(std::future::ready(Ok(wrote)))
+    }
+
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let now = Instant::now();
+        let removed = self
+            .records()
+            .by_key
+            .remove(key)
+            .is_some_and(|(_, expires)| expires > now);
+        if removed {
+            self.watchers.wake(key);
+        }
+        Box::pin(std::future::ready(Ok(removed)))
+    }
+
+    fn watch(&self, key: &str) -> Watch {
+        self.watchers.watch(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::{MemoryStore, Store, When};
+
+    /// Expired records are not kept: a later write sweeps them out.
+    #[tokio::test(start_paused = true)]
+    async fn expired_records_are_swept_out_by_later_writes() {
+        let store = MemoryStore::new();
+        for call in 0..1000 {
+            let key = format!("call:{call}");
+            let brief = Duration::from_millis(50);
+            store
+                .put(&key, vec![0; 64], brief, When::Always)
+                .await
+                .expect("put");
+        }
+        assert_eq!(store.records().by_key.len(), 1000);
+        tokio::time::advance(Duration::from_millis(1100)).await;
+        assert!(store.is_empty(), "expired records are not counted");
+        let minute = Duration::from_secs(60);
+        store
+            .put("call:new", vec![0; 64], minute, When::Always)
+            .await
+            .expect("put");
+        assert_eq!(
+            store.records().by_key.len(),
+            1,
+            "the write swept out the rest"
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! Where what waits is kept: the results of calls delivered later, the
+//! records of tasks, parked approvals and questions, stored turns.
+//!
+//! A [`Store`] is a map of keys to bytes in which every record expires,
+//! with the three writes waiting work needs: write always, write only if
+//! absent (one process claims a call), and write only if the record is
+//! still what it was read as (a task moves from one state to the next
+//! once). A process [watches](Store::watch) a key to hear when another
+//! writes it. [`MemoryStore`] keeps the records in this process, as
+//! every registry does by default; a store shared by many processes (the
+//! `tool-redis` crate's, on Redis) lets work paused on one be finished on
+//! another.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use std::time::Duration;
+//! use tool_core::store::{MemoryStore, Store, When};
+//!
+//! let store = MemoryStore::new();
+//! let minute = Duration::from_secs(60);
+//!
+//! // One process claims the call; a second claim is refused.
+//! assert!(store.put("call:1", b"working".to_vec(), minute, When::Absent).await?);
+//! assert!(!store.put("call:1", b"working".to_vec(), minute, When::Absent).await?);
+//!
+//! // Someone waits for it to end...
+//! let mut watch = store.watch("call:1");
+//! // ...and it ends once, from the state it was read in.
+//! assert!(store.put("call:1", b"done".to_vec(), minute, When::Equals(b"working")).await?);
+//! assert!(!store.put("call:1", b"failed".to_vec(), minute, When::Equals(b"working")).await?);
+//! watch.changed().await;
+//! assert_eq!(store.get("call:1").await?.as_deref(), Some(&b"done"[..]));
+//! # Ok::<(), tool_core::store::StoreError>(())
+//! # }).unwrap();
+//! ```
+
+mod memory;
+mod watch;
+
+use std::time::Duration;
+
+pub use memory::MemoryStore;
+pub use watch::{Watch, Watchers};
+
+use crate::BoxFuture;
+
+/// When [`Store::put`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When<'a> {
+    /// Always, over whatever is there.
+    Always,
+    /// Only if the key holds nothing: the first of many writers wins.
+    Absent,
+    /// Only if the key holds exactly these bytes: a change made from what
+    /// was read, which fails if someone changed it meanwhile.
+    Equals(&'a [u8]),
+}
+
+/// Why a store could not do what it was asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The store cannot be reached (a server down, a connection lost):
+    /// what it holds may be lost as well.
+    #[error("the {store} store is unreachable: {message}")]
+    Unreachable {
+        /// Which store: `memory`, `redis`...
+        store: String,
+        /// What went wrong, as the store's client says it.
+        message: String,
+    },
+    /// The store refused the operation (a value too large, a key of the
+    /// wrong type, an error in the store itself).
+    #[error("the {store} store refused an operation on `{key}`: {message}")]
+    Refused {
+        /// Which store.
+        store: String,
+        /// The key.
+        key: String,
+        /// What the store said.
+        message: String,
+    },
+}
+
+/// Records that expire, kept where every process that shares the store
+/// can read them: see the [module](self).
+///
+/// Every write sets the record's time to live: nothing a store holds
+/// outlives it, so a store left alone goes back to empty. Keys are plain
+/// strings, which the registry and the MCP server prefix by what they
+/// hold (`call:`, `task:`...); a store shared by several applications
+/// separates them (a key prefix, a database).
+///
+/// Implementations wake the [`Watch`]es of a key on every write and delete
+/// of it, from any process sharing the store, using [`Watchers`]; they
+/// need not wake them when a record expires.
+pub trait Store: Send + Sync + 'static {
+    /// What the store is (`memory`, `redis`), for messages.
+    fn kind(&self) -> &str;
+
+    /// The record under `key`, if there is one that has not expired.
+    fn get<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>>;
+
+    /// Writes `value` under `key` for `ttl`, if `when` holds: whether it
+    /// wrote. A write wakes the key's watches.
+    fn put<'a>(
+        &'a self,
+        key: &'a str,
+        value: Vec<u8>,
+        ttl: Duration,
+        when: When<'a>,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// Removes the record under `key`: whether there was one. Removing
+    /// one wakes the key's watches.
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// Hears the writes of `key` from now on, from this process and any
+    /// other sharing the store. Watch first, then read: a write between
+    /// the two is heard.
+    fn watch(&self, key: &str) -> Watch;
+}
+
+/// A shared store is a store.
+impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
+    fn kind(&self) -> &str {
+        (**self).kind()
+    }
+
+    fn get<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>> {
+        (**self).get(key)
+    }
+
+    fn put<'a>(
+        &'a self,
+        key: &'a str,
+        value: Vec<u8>,
+        ttl: Duration,
+        when: When<'a>,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).put(key, value, ttl, when)
+    }
+
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).delete(key)
+    }
+
+    fn watch(&self, key: &str) -> Watch {
+        (**self).watch(key)
+    }
+}
