@@ -819,9 +819,9 @@ async fn a_deferred_result_is_delivered_by_the_application() {
         async move { registry.wait(&id).await }
     });
     tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(registry.deliver(&id, ToolResult::text("yes")), Ok(()));
+    assert_eq!(registry.deliver(&id, ToolResult::text("yes")).await, Ok(()));
     assert_eq!(
-        registry.deliver(&id, ToolResult::text("no")),
+        registry.deliver(&id, ToolResult::text("no")).await,
         Err(DeliveryError::NotAwaitingDelivery {
             call_id: id.clone()
         })
@@ -829,7 +829,7 @@ async fn a_deferred_result_is_delivered_by_the_application() {
     let result = waiter.await.expect("joined").expect("a result");
     assert_eq!(result.model_text(), "yes");
     assert_eq!(
-        registry.deliver("nope", ToolResult::text("?")),
+        registry.deliver("nope", ToolResult::text("?")).await,
         Err(DeliveryError::UnknownCall {
             call_id: "nope".into()
         })
@@ -906,7 +906,9 @@ async fn a_tool_that_produces_its_own_result_keeps_it_over_a_delivery() {
         .await;
     let id = pending.pending_call_id().expect("pending").to_owned();
     assert_eq!(
-        registry.deliver(&id, ToolResult::text("from elsewhere")),
+        registry
+            .deliver(&id, ToolResult::text("from elsewhere"))
+            .await,
         Ok(())
     );
     let result = registry.wait(&id).await.expect("a result");

@@ -345,7 +345,7 @@ async fn finish_call(registry: &ToolRegistry<App>, n: u64, id: &str) -> Result<O
     if let Some(again) = registry.wait(id).await {
         return Err(format!("a second final result: {again:?}"));
     }
-    match registry.deliver(id, ToolResult::text("late")) {
+    match registry.deliver(id, ToolResult::text("late")).await {
         Err(DeliveryError::UnknownCall { .. }) => outcome,
         other => Err(format!("a delivery after the end gave {other:?}")),
     }
@@ -383,11 +383,14 @@ async fn deliver_all(
     let mut problems = Vec::new();
     while let Some((id, n, handed_off)) = jobs.recv().await {
         slowest = slowest.max(handed_off.elapsed());
-        match registry.deliver(&id, ToolResult::text(format!("delivered {n}"))) {
+        match registry
+            .deliver(&id, ToolResult::text(format!("delivered {n}")))
+            .await
+        {
             Ok(()) => delivered += 1,
             Err(error) => problems.push(format!("delivering call {n}: {error}")),
         }
-        if let Ok(()) = registry.deliver(&id, ToolResult::text("twice")) {
+        if let Ok(()) = registry.deliver(&id, ToolResult::text("twice")).await {
             problems.push(format!("call {n} took a second delivery"));
         }
     }

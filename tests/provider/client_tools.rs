@@ -73,6 +73,7 @@ async fn run(script: Script) {
     let call_id = waiting[0].call_id().to_owned();
     registry
         .deliver(&call_id, ToolResult::text("Lisbon"))
+        .await
         .expect("the call waits for its result");
     turn.resume(&registry).await;
     assert!(!turn.is_waiting());

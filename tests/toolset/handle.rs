@@ -138,7 +138,10 @@ async fn a_pending_call_is_delivered_and_waited_for_across_versions() {
     let id = pending.pending_call_id().unwrap().to_owned();
     handle.insert(Add, OnDuplicate::Error).unwrap();
     assert!(handle.remove("export"), "even the tool may go");
-    handle.deliver(&id, ToolResult::text("exported")).unwrap();
+    handle
+        .deliver(&id, ToolResult::text("exported"))
+        .await
+        .unwrap();
     let result = tokio::time::timeout(Duration::from_secs(5), handle.wait(&id))
         .await
         .expect("the result comes")

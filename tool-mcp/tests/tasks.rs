@@ -223,6 +223,7 @@ async fn a_result_the_application_delivers_completes_the_task() {
     assert_eq!(payload, TaskPayload::Working);
     registry
         .deliver(&pending[0], ToolResult::text("approved by Ada"))
+        .await
         .expect("the call awaits its result");
     let (payload, _) = poll_until(&client, &task_id, |payload, _| {
         !matches!(payload, TaskPayload::Working)

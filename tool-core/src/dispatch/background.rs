@@ -1,7 +1,7 @@
 //! Step 6 for a `long_running` tool: the run goes on in a task of its own,
 //! and the call's result, a pending one, comes back at once.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -12,15 +12,37 @@ use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, Work, execute, quietly};
 use crate::dispatch::held::Held;
 use crate::dispatch::output::bound_media;
+use crate::dispatch::pending::{MemoryCalls, PendingCalls, StoredCalls};
 use crate::dispatch::pipeline::Pipeline;
+use crate::tool::Call;
 use crate::tool::context::Caller;
 use crate::{CallFinished, ToolError, ToolResult};
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Step 6 for a `long_running` tool: a pending result now, the tool's
     /// (or a delivered) result later through [`ToolRegistry::wait`].
-    pub(crate) fn run_in_background(
+    pub(crate) async fn run_in_background(
         &self,
+        entry: &Entry<Ctx>,
+        call: &Held<'_>,
+        run: Work<'static>,
+        timeout: Duration,
+        caller: CancellationToken,
+    ) -> ToolResult {
+        match &*self.pending {
+            PendingCalls::Memory(calls) => {
+                self.run_in_memory(calls, entry, call, run, timeout, caller)
+            }
+            // Boxed: only calls kept in a store pay for its future.
+            PendingCalls::Stored(calls) => {
+                Box::pin(self.run_stored(calls, entry, call, run, timeout, caller)).await
+            }
+        }
+    }
+
+    fn run_in_memory(
+        &self,
+        calls: &MemoryCalls,
         entry: &Entry<Ctx>,
         call: &Held<'_>,
         run: Work<'static>,
@@ -30,24 +52,20 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let name = entry.name.to_string();
         let id = call.id();
         let pending = ToolResult::pending(&name, id);
-        let Some(opened) = self.pending.open(id) else {
+        let Some(opened) = calls.open(id) else {
             // The same call is running already: one run, one result.
             return pending;
         };
-        let exclusive = entry.exclusive.clone();
-        let observer = self.observer.clone();
         let pending_timeout = self.settings.pending_timeout;
-        let max_media_bytes = self.settings.max_media_bytes;
-        let call = call.shared(self.progress.as_ref());
-        let span = tracing::info_span!("tool_call_background", tool = %name, call_id = id);
-        let start = Instant::now();
+        let finished = self.finisher(entry, call);
+        let exclusive = entry.exclusive.clone();
         let task = async move {
-            let id = call.id();
+            let call = &finished.call;
             let caller = OnceLock::from(caller);
             let result = execute(
-                &name,
+                &finished.name,
                 Run::Detached(run),
-                Some(&call),
+                Some(call),
                 timeout,
                 exclusive.as_deref(),
                 Caller(&caller),
@@ -59,8 +77,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                     _ => {
                         call.cancel();
                         ToolError::PendingTimeout {
-                            tool: name.clone(),
-                            call_id: id.to_string(),
+                            tool: finished.name.clone(),
+                            call_id: call.id().to_string(),
                             after: pending_timeout,
                         }
                         .into()
@@ -69,20 +87,121 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             } else {
                 result
             };
-            let result = bound_media(&name, result, max_media_bytes);
-            if let Some(observer) = &observer {
-                let event = CallFinished {
-                    tool: &name,
-                    call_id: id,
-                    duration: start.elapsed(),
-                    result: &result,
-                };
-                quietly(|| observer.call_finished(&event));
-            }
+            let result = finished.observe(result);
             // Kept for waiters to come, if none waits yet.
             opened.finish.send_replace(Some(result));
         };
-        tokio::spawn(task.instrument(span));
+        tokio::spawn(task.instrument(self.span(entry, id)));
         pending
+    }
+
+    /// The same for a registry whose pending calls are kept in a store: the
+    /// call is claimed in the store before the pending result is given, so
+    /// that any process sharing the store can wait on it or deliver to it
+    /// at once.
+    async fn run_stored(
+        &self,
+        calls: &Arc<StoredCalls>,
+        entry: &Entry<Ctx>,
+        call: &Held<'_>,
+        run: Work<'static>,
+        timeout: Duration,
+        caller: CancellationToken,
+    ) -> ToolResult {
+        let name = entry.name.to_string();
+        let id = call.id();
+        let pending = ToolResult::pending(&name, id);
+        let pending_timeout = self.settings.pending_timeout;
+        let claim = match calls.open(id, &name, timeout + pending_timeout).await {
+            Ok(Some(claim)) => claim,
+            // Pending already, here or in another process: one run.
+            Ok(None) => return pending,
+            Err(error) => {
+                return ToolError::Unavailable {
+                    tool: name,
+                    reason: format!("its call could not be recorded, so it did not run: {error}"),
+                }
+                .into();
+            }
+        };
+        let finished = self.finisher(entry, call);
+        let exclusive = entry.exclusive.clone();
+        let task = async move {
+            let call = &finished.call;
+            let caller = OnceLock::from(caller);
+            let result = execute(
+                &finished.name,
+                Run::Detached(run),
+                Some(call),
+                timeout,
+                exclusive.as_deref(),
+                Caller(&caller),
+            )
+            .await;
+            let (result, recorded) = if result.is_deferred() {
+                let (result, recorded) = claim.delivery(pending_timeout).await;
+                if result.tool_error().is_some_and(|error| {
+                    matches!(
+                        error,
+                        ToolError::PendingTimeout { .. } | ToolError::Lost { .. }
+                    )
+                }) {
+                    call.cancel();
+                }
+                (result, recorded)
+            } else {
+                (result, false)
+            };
+            let result = finished.observe(result);
+            if recorded {
+                claim.forget();
+            } else {
+                claim.finish(result, pending_timeout).await;
+            }
+        };
+        tokio::spawn(task.instrument(self.span(entry, id)));
+        pending
+    }
+
+    fn span(&self, entry: &Entry<Ctx>, id: &str) -> tracing::Span {
+        tracing::info_span!("tool_call_background", tool = %entry.name, call_id = id)
+    }
+
+    /// What the end of a background run needs: the call, its tool's name,
+    /// and what to bound and tell of its result.
+    fn finisher(&self, entry: &Entry<Ctx>, call: &Held<'_>) -> Finisher {
+        Finisher {
+            name: entry.name.to_string(),
+            call: call.shared(self.progress.as_ref()),
+            observer: self.observer.clone(),
+            max_media_bytes: self.settings.max_media_bytes,
+            start: Instant::now(),
+        }
+    }
+}
+
+/// The end of a background run.
+struct Finisher {
+    name: String,
+    call: Arc<Call>,
+    observer: Option<Arc<dyn crate::observe::CallObserver>>,
+    max_media_bytes: usize,
+    start: Instant,
+}
+
+impl Finisher {
+    /// The result, its media bounded, told to the observer.
+    fn observe(&self, result: ToolResult) -> ToolResult {
+        let result = bound_media(&self.name, result, self.max_media_bytes);
+        if let Some(observer) = &self.observer {
+            let event = CallFinished {
+                tool: &self.name,
+                call_id: self.call.id(),
+                duration: self.start.elapsed(),
+                result: &result,
+            };
+            quietly(|| observer.call_finished(&event));
+        }
+        result
     }
 }

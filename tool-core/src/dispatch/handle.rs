@@ -105,8 +105,8 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
     }
 
     /// [`ToolRegistry::deliver`]: every version shares the pending calls.
-    pub fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
-        self.current().deliver(call_id, result)
+    pub async fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
+        self.current().deliver(call_id, result).await
     }
 
     /// [`ToolRegistry::wait`]: every version shares the pending calls.

@@ -1,14 +1,16 @@
 //! A registry's options, builder style: the approval hook, the observer,
-//! how a batch runs, the limits, validation and the checks every tool
-//! must pass.
+//! how a batch runs, the limits, validation, the checks every tool must
+//! pass, and where pending calls are kept.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::dispatch::batch::Batch;
 use crate::dispatch::observe::CallObserver;
+use crate::dispatch::pending::{PendingCalls, StoredCalls};
 use crate::dispatch::registry::ToolCheck;
 use crate::dispatch::settings::Validation;
+use crate::store::Store;
 use crate::{ApprovalHook, ToolRegistry};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
@@ -108,6 +110,48 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     #[must_use]
     pub fn with_pending_timeout(mut self, timeout: Duration) -> Self {
         self.pipeline.settings.pending_timeout = timeout;
+        self
+    }
+
+    /// Keeps the registry's pending calls (those of `long_running` tools,
+    /// whose results come later) in `store` rather than in this process:
+    /// with a store other processes share (`tool_redis::RedisStore`), a
+    /// call made in one process can be delivered to and waited on in any,
+    /// and a [`Turn`](crate::provider::Turn) paused in one can be resumed
+    /// in another. Each call is a record that expires once its time
+    /// limits have passed; the store keeps nothing longer.
+    ///
+    /// Set it before the registry makes its first call: calls pending
+    /// until then stay where they were.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use tool_core::store::MemoryStore;
+    /// use tool_core::{tool, ToolContext, ToolRegistry, ToolResult};
+    ///
+    /// /// Ask the user to pick a file; the client shows the dialog.
+    /// #[tool(long_running)]
+    /// fn pick_file() -> ToolResult {
+    ///     ToolResult::deferred()
+    /// }
+    ///
+    /// let store = MemoryStore::new();
+    /// let registry = ToolRegistry::new().with(PickFile).with_store(store.clone());
+    /// let pending = registry.call(&ToolContext::new(()), "pick_file", serde_json::json!({})).await;
+    /// let id = pending.pending_call_id().unwrap().to_owned();
+    /// assert_eq!(store.len(), 1, "the call is recorded");
+    ///
+    /// // Another registry on the same store (another process, with Redis)
+    /// // delivers the result and takes it.
+    /// let elsewhere = ToolRegistry::<()>::new().with_store(store);
+    /// elsewhere.deliver(&id, ToolResult::text("notes.txt")).await.unwrap();
+    /// assert_eq!(elsewhere.wait(&id).await.unwrap().model_text(), "notes.txt");
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_store(mut self, store: impl Store) -> Self {
+        let store: Arc<dyn Store> = Arc::new(store);
+        self.pipeline.pending = Arc::new(PendingCalls::Stored(Arc::new(StoredCalls::new(store))));
         self
     }
 

@@ -327,7 +327,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
         let run = match run {
             Run::Detached(work) => {
-                return self.run_in_background(entry, call, work, timeout, caller.token().clone());
+                return self
+                    .run_in_background(entry, call, work, timeout, caller.token().clone())
+                    .await;
             }
             run => run,
         };

@@ -11,6 +11,7 @@ mod listing;
 pub mod mcp;
 mod openai;
 mod parts;
+mod stored_turn;
 mod turn;
 
 use std::fmt;

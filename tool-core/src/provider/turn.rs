@@ -25,12 +25,12 @@ use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
 /// result, in the provider's shape and the calls' order.
 #[derive(Debug)]
 pub struct Turn {
-    provider: Provider,
-    calls: Vec<ProviderCall>,
-    results: Vec<ToolResult>,
-    model_turn: Vec<Value>,
-    reply: Vec<Value>,
-    text: Option<String>,
+    pub(super) provider: Provider,
+    pub(super) calls: Vec<ProviderCall>,
+    pub(super) results: Vec<ToolResult>,
+    pub(super) model_turn: Vec<Value>,
+    pub(super) reply: Vec<Value>,
+    pub(super) text: Option<String>,
 }
 
 /// A call of a turn whose result waits on the application: see
@@ -169,7 +169,7 @@ impl Turn {
     ///
     /// for waiting in turn.waiting() {
     ///     assert_eq!(waiting.call().id(), Some("toolu_1"));
-    ///     registry.deliver(waiting.call_id(), ToolResult::text("notes.txt")).unwrap();
+    ///     registry.deliver(waiting.call_id(), ToolResult::text("notes.txt")).await.unwrap();
     /// }
     /// turn.resume(&registry).await;
     /// assert_eq!(
@@ -181,17 +181,21 @@ impl Turn {
     /// # });
     /// ```
     pub async fn resume<Ctx: Send + Sync + 'static>(&mut self, registry: &ToolRegistry<Ctx>) {
-        let mut ids: Vec<&str> = self.waiting().map(|w| w.call_id).collect();
+        let mut ids: Vec<(&str, &str)> =
+            self.waiting().map(|w| (w.call_id, w.call.name())).collect();
         if ids.is_empty() {
             return;
         }
         // The same call twice in a response is one pending call: its result
         // is taken once and answers both.
         ids.sort_unstable();
-        ids.dedup();
-        let finals = join_all(ids.iter().map(|id| registry.wait(id))).await;
-        let finals: HashMap<String, Option<ToolResult>> =
-            ids.into_iter().map(str::to_owned).zip(finals).collect();
+        ids.dedup_by_key(|(id, _)| *id);
+        let finals = join_all(ids.iter().map(|(id, tool)| registry.wait_for(id, tool))).await;
+        let finals: HashMap<String, Option<ToolResult>> = ids
+            .into_iter()
+            .map(|(id, _)| id.to_owned())
+            .zip(finals)
+            .collect();
         for (call, result) in self.calls.iter().zip(&mut self.results) {
             let Some(id) = result.pending_call_id() else {
                 continue;

@@ -134,6 +134,19 @@ pub enum ToolError {
         /// The time limit that ran out.
         after: Duration,
     },
+    /// A pending call's record was lost by the store that kept it
+    /// ([`ToolRegistry::with_store`](crate::ToolRegistry::with_store)): the
+    /// store was emptied (a restart) or cannot be reached, so the call's
+    /// result cannot be given.
+    Lost {
+        /// The tool's name (empty when the record, which held it, is the
+        /// thing lost).
+        tool: String,
+        /// The pending call's id.
+        call_id: String,
+        /// What the store said.
+        reason: String,
+    },
     /// A media part of the result is larger than the registry passes on
     /// ([`ToolRegistry::with_max_media_bytes`](crate::ToolRegistry::with_max_media_bytes)).
     MediaTooLarge {
@@ -214,6 +227,14 @@ impl fmt::Display for ToolError {
                 f,
                 "tool `{tool}` (call `{call_id}`) produced no result within {}",
                 Secs(*after)
+            ),
+            Self::Lost {
+                tool,
+                call_id,
+                reason,
+            } => write!(
+                f,
+                "the result of tool `{tool}` (call `{call_id}`) was lost: {reason}; call the tool again if it is still needed"
             ),
             Self::MediaTooLarge {
                 tool,

@@ -13,6 +13,7 @@ mod name;
 pub(crate) mod pointer;
 pub(crate) mod progress;
 mod result;
+mod stored;
 
 pub(crate) use call::Call;
 pub use call_id::call_id;

@@ -43,6 +43,24 @@ pub enum ToolOutput {
 /// assert!(failed.is_error());
 /// assert_eq!(failed.model_text(), "city not found");
 /// ```
+///
+/// A result can be kept in a store and read back by another process: it is
+/// `Serialize` and `Deserialize`, in a versioned form of its own (`{"v":1,
+/// "output":{"text":"sunny"}}`; media bytes in base64). What is read back
+/// equals what was written, except that the source error of a tool's own
+/// failure ([`ErrorMessage`](crate::error::ErrorMessage)) is kept as its
+/// text alone.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::ToolResult;
+///
+/// let result = ToolResult::json(json!({"temp": 21})).with_structured_content(json!({"temp": 21}));
+/// let stored = serde_json::to_string(&result)?;
+/// let read: ToolResult = serde_json::from_str(&stored)?;
+/// assert_eq!(read, result);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolResult {
     output: ToolOutput,
@@ -55,7 +73,7 @@ pub struct ToolResult {
 
 /// Where a call stands.
 #[derive(Clone, Debug, PartialEq)]
-enum State {
+pub(super) enum State {
     Done,
     /// Running in the background; the result comes later under this id.
     Pending(Box<str>),
@@ -169,6 +187,29 @@ impl ToolResult {
         matches!(self.state, State::Deferred)
     }
 
+    /// Where the call stands, for the stored form.
+    pub(super) fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// A result from the fields of its stored form, taken as they were
+    /// written: the output is not made again from the error.
+    pub(super) fn from_stored(
+        output: ToolOutput,
+        is_error: bool,
+        error: Option<ToolError>,
+        structured: Option<Value>,
+        state: State,
+    ) -> Self {
+        Self {
+            output,
+            is_error,
+            error: error.map(Box::new),
+            structured: structured.map(Box::new),
+            state,
+        }
+    }
+
     /// The content.
     pub fn output(&self) -> &ToolOutput {
         &self.output
@@ -265,6 +306,12 @@ impl<T: Serialize + 'static> IntoToolOutput for T {
         if let Some(text) = (&mut slot as &mut dyn Any).downcast_mut::<Option<String>>() {
             return ToolResult::text(text.take().unwrap_or_default());
         }
+        // A `ToolResult` is `Serialize` too (its stored form), so it comes
+        // here rather than through an impl of its own, which would overlap
+        // this one: it is the result as it is, not its JSON.
+        if let Some(result) = (&mut slot as &mut dyn Any).downcast_mut::<Option<ToolResult>>() {
+            return result.take().unwrap_or_else(|| ToolResult::text(""));
+        }
         // Media and parts are the parts they are, not their JSON. The test is
         // a constant for a given `T`, and the conversion is compiled once,
         // in this crate, not once per return type in the tools' crate.
@@ -283,12 +330,6 @@ impl<T: Serialize + 'static> IntoToolOutput for T {
             }
             .into(),
         }
-    }
-}
-
-impl IntoToolOutput for ToolResult {
-    fn into_tool_result(self, _tool: &str) -> ToolResult {
-        self
     }
 }
 

@@ -1,32 +1,12 @@
-//! Calls of `long_running` tools whose results come later.
+//! Pending calls kept in this process: channels, no copies.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::{oneshot, watch};
 
+use super::DeliveryError;
 use crate::ToolResult;
-
-/// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
-/// a result.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DeliveryError {
-    /// No pending call has that id (it never existed, or its result was
-    /// already taken by [`ToolRegistry::wait`](crate::ToolRegistry::wait)).
-    #[error("no pending call has the id `{call_id}`")]
-    UnknownCall {
-        /// The id given.
-        call_id: String,
-    },
-    /// The call's result is final already: a result was delivered before,
-    /// the tool produced its own, or the call timed out.
-    #[error("the call `{call_id}` is not waiting for a delivered result")]
-    NotAwaitingDelivery {
-        /// The id given.
-        call_id: String,
-    },
-}
 
 /// One pending call.
 struct Slot {
@@ -38,19 +18,19 @@ struct Slot {
 
 /// The pending calls of one registry, by call id.
 #[derive(Default)]
-pub(crate) struct PendingCalls {
+pub(crate) struct MemoryCalls {
     slots: Mutex<HashMap<String, Slot>>,
 }
 
 /// The two ends the background task of a pending call holds.
-pub(crate) struct Opened {
+pub(crate) struct MemoryOpened {
     /// Delivered results arrive here.
     pub(crate) delivered: oneshot::Receiver<ToolResult>,
     /// The final result goes here.
     pub(crate) finish: watch::Sender<Option<ToolResult>>,
 }
 
-impl PendingCalls {
+impl MemoryCalls {
     fn slots(&self) -> MutexGuard<'_, HashMap<String, Slot>> {
         // A panic while holding this lock leaves the map consistent: every
         // operation is a single insert, take or remove.
@@ -59,7 +39,7 @@ impl PendingCalls {
 
     /// Registers a call; `None` when the same call is pending already. A
     /// call whose result is final but was never taken is replaced.
-    pub(crate) fn open(&self, call_id: &str) -> Option<Opened> {
+    pub(crate) fn open(&self, call_id: &str) -> Option<MemoryOpened> {
         let mut slots = self.slots();
         if let Some(slot) = slots.get(call_id)
             && slot.result.borrow().is_none()
@@ -75,7 +55,7 @@ impl PendingCalls {
                 result: finish.clone(),
             },
         );
-        Some(Opened { delivered, finish })
+        Some(MemoryOpened { delivered, finish })
     }
 
     /// Hands a result to a pending call. A delivery made while the tool is

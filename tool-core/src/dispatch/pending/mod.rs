@@ -1,0 +1,99 @@
+//! Calls of `long_running` tools whose results come later: kept in this
+//! process ([`MemoryCalls`]), or in a [`Store`](crate::store::Store) that
+//! other processes share ([`StoredCalls`]), where a result delivered to
+//! any of them reaches whoever waits on the call, and a turn paused in
+//! one can be finished in another.
+
+mod memory;
+mod stored;
+
+pub(crate) use memory::MemoryCalls;
+pub(crate) use stored::StoredCalls;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::ToolResult;
+use crate::store::StoreError;
+
+/// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
+/// a result.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DeliveryError {
+    /// No pending call has that id (it never existed, or its result was
+    /// already taken by [`ToolRegistry::wait`](crate::ToolRegistry::wait)).
+    #[error("no pending call has the id `{call_id}`")]
+    UnknownCall {
+        /// The id given.
+        call_id: String,
+    },
+    /// The call's result is final already: a result was delivered before,
+    /// the tool produced its own, or the call timed out.
+    #[error("the call `{call_id}` is not waiting for a delivered result")]
+    NotAwaitingDelivery {
+        /// The id given.
+        call_id: String,
+    },
+    /// The store that keeps the registry's pending calls failed
+    /// ([`ToolRegistry::with_store`](crate::ToolRegistry::with_store)): the
+    /// result was not delivered.
+    #[error("the result of call `{call_id}` was not delivered: {error}")]
+    Store {
+        /// The id given.
+        call_id: String,
+        /// What the store said.
+        error: StoreError,
+    },
+}
+
+/// Where a registry keeps its pending calls.
+pub(crate) enum PendingCalls {
+    Memory(MemoryCalls),
+    Stored(Arc<StoredCalls>),
+}
+
+impl PendingCalls {
+    /// The final result of a call; `tool`, when known, names it in the
+    /// error of a result the store lost.
+    pub(crate) async fn wait(&self, call_id: &str, tool: Option<&str>) -> Option<ToolResult> {
+        match self {
+            PendingCalls::Memory(calls) => calls.wait(call_id).await,
+            PendingCalls::Stored(calls) => Box::pin(calls.wait(call_id, tool)).await,
+        }
+    }
+
+    /// Hands a result to a call; a stored one keeps it for `keep_for`,
+    /// its media bounded by `max_media_bytes` as the tool's own would be
+    /// (the background run bounds it in memory).
+    pub(crate) async fn deliver(
+        &self,
+        call_id: &str,
+        result: ToolResult,
+        keep_for: Duration,
+        max_media_bytes: usize,
+    ) -> Result<(), DeliveryError> {
+        match self {
+            PendingCalls::Memory(calls) => calls.deliver(call_id, result),
+            PendingCalls::Stored(calls) => {
+                calls
+                    .deliver(call_id, result, keep_for, max_media_bytes)
+                    .await
+            }
+        }
+    }
+
+    /// The ids of the calls pending here.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        match self {
+            PendingCalls::Memory(calls) => calls.ids(),
+            PendingCalls::Stored(calls) => calls.ids(),
+        }
+    }
+}
+
+impl Default for PendingCalls {
+    fn default() -> Self {
+        PendingCalls::Memory(MemoryCalls::default())
+    }
+}

@@ -1,0 +1,405 @@
+//! Pending calls kept in a [`Store`]: each call one record, `call:<id>`,
+//! which moves from running to awaiting a delivery to done, each step
+//! made from the state read (so that two processes never both make it),
+//! and which any process sharing the store can deliver to or wait on.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::DeliveryError;
+use crate::dispatch::output::bound_media;
+use crate::store::{Store, StoreError, When};
+use crate::{ToolError, ToolResult};
+
+/// Before every call's key.
+const PREFIX: &str = "call:";
+
+/// How long a result stays once taken, for the other waiters on the call
+/// that read it a moment later.
+const TAKEN_GRACE: Duration = Duration::from_secs(5);
+
+/// How long a record outlives the time its state may last: the time for a
+/// process that finds it to act on it.
+const MARGIN: Duration = Duration::from_secs(60);
+
+/// One call's record.
+#[derive(Debug, Serialize, Deserialize)]
+struct Record {
+    tool: String,
+    #[serde(flatten)]
+    state: State,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+enum State {
+    /// The tool runs (in whichever process claimed the call); a result
+    /// delivered meanwhile is kept for when it defers.
+    Running {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delivered: Option<ToolResult>,
+    },
+    /// The tool deferred: a delivery is awaited until the deadline (ms
+    /// since the Unix epoch, every process's clock).
+    Awaiting { deadline_ms: u64, after_ms: u64 },
+    /// The call's final result.
+    Done { result: ToolResult },
+}
+
+/// The pending calls of a registry whose store is shared.
+pub(crate) struct StoredCalls {
+    store: Arc<dyn Store>,
+    /// The calls this process runs that have not finished, for
+    /// [`ToolRegistry::pending_calls`](crate::ToolRegistry::pending_calls).
+    running: Mutex<Vec<String>>,
+}
+
+/// A call this process claimed: it runs the tool and records the result.
+pub(crate) struct StoredClaim {
+    calls: Arc<StoredCalls>,
+    id: String,
+    tool: String,
+}
+
+impl StoredCalls {
+    pub(crate) fn new(store: Arc<dyn Store>) -> Self {
+        Self {
+            store,
+            running: Mutex::default(),
+        }
+    }
+
+    fn running(&self) -> MutexGuard<'_, Vec<String>> {
+        // Each operation under this lock is one push or removal.
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The ids of the calls this process runs that have not finished.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        self.running().clone()
+    }
+
+    /// Claims the call `id` for this process to run: `None` when it is
+    /// pending already, here or in another process sharing the store (one
+    /// run, one result). A call whose result is final but was never taken
+    /// is claimed again.
+    pub(crate) async fn open(
+        self: &Arc<Self>,
+        id: &str,
+        tool: &str,
+        runs_for: Duration,
+    ) -> Result<Option<StoredClaim>, StoreError> {
+        let key = key(id);
+        let running = Record {
+            tool: tool.to_owned(),
+            state: State::Running { delivered: None },
+        };
+        loop {
+            let claimed = match self.read(&key).await? {
+                None => self.write(&key, &running, runs_for, When::Absent).await?,
+                Some((
+                    read,
+                    Record {
+                        state: State::Done { .. },
+                        ..
+                    },
+                )) => {
+                    self.write(&key, &running, runs_for, When::Equals(&read))
+                        .await?
+                }
+                Some(_) => return Ok(None),
+            };
+            if claimed {
+                self.running().push(id.to_owned());
+                return Ok(Some(StoredClaim {
+                    calls: Arc::clone(self),
+                    id: id.to_owned(),
+                    tool: tool.to_owned(),
+                }));
+            }
+            // Changed between the read and the write: read again.
+        }
+    }
+
+    /// Hands a result to the call `id`, from any process.
+    pub(crate) async fn deliver(
+        &self,
+        id: &str,
+        result: ToolResult,
+        keep_for: Duration,
+        max_media_bytes: usize,
+    ) -> Result<(), DeliveryError> {
+        let key = key(id);
+        let failed = |error| DeliveryError::Store {
+            call_id: id.to_owned(),
+            error,
+        };
+        let not_awaiting = || DeliveryError::NotAwaitingDelivery {
+            call_id: id.to_owned(),
+        };
+        let mut result = Some(result);
+        loop {
+            let Some((read, record)) = self.read(&key).await.map_err(failed)? else {
+                return Err(DeliveryError::UnknownCall {
+                    call_id: id.to_owned(),
+                });
+            };
+            let (state, ttl) = match record.state {
+                State::Running { delivered: None } => (
+                    State::Running {
+                        delivered: result.take(),
+                    },
+                    keep_for + MARGIN,
+                ),
+                State::Awaiting { deadline_ms, .. } if now_ms() < deadline_ms => {
+                    let delivered = result.take().unwrap_or_else(|| ToolResult::text(""));
+                    (
+                        State::Done {
+                            result: bound_media(&record.tool, delivered, max_media_bytes),
+                        },
+                        keep_for,
+                    )
+                }
+                _ => return Err(not_awaiting()),
+            };
+            let next = Record {
+                tool: record.tool,
+                state,
+            };
+            let wrote = self
+                .write(&key, &next, ttl, When::Equals(&read))
+                .await
+                .map_err(failed)?;
+            if wrote {
+                return Ok(());
+            }
+            // Changed meanwhile: take the result back and read again.
+            result = match next.state {
+                State::Running { delivered } => delivered,
+                State::Done { result } => Some(result),
+                State::Awaiting { .. } => None,
+            };
+        }
+    }
+
+    /// The final result of the call `id`, once there is one; `None` when
+    /// no such call is pending. A result awaited past its deadline ends the
+    /// call with a timeout, whoever notices; a store that fails ends the
+    /// wait with an error result that says the result was lost.
+    pub(crate) async fn wait(&self, id: &str, tool: Option<&str>) -> Option<ToolResult> {
+        let key = key(id);
+        let mut watch = self.store.watch(&key);
+        loop {
+            let (read, record) = match self.read(&key).await {
+                Ok(Some(found)) => found,
+                Ok(None) => return None,
+                Err(error) => return Some(lost(tool.unwrap_or_default(), id, &error)),
+            };
+            match record.state {
+                State::Done { result } => {
+                    // Left a moment for the other waiters, then forgotten.
+                    let _ = self
+                        .store
+                        .put(&key, read.clone(), TAKEN_GRACE, When::Equals(&read))
+                        .await;
+                    return Some(result);
+                }
+                State::Awaiting {
+                    deadline_ms,
+                    after_ms,
+                } => {
+                    let left = deadline_ms.saturating_sub(now_ms());
+                    if left == 0 {
+                        let timeout = pending_timeout(&record.tool, id, after_ms);
+                        let done = Record {
+                            tool: record.tool,
+                            state: State::Done { result: timeout },
+                        };
+                        if let Err(error) =
+                            self.write(&key, &done, MARGIN, When::Equals(&read)).await
+                        {
+                            return Some(lost(&done.tool, id, &error));
+                        }
+                        continue;
+                    }
+                    let _ =
+                        tokio::time::timeout(Duration::from_millis(left), watch.changed()).await;
+                }
+                State::Running { .. } => watch.changed().await,
+            }
+        }
+    }
+
+    async fn read(&self, key: &str) -> Result<Option<(Vec<u8>, Record)>, StoreError> {
+        let Some(bytes) = self.store.get(key).await? else {
+            return Ok(None);
+        };
+        match serde_json::from_slice(&bytes) {
+            Ok(record) => Ok(Some((bytes, record))),
+            Err(error) => Err(StoreError::Refused {
+                store: self.store.kind().to_owned(),
+                key: key.to_owned(),
+                message: format!("the record is not a pending call's: {error}"),
+            }),
+        }
+    }
+
+    async fn write(
+        &self,
+        key: &str,
+        record: &Record,
+        ttl: Duration,
+        when: When<'_>,
+    ) -> Result<bool, StoreError> {
+        let bytes = serde_json::to_vec(record).map_err(|error| StoreError::Refused {
+            store: self.store.kind().to_owned(),
+            key: key.to_owned(),
+            message: error.to_string(),
+        })?;
+        self.store.put(key, bytes, ttl, when).await
+    }
+}
+
+impl StoredClaim {
+    /// The tool deferred its result: waits for a delivery (from any
+    /// process) until `within` has passed. The result, and whether it is
+    /// recorded already (as a delivery or a timeout is).
+    pub(crate) async fn delivery(&self, within: Duration) -> (ToolResult, bool) {
+        let calls = &self.calls;
+        let key = key(&self.id);
+        let mut watch = calls.store.watch(&key);
+        let deadline_ms = now_ms().saturating_add(millis(within));
+        loop {
+            let (read, record) = match calls.read(&key).await {
+                Ok(Some(found)) => found,
+                Ok(None) => {
+                    let gone = StoreError::Refused {
+                        store: calls.store.kind().to_owned(),
+                        key: key.clone(),
+                        message: "the call's record is gone (the store was emptied)".into(),
+                    };
+                    return (lost(&self.tool, &self.id, &gone), false);
+                }
+                Err(error) => return (lost(&self.tool, &self.id, &error), false),
+            };
+            let next = match record.state {
+                State::Done { result } => return (result, true),
+                State::Running {
+                    delivered: Some(result),
+                } => State::Done { result },
+                State::Running { delivered: None } => State::Awaiting {
+                    deadline_ms,
+                    after_ms: millis(within),
+                },
+                State::Awaiting {
+                    deadline_ms,
+                    after_ms,
+                } => {
+                    let left = deadline_ms.saturating_sub(now_ms());
+                    if left > 0 {
+                        let _ = tokio::time::timeout(Duration::from_millis(left), watch.changed())
+                            .await;
+                        continue;
+                    }
+                    State::Done {
+                        result: pending_timeout(&self.tool, &self.id, after_ms),
+                    }
+                }
+            };
+            let ttl = match next {
+                State::Awaiting { .. } => within + MARGIN,
+                _ => within,
+            };
+            let next = Record {
+                tool: record.tool,
+                state: next,
+            };
+            match calls.write(&key, &next, ttl, When::Equals(&read)).await {
+                Ok(true) => {
+                    if let State::Done { result } = next.state {
+                        return (result, true);
+                    }
+                }
+                // Changed meanwhile: read again.
+                Ok(false) => {}
+                Err(error) => return (lost(&self.tool, &self.id, &error), false),
+            }
+        }
+    }
+
+    /// Forgets the call here: its result is recorded already.
+    pub(crate) fn forget(self) {
+        self.calls.running().retain(|id| *id != self.id);
+    }
+
+    /// Records the call's final result, kept for `keep_for` for someone to
+    /// take, and forgets the call here.
+    pub(crate) async fn finish(self, result: ToolResult, keep_for: Duration) {
+        let calls = &self.calls;
+        let key = key(&self.id);
+        let done = Record {
+            tool: self.tool.clone(),
+            state: State::Done { result },
+        };
+        loop {
+            let written = match calls.read(&key).await {
+                Ok(Some((read, _))) => {
+                    calls
+                        .write(&key, &done, keep_for, When::Equals(&read))
+                        .await
+                }
+                Ok(None) => calls.write(&key, &done, keep_for, When::Always).await,
+                Err(error) => Err(error),
+            };
+            match written {
+                Ok(false) => continue,
+                Ok(true) => break,
+                Err(error) => {
+                    tracing::warn!(
+                        tool = %self.tool,
+                        call_id = %self.id,
+                        %error,
+                        "the result of a pending call could not be recorded"
+                    );
+                    break;
+                }
+            }
+        }
+        calls.running().retain(|id| *id != self.id);
+    }
+}
+
+fn key(id: &str) -> String {
+    format!("{PREFIX}{id}")
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| millis(since))
+}
+
+fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {
+    ToolError::PendingTimeout {
+        tool: tool.to_owned(),
+        call_id: id.to_owned(),
+        after: Duration::from_millis(after_ms),
+    }
+    .into()
+}
+
+/// The result of a call whose record the store lost or cannot reach.
+fn lost(tool: &str, id: &str, error: &StoreError) -> ToolResult {
+    ToolError::Lost {
+        tool: tool.to_owned(),
+        call_id: id.to_owned(),
+        reason: error.to_string(),
+    }
+    .into()
+}
