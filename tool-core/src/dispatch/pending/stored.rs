@@ -191,12 +191,22 @@ impl StoredCalls {
     pub(crate) async fn wait(&self, id: &str, tool: Option<&str>) -> Option<ToolResult> {
         let key = key(id);
         let mut watch = self.store.watch(&key);
+        // The tool, once the record has been read: a record that goes
+        // before its result was taken was lost, not taken.
+        let mut seen: Option<String> = None;
         loop {
             let (read, record) = match self.read(&key).await {
                 Ok(Some(found)) => found,
-                Ok(None) => return None,
-                Err(error) => return Some(lost(tool.unwrap_or_default(), id, &error)),
+                Ok(None) => {
+                    let tool = seen?;
+                    return Some(lost(&tool, id, self.gone()));
+                }
+                Err(error) => {
+                    let tool = seen.as_deref().or(tool).unwrap_or_default();
+                    return Some(lost(tool, id, error.to_string()));
+                }
             };
+            seen = Some(record.tool.clone());
             match record.state {
                 State::Done { result } => {
                     // Left a moment for the other waiters, then forgotten.
@@ -220,7 +230,7 @@ impl StoredCalls {
                         if let Err(error) =
                             self.write(&key, &done, MARGIN, When::Equals(&read)).await
                         {
-                            return Some(lost(&done.tool, id, &error));
+                            return Some(lost(&done.tool, id, error.to_string()));
                         }
                         continue;
                     }
@@ -230,6 +240,14 @@ impl StoredCalls {
                 State::Running { .. } => watch.changed().await,
             }
         }
+    }
+
+    /// Why a record that went before its time is lost.
+    fn gone(&self) -> String {
+        format!(
+            "its record is gone from the {} store, which was emptied or restarted",
+            self.store.kind()
+        )
     }
 
     async fn read(&self, key: &str) -> Result<Option<(Vec<u8>, Record)>, StoreError> {
@@ -274,15 +292,8 @@ impl StoredClaim {
         loop {
             let (read, record) = match calls.read(&key).await {
                 Ok(Some(found)) => found,
-                Ok(None) => {
-                    let gone = StoreError::Refused {
-                        store: calls.store.kind().to_owned(),
-                        key: key.clone(),
-                        message: "the call's record is gone (the store was emptied)".into(),
-                    };
-                    return (lost(&self.tool, &self.id, &gone), false);
-                }
-                Err(error) => return (lost(&self.tool, &self.id, &error), false),
+                Ok(None) => return (lost(&self.tool, &self.id, calls.gone()), false),
+                Err(error) => return (lost(&self.tool, &self.id, error.to_string()), false),
             };
             let next = match record.state {
                 State::Done { result } => return (result, true),
@@ -324,7 +335,7 @@ impl StoredClaim {
                 }
                 // Changed meanwhile: read again.
                 Ok(false) => {}
-                Err(error) => return (lost(&self.tool, &self.id, &error), false),
+                Err(error) => return (lost(&self.tool, &self.id, error.to_string()), false),
             }
         }
     }
@@ -395,11 +406,11 @@ fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {
 }
 
 /// The result of a call whose record the store lost or cannot reach.
-fn lost(tool: &str, id: &str, error: &StoreError) -> ToolResult {
+fn lost(tool: &str, id: &str, reason: String) -> ToolResult {
     ToolError::Lost {
         tool: tool.to_owned(),
         call_id: id.to_owned(),
-        reason: error.to_string(),
+        reason,
     }
     .into()
 }

@@ -1,0 +1,38 @@
+//! Pending calls kept in a store shared by two registries (as two
+//! processes share one): see `support/stored_calls.rs`.
+
+use tool_core::store::MemoryStore;
+
+#[path = "support/stored_calls.rs"]
+mod stored;
+
+fn two() -> (MemoryStore, stored::Registries) {
+    let store = MemoryStore::new();
+    let here = stored::registry(store.clone());
+    let there = stored::registry(store.clone());
+    (store, (here, there))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_made_here_is_delivered_there() {
+    let (_, (here, there)) = two();
+    stored::a_call_made_here_is_delivered_there(here, there).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_runs_once_and_its_result_is_read_anywhere() {
+    let (_, (here, there)) = two();
+    stored::a_call_runs_once_and_its_result_is_read_anywhere(here, there).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_never_delivered_times_out_everywhere() {
+    let (_, (here, there)) = two();
+    stored::a_result_never_delivered_times_out_everywhere(here, there).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_the_store_loses_is_a_lost_result() {
+    let (store, (here, _)) = two();
+    stored::a_record_the_store_loses_is_a_lost_result(store, here).await;
+}

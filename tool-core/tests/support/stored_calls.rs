@@ -1,0 +1,176 @@
+//! Pending calls kept in a store, as two processes sharing it see them
+//! (two registries on one store): a call made by one is delivered to,
+//! waited on and timed out by the other, runs once however many ask for
+//! it, and comes back lost, not missing, when the store loses it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::json;
+use tool_core::registry::DeliveryError;
+use tool_core::store::Store;
+use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, tool};
+
+/// How many times `export` ran.
+#[derive(Default)]
+pub(crate) struct Runs(AtomicUsize);
+
+/// Ask the user to pick a file; the client shows the dialog.
+#[tool(long_running)]
+fn pick_file(
+    /// What the file is for.
+    purpose: String,
+) -> ToolResult {
+    let _ = purpose;
+    ToolResult::deferred()
+}
+
+/// Export a report; takes a while.
+#[tool(long_running)]
+async fn export(
+    ctx: &ToolContext<Arc<Runs>>,
+    /// Which report.
+    report: String,
+) -> String {
+    ctx.state().0.fetch_add(1, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    format!("exported {report}")
+}
+
+/// The registries of two processes.
+pub(crate) type Registries = (ToolRegistry<Arc<Runs>>, ToolRegistry<Arc<Runs>>);
+
+/// A registry of the two tools, keeping its pending calls in `store`.
+pub(crate) fn registry(store: impl Store) -> ToolRegistry<Arc<Runs>> {
+    ToolRegistry::new()
+        .with(PickFile)
+        .with(Export)
+        .with_store(store)
+}
+
+/// Long enough for a record to cross a loopback connection on a busy
+/// machine; a result that takes longer fails the test.
+const WITHIN: Duration = Duration::from_secs(10);
+
+async fn wait(registry: &ToolRegistry<Arc<Runs>>, id: &str) -> Option<ToolResult> {
+    tokio::time::timeout(WITHIN, registry.wait(id))
+        .await
+        .expect("the wait ends")
+}
+
+/// A client-run call made in one process is delivered in the other, and
+/// either may take its result.
+pub(crate) async fn a_call_made_here_is_delivered_there(
+    here: ToolRegistry<Arc<Runs>>,
+    there: ToolRegistry<Arc<Runs>>,
+) {
+    let ctx = ToolContext::new(Arc::new(Runs::default()));
+    let pending = here
+        .call(&ctx, "pick_file", json!({"purpose": "the invoice"}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    assert_eq!(here.pending_calls(), [id.as_str()]);
+    there
+        .deliver(&id, ToolResult::text("invoice.pdf"))
+        .await
+        .expect("the call awaits its result, wherever it was made");
+    assert_eq!(
+        there.deliver(&id, ToolResult::text("again.pdf")).await,
+        Err(DeliveryError::NotAwaitingDelivery {
+            call_id: id.clone()
+        }),
+        "one delivery"
+    );
+    let result = wait(&here, &id).await.expect("a result");
+    assert_eq!(result.model_text(), "invoice.pdf");
+    // The other waiters read it for a moment more, then it is forgotten.
+    assert_eq!(
+        wait(&there, &id).await.expect("a result").model_text(),
+        "invoice.pdf"
+    );
+    assert!(
+        here.pending_calls().is_empty(),
+        "nothing runs here any more"
+    );
+    assert_eq!(
+        there
+            .deliver("call-never-made", ToolResult::text("?"))
+            .await,
+        Err(DeliveryError::UnknownCall {
+            call_id: "call-never-made".into()
+        })
+    );
+}
+
+/// A long tool's own result, made where it runs, is waited on elsewhere;
+/// the same call asked for in both processes runs once.
+pub(crate) async fn a_call_runs_once_and_its_result_is_read_anywhere(
+    here: ToolRegistry<Arc<Runs>>,
+    there: ToolRegistry<Arc<Runs>>,
+) {
+    let runs = Arc::new(Runs::default());
+    let ctx = ToolContext::new(Arc::clone(&runs));
+    let args = json!({"report": "q3"});
+    let first = here.call(&ctx, "export", args.clone()).await;
+    let second = there.call(&ctx, "export", args).await;
+    let id = first.pending_call_id().expect("pending").to_owned();
+    assert_eq!(second.pending_call_id(), Some(id.as_str()), "the same call");
+    let result = wait(&there, &id).await.expect("a result");
+    assert_eq!(result.model_text(), "exported q3");
+    assert_eq!(runs.0.load(Ordering::SeqCst), 1, "one run for both");
+}
+
+/// A result never delivered ends the call with the timeout's error, which
+/// a waiter in the other process sees (and would make itself, had the
+/// process that made the call died).
+pub(crate) async fn a_result_never_delivered_times_out_everywhere(
+    here: ToolRegistry<Arc<Runs>>,
+    there: ToolRegistry<Arc<Runs>>,
+) {
+    let here = here.with_pending_timeout(Duration::from_millis(400));
+    let ctx = ToolContext::new(Arc::new(Runs::default()));
+    let pending = here
+        .call(&ctx, "pick_file", json!({"purpose": "a timeout"}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    let result = wait(&there, &id).await.expect("a result");
+    assert!(result.is_error());
+    assert_eq!(
+        result.model_text(),
+        format!("tool `pick_file` (call `{id}`) produced no result within 400ms")
+    );
+    assert!(matches!(
+        result.tool_error(),
+        Some(ToolError::PendingTimeout { .. })
+    ));
+}
+
+/// A record the store loses while someone waits on it is a lost result,
+/// which says so, not a missing one.
+pub(crate) async fn a_record_the_store_loses_is_a_lost_result(
+    store: impl Store,
+    here: ToolRegistry<Arc<Runs>>,
+) {
+    let here = Arc::new(here);
+    let ctx = ToolContext::new(Arc::new(Runs::default()));
+    let pending = here
+        .call(&ctx, "pick_file", json!({"purpose": "a lost record"}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    let waiting = tokio::spawn({
+        let here = Arc::clone(&here);
+        let id = id.clone();
+        async move { wait(&here, &id).await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(store.delete(&format!("call:{id}")).await.expect("delete"));
+    let result = waiting.await.expect("joined").expect("a result");
+    assert_eq!(
+        result.model_text(),
+        format!(
+            "the result of tool `pick_file` (call `{id}`) was lost: its record is gone from the {} store, which was emptied or restarted; call the tool again if it is still needed",
+            store.kind()
+        )
+    );
+}
