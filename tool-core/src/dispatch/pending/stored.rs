@@ -393,7 +393,7 @@ fn millis(duration: Duration) -> u64 {
 fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| millis(since))
+        .map_or(0, millis)
 }
 
 fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {
