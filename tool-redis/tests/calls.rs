@@ -9,6 +9,8 @@ use serde_json::json;
 use tool_core::ToolContext;
 use tool_redis::RedisStore;
 
+// Each test binary uses its own part of the server's controls.
+#[allow(dead_code)]
 #[path = "support/server.rs"]
 mod server;
 #[path = "../../tool-core/tests/support/stored_calls.rs"]
