@@ -4,10 +4,31 @@
 //! the application with the provider's id and the arguments, and once the
 //! application delivers its result, the reply holds both, in the calls'
 //! order, under the ids the provider issued; the model then answers.
+//!
+//! Each loop is also paused across processes: a first process (this test
+//! binary, run again for the one test) gets the response, saves the
+//! waiting turn to Redis and exits; this one loads it, delivers the
+//! answer, and gets the reply the unbroken loop got.
+
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::provider::Provider;
+use tool_core::provider::{Provider, Turn};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_redis::RedisStore;
+
+// Each test binary uses its own part of the server's controls.
+#[allow(dead_code)]
+#[path = "../../tool-redis/tests/support/server.rs"]
+mod server;
+
+/// Set in the process that runs a paused loop's first half: the Redis to
+/// save the turn in.
+const FIRST_HALF: &str = "TOOL_TEST_TURN_FIRST_HALF";
+
+/// Where the first half saves the turn.
+const SAVED_AS: &str = "conversation:7";
 
 /// Get the current weather for a city.
 #[tool(read_only, tier = Observe)]
@@ -31,6 +52,8 @@ fn ask_user(
 /// One provider's side of the loop: its two responses and the replies
 /// expected before and after the delivery.
 struct Script {
+    /// The test's name, to run its first half alone in a process.
+    test: &'static str,
     provider: Provider,
     /// The response asking the user, then for the weather.
     calls: Value,
@@ -45,6 +68,95 @@ struct Script {
 }
 
 async fn run(script: Script) {
+    if let Ok(redis) = std::env::var(FIRST_HALF) {
+        first_half(&script, &redis).await;
+        return;
+    }
+    unbroken(&script).await;
+    paused_across_processes(&script).await;
+}
+
+/// The first half of a paused loop, in a process of its own: the response
+/// run, the waiting turn saved; then the process ends.
+async fn first_half(script: &Script, redis: &str) {
+    let store = RedisStore::connect(redis).await.expect("Redis is up");
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(GetWeather)
+        .with(AskUser)
+        .with_store(store.clone());
+    let turn = script
+        .provider
+        .respond(&registry, &ToolContext::new(()), &script.calls)
+        .await
+        .expect("the calls are the provider's shape");
+    assert!(turn.is_waiting());
+    turn.save(&store, SAVED_AS, Duration::from_secs(600))
+        .await
+        .expect("saved");
+}
+
+/// The loop with its turn paused in one process and finished in another.
+async fn paused_across_processes(script: &Script) {
+    let provider = script.provider;
+    let server = server::Server::start();
+    let first = Command::new(std::env::current_exe().expect("this test binary"))
+        .args([script.test, "--exact", "--test-threads=1"])
+        .env(FIRST_HALF, server.url())
+        .output()
+        .expect("the first half runs");
+    assert!(
+        first.status.success(),
+        "the first half failed: {}{}",
+        String::from_utf8_lossy(&first.stdout),
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&first.stdout).contains("1 passed"),
+        "the first half ran its test: {}",
+        String::from_utf8_lossy(&first.stdout)
+    );
+
+    // The first process is gone: this one finishes the turn.
+    let store = RedisStore::connect(&server.url()).await.expect("connect");
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(GetWeather)
+        .with(AskUser)
+        .with_store(store.clone());
+    let mut turn = Turn::load(&store, SAVED_AS)
+        .await
+        .expect("Redis is up")
+        .expect("the first process saved the turn");
+    assert!(turn.is_waiting(), "{provider}");
+    assert_eq!(turn.reply(), replies(&script.partial), "{provider}");
+    assert_eq!(
+        turn.model_turn(),
+        provider
+            .model_turn(&script.calls)
+            .expect("the provider's shape"),
+        "{provider}: the model's turn as it was sent"
+    );
+    let waiting: Vec<_> = turn.waiting().collect();
+    assert_eq!(waiting.len(), 1, "{provider}");
+    assert_eq!(waiting[0].call().id(), Some(script.ask_id), "{provider}");
+    let call_id = waiting[0].call_id().to_owned();
+    registry
+        .deliver(&call_id, ToolResult::text("Lisbon"))
+        .await
+        .expect("the call awaits its result, though the process that made it is gone");
+    tokio::time::timeout(Duration::from_secs(10), turn.resume(&registry))
+        .await
+        .expect("the turn resumes");
+    assert!(!turn.is_waiting());
+    assert_eq!(turn.reply(), replies(&script.whole), "{provider}");
+    let last = provider
+        .respond(&registry, &ToolContext::new(()), &script.answer)
+        .await
+        .expect("the answer is the provider's shape");
+    assert_eq!(last.text(), Some("It is 15 degrees in Lisbon."));
+}
+
+/// The loop in one process, start to end.
+async fn unbroken(script: &Script) {
     let registry: ToolRegistry = ToolRegistry::new().with(GetWeather).with(AskUser);
     let ctx = ToolContext::new(());
     let provider = script.provider;
@@ -101,6 +213,7 @@ fn replies(expected: &Value) -> &[Value] {
 #[tokio::test]
 async fn anthropic() {
     run(Script {
+        test: "client_tools::anthropic",
         provider: Provider::Anthropic { strict: false },
         calls: json!({
             "id": "msg_01",
@@ -137,6 +250,7 @@ async fn anthropic() {
 #[tokio::test]
 async fn openai_chat() {
     run(Script {
+        test: "client_tools::openai_chat",
         provider: Provider::OpenAiChat { strict: true },
         calls: json!({
             "id": "chatcmpl-1",
@@ -179,6 +293,7 @@ async fn openai_chat() {
 #[tokio::test]
 async fn openai_responses() {
     run(Script {
+        test: "client_tools::openai_responses",
         provider: Provider::OpenAiResponses { strict: true },
         calls: json!({
             "id": "resp_1",
@@ -212,6 +327,7 @@ async fn openai_responses() {
 #[tokio::test]
 async fn gemini() {
     run(Script {
+        test: "client_tools::gemini",
         provider: Provider::Gemini { openapi: false },
         calls: json!({
             "candidates": [{

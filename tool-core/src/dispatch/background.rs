@@ -1,7 +1,9 @@
 //! Step 6 for a `long_running` tool: the run goes on in a task of its own,
 //! and the call's result, a pending one, comes back at once.
 
+use std::future::{Future, poll_fn};
 use std::sync::{Arc, OnceLock};
+use std::task::Poll;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -124,33 +126,52 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 .into();
             }
         };
-        let finished = self.finisher(entry, call);
+        let finished = Arc::new(self.finisher(entry, call));
         let exclusive = entry.exclusive.clone();
+        let mut running = Box::pin({
+            let finished = Arc::clone(&finished);
+            async move {
+                let caller = OnceLock::from(caller);
+                execute(
+                    &finished.name,
+                    Run::Detached(run),
+                    Some(&finished.call),
+                    timeout,
+                    exclusive.as_deref(),
+                    Caller(&caller),
+                )
+                .await
+            }
+        });
+        // Started here, once: a tool that defers at once (one the client
+        // runs) is recorded as awaiting its delivery before the call
+        // returns, so that the turn can be finished by whoever delivers,
+        // even if this process ends now.
+        let started = poll_fn(|cx| Poll::Ready(running.as_mut().poll(cx))).await;
+        let settled = match &started {
+            Poll::Ready(result) if result.is_deferred() => claim.defer(pending_timeout).await,
+            _ => None,
+        };
         let task = async move {
-            let call = &finished.call;
-            let caller = OnceLock::from(caller);
-            let result = execute(
-                &finished.name,
-                Run::Detached(run),
-                Some(call),
-                timeout,
-                exclusive.as_deref(),
-                Caller(&caller),
-            )
-            .await;
-            let (result, recorded) = if result.is_deferred() {
-                let (result, recorded) = claim.delivery(pending_timeout).await;
-                if result.tool_error().is_some_and(|error| {
-                    matches!(
-                        error,
-                        ToolError::PendingTimeout { .. } | ToolError::Lost { .. }
-                    )
-                }) {
-                    call.cancel();
+            let result = match started {
+                Poll::Ready(result) => result,
+                Poll::Pending => running.await,
+            };
+            let (result, recorded) = match settled {
+                Some(settled) => settled,
+                None if result.is_deferred() => {
+                    let (result, recorded) = claim.delivery(pending_timeout).await;
+                    if result.tool_error().is_some_and(|error| {
+                        matches!(
+                            error,
+                            ToolError::PendingTimeout { .. } | ToolError::Lost { .. }
+                        )
+                    }) {
+                        finished.call.cancel();
+                    }
+                    (result, recorded)
                 }
-                (result, recorded)
-            } else {
-                (result, false)
+                None => (result, false),
             };
             let result = finished.observe(result);
             if recorded {

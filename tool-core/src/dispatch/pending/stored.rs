@@ -281,22 +281,43 @@ impl StoredCalls {
 }
 
 impl StoredClaim {
+    /// The tool deferred its result at once: records that a delivery is
+    /// awaited until `within` has passed. The result and `true` if one
+    /// was delivered already (and is now the call's); `None` otherwise, or
+    /// if the store failed, which [`delivery`](StoredClaim::delivery) will
+    /// tell.
+    pub(crate) async fn defer(&self, within: Duration) -> Option<(ToolResult, bool)> {
+        self.advance(within, false).await
+    }
+
     /// The tool deferred its result: waits for a delivery (from any
     /// process) until `within` has passed. The result, and whether it is
     /// recorded already (as a delivery or a timeout is).
     pub(crate) async fn delivery(&self, within: Duration) -> (ToolResult, bool) {
+        match self.advance(within, true).await {
+            Some(ended) => ended,
+            // A wait ends only with a result.
+            None => (lost(&self.tool, &self.id, self.calls.gone()), false),
+        }
+    }
+
+    /// Moves a deferred call on: to the delivery made while the tool ran,
+    /// else to awaiting one; then, if `waits`, to the delivery, or to the
+    /// timeout at the deadline. `None` where it would wait, if it does not.
+    async fn advance(&self, within: Duration, waits: bool) -> Option<(ToolResult, bool)> {
         let calls = &self.calls;
         let key = key(&self.id);
         let mut watch = calls.store.watch(&key);
         let deadline_ms = now_ms().saturating_add(millis(within));
         loop {
+            let failed = |reason| waits.then(|| (lost(&self.tool, &self.id, reason), false));
             let (read, record) = match calls.read(&key).await {
                 Ok(Some(found)) => found,
-                Ok(None) => return (lost(&self.tool, &self.id, calls.gone()), false),
-                Err(error) => return (lost(&self.tool, &self.id, error.to_string()), false),
+                Ok(None) => return failed(calls.gone()),
+                Err(error) => return failed(error.to_string()),
             };
             let next = match record.state {
-                State::Done { result } => return (result, true),
+                State::Done { result } => return Some((result, true)),
                 State::Running {
                     delivered: Some(result),
                 } => State::Done { result },
@@ -310,6 +331,9 @@ impl StoredClaim {
                 } => {
                     let left = deadline_ms.saturating_sub(now_ms());
                     if left > 0 {
+                        if !waits {
+                            return None;
+                        }
                         let _ = tokio::time::timeout(Duration::from_millis(left), watch.changed())
                             .await;
                         continue;
@@ -330,12 +354,12 @@ impl StoredClaim {
             match calls.write(&key, &next, ttl, When::Equals(&read)).await {
                 Ok(true) => {
                     if let State::Done { result } = next.state {
-                        return (result, true);
+                        return Some((result, true));
                     }
                 }
                 // Changed meanwhile: read again.
                 Ok(false) => {}
-                Err(error) => return (lost(&self.tool, &self.id, error.to_string()), false),
+                Err(error) => return failed(error.to_string()),
             }
         }
     }
