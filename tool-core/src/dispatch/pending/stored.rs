@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::DeliveryError;
+use super::lease::{LEASE, Lease};
 use crate::dispatch::output::bound_media;
 use crate::store::{Store, StoreError, When};
 use crate::{ToolError, ToolResult};
@@ -19,6 +20,9 @@ const PREFIX: &str = "call:";
 /// How long a result stays once taken, for the other waiters on the call
 /// that read it a moment later.
 const TAKEN_GRACE: Duration = Duration::from_secs(5);
+
+/// Why a call whose process stopped has no result.
+const STOPPED: &str = "the process that ran it stopped before it finished";
 
 /// How long a record outlives the time its state may last: the time for a
 /// process that finds it to act on it.
@@ -38,6 +42,8 @@ enum State {
     /// The tool runs (in whichever process claimed the call); a result
     /// delivered meanwhile is kept for when it defers.
     Running {
+        /// The process that runs it ([`Lease`]).
+        owner: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         delivered: Option<ToolResult>,
     },
@@ -51,6 +57,7 @@ enum State {
 /// The pending calls of a registry whose store is shared.
 pub(crate) struct StoredCalls {
     store: Arc<dyn Store>,
+    lease: Lease,
     /// The calls this process runs that have not finished, for
     /// [`ToolRegistry::pending_calls`](crate::ToolRegistry::pending_calls).
     running: Mutex<Vec<String>>,
@@ -67,6 +74,7 @@ impl StoredCalls {
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
             store,
+            lease: Lease::new(),
             running: Mutex::default(),
         }
     }
@@ -83,33 +91,38 @@ impl StoredCalls {
 
     /// Claims the call `id` for this process to run: `None` when it is
     /// pending already, here or in another process sharing the store (one
-    /// run, one result). A call whose result is final but was never taken
-    /// is claimed again.
+    /// run, one result). A call whose result is final but was never taken,
+    /// or whose process stopped before it finished, is claimed again.
     pub(crate) async fn open(
         self: &Arc<Self>,
         id: &str,
         tool: &str,
         runs_for: Duration,
     ) -> Result<Option<StoredClaim>, StoreError> {
+        self.lease.hold(&self.store, Arc::downgrade(self)).await?;
         let key = key(id);
         let running = Record {
             tool: tool.to_owned(),
-            state: State::Running { delivered: None },
+            state: State::Running {
+                owner: self.lease.owner().to_owned(),
+                delivered: None,
+            },
         };
         loop {
             let claimed = match self.read(&key).await? {
                 None => self.write(&key, &running, runs_for, When::Absent).await?,
-                Some((
-                    read,
-                    Record {
-                        state: State::Done { .. },
-                        ..
-                    },
-                )) => {
+                Some((read, record)) => {
+                    let free = match &record.state {
+                        State::Done { .. } => true,
+                        State::Running { owner, .. } => !Lease::lives(&*self.store, owner).await?,
+                        State::Awaiting { .. } => false,
+                    };
+                    if !free {
+                        return Ok(None);
+                    }
                     self.write(&key, &running, runs_for, When::Equals(&read))
                         .await?
                 }
-                Some(_) => return Ok(None),
             };
             if claimed {
                 self.running().push(id.to_owned());
@@ -147,8 +160,12 @@ impl StoredCalls {
                 });
             };
             let (state, ttl) = match record.state {
-                State::Running { delivered: None } => (
+                State::Running {
+                    owner,
+                    delivered: None,
+                } => (
                     State::Running {
+                        owner,
                         delivered: result.take(),
                     },
                     keep_for + MARGIN,
@@ -177,7 +194,7 @@ impl StoredCalls {
             }
             // Changed meanwhile: take the result back and read again.
             result = match next.state {
-                State::Running { delivered } => delivered,
+                State::Running { delivered, .. } => delivered,
                 State::Done { result } => Some(result),
                 State::Awaiting { .. } => None,
             };
@@ -209,6 +226,8 @@ impl StoredCalls {
             seen = Some(record.tool.clone());
             match record.state {
                 State::Done { result } => {
+                    // Final: nothing of it runs here any more.
+                    self.running().retain(|running| running != id);
                     // Left a moment for the other waiters, then forgotten.
                     let _ = self
                         .store
@@ -237,7 +256,30 @@ impl StoredCalls {
                     let _ =
                         tokio::time::timeout(Duration::from_millis(left), watch.changed()).await;
                 }
-                State::Running { .. } => watch.changed().await,
+                State::Running { owner, delivered } => {
+                    match Lease::lives(&*self.store, &owner).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            // Its process stopped: the call ends here.
+                            let result = delivered
+                                .unwrap_or_else(|| lost(&record.tool, id, STOPPED.to_owned()));
+                            let done = Record {
+                                tool: record.tool,
+                                state: State::Done { result },
+                            };
+                            if let Err(error) =
+                                self.write(&key, &done, MARGIN, When::Equals(&read)).await
+                            {
+                                return Some(lost(&done.tool, id, error.to_string()));
+                            }
+                            continue;
+                        }
+                        Err(error) => return Some(lost(&record.tool, id, error.to_string())),
+                    }
+                    // Its process may stop without a word: looked at again
+                    // once a lease would have lapsed.
+                    let _ = tokio::time::timeout(LEASE, watch.changed()).await;
+                }
             }
         }
     }
@@ -320,8 +362,11 @@ impl StoredClaim {
                 State::Done { result } => return Some((result, true)),
                 State::Running {
                     delivered: Some(result),
+                    ..
                 } => State::Done { result },
-                State::Running { delivered: None } => State::Awaiting {
+                State::Running {
+                    delivered: None, ..
+                } => State::Awaiting {
                     deadline_ms,
                     after_ms: millis(within),
                 },
