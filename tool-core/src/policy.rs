@@ -28,5 +28,7 @@
 //! assert!(registry.has_approval());
 //! ```
 
-pub use crate::dispatch::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+pub use crate::dispatch::{
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError,
+};
 pub use crate::tool::{Callers, ToolTier};

@@ -1,7 +1,7 @@
-//! A [`Store`](tool_core::store::Store) on Redis: what waits (calls whose
-//! results come later, MCP tasks, parked approvals and questions, stored
-//! turns) kept where every replica of an application reads it, and where
-//! it outlives the process that started it.
+//! A [`Store`] on Redis: what waits (calls whose results come later, calls
+//! parked for approval, stored turns) kept where every replica of an
+//! application reads it, and where it outlives the process that started
+//! it.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), tool_core::store::StoreError> {

@@ -32,7 +32,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         caller: CancellationToken,
     ) -> ToolResult {
         match &*self.pending {
-            PendingCalls::Memory(calls) => {
+            PendingCalls::Memory { calls, .. } => {
                 self.run_in_memory(calls, entry, call, run, timeout, caller)
             }
             // Boxed: only calls kept in a store pay for its future.

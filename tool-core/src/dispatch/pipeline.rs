@@ -317,12 +317,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             let decision = Box::pin(async {
                 tokio::select! {
                     biased;
-                    () = caller.token().cancelled() => Err(cancelled(entry)),
+                    () = caller.token().cancelled() => Err(cancelled(entry).into()),
                     decision = self.approve(entry, ctx, call) => decision,
                 }
             });
-            if let Err(error) = decision.await {
-                return error.into();
+            if let Err(result) = decision.await {
+                return result;
             }
         }
         let run = match run {
@@ -346,19 +346,21 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     }
 
     /// Step 5 for a `Confirm` tool: the approval hook's decision, or a
-    /// denial without one.
+    /// denial without one; the result to give instead of running: a
+    /// denial, or the call parked for a decision.
     async fn approve(
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         call: &Held<'_>,
-    ) -> Result<(), ToolError> {
+    ) -> Result<(), ToolResult> {
         let tool = &*entry.name;
         let Some(hook) = ctx.approval().or(self.approval.as_deref()) else {
             return Err(ToolError::Denied {
                 tool: tool.to_owned(),
                 reason: NO_HOOK.to_owned(),
-            });
+            }
+            .into());
         };
         let request = ApprovalRequest {
             tool,
@@ -372,7 +374,28 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Approval::Deny { reason } => Err(ToolError::Denied {
                 tool: tool.to_owned(),
                 reason,
-            }),
+            }
+            .into()),
+            Approval::Park => Err(self.park(tool, call).await),
+        }
+    }
+
+    /// Parks a call for a person's decision: its result is pending until
+    /// [`ToolRegistry::decide`](crate::ToolRegistry::decide).
+    async fn park(&self, tool: &str, call: &Held<'_>) -> ToolResult {
+        let id = call.id();
+        let parked = self
+            .pending
+            .park(id, tool, call.arguments(), self.settings.pending_timeout)
+            .await;
+        match parked {
+            // Parked now, or already: one parking, one decision.
+            Ok(()) => ToolResult::parked(tool, id),
+            Err(error) => ToolError::Unavailable {
+                tool: tool.to_owned(),
+                reason: format!("its call could not be parked for approval: {error}"),
+            }
+            .into(),
         }
     }
 }

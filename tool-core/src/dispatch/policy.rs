@@ -4,10 +4,12 @@ use std::future::Future;
 
 use serde_json::Value;
 
+use crate::store::StoreError;
 use crate::{BoxFuture, ToolContext, ToolMetadata};
 
 /// The application's decision on one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Approval {
     /// Run it.
     Approve,
@@ -16,6 +18,13 @@ pub enum Approval {
         /// Why, for the model.
         reason: String,
     },
+    /// Decide later: the call is parked, its result pending
+    /// ([`ToolResult::awaits_decision`](crate::ToolResult::awaits_decision)),
+    /// until someone gives a [`Decision`] with
+    /// [`ToolRegistry::decide`](crate::ToolRegistry::decide), in this
+    /// process or, with a shared [store](crate::ToolRegistry::with_store),
+    /// in any; or until the registry's pending timeout, when it is denied.
+    Park,
 }
 
 impl Approval {
@@ -25,6 +34,69 @@ impl Approval {
             reason: reason.into(),
         }
     }
+}
+
+/// A person's decision on a call parked for approval ([`Approval::Park`]),
+/// given with [`ToolRegistry::decide`](crate::ToolRegistry::decide).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Decision {
+    /// Run it as the model asked.
+    Approve,
+    /// Do not run it; the reason is what the model reads.
+    Deny {
+        /// Why, for the model.
+        reason: String,
+    },
+    /// Run it with these arguments instead, which are checked against the
+    /// tool's schema and read as the model's would be: arguments that do
+    /// not fit make the call's result the error the model reads.
+    Edit {
+        /// The arguments to run it with.
+        arguments: Value,
+    },
+}
+
+impl Decision {
+    /// A denial with this reason.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        Self::Deny {
+            reason: reason.into(),
+        }
+    }
+
+    /// An approval with these arguments.
+    pub fn edit(arguments: Value) -> Self {
+        Self::Edit { arguments }
+    }
+}
+
+/// Why [`ToolRegistry::decide`](crate::ToolRegistry::decide) took no
+/// decision.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecisionError {
+    /// No parked call has that id (it never existed, or its record
+    /// expired).
+    #[error("no call waits for a decision under the id `{call_id}`")]
+    UnknownCall {
+        /// The id given.
+        call_id: String,
+    },
+    /// The call was decided already, or no decision came in time.
+    #[error("the call `{call_id}` no longer waits for a decision: it was decided, or timed out")]
+    NotParked {
+        /// The id given.
+        call_id: String,
+    },
+    /// The store that keeps the parked call failed: nothing was decided.
+    #[error("the decision on call `{call_id}` was not taken: {error}")]
+    Store {
+        /// The id given.
+        call_id: String,
+        /// What the store said.
+        error: StoreError,
+    },
 }
 
 /// A call that needs approval: a tool of tier

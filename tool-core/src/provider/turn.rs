@@ -39,6 +39,7 @@ pub struct Turn {
 pub struct Waiting<'a> {
     call: &'a ProviderCall,
     call_id: &'a str,
+    decision: bool,
 }
 
 impl<'a> Waiting<'a> {
@@ -52,6 +53,15 @@ impl<'a> Waiting<'a> {
     /// ([`ToolRegistry::deliver`](crate::ToolRegistry::deliver)).
     pub fn call_id(&self) -> &'a str {
         self.call_id
+    }
+
+    /// Whether the call waits for a person's decision on whether it runs
+    /// ([`Approval::Park`](crate::policy::Approval::Park)), to be given
+    /// with [`ToolRegistry::decide`](crate::ToolRegistry::decide), rather
+    /// than for a result delivered with
+    /// [`ToolRegistry::deliver`](crate::ToolRegistry::deliver).
+    pub fn awaits_decision(&self) -> bool {
+        self.decision
     }
 }
 
@@ -133,7 +143,11 @@ impl Turn {
             .zip(&self.results)
             .filter_map(|(call, result)| {
                 let call_id = result.pending_call_id()?;
-                Some(Waiting { call, call_id })
+                Some(Waiting {
+                    call,
+                    call_id,
+                    decision: result.awaits_decision(),
+                })
             })
     }
 

@@ -79,6 +79,9 @@ pub(super) enum State {
     Pending(Box<str>),
     /// The tool hands the result to someone else (the client) to deliver.
     Deferred,
+    /// Waiting for a person's decision on whether it runs; the result
+    /// comes later under this id.
+    Parked(Box<str>),
 }
 
 impl ToolResult {
@@ -150,6 +153,20 @@ impl ToolResult {
         }
     }
 
+    /// The result a call parked for approval returns at once
+    /// ([`Approval::Park`](crate::policy::Approval::Park)): the decision,
+    /// given with [`ToolRegistry::decide`](crate::ToolRegistry::decide),
+    /// makes its result, which [`ToolRegistry::wait`](crate::ToolRegistry::wait)
+    /// gives.
+    pub(crate) fn parked(tool: &str, call_id: &str) -> Self {
+        Self {
+            state: State::Parked(call_id.into()),
+            ..Self::text(format!(
+                "the call to tool `{tool}` (call `{call_id}`) waits for a person's approval; its result will follow. Do not call it again while this call is pending."
+            ))
+        }
+    }
+
     /// The same result with structured content: the JSON an MCP client reads
     /// beside the text, for a tool that declares an output schema.
     #[must_use]
@@ -172,14 +189,22 @@ impl ToolResult {
     /// is `long_running` and its result is still to come.
     pub fn pending_call_id(&self) -> Option<&str> {
         match &self.state {
-            State::Pending(call_id) => Some(call_id),
+            State::Pending(call_id) | State::Parked(call_id) => Some(call_id),
             _ => None,
         }
     }
 
     /// Whether the result is still to come.
     pub fn is_pending(&self) -> bool {
-        matches!(self.state, State::Pending(_))
+        matches!(self.state, State::Pending(_) | State::Parked(_))
+    }
+
+    /// Whether the result waits for a person's decision on the call
+    /// ([`Approval::Park`](crate::policy::Approval::Park)), to be given
+    /// with [`ToolRegistry::decide`](crate::ToolRegistry::decide), rather
+    /// than for the tool or a delivery.
+    pub fn awaits_decision(&self) -> bool {
+        matches!(self.state, State::Parked(_))
     }
 
     /// Whether the tool left the result to be delivered.

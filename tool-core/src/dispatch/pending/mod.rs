@@ -6,16 +6,18 @@
 
 mod lease;
 mod memory;
+mod parked;
 mod stored;
 
 pub(crate) use memory::MemoryCalls;
-pub(crate) use stored::StoredCalls;
+pub(crate) use stored::{StoredCalls, StoredClaim};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::ToolResult;
-use crate::store::StoreError;
+use crate::policy::DecisionError;
+use crate::store::{MemoryStore, StoreError};
 
 /// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
 /// a result.
@@ -50,7 +52,12 @@ pub enum DeliveryError {
 
 /// Where a registry keeps its pending calls.
 pub(crate) enum PendingCalls {
-    Memory(MemoryCalls),
+    /// In this process; calls parked for approval in a store in memory,
+    /// made when the first is parked.
+    Memory {
+        calls: MemoryCalls,
+        parked: OnceLock<Arc<StoredCalls>>,
+    },
     Stored(Arc<StoredCalls>),
 }
 
@@ -59,7 +66,10 @@ impl PendingCalls {
     /// error of a result the store lost.
     pub(crate) async fn wait(&self, call_id: &str, tool: Option<&str>) -> Option<ToolResult> {
         match self {
-            PendingCalls::Memory(calls) => calls.wait(call_id).await,
+            PendingCalls::Memory { calls, parked } => match calls.wait(call_id).await {
+                Some(result) => Some(result),
+                None => Box::pin(parked.get()?.wait(call_id, tool)).await,
+            },
             PendingCalls::Stored(calls) => Box::pin(calls.wait(call_id, tool)).await,
         }
     }
@@ -75,7 +85,14 @@ impl PendingCalls {
         max_media_bytes: usize,
     ) -> Result<(), DeliveryError> {
         match self {
-            PendingCalls::Memory(calls) => calls.deliver(call_id, result),
+            PendingCalls::Memory { calls, parked } => match calls.deliver(call_id, result) {
+                Err(DeliveryError::UnknownCall { .. }) if parked.get().is_some() => {
+                    Err(DeliveryError::NotAwaitingDelivery {
+                        call_id: call_id.to_owned(),
+                    })
+                }
+                delivered => delivered,
+            },
             PendingCalls::Stored(calls) => {
                 calls
                     .deliver(call_id, result, keep_for, max_media_bytes)
@@ -87,14 +104,58 @@ impl PendingCalls {
     /// The ids of the calls pending here.
     pub(crate) fn ids(&self) -> Vec<String> {
         match self {
-            PendingCalls::Memory(calls) => calls.ids(),
+            PendingCalls::Memory { calls, .. } => calls.ids(),
             PendingCalls::Stored(calls) => calls.ids(),
         }
+    }
+
+    /// Where calls are parked for approval.
+    fn parking(&self) -> &Arc<StoredCalls> {
+        match self {
+            PendingCalls::Memory { parked, .. } => {
+                parked.get_or_init(|| Arc::new(StoredCalls::new(Arc::new(MemoryStore::new()))))
+            }
+            PendingCalls::Stored(calls) => calls,
+        }
+    }
+
+    /// Parks the call `call_id` for a decision, for at most `within`.
+    pub(crate) async fn park(
+        &self,
+        call_id: &str,
+        tool: &str,
+        arguments: &serde_json::Value,
+        within: Duration,
+    ) -> Result<(), StoreError> {
+        self.parking()
+            .park(call_id, tool, arguments, within)
+            .await
+            .map(|_| ())
+    }
+
+    /// Takes the decision on a parked call: the claim on its run and the
+    /// arguments the model sent.
+    pub(crate) async fn decide(
+        &self,
+        call_id: &str,
+        runs_for: Duration,
+    ) -> Result<(StoredClaim, serde_json::Value), DecisionError> {
+        if let PendingCalls::Memory { parked, .. } = self
+            && parked.get().is_none()
+        {
+            return Err(DecisionError::UnknownCall {
+                call_id: call_id.to_owned(),
+            });
+        }
+        self.parking().decide(call_id, runs_for).await
     }
 }
 
 impl Default for PendingCalls {
     fn default() -> Self {
-        PendingCalls::Memory(MemoryCalls::default())
+        PendingCalls::Memory {
+            calls: MemoryCalls::default(),
+            parked: OnceLock::new(),
+        }
     }
 }

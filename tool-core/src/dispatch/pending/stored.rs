@@ -7,11 +7,13 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::DeliveryError;
 use super::lease::{LEASE, Lease};
 use crate::dispatch::output::bound_media;
 use crate::store::{Store, StoreError, When};
+use crate::tool::Secs;
 use crate::{ToolError, ToolResult};
 
 /// Before every call's key.
@@ -26,19 +28,19 @@ const STOPPED: &str = "the process that ran it stopped before it finished";
 
 /// How long a record outlives the time its state may last: the time for a
 /// process that finds it to act on it.
-const MARGIN: Duration = Duration::from_secs(60);
+pub(super) const MARGIN: Duration = Duration::from_secs(60);
 
 /// One call's record.
 #[derive(Debug, Serialize, Deserialize)]
-struct Record {
-    tool: String,
+pub(super) struct Record {
+    pub(super) tool: String,
     #[serde(flatten)]
-    state: State,
+    pub(super) state: State,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-enum State {
+pub(super) enum State {
     /// The tool runs (in whichever process claimed the call); a result
     /// delivered meanwhile is kept for when it defers.
     Running {
@@ -52,6 +54,13 @@ enum State {
     Awaiting { deadline_ms: u64, after_ms: u64 },
     /// The call's final result.
     Done { result: ToolResult },
+    /// Parked for a person's decision until the deadline, with the
+    /// arguments the model sent.
+    Parked {
+        arguments: Value,
+        deadline_ms: u64,
+        after_ms: u64,
+    },
 }
 
 /// The pending calls of a registry whose store is shared.
@@ -99,8 +108,39 @@ impl StoredCalls {
         tool: &str,
         runs_for: Duration,
     ) -> Result<Option<StoredClaim>, StoreError> {
-        self.lease.hold(&self.store, Arc::downgrade(self)).await?;
         let key = key(id);
+        loop {
+            let Some((read, record)) = self.read(&key).await? else {
+                if let Some(claim) = self.claim_from(id, tool, runs_for, None).await? {
+                    return Ok(Some(claim));
+                }
+                continue;
+            };
+            let free = match &record.state {
+                State::Done { .. } => true,
+                State::Running { owner, .. } => !Lease::lives(&*self.store, owner).await?,
+                State::Awaiting { .. } | State::Parked { .. } => false,
+            };
+            if !free {
+                return Ok(None);
+            }
+            if let Some(claim) = self.claim_from(id, tool, runs_for, Some(&read)).await? {
+                return Ok(Some(claim));
+            }
+            // Changed between the read and the write: read again.
+        }
+    }
+
+    /// Claims the call `id` for this process to run, if its record is
+    /// still `read` (or absent, for `None`).
+    pub(super) async fn claim_from(
+        self: &Arc<Self>,
+        id: &str,
+        tool: &str,
+        runs_for: Duration,
+        read: Option<&[u8]>,
+    ) -> Result<Option<StoredClaim>, StoreError> {
+        self.lease.hold(&self.store, Arc::downgrade(self)).await?;
         let running = Record {
             tool: tool.to_owned(),
             state: State::Running {
@@ -108,32 +148,19 @@ impl StoredCalls {
                 delivered: None,
             },
         };
-        loop {
-            let claimed = match self.read(&key).await? {
-                None => self.write(&key, &running, runs_for, When::Absent).await?,
-                Some((read, record)) => {
-                    let free = match &record.state {
-                        State::Done { .. } => true,
-                        State::Running { owner, .. } => !Lease::lives(&*self.store, owner).await?,
-                        State::Awaiting { .. } => false,
-                    };
-                    if !free {
-                        return Ok(None);
-                    }
-                    self.write(&key, &running, runs_for, When::Equals(&read))
-                        .await?
-                }
-            };
-            if claimed {
-                self.running().push(id.to_owned());
-                return Ok(Some(StoredClaim {
-                    calls: Arc::clone(self),
-                    id: id.to_owned(),
-                    tool: tool.to_owned(),
-                }));
-            }
-            // Changed between the read and the write: read again.
+        let when = match read {
+            Some(read) => When::Equals(read),
+            None => When::Absent,
+        };
+        if !self.write(&key(id), &running, runs_for, when).await? {
+            return Ok(None);
         }
+        self.running().push(id.to_owned());
+        Ok(Some(StoredClaim {
+            calls: Arc::clone(self),
+            id: id.to_owned(),
+            tool: tool.to_owned(),
+        }))
     }
 
     /// Hands a result to the call `id`, from any process.
@@ -196,7 +223,7 @@ impl StoredCalls {
             result = match next.state {
                 State::Running { delivered, .. } => delivered,
                 State::Done { result } => Some(result),
-                State::Awaiting { .. } => None,
+                State::Awaiting { .. } | State::Parked { .. } => None,
             };
         }
     }
@@ -238,10 +265,18 @@ impl StoredCalls {
                 State::Awaiting {
                     deadline_ms,
                     after_ms,
+                }
+                | State::Parked {
+                    deadline_ms,
+                    after_ms,
+                    ..
                 } => {
                     let left = deadline_ms.saturating_sub(now_ms());
                     if left == 0 {
-                        let timeout = pending_timeout(&record.tool, id, after_ms);
+                        let timeout = match record.state {
+                            State::Parked { .. } => undecided(&record.tool, after_ms),
+                            _ => pending_timeout(&record.tool, id, after_ms),
+                        };
                         let done = Record {
                             tool: record.tool,
                             state: State::Done { result: timeout },
@@ -292,7 +327,7 @@ impl StoredCalls {
         )
     }
 
-    async fn read(&self, key: &str) -> Result<Option<(Vec<u8>, Record)>, StoreError> {
+    pub(super) async fn read(&self, key: &str) -> Result<Option<(Vec<u8>, Record)>, StoreError> {
         let Some(bytes) = self.store.get(key).await? else {
             return Ok(None);
         };
@@ -306,7 +341,7 @@ impl StoredCalls {
         }
     }
 
-    async fn write(
+    pub(super) async fn write(
         &self,
         key: &str,
         record: &Record,
@@ -360,6 +395,8 @@ impl StoredClaim {
             };
             let next = match record.state {
                 State::Done { result } => return Some((result, true)),
+                // Never a claimed call's state: someone emptied and reused it.
+                State::Parked { .. } => return failed(calls.gone()),
                 State::Running {
                     delivered: Some(result),
                     ..
@@ -409,6 +446,11 @@ impl StoredClaim {
         }
     }
 
+    /// The tool the call is of.
+    pub(crate) fn tool(&self) -> &str {
+        &self.tool
+    }
+
     /// Forgets the call here: its result is recorded already.
     pub(crate) fn forget(self) {
         self.calls.running().retain(|id| *id != self.id);
@@ -451,18 +493,30 @@ impl StoredClaim {
     }
 }
 
-fn key(id: &str) -> String {
+pub(super) fn key(id: &str) -> String {
     format!("{PREFIX}{id}")
 }
 
-fn millis(duration: Duration) -> u64 {
+pub(super) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-fn now_ms() -> u64 {
+pub(super) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, millis)
+}
+
+/// The result of a parked call no one decided on in time: denied.
+fn undecided(tool: &str, after_ms: u64) -> ToolResult {
+    ToolError::Denied {
+        tool: tool.to_owned(),
+        reason: format!(
+            "no one decided on it within {}",
+            Secs(Duration::from_millis(after_ms))
+        ),
+    }
+    .into()
 }
 
 fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {

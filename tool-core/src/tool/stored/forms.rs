@@ -186,7 +186,8 @@ impl Visitor<'_> for DataVisitor {
     }
 }
 
-/// Left out when done; `{"pending":"call-1"}`; `"deferred"`.
+/// Left out when done; `{"pending":"call-1"}`; `"deferred"`;
+/// `{"parked":"call-1"}`.
 #[derive(Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum StateForm<'a> {
@@ -194,6 +195,7 @@ pub(super) enum StateForm<'a> {
     Done,
     Pending(Cow<'a, str>),
     Deferred,
+    Parked(Cow<'a, str>),
 }
 
 impl<'a> StateForm<'a> {
@@ -202,6 +204,7 @@ impl<'a> StateForm<'a> {
             State::Done => StateForm::Done,
             State::Pending(call_id) => StateForm::Pending(Cow::Borrowed(call_id)),
             State::Deferred => StateForm::Deferred,
+            State::Parked(call_id) => StateForm::Parked(Cow::Borrowed(call_id)),
         }
     }
 
@@ -214,6 +217,7 @@ impl<'a> StateForm<'a> {
             StateForm::Done => State::Done,
             StateForm::Pending(call_id) => State::Pending(call_id.into()),
             StateForm::Deferred => State::Deferred,
+            StateForm::Parked(call_id) => State::Parked(call_id.into()),
         }
     }
 }
