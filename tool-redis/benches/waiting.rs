@@ -1,0 +1,267 @@
+//! What a waiting call costs when a store keeps it: a client-run tool's
+//! call made, its result delivered and taken (`call`, `deliver`, `wait`),
+//! in a registry that keeps its calls in memory (the default), in a
+//! `MemoryStore` (the stored path's own cost, records serialized), and in
+//! Redis on loopback (a `redis-server` this benchmark starts), in paired
+//! rounds: wall time and this process's CPU time per call, and for Redis
+//! the commands (round trips), bytes each way and Redis's own CPU time
+//! per call, read from `INFO`.
+//!
+//! Run with `cargo bench -p tool-redis --bench waiting` after
+//! `scripts/test` has installed Redis (or with `TOOL_REDIS_SERVER` naming
+//! a redis-server); see BENCHMARKS.md.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::json;
+use tool_core::store::{MemoryStore, Store, StoreError, Watch, When};
+use tool_core::{BoxFuture, ToolContext, ToolRegistry, ToolResult, tool};
+use tool_redis::RedisStore;
+
+#[allow(dead_code)]
+#[path = "../tests/support/server.rs"]
+mod server;
+
+/// Ask the user to pick a file; the client shows the dialog.
+#[tool(long_running)]
+fn pick_file(
+    /// What the file is for.
+    purpose: String,
+) -> ToolResult {
+    let _ = purpose;
+    ToolResult::deferred()
+}
+
+/// A store that counts what it is asked: each ask is one round trip to
+/// Redis, and the bytes written.
+#[derive(Clone)]
+struct Counted {
+    inner: RedisStore,
+    asks: Arc<AtomicU64>,
+    written: Arc<AtomicU64>,
+}
+
+impl Store for Counted {
+    fn kind(&self) -> &str {
+        self.inner.kind()
+    }
+    fn get<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>> {
+        self.asks.fetch_add(1, Ordering::Relaxed);
+        self.inner.get(key)
+    }
+    fn put<'a>(
+        &'a self,
+        key: &'a str,
+        value: Vec<u8>,
+        ttl: Duration,
+        when: When<'a>,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.asks.fetch_add(1, Ordering::Relaxed);
+        self.written.fetch_add(value.len() as u64, Ordering::Relaxed);
+        self.inner.put(key, value, ttl, when)
+    }
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.asks.fetch_add(1, Ordering::Relaxed);
+        self.inner.delete(key)
+    }
+    fn watch(&self, key: &str) -> Watch {
+        self.inner.watch(key)
+    }
+}
+
+const ROUNDS: usize = 15;
+const CALLS: usize = 200;
+
+/// One waiting call, start to end: the arguments differ each time, so
+/// each is a call of its own.
+async fn waiting_call(registry: &ToolRegistry, ctx: &ToolContext, n: usize) {
+    let pending = registry
+        .call(ctx, "pick_file", json!({"purpose": format!("call {n}")}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    registry
+        .deliver(&id, ToolResult::text("notes.txt"))
+        .await
+        .expect("delivered");
+    let result = registry.wait(&id).await.expect("a result");
+    assert_eq!(result.model_text(), "notes.txt");
+}
+
+/// This process's CPU time so far, every thread's, in nanoseconds from
+/// /proc (the first field of each thread's `schedstat`).
+fn cpu() -> Duration {
+    let mut total = 0;
+    if let Ok(threads) = std::fs::read_dir("/proc/self/task") {
+        for thread in threads.flatten() {
+            let stat = std::fs::read_to_string(thread.path().join("schedstat")).unwrap_or_default();
+            total += stat
+                .split_whitespace()
+                .next()
+                .and_then(|ns| ns.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    Duration::from_nanos(total)
+}
+
+fn info(port_url: &str, section: &str) -> String {
+    let address = port_url.trim_start_matches("redis://");
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream
+        .write_all(format!("INFO {section}\r\n").as_bytes())
+        .expect("send");
+    let mut reply = Vec::new();
+    let mut buffer = [0; 65536];
+    loop {
+        let read = stream.read(&mut buffer).expect("read");
+        reply.extend_from_slice(&buffer[..read]);
+        // A bulk string: `$<len>\r\n<body>\r\n`.
+        let text = String::from_utf8_lossy(&reply);
+        if let Some((len, rest)) = text.strip_prefix('$').and_then(|t| t.split_once("\r\n"))
+            && rest.len() >= len.parse::<usize>().unwrap_or(usize::MAX)
+        {
+            return rest.to_owned();
+        }
+        if read == 0 {
+            return text.into_owned();
+        }
+    }
+}
+
+fn stat(info: &str, key: &str) -> f64 {
+    info.lines()
+        .find_map(|line| line.strip_prefix(&format!("{key}:")))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// Commands Redis ran, in all.
+#[allow(dead_code)]
+fn commands(info: &str) -> f64 {
+    info.lines()
+        .filter(|line| line.starts_with("cmdstat_"))
+        .filter_map(|line| line.split("calls=").nth(1)?.split(',').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    if std::env::args().any(|arg| arg == "--list") {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(measure());
+}
+
+async fn measure() {
+    let server = server::Server::start();
+    let redis = Counted {
+        inner: RedisStore::connect(&server.url()).await.expect("connect"),
+        asks: Arc::default(),
+        written: Arc::default(),
+    };
+    let counted = redis.clone();
+    let ctx = ToolContext::new(());
+    let variants: [(&str, ToolRegistry); 3] = [
+        ("memory (no store)", ToolRegistry::new().with(PickFile)),
+        (
+            "MemoryStore",
+            ToolRegistry::new().with(PickFile).with_store(MemoryStore::new()),
+        ),
+        ("RedisStore, loopback", ToolRegistry::new().with(PickFile).with_store(redis)),
+    ];
+    // Warm up every variant.
+    let mut n = 0;
+    for (_, registry) in &variants {
+        for _ in 0..CALLS {
+            waiting_call(registry, &ctx, n).await;
+            n += 1;
+        }
+    }
+    let mut wall: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+    let mut cpu_time: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+    for round in 0..ROUNDS {
+        // Paired: each round runs every variant, in a turning order.
+        for turn in 0..variants.len() {
+            let which = (turn + round) % variants.len();
+            let registry = &variants[which].1;
+            let (start, cpu_start) = (Instant::now(), cpu());
+            for _ in 0..CALLS {
+                waiting_call(registry, &ctx, n).await;
+                n += 1;
+            }
+            wall[which].push(start.elapsed().as_secs_f64() * 1e6 / CALLS as f64);
+            cpu_time[which].push((cpu() - cpu_start).as_secs_f64() * 1e6 / CALLS as f64);
+        }
+    }
+    let base = median(wall[0].clone());
+    println!("a waiting call (call, deliver, wait), median of {ROUNDS} paired rounds of {CALLS}:");
+    for (i, (name, _)) in variants.iter().enumerate() {
+        let time = median(wall[i].clone());
+        println!(
+            "  {name:<22} {time:>8.1} µs wall  {:>8.1} µs CPU  {:>6.1}x",
+            median(cpu_time[i].clone()),
+            time / base
+        );
+    }
+
+    // What Redis does for one waiting call.
+    let variant = &variants[2].1;
+    let (before_stats, before_cpu) = (info(&server.url(), "all"), info(&server.url(), "cpu"));
+    let measured = 1000;
+    let (asks, written) = (
+        counted.asks.load(Ordering::Relaxed),
+        counted.written.load(Ordering::Relaxed),
+    );
+    for _ in 0..measured {
+        waiting_call(variant, &ctx, n).await;
+        n += 1;
+    }
+    let (after_stats, after_cpu) = (info(&server.url(), "all"), info(&server.url(), "cpu"));
+    let per = |key: &str| (stat(&after_stats, key) - stat(&before_stats, key)) / measured as f64;
+    let redis_cpu = (stat(&after_cpu, "used_cpu_user") + stat(&after_cpu, "used_cpu_sys")
+        - stat(&before_cpu, "used_cpu_user")
+        - stat(&before_cpu, "used_cpu_sys"))
+        * 1e6
+        / measured as f64;
+    let by_command = |info: &str| -> Vec<(String, f64)> {
+        info.lines()
+            .filter_map(|line| {
+                let (name, rest) = line.strip_prefix("cmdstat_")?.split_once(':')?;
+                let calls = rest.split("calls=").nth(1)?.split(',').next()?.parse().ok()?;
+                Some((name.to_owned(), calls))
+            })
+            .collect()
+    };
+    let before = by_command(&before_stats);
+    let counts: Vec<String> = by_command(&after_stats)
+        .into_iter()
+        .filter(|(name, _)| name != "info")
+        .map(|(name, calls)| {
+            let was = before.iter().find(|(n, _)| *n == name).map_or(0.0, |(_, c)| *c);
+            format!("{name} {:.1}", (calls - was) / measured as f64)
+        })
+        .collect();
+    // A script's own commands are counted under theirs.
+    println!(
+        "Redis, per waiting call over {measured}: {:.1} round trips; {:.0} bytes of records written; commands run: {}; {:.0} bytes in, {:.0} bytes out; {redis_cpu:.1} µs of Redis CPU",
+        (counted.asks.load(Ordering::Relaxed) - asks) as f64 / measured as f64,
+        (counted.written.load(Ordering::Relaxed) - written) as f64 / measured as f64,
+        counts.join(", "),
+        per("total_net_input_bytes"),
+        per("total_net_output_bytes"),
+    );
+}
