@@ -62,7 +62,8 @@ impl Store for Counted {
         when: When<'a>,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         self.asks.fetch_add(1, Ordering::Relaxed);
-        self.written.fetch_add(value.len() as u64, Ordering::Relaxed);
+        self.written
+            .fetch_add(value.len() as u64, Ordering::Relaxed);
         self.inner.put(key, value, ttl, when)
     }
     fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
@@ -145,7 +146,14 @@ fn stat(info: &str, key: &str) -> f64 {
 fn commands(info: &str) -> f64 {
     info.lines()
         .filter(|line| line.starts_with("cmdstat_"))
-        .filter_map(|line| line.split("calls=").nth(1)?.split(',').next()?.parse::<f64>().ok())
+        .filter_map(|line| {
+            line.split("calls=")
+                .nth(1)?
+                .split(',')
+                .next()?
+                .parse::<f64>()
+                .ok()
+        })
         .sum()
 }
 
@@ -179,9 +187,14 @@ async fn measure() {
         ("memory (no store)", ToolRegistry::new().with(PickFile)),
         (
             "MemoryStore",
-            ToolRegistry::new().with(PickFile).with_store(MemoryStore::new()),
+            ToolRegistry::new()
+                .with(PickFile)
+                .with_store(MemoryStore::new()),
         ),
-        ("RedisStore, loopback", ToolRegistry::new().with(PickFile).with_store(redis)),
+        (
+            "RedisStore, loopback",
+            ToolRegistry::new().with(PickFile).with_store(redis),
+        ),
     ];
     // Warm up every variant.
     let mut n = 0;
@@ -241,7 +254,13 @@ async fn measure() {
         info.lines()
             .filter_map(|line| {
                 let (name, rest) = line.strip_prefix("cmdstat_")?.split_once(':')?;
-                let calls = rest.split("calls=").nth(1)?.split(',').next()?.parse().ok()?;
+                let calls = rest
+                    .split("calls=")
+                    .nth(1)?
+                    .split(',')
+                    .next()?
+                    .parse()
+                    .ok()?;
                 Some((name.to_owned(), calls))
             })
             .collect()
@@ -251,7 +270,10 @@ async fn measure() {
         .into_iter()
         .filter(|(name, _)| name != "info")
         .map(|(name, calls)| {
-            let was = before.iter().find(|(n, _)| *n == name).map_or(0.0, |(_, c)| *c);
+            let was = before
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(0.0, |(_, c)| *c);
             format!("{name} {:.1}", (calls - was) / measured as f64)
         })
         .collect();
