@@ -63,7 +63,7 @@ fn response() -> Value {
 }
 
 /// Each process's registry, on the Redis they share.
-pub async fn registry(redis: &str) -> Result<(ToolRegistry, RedisStore), String> {
+pub(crate) async fn registry(redis: &str) -> Result<(ToolRegistry, RedisStore), String> {
     let store = RedisStore::connect(redis).await.map_err(|error| {
         format!("{error}; start a Redis (`redis-server`) or set REDIS_URL to one")
     })?;
@@ -75,15 +75,15 @@ pub async fn registry(redis: &str) -> Result<(ToolRegistry, RedisStore), String>
 }
 
 /// The call parked for a person.
-pub struct Parked {
+pub(crate) struct Parked {
     /// The registry's id of the call, which the decision names.
-    pub call_id: String,
+    pub(crate) call_id: String,
     /// The arguments the model sent.
-    pub arguments: Value,
+    pub(crate) arguments: Value,
 }
 
 /// The first process: the model's call parked, the turn saved.
-pub async fn ask(redis: &str) -> Result<Parked, String> {
+pub(crate) async fn ask(redis: &str) -> Result<Parked, String> {
     let (registry, store) = registry(redis).await?;
     let turn = PROVIDER
         .respond(&registry, &ToolContext::new(()), &response())
@@ -105,7 +105,7 @@ pub async fn ask(redis: &str) -> Result<Parked, String> {
 
 /// The second process: the person's decision on the saved turn's call,
 /// and the reply the model reads.
-pub async fn decide(redis: &str, decision: Decision) -> Result<Vec<Value>, String> {
+pub(crate) async fn decide(redis: &str, decision: Decision) -> Result<Vec<Value>, String> {
     let (registry, store) = registry(redis).await?;
     let mut turn = Turn::load(&store, CONVERSATION)
         .await
