@@ -36,3 +36,9 @@ async fn a_record_the_store_loses_is_a_lost_result() {
     let (store, (here, _)) = two();
     stored::a_record_the_store_loses_is_a_lost_result(store, here).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_living_process_missing_its_word_for_a_moment_is_not_stopped() {
+    let (store, (here, there)) = two();
+    stored::a_living_process_missing_its_word_for_a_moment_is_not_stopped(store, here, there).await;
+}

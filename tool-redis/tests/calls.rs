@@ -54,6 +54,13 @@ async fn a_record_redis_loses_is_a_lost_result() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_living_replica_missing_its_lease_for_a_moment_is_not_stopped() {
+    let server = server::Server::start();
+    let (store, (here, there)) = two(&server).await;
+    stored::a_living_process_missing_its_word_for_a_moment_is_not_stopped(store, here, there).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_down_while_a_call_waits_is_a_lost_result_and_calls_work_once_it_is_back() {
     let mut server = server::Server::start();
     let store = RedisStore::options(&server.url())

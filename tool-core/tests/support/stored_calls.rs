@@ -41,11 +41,22 @@ async fn export(
 /// The registries of two processes.
 pub(crate) type Registries = (ToolRegistry<Arc<Runs>>, ToolRegistry<Arc<Runs>>);
 
-/// A registry of the two tools, keeping its pending calls in `store`.
+/// Archive a mailbox; takes a second and a half.
+#[tool(long_running)]
+async fn archive(
+    /// Whose mailbox.
+    owner: String,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    format!("archived {owner}'s mailbox")
+}
+
+/// A registry of the tools, keeping its pending calls in `store`.
 pub(crate) fn registry(store: impl Store) -> ToolRegistry<Arc<Runs>> {
     ToolRegistry::new()
         .with(PickFile)
         .with(Export)
+        .with(Archive)
         .with_store(store)
 }
 
@@ -173,4 +184,32 @@ pub(crate) async fn a_record_the_store_loses_is_a_lost_result(
             store.kind()
         )
     );
+}
+
+/// A process whose word that it lives went missing for a moment (as from
+/// a store that restarted) is not taken for stopped: it says so again
+/// within a second, and its call ends with its own result.
+pub(crate) async fn a_living_process_missing_its_word_for_a_moment_is_not_stopped(
+    store: impl Store,
+    here: ToolRegistry<Arc<Runs>>,
+    there: ToolRegistry<Arc<Runs>>,
+) {
+    let ctx = ToolContext::new(Arc::new(Runs::default()));
+    let pending = here.call(&ctx, "archive", json!({"owner": "ada"})).await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    let record = store
+        .get(&format!("call:{id}"))
+        .await
+        .expect("get")
+        .expect("recorded");
+    let record: serde_json::Value = serde_json::from_slice(&record).expect("JSON");
+    let owner = record["owner"].as_str().expect("an owner");
+    assert!(
+        store
+            .delete(&format!("owner:{owner}"))
+            .await
+            .expect("delete")
+    );
+    let result = wait(&there, &id).await.expect("a result");
+    assert_eq!(result.model_text(), "archived ada's mailbox");
 }

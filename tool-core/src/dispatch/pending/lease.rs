@@ -2,7 +2,9 @@
 //! process sharing a store writes `owner:<id>` every second, for five, as
 //! long as it runs calls; a call whose owner's key has expired was left
 //! by a process that stopped (killed, crashed, cut off), and whoever waits
-//! on it ends it.
+//! on it ends it. A word is missing for a moment from a store that was
+//! restarted, so a process is taken for stopped only when its word is
+//! still missing a renewal later.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -74,9 +76,16 @@ impl Lease {
     }
 
     /// Whether the process `owner` still lives (an error if the store
-    /// cannot tell).
+    /// cannot tell). A word found missing is looked for again once a
+    /// living process would have renewed it: a store that was restarted
+    /// lacks every process's word until then.
     pub(crate) async fn lives(store: &dyn Store, owner: &str) -> Result<bool, StoreError> {
-        Ok(store.get(&key(owner)).await?.is_some())
+        let key = key(owner);
+        if store.get(&key).await?.is_some() {
+            return Ok(true);
+        }
+        tokio::time::sleep(RENEW_EVERY * 3 / 2).await;
+        Ok(store.get(&key).await?.is_some())
     }
 }
 
