@@ -108,6 +108,10 @@ impl StoredCalls {
         tool: &str,
         runs_for: Duration,
     ) -> Result<Option<StoredClaim>, StoreError> {
+        // Most calls are new: claimed without a read first.
+        if let Some(claim) = self.claim_from(id, tool, runs_for, None).await? {
+            return Ok(Some(claim));
+        }
         let key = key(id);
         loop {
             let Some((read, record)) = self.read(&key).await? else {
@@ -434,11 +438,12 @@ impl StoredClaim {
                 state: next,
             };
             match calls.write(&key, &next, ttl, When::Equals(&read)).await {
-                Ok(true) => {
-                    if let State::Done { result } = next.state {
-                        return Some((result, true));
-                    }
-                }
+                Ok(true) => match next.state {
+                    State::Done { result } => return Some((result, true)),
+                    // Awaiting now: read again only to wait.
+                    _ if !waits => return None,
+                    _ => {}
+                },
                 // Changed meanwhile: read again.
                 Ok(false) => {}
                 Err(error) => return failed(error.to_string()),
