@@ -34,11 +34,13 @@
 //! # }).unwrap();
 //! ```
 
+mod lease;
 mod memory;
 mod watch;
 
 use std::time::Duration;
 
+pub use lease::{LEASE, Lease, RENEW_EVERY};
 pub use memory::MemoryStore;
 pub use watch::{Watch, Watchers};
 

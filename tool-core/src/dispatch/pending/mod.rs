@@ -4,7 +4,6 @@
 //! any of them reaches whoever waits on the call, and a turn paused in
 //! one can be finished in another.
 
-mod lease;
 mod memory;
 mod parked;
 mod stored;

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::DeliveryError;
-use super::lease::{LEASE, Lease};
 use crate::dispatch::output::bound_media;
+use crate::store::{LEASE, Lease};
 use crate::store::{Store, StoreError, When};
 use crate::tool::Secs;
 use crate::{ToolError, ToolResult};
@@ -66,7 +66,7 @@ pub(super) enum State {
 /// The pending calls of a registry whose store is shared.
 pub(crate) struct StoredCalls {
     store: Arc<dyn Store>,
-    lease: Lease,
+    lease: Arc<Lease>,
     /// The calls this process runs that have not finished, for
     /// [`ToolRegistry::pending_calls`](crate::ToolRegistry::pending_calls).
     running: Mutex<Vec<String>>,
@@ -82,8 +82,8 @@ pub(crate) struct StoredClaim {
 impl StoredCalls {
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
+            lease: Lease::new(Arc::clone(&store)),
             store,
-            lease: Lease::new(),
             running: Mutex::default(),
         }
     }
@@ -144,7 +144,7 @@ impl StoredCalls {
         runs_for: Duration,
         read: Option<&[u8]>,
     ) -> Result<Option<StoredClaim>, StoreError> {
-        self.lease.hold(&self.store, Arc::downgrade(self)).await?;
+        self.lease.hold().await?;
         let running = Record {
             tool: tool.to_owned(),
             state: State::Running {

@@ -224,7 +224,7 @@ fn structured_content_and_the_error_flag_round_trip() {
 }
 
 #[test]
-fn the_three_states_round_trip() {
+fn every_state_round_trips() {
     assert_round_trip(&ToolResult::text("done"));
     let pending = ToolResult::pending("render", "call-1");
     assert_round_trip(&pending);
@@ -235,6 +235,16 @@ fn the_three_states_round_trip() {
     let deferred = ToolResult::deferred();
     assert_round_trip(&deferred);
     assert!(read(&stored(&deferred)).unwrap().is_deferred());
+    let parked = ToolResult::parked("transfer", "call-2");
+    assert_round_trip(&parked);
+    let read_back = read(&stored(&parked)).unwrap();
+    assert!(read_back.awaits_decision());
+    assert_eq!(read_back.pending_call_id(), Some("call-2"));
+    assert!(
+        stored(&parked).ends_with(r#""state":{"parked":"call-2"}}"#),
+        "{}",
+        stored(&parked)
+    );
 }
 
 #[test]
