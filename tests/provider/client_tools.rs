@@ -1,6 +1,6 @@
 //! A tool the client runs, inside a complete loop, for Anthropic, OpenAI
-//! (Chat Completions and Responses) and Gemini, with their real response
-//! shapes: the turn answers the call that ran, lists the one that waits on
+//! (Chat Completions and Responses), Gemini, Groq, Ollama and vLLM, with
+//! their real response shapes: the turn answers the call that ran, lists the one that waits on
 //! the application with the provider's id and the arguments, and once the
 //! application delivers its result, the reply holds both, in the calls'
 //! order, under the ids the provider issued; the model then answers.
@@ -57,8 +57,9 @@ struct Script {
     provider: Provider,
     /// The response asking the user, then for the weather.
     calls: Value,
-    /// The provider's id of the `ask_user` call.
-    ask_id: &'static str,
+    /// The provider's id of the `ask_user` call (Ollama's calls have
+    /// none).
+    ask_id: Option<&'static str>,
     /// The reply before the delivery: the weather only.
     partial: Value,
     /// The reply after it: both, in order.
@@ -137,7 +138,7 @@ async fn paused_across_processes(script: &Script) {
     );
     let waiting: Vec<_> = turn.waiting().collect();
     assert_eq!(waiting.len(), 1, "{provider}");
-    assert_eq!(waiting[0].call().id(), Some(script.ask_id), "{provider}");
+    assert_eq!(waiting[0].call().id(), script.ask_id, "{provider}");
     let call_id = waiting[0].call_id().to_owned();
     registry
         .deliver(&call_id, ToolResult::text("Lisbon"))
@@ -170,7 +171,7 @@ async fn unbroken(script: &Script) {
     assert!(turn.is_waiting(), "{provider}");
     let waiting: Vec<_> = turn.waiting().collect();
     assert_eq!(waiting.len(), 1, "{provider}");
-    assert_eq!(waiting[0].call().id(), Some(script.ask_id), "{provider}");
+    assert_eq!(waiting[0].call().id(), script.ask_id, "{provider}");
     assert_eq!(waiting[0].call().name(), "ask_user");
     let arguments = waiting[0].call().arguments();
     let question = match arguments {
@@ -230,7 +231,7 @@ async fn anthropic() {
             ],
             "usage": {"input_tokens": 120, "output_tokens": 60}
         }),
-        ask_id: "toolu_01A",
+        ask_id: Some("toolu_01A"),
         partial: json!([{"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "toolu_01B", "content": "15 degrees in Lisbon"}
         ]}]),
@@ -273,7 +274,7 @@ async fn openai_chat() {
                 "finish_reason": "tool_calls"
             }]
         }),
-        ask_id: "call_ask",
+        ask_id: Some("call_ask"),
         partial: json!([
             {"role": "tool", "tool_call_id": "call_wx", "content": "15 degrees in Lisbon"}
         ]),
@@ -307,7 +308,7 @@ async fn openai_responses() {
                  "arguments": "{\"city\":\"Lisbon\"}", "status": "completed"}
             ]
         }),
-        ask_id: "call_ask",
+        ask_id: Some("call_ask"),
         partial: json!([
             {"type": "function_call_output", "call_id": "call_wx", "output": "15 degrees in Lisbon"}
         ]),
@@ -342,7 +343,7 @@ async fn gemini() {
             }],
             "modelVersion": "gemini-3-pro-preview"
         }),
-        ask_id: "fc-ask",
+        ask_id: Some("fc-ask"),
         partial: json!([{"role": "user", "parts": [
             {"functionResponse": {"name": "get_weather", "id": "fc-wx",
                                   "response": {"output": "15 degrees in Lisbon"}}}
@@ -355,6 +356,125 @@ async fn gemini() {
         answer: json!({
             "candidates": [{"content": {"role": "model", "parts": [{"text": "It is 15 degrees in Lisbon."}]},
                             "finishReason": "STOP"}]
+        }),
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn groq() {
+    run(Script {
+        test: "client_tools::groq",
+        provider: Provider::Groq,
+        calls: json!({
+            "id": "chatcmpl-g1", "object": "chat.completion", "created": 1_741_569_952,
+            "model": "llama-3.3-70b-versatile",
+            "choices": [{
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {"id": "call_g_ask", "type": "function", "function": {
+                            "name": "ask_user", "arguments": "{\"question\": \"Which city are you in?\"}"}},
+                        {"id": "call_g_wx", "type": "function", "function": {
+                            "name": "get_weather", "arguments": "{\"city\": \"Lisbon\"}"}}
+                    ]
+                },
+                "logprobs": null,
+                "finish_reason": "tool_calls"
+            }],
+            "usage": {"prompt_tokens": 220, "completion_tokens": 40, "total_tokens": 260}
+        }),
+        ask_id: Some("call_g_ask"),
+        partial: json!([
+            {"role": "tool", "tool_call_id": "call_g_wx", "name": "get_weather",
+             "content": "15 degrees in Lisbon"}
+        ]),
+        whole: json!([
+            {"role": "tool", "tool_call_id": "call_g_ask", "name": "ask_user", "content": "Lisbon"},
+            {"role": "tool", "tool_call_id": "call_g_wx", "name": "get_weather",
+             "content": "15 degrees in Lisbon"}
+        ]),
+        answer: json!({
+            "id": "chatcmpl-g2", "object": "chat.completion", "model": "llama-3.3-70b-versatile",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "It is 15 degrees in Lisbon."}}]
+        }),
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn ollama() {
+    run(Script {
+        test: "client_tools::ollama",
+        provider: Provider::Ollama,
+        calls: json!({
+            "model": "llama3.2",
+            "created_at": "2026-11-27T10:00:00.000Z",
+            "message": {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {"function": {"name": "ask_user",
+                                  "arguments": {"question": "Which city are you in?"}}},
+                    {"function": {"name": "get_weather", "arguments": {"city": "Lisbon"}}}
+                ]
+            },
+            "done": true,
+            "done_reason": "stop"
+        }),
+        ask_id: None,
+        partial: json!([
+            {"role": "tool", "tool_name": "get_weather", "content": "15 degrees in Lisbon"}
+        ]),
+        whole: json!([
+            {"role": "tool", "tool_name": "ask_user", "content": "Lisbon"},
+            {"role": "tool", "tool_name": "get_weather", "content": "15 degrees in Lisbon"}
+        ]),
+        answer: json!({
+            "model": "llama3.2", "created_at": "2026-11-27T10:00:05.000Z",
+            "message": {"role": "assistant", "content": "It is 15 degrees in Lisbon."},
+            "done": true, "done_reason": "stop"
+        }),
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn vllm() {
+    run(Script {
+        test: "client_tools::vllm",
+        provider: Provider::Vllm { strict: false },
+        calls: json!({
+            "id": "chatcmpl-v1", "object": "chat.completion", "created": 1_741_569_952,
+            "model": "Qwen/Qwen2.5-7B-Instruct",
+            "choices": [{
+                "index": 0,
+                "message": {
+                    "role": "assistant", "content": null,
+                    "tool_calls": [
+                        {"id": "chatcmpl-tool-ask", "type": "function", "function": {
+                            "name": "ask_user", "arguments": "{\"question\": \"Which city are you in?\"}"}},
+                        {"id": "chatcmpl-tool-wx", "type": "function", "function": {
+                            "name": "get_weather", "arguments": "{\"city\": \"Lisbon\"}"}}
+                    ]
+                },
+                "finish_reason": "tool_calls"
+            }]
+        }),
+        ask_id: Some("chatcmpl-tool-ask"),
+        partial: json!([
+            {"role": "tool", "tool_call_id": "chatcmpl-tool-wx", "content": "15 degrees in Lisbon"}
+        ]),
+        whole: json!([
+            {"role": "tool", "tool_call_id": "chatcmpl-tool-ask", "content": "Lisbon"},
+            {"role": "tool", "tool_call_id": "chatcmpl-tool-wx", "content": "15 degrees in Lisbon"}
+        ]),
+        answer: json!({
+            "id": "chatcmpl-v2", "object": "chat.completion", "model": "Qwen/Qwen2.5-7B-Instruct",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "It is 15 degrees in Lisbon."}}]
         }),
     })
     .await;
