@@ -42,3 +42,9 @@ async fn a_living_process_missing_its_word_for_a_moment_is_not_stopped() {
     let (store, (here, there)) = two();
     stored::a_living_process_missing_its_word_for_a_moment_is_not_stopped(store, here, there).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delivered_media_is_bounded_as_a_tools_own() {
+    let (_, (here, there)) = two();
+    stored::delivered_media_is_bounded_as_a_tools_own(here, there).await;
+}

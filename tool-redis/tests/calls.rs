@@ -61,6 +61,13 @@ async fn a_living_replica_missing_its_lease_for_a_moment_is_not_stopped() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delivered_media_is_bounded_on_every_replica() {
+    let server = server::Server::start();
+    let (_, (here, there)) = two(&server).await;
+    stored::delivered_media_is_bounded_as_a_tools_own(here, there).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_down_while_a_call_waits_is_a_lost_result_and_calls_work_once_it_is_back() {
     let mut server = server::Server::start();
     let store = RedisStore::options(&server.url())

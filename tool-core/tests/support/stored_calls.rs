@@ -51,12 +51,20 @@ async fn archive(
     format!("archived {owner}'s mailbox")
 }
 
+/// Ask the user for a photo, once the camera has warmed up.
+#[tool(long_running)]
+async fn take_photo() -> ToolResult {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    ToolResult::deferred()
+}
+
 /// A registry of the tools, keeping its pending calls in `store`.
 pub(crate) fn registry(store: impl Store) -> ToolRegistry<Arc<Runs>> {
     ToolRegistry::new()
         .with(PickFile)
         .with(Export)
         .with(Archive)
+        .with(TakePhoto)
         .with_store(store)
 }
 
@@ -212,4 +220,31 @@ pub(crate) async fn a_living_process_missing_its_word_for_a_moment_is_not_stoppe
     );
     let result = wait(&there, &id).await.expect("a result");
     assert_eq!(result.model_text(), "archived ada's mailbox");
+}
+
+/// A delivered result's media is bounded as the tool's own would be,
+/// whether it was delivered while the tool ran or after it deferred.
+pub(crate) async fn delivered_media_is_bounded_as_a_tools_own(
+    here: ToolRegistry<Arc<Runs>>,
+    there: ToolRegistry<Arc<Runs>>,
+) {
+    let here = here.with_max_media_bytes(16);
+    let there = there.with_max_media_bytes(16);
+    let ctx = ToolContext::new(Arc::new(Runs::default()));
+    let photo = || ToolResult::parts([tool_core::output::Image::png(vec![0; 64]).into()]);
+    for (tool, arguments) in [
+        ("take_photo", json!({})),
+        ("pick_file", json!({"purpose": "a photo"})),
+    ] {
+        let pending = here.call(&ctx, tool, arguments).await;
+        let id = pending.pending_call_id().expect("pending").to_owned();
+        there.deliver(&id, photo()).await.expect("delivered");
+        let result = wait(&there, &id).await.expect("a result");
+        assert_eq!(
+            result.model_text(),
+            format!(
+                "tool `{tool}` returned image/png of 64 bytes, over the limit of 16 bytes for one media part, so its result was withheld"
+            ),
+        );
+    }
 }

@@ -46,6 +46,10 @@ pub(super) enum State {
     Running {
         /// The process that runs it ([`Lease`]).
         owner: String,
+        /// When the run's time is up (ms since the Unix epoch): the record
+        /// is kept until then, whatever else is written to it.
+        #[serde(default)]
+        until_ms: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         delivered: Option<ToolResult>,
     },
@@ -149,6 +153,7 @@ impl StoredCalls {
             tool: tool.to_owned(),
             state: State::Running {
                 owner: self.lease.owner().to_owned(),
+                until_ms: now_ms().saturating_add(millis(runs_for)),
                 delivered: None,
             },
         };
@@ -190,26 +195,34 @@ impl StoredCalls {
                     call_id: id.to_owned(),
                 });
             };
+            // Bounded here, as the tool's own result is where it runs.
+            let mut delivered = || {
+                bound_media(
+                    &record.tool,
+                    result.take().unwrap_or_else(|| ToolResult::text("")),
+                    max_media_bytes,
+                )
+            };
             let (state, ttl) = match record.state {
                 State::Running {
                     owner,
+                    until_ms,
                     delivered: None,
                 } => (
                     State::Running {
                         owner,
-                        delivered: result.take(),
+                        until_ms,
+                        delivered: Some(delivered()),
                     },
-                    keep_for + MARGIN,
+                    // As long as the run may last, which the claim set.
+                    Duration::from_millis(until_ms.saturating_sub(now_ms())).max(keep_for) + MARGIN,
                 ),
-                State::Awaiting { deadline_ms, .. } if now_ms() < deadline_ms => {
-                    let delivered = result.take().unwrap_or_else(|| ToolResult::text(""));
-                    (
-                        State::Done {
-                            result: bound_media(&record.tool, delivered, max_media_bytes),
-                        },
-                        keep_for,
-                    )
-                }
+                State::Awaiting { deadline_ms, .. } if now_ms() < deadline_ms => (
+                    State::Done {
+                        result: delivered(),
+                    },
+                    keep_for,
+                ),
                 _ => return Err(not_awaiting()),
             };
             let next = Record {
@@ -295,7 +308,9 @@ impl StoredCalls {
                     let _ =
                         tokio::time::timeout(Duration::from_millis(left), watch.changed()).await;
                 }
-                State::Running { owner, delivered } => {
+                State::Running {
+                    owner, delivered, ..
+                } => {
                     match Lease::lives(&*self.store, &owner).await {
                         Ok(true) => {}
                         Ok(false) => {
