@@ -48,3 +48,9 @@ async fn delivered_media_is_bounded_as_a_tools_own() {
     let (_, (here, there)) = two();
     stored::delivered_media_is_bounded_as_a_tools_own(here, there).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_taken_over_elsewhere_does_not_overwrite_it() {
+    let (store, (here, _)) = two();
+    stored::a_run_taken_over_elsewhere_does_not_overwrite_it(store, here).await;
+}

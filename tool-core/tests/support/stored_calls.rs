@@ -248,3 +248,42 @@ pub(crate) async fn delivered_media_is_bounded_as_a_tools_own(
         );
     }
 }
+
+/// A run that ends after its call was taken over by another process (this
+/// one was taken for stopped) leaves the other's record as it is.
+pub(crate) async fn a_run_taken_over_elsewhere_does_not_overwrite_it(
+    store: impl Store,
+    here: ToolRegistry<Arc<Runs>>,
+) {
+    let ctx = ToolContext::new(Arc::new(Runs::default()));
+    let pending = here.call(&ctx, "archive", json!({"owner": "bob"})).await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    let key = format!("call:{id}");
+    let taken_over = serde_json::to_vec(&json!({
+        "tool": "archive", "state": "running", "owner": "another-process", "until_ms": 0
+    }))
+    .expect("JSON");
+    let minute = Duration::from_secs(60);
+    assert!(
+        store
+            .put(
+                &key,
+                taken_over.clone(),
+                minute,
+                tool_core::store::When::Always
+            )
+            .await
+            .expect("put")
+    );
+    // The run here ends after a second and a half.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        store.get(&key).await.expect("get"),
+        Some(taken_over),
+        "left as it is"
+    );
+    assert!(
+        here.pending_calls().is_empty(),
+        "nothing runs here any more"
+    );
+}

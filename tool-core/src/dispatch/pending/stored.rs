@@ -477,7 +477,9 @@ impl StoredClaim {
     }
 
     /// Records the call's final result, kept for `keep_for` for someone to
-    /// take, and forgets the call here.
+    /// take, and forgets the call here. A call that is no longer this
+    /// process's (taken for stopped while it was cut off, ended or run
+    /// again elsewhere) is left as it is.
     pub(crate) async fn finish(self, result: ToolResult, keep_for: Duration) {
         let calls = &self.calls;
         let key = key(&self.id);
@@ -487,11 +489,23 @@ impl StoredClaim {
         };
         loop {
             let written = match calls.read(&key).await {
-                Ok(Some((read, _))) => {
-                    calls
-                        .write(&key, &done, keep_for, When::Equals(&read))
-                        .await
-                }
+                Ok(Some((read, record))) => match record.state {
+                    State::Running { owner, .. } if owner == calls.lease.owner() => {
+                        calls
+                            .write(&key, &done, keep_for, When::Equals(&read))
+                            .await
+                    }
+                    _ => {
+                        tracing::warn!(
+                            tool = %self.tool,
+                            call_id = %self.id,
+                            "a pending call ended here after it was taken for stopped; its result is dropped"
+                        );
+                        Ok(true)
+                    }
+                },
+                // The store lost it: its result is recorded again for
+                // whoever asks for it next.
                 Ok(None) => calls.write(&key, &done, keep_for, When::Always).await,
                 Err(error) => Err(error),
             };
