@@ -68,6 +68,13 @@ async fn delivered_media_is_bounded_on_every_replica() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_taken_over_on_another_replica_is_not_overwritten() {
+    let server = server::Server::start();
+    let (store, (here, _)) = two(&server).await;
+    stored::a_run_taken_over_elsewhere_does_not_overwrite_it(store, here).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_down_while_a_call_waits_is_a_lost_result_and_calls_work_once_it_is_back() {
     let mut server = server::Server::start();
     let store = RedisStore::options(&server.url())
