@@ -54,3 +54,31 @@ async fn a_run_taken_over_elsewhere_does_not_overwrite_it() {
     let (store, (here, _)) = two();
     stored::a_run_taken_over_elsewhere_does_not_overwrite_it(store, here).await;
 }
+
+/// A turn resumed after its call's record is gone says so in the reply.
+#[tokio::test]
+async fn a_turn_whose_record_is_gone_says_so_in_its_reply() {
+    use tool_core::store::Store;
+    let (store, (here, _)) = two();
+    let response = serde_json::json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "pick_file", "input": {"purpose": "notes"}}
+    ]});
+    let mut turn = tool_core::provider::Provider::Anthropic { strict: false }
+        .respond(
+            &here,
+            &tool_core::ToolContext::new(std::sync::Arc::new(stored::Runs::default())),
+            &response,
+        )
+        .await
+        .expect("the provider's shape");
+    let id = turn.waiting().next().expect("waiting").call_id().to_owned();
+    assert!(store.delete(&format!("call:{id}")).await.expect("delete"));
+    turn.resume(&here).await;
+    assert_eq!(
+        turn.reply()[0]["content"][0]["content"],
+        format!(
+            "the result of call `{id}` is no longer kept (it was taken elsewhere, or its record expired) and cannot be given here; call the tool again if it is still needed"
+        )
+    );
+    assert_eq!(turn.reply()[0]["content"][0]["is_error"], true);
+}

@@ -220,7 +220,7 @@ impl Turn {
                 _ => ToolError::Execution {
                     tool: call.name().to_owned(),
                     message: format!(
-                        "the result of call `{id}` was taken elsewhere and cannot be given here"
+                        "the result of call `{id}` is no longer kept (it was taken elsewhere, or its record expired) and cannot be given here; call the tool again if it is still needed"
                     )
                     .into(),
                 }
