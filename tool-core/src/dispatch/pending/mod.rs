@@ -112,7 +112,7 @@ impl PendingCalls {
     fn parking(&self) -> &Arc<StoredCalls> {
         match self {
             PendingCalls::Memory { parked, .. } => {
-                parked.get_or_init(|| Arc::new(StoredCalls::new(Arc::new(MemoryStore::new()))))
+                parked.get_or_init(|| Arc::new(StoredCalls::private(Arc::new(MemoryStore::new()))))
             }
             PendingCalls::Stored(calls) => calls,
         }

@@ -70,7 +70,10 @@ pub(super) enum State {
 /// The pending calls of a registry whose store is shared.
 pub(crate) struct StoredCalls {
     store: Arc<dyn Store>,
-    lease: Arc<Lease>,
+    /// This process's lease, where other processes share the store; none
+    /// where no other process can see it (the calls a registry without a
+    /// store parks), whose calls' owner always lives.
+    lease: Option<Arc<Lease>>,
     /// The calls this process runs that have not finished, for
     /// [`ToolRegistry::pending_calls`](crate::ToolRegistry::pending_calls).
     running: Mutex<Vec<String>>,
@@ -83,12 +86,38 @@ pub(crate) struct StoredClaim {
     tool: String,
 }
 
+/// The owner of the calls of a store no other process sees.
+const THIS_PROCESS: &str = "this-process";
+
 impl StoredCalls {
+    /// The calls kept in `store`, which other processes may share.
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
-            lease: Lease::new(Arc::clone(&store)),
+            lease: Some(Lease::new(Arc::clone(&store))),
             store,
             running: Mutex::default(),
+        }
+    }
+
+    /// The calls kept in a store of this process's own: no lease to renew.
+    pub(crate) fn private(store: Arc<dyn Store>) -> Self {
+        Self {
+            lease: None,
+            store,
+            running: Mutex::default(),
+        }
+    }
+
+    /// This process's id among those sharing the store.
+    fn owner(&self) -> &str {
+        self.lease.as_deref().map_or(THIS_PROCESS, Lease::owner)
+    }
+
+    /// Whether the process `owner` still lives.
+    async fn lives(&self, owner: &str) -> Result<bool, StoreError> {
+        match &self.lease {
+            Some(_) => Lease::lives(&*self.store, owner).await,
+            None => Ok(true),
         }
     }
 
@@ -126,7 +155,7 @@ impl StoredCalls {
             };
             let free = match &record.state {
                 State::Done { .. } => true,
-                State::Running { owner, .. } => !Lease::lives(&*self.store, owner).await?,
+                State::Running { owner, .. } => !self.lives(owner).await?,
                 State::Awaiting { .. } | State::Parked { .. } => false,
             };
             if !free {
@@ -148,11 +177,13 @@ impl StoredCalls {
         runs_for: Duration,
         read: Option<&[u8]>,
     ) -> Result<Option<StoredClaim>, StoreError> {
-        self.lease.hold().await?;
+        if let Some(lease) = &self.lease {
+            lease.hold().await?;
+        }
         let running = Record {
             tool: tool.to_owned(),
             state: State::Running {
-                owner: self.lease.owner().to_owned(),
+                owner: self.owner().to_owned(),
                 until_ms: now_ms().saturating_add(millis(runs_for)),
                 delivered: None,
             },
@@ -311,7 +342,7 @@ impl StoredCalls {
                 State::Running {
                     owner, delivered, ..
                 } => {
-                    match Lease::lives(&*self.store, &owner).await {
+                    match self.lives(&owner).await {
                         Ok(true) => {}
                         Ok(false) => {
                             // Its process stopped: the call ends here.
@@ -490,7 +521,7 @@ impl StoredClaim {
         loop {
             let written = match calls.read(&key).await {
                 Ok(Some((read, record))) => match record.state {
-                    State::Running { owner, .. } if owner == calls.lease.owner() => {
+                    State::Running { owner, .. } if owner == calls.owner() => {
                         calls
                             .write(&key, &done, keep_for, When::Equals(&read))
                             .await
