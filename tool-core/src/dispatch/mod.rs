@@ -30,6 +30,7 @@ pub(crate) mod schemas;
 mod settings;
 mod turn;
 mod view;
+mod waiting;
 mod watch;
 
 pub use batch::{Batch, ToolCall};

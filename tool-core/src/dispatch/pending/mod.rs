@@ -4,6 +4,7 @@
 //! any of them reaches whoever waits on the call, and a turn paused in
 //! one can be finished in another.
 
+mod claim;
 mod memory;
 mod parked;
 mod stored;

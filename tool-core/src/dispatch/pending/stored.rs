@@ -69,7 +69,7 @@ pub(super) enum State {
 
 /// The pending calls of a registry whose store is shared.
 pub(crate) struct StoredCalls {
-    store: Arc<dyn Store>,
+    pub(super) store: Arc<dyn Store>,
     /// This process's lease, where other processes share the store; none
     /// where no other process can see it (the calls a registry without a
     /// store parks), whose calls' owner always lives.
@@ -81,9 +81,9 @@ pub(crate) struct StoredCalls {
 
 /// A call this process claimed: it runs the tool and records the result.
 pub(crate) struct StoredClaim {
-    calls: Arc<StoredCalls>,
-    id: String,
-    tool: String,
+    pub(super) calls: Arc<StoredCalls>,
+    pub(super) id: String,
+    pub(super) tool: String,
 }
 
 /// The owner of the calls of a store no other process sees.
@@ -109,7 +109,7 @@ impl StoredCalls {
     }
 
     /// This process's id among those sharing the store.
-    fn owner(&self) -> &str {
+    pub(super) fn owner(&self) -> &str {
         self.lease.as_deref().map_or(THIS_PROCESS, Lease::owner)
     }
 
@@ -121,7 +121,7 @@ impl StoredCalls {
         }
     }
 
-    fn running(&self) -> MutexGuard<'_, Vec<String>> {
+    pub(super) fn running(&self) -> MutexGuard<'_, Vec<String>> {
         // Each operation under this lock is one push or removal.
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -370,7 +370,7 @@ impl StoredCalls {
     }
 
     /// Why a record that went before its time is lost.
-    fn gone(&self) -> String {
+    pub(super) fn gone(&self) -> String {
         format!(
             "its record is gone from the {} store, which was emptied or restarted",
             self.store.kind()
@@ -407,157 +407,6 @@ impl StoredCalls {
     }
 }
 
-impl StoredClaim {
-    /// The tool deferred its result at once: records that a delivery is
-    /// awaited until `within` has passed. The result and `true` if one
-    /// was delivered already (and is now the call's); `None` otherwise, or
-    /// if the store failed, which [`delivery`](StoredClaim::delivery) will
-    /// tell.
-    pub(crate) async fn defer(&self, within: Duration) -> Option<(ToolResult, bool)> {
-        self.advance(within, false).await
-    }
-
-    /// The tool deferred its result: waits for a delivery (from any
-    /// process) until `within` has passed. The result, and whether it is
-    /// recorded already (as a delivery or a timeout is).
-    pub(crate) async fn delivery(&self, within: Duration) -> (ToolResult, bool) {
-        match self.advance(within, true).await {
-            Some(ended) => ended,
-            // A wait ends only with a result.
-            None => (lost(&self.tool, &self.id, self.calls.gone()), false),
-        }
-    }
-
-    /// Moves a deferred call on: to the delivery made while the tool ran,
-    /// else to awaiting one; then, if `waits`, to the delivery, or to the
-    /// timeout at the deadline. `None` where it would wait, if it does not.
-    async fn advance(&self, within: Duration, waits: bool) -> Option<(ToolResult, bool)> {
-        let calls = &self.calls;
-        let key = key(&self.id);
-        let mut watch = calls.store.watch(&key);
-        let deadline_ms = now_ms().saturating_add(millis(within));
-        loop {
-            let failed = |reason| waits.then(|| (lost(&self.tool, &self.id, reason), false));
-            let (read, record) = match calls.read(&key).await {
-                Ok(Some(found)) => found,
-                Ok(None) => return failed(calls.gone()),
-                Err(error) => return failed(error.to_string()),
-            };
-            let next = match record.state {
-                State::Done { result } => return Some((result, true)),
-                // Never a claimed call's state: someone emptied and reused it.
-                State::Parked { .. } => return failed(calls.gone()),
-                State::Running {
-                    delivered: Some(result),
-                    ..
-                } => State::Done { result },
-                State::Running {
-                    delivered: None, ..
-                } => State::Awaiting {
-                    deadline_ms,
-                    after_ms: millis(within),
-                },
-                State::Awaiting {
-                    deadline_ms,
-                    after_ms,
-                } => {
-                    let left = deadline_ms.saturating_sub(now_ms());
-                    if left > 0 {
-                        if !waits {
-                            return None;
-                        }
-                        let _ = tokio::time::timeout(Duration::from_millis(left), watch.changed())
-                            .await;
-                        continue;
-                    }
-                    State::Done {
-                        result: pending_timeout(&self.tool, &self.id, after_ms),
-                    }
-                }
-            };
-            let ttl = match next {
-                State::Awaiting { .. } => within + MARGIN,
-                _ => within,
-            };
-            let next = Record {
-                tool: record.tool,
-                state: next,
-            };
-            match calls.write(&key, &next, ttl, When::Equals(&read)).await {
-                Ok(true) => match next.state {
-                    State::Done { result } => return Some((result, true)),
-                    // Awaiting now: read again only to wait.
-                    _ if !waits => return None,
-                    _ => {}
-                },
-                // Changed meanwhile: read again.
-                Ok(false) => {}
-                Err(error) => return failed(error.to_string()),
-            }
-        }
-    }
-
-    /// The tool the call is of.
-    pub(crate) fn tool(&self) -> &str {
-        &self.tool
-    }
-
-    /// Forgets the call here: its result is recorded already.
-    pub(crate) fn forget(self) {
-        self.calls.running().retain(|id| *id != self.id);
-    }
-
-    /// Records the call's final result, kept for `keep_for` for someone to
-    /// take, and forgets the call here. A call that is no longer this
-    /// process's (taken for stopped while it was cut off, ended or run
-    /// again elsewhere) is left as it is.
-    pub(crate) async fn finish(self, result: ToolResult, keep_for: Duration) {
-        let calls = &self.calls;
-        let key = key(&self.id);
-        let done = Record {
-            tool: self.tool.clone(),
-            state: State::Done { result },
-        };
-        loop {
-            let written = match calls.read(&key).await {
-                Ok(Some((read, record))) => match record.state {
-                    State::Running { owner, .. } if owner == calls.owner() => {
-                        calls
-                            .write(&key, &done, keep_for, When::Equals(&read))
-                            .await
-                    }
-                    _ => {
-                        tracing::warn!(
-                            tool = %self.tool,
-                            call_id = %self.id,
-                            "a pending call ended here after it was taken for stopped; its result is dropped"
-                        );
-                        Ok(true)
-                    }
-                },
-                // The store lost it: its result is recorded again for
-                // whoever asks for it next.
-                Ok(None) => calls.write(&key, &done, keep_for, When::Always).await,
-                Err(error) => Err(error),
-            };
-            match written {
-                Ok(false) => continue,
-                Ok(true) => break,
-                Err(error) => {
-                    tracing::warn!(
-                        tool = %self.tool,
-                        call_id = %self.id,
-                        %error,
-                        "the result of a pending call could not be recorded"
-                    );
-                    break;
-                }
-            }
-        }
-        calls.running().retain(|id| *id != self.id);
-    }
-}
-
 pub(super) fn key(id: &str) -> String {
     format!("{PREFIX}{id}")
 }
@@ -584,7 +433,7 @@ fn undecided(tool: &str, after_ms: u64) -> ToolResult {
     .into()
 }
 
-fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {
+pub(super) fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {
     ToolError::PendingTimeout {
         tool: tool.to_owned(),
         call_id: id.to_owned(),
@@ -594,7 +443,7 @@ fn pending_timeout(tool: &str, id: &str, after_ms: u64) -> ToolResult {
 }
 
 /// The result of a call whose record the store lost or cannot reach.
-fn lost(tool: &str, id: &str, reason: String) -> ToolResult {
+pub(super) fn lost(tool: &str, id: &str, reason: String) -> ToolResult {
     ToolError::Lost {
         tool: tool.to_owned(),
         call_id: id.to_owned(),
