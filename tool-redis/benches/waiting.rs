@@ -141,22 +141,6 @@ fn stat(info: &str, key: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Commands Redis ran, in all.
-#[allow(dead_code)]
-fn commands(info: &str) -> f64 {
-    info.lines()
-        .filter(|line| line.starts_with("cmdstat_"))
-        .filter_map(|line| {
-            line.split("calls=")
-                .nth(1)?
-                .split(',')
-                .next()?
-                .parse::<f64>()
-                .ok()
-        })
-        .sum()
-}
-
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]

@@ -63,16 +63,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let exclusive = entry.exclusive.clone();
         let task = async move {
             let call = &finished.call;
-            let caller = OnceLock::from(caller);
-            let result = execute(
-                &finished.name,
-                Run::Detached(run),
-                Some(call),
-                timeout,
-                exclusive.as_deref(),
-                Caller(&caller),
-            )
-            .await;
+            let result = finished.execute(run, timeout, exclusive, caller).await;
             let result = if result.is_deferred() {
                 match tokio::time::timeout(pending_timeout, opened.delivered).await {
                     Ok(Ok(delivered)) => delivered,
@@ -130,18 +121,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let exclusive = entry.exclusive.clone();
         let mut running = Box::pin({
             let finished = Arc::clone(&finished);
-            async move {
-                let caller = OnceLock::from(caller);
-                execute(
-                    &finished.name,
-                    Run::Detached(run),
-                    Some(&finished.call),
-                    timeout,
-                    exclusive.as_deref(),
-                    Caller(&caller),
-                )
-                .await
-            }
+            async move { finished.execute(run, timeout, exclusive, caller).await }
         });
         // Started here, once: a tool that defers at once (one the client
         // runs) is recorded as awaiting its delivery before the call
@@ -211,6 +191,26 @@ struct Finisher {
 }
 
 impl Finisher {
+    /// The tool's run, in the task of its own.
+    async fn execute(
+        &self,
+        run: Work<'static>,
+        timeout: Duration,
+        exclusive: Option<Arc<crate::dispatch::turn::Turn>>,
+        caller: CancellationToken,
+    ) -> ToolResult {
+        let caller = OnceLock::from(caller);
+        execute(
+            &self.name,
+            Run::Detached(run),
+            Some(&self.call),
+            timeout,
+            exclusive.as_deref(),
+            Caller(&caller),
+        )
+        .await
+    }
+
     /// The result, its media bounded, told to the observer.
     fn observe(&self, result: ToolResult) -> ToolResult {
         let result = bound_media(&self.name, result, self.max_media_bytes);

@@ -53,8 +53,7 @@ impl Watchers {
         Watch {
             receiver,
             key: key.to_owned(),
-            watchers: Some(self.clone()),
-            poll: self.poll,
+            watchers: self.clone(),
         }
     }
 
@@ -88,39 +87,23 @@ impl Watchers {
 pub struct Watch {
     receiver: watch::Receiver<()>,
     key: String,
-    /// `None` for a watch that never wakes.
-    watchers: Option<Watchers>,
-    poll: Option<Duration>,
+    watchers: Watchers,
 }
 
 impl Watch {
-    /// A watch that hears nothing: for a store that cannot tell, whose
-    /// readers must read again on their own schedule.
-    pub fn never() -> Self {
-        Self {
-            receiver: watch::channel(()).1,
-            key: String::new(),
-            watchers: None,
-            poll: None,
-        }
-    }
-
-    /// The key watched.
-    pub fn key(&self) -> &str {
-        &self.key
-    }
-
     /// Resolves once the key was written (or deleted) since the watch was
     /// made or this last resolved; for a store that polls, also when its
     /// interval has passed. It may resolve with nothing changed: read the
     /// key again, and wait again if it is not what you wait for.
     pub async fn changed(&mut self) {
         let heard = async {
-            if self.watchers.is_none() || self.receiver.changed().await.is_err() {
+            // Its sender is kept while this watch lives; were it gone,
+            // nothing more could be heard.
+            if self.receiver.changed().await.is_err() {
                 std::future::pending::<()>().await;
             }
         };
-        match self.poll {
+        match self.watchers.poll {
             Some(every) => {
                 let _ = tokio::time::timeout(every, heard).await;
             }
@@ -131,10 +114,7 @@ impl Watch {
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        let Some(watchers) = &self.watchers else {
-            return;
-        };
-        let mut keys = watchers.keys();
+        let mut keys = self.watchers.keys();
         // The last watch of its key forgets it: nothing is kept for keys
         // no one watches. This watch's own receiver is still alive here.
         if keys
