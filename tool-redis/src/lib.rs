@@ -24,7 +24,7 @@ mod listen;
 mod scripts;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio_util::sync::CancellationToken;
@@ -265,6 +265,57 @@ impl Store for RedisStore {
     fn watch(&self, key: &str) -> Watch {
         self.inner.watchers.watch(key)
     }
+
+    /// A sorted set scored by each member's time, whose key expires at
+    /// the highest: one script, which also removes the members whose
+    /// time has passed.
+    fn add_member<'a>(
+        &'a self,
+        key: &'a str,
+        member: &'a str,
+        until_ms: u64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.inner.connection.clone();
+            let _: i64 = scripts::add_member()
+                .key(self.key(key))
+                .key(&self.inner.channel)
+                .arg(member)
+                .arg(until_ms)
+                .arg(now_ms())
+                .arg(key)
+                .invoke_async(&mut connection)
+                .await
+                .map_err(|error| self.error(key, &error))?;
+            Ok(())
+        })
+    }
+
+    /// The members scored past now, the others removed, in text order.
+    fn members<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.inner.connection.clone();
+            let mut members: Vec<String> = scripts::members()
+                .key(self.key(key))
+                .arg(now_ms())
+                .invoke_async(&mut connection)
+                .await
+                .map_err(|error| self.error(key, &error))?;
+            // Read in the order of their times.
+            members.sort_unstable();
+            Ok(members)
+        })
+    }
+}
+
+/// The wall-clock time in ms since the Unix epoch, as members' times are
+/// given: this process's clock, as the store in memory uses its own.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
 }
 
 /// `url` without its password, for messages.

@@ -3,7 +3,7 @@
 //! error at start when Redis is not there; errors, not hangs or panics,
 //! while it is down; work again once it is back; nothing left behind.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tool_core::store::{Store, StoreError, When};
 use tool_redis::RedisStore;
@@ -123,6 +123,41 @@ async fn every_record_expires_and_redis_goes_back_to_empty() {
     tokio::time::sleep(brief + Duration::from_millis(700)).await;
     // Redis drops expired keys as they are read, and a sample of the rest
     // ten times a second: within a few seconds, all.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while server.keys() > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{} keys left",
+            server.keys()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_set_expires_with_its_members_and_redis_goes_back_to_empty() {
+    let server = server::Server::start();
+    let store = RedisStore::connect(&server.url()).await.expect("connect");
+    let brief = Duration::from_millis(300);
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970");
+    for caller in 0..50u64 {
+        let key = format!("tasks:{caller}");
+        for task in 0..10u64 {
+            // The members' times differ: the set lasts as long as its
+            // last one.
+            let until = now + brief + Duration::from_millis(caller + task);
+            let until = u64::try_from(until.as_millis()).expect("ms fit");
+            store
+                .add_member(&key, &format!("{task:016x}:{caller}"), until)
+                .await
+                .expect("add_member");
+        }
+    }
+    assert_eq!(server.keys(), 50);
+    tokio::time::sleep(brief + Duration::from_millis(700)).await;
+    // Nothing reads the sets again: they expire on their own.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while server.keys() > 0 {
         assert!(

@@ -36,6 +36,7 @@
 
 mod lease;
 mod memory;
+mod set;
 mod watch;
 
 use std::time::Duration;
@@ -121,6 +122,79 @@ pub trait Store: Send + Sync + 'static {
     /// other sharing the store. Watch first, then read: a write between
     /// the two is heard.
     fn watch(&self, key: &str) -> Watch;
+
+    /// Adds `member` to the set under `key`, kept until `until_ms` (the
+    /// wall-clock time, in ms since the Unix epoch); a member added again
+    /// is kept until the later of its two times. The key expires with
+    /// its last member.
+    ///
+    /// A set is written by many processes at once, each adding its own
+    /// members, and each member expires on its own: an index of what one
+    /// caller has under way (its tasks), read with
+    /// [`members`](Store::members), whose entries go with the records
+    /// they point to. A key holding a set is read and written only by
+    /// these two methods.
+    ///
+    /// By default the set is one record, the JSON object
+    /// `{member: until_ms}`, read and written back changed until no other
+    /// write came between (members whose time has passed are dropped on
+    /// the way); a store that has sets of its own (Redis) uses them.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::time::{SystemTime, UNIX_EPOCH};
+    /// use tool_core::store::{MemoryStore, Store};
+    ///
+    /// let store = MemoryStore::new();
+    /// let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+    /// let hour = u64::try_from(now.as_millis()).unwrap() + 3_600_000;
+    ///
+    /// // Two processes each index a task of one caller.
+    /// store.add_member("tasks:alice", "0000019a2b3c4d5e:t2", hour).await?;
+    /// store.add_member("tasks:alice", "0000019a2b3c4d00:t1", hour).await?;
+    /// assert_eq!(
+    ///     store.members("tasks:alice").await?,
+    ///     ["0000019a2b3c4d00:t1", "0000019a2b3c4d5e:t2"],
+    /// );
+    /// # Ok::<(), tool_core::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    fn add_member<'a>(
+        &'a self,
+        key: &'a str,
+        member: &'a str,
+        until_ms: u64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(set::add_member(self, key, member, until_ms))
+    }
+
+    /// The members of the set under `key` whose time has not passed, in
+    /// text order (members that begin with their creation time, in fixed
+    /// width, come oldest first); none if there is no set. Members whose
+    /// time has passed are left out, and may be removed.
+    ///
+    /// What [`add_member`](Store::add_member) indexed, read in one ask: a
+    /// caller's tasks, listed without scanning the store.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::time::{SystemTime, UNIX_EPOCH};
+    /// use tool_core::store::{MemoryStore, Store};
+    ///
+    /// let store = MemoryStore::new();
+    /// let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+    /// let now = u64::try_from(now.as_millis()).unwrap();
+    ///
+    /// store.add_member("tasks:bob", "b", now + 60_000).await?;
+    /// store.add_member("tasks:bob", "a", now - 1).await?; // its time has passed
+    /// assert_eq!(store.members("tasks:bob").await?, ["b"]);
+    /// assert!(store.members("tasks:carol").await?.is_empty());
+    /// # Ok::<(), tool_core::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    fn members<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(set::members(self, key))
+    }
 }
 
 /// A shared store is a store.
@@ -149,5 +223,18 @@ impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
 
     fn watch(&self, key: &str) -> Watch {
         (**self).watch(key)
+    }
+
+    fn add_member<'a>(
+        &'a self,
+        key: &'a str,
+        member: &'a str,
+        until_ms: u64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).add_member(key, member, until_ms)
+    }
+
+    fn members<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        (**self).members(key)
     }
 }

@@ -1,8 +1,9 @@
 //! What every [`Store`] must do, checked on two handles of one store (two
 //! processes sharing it, or two clones): written by one, read and heard
-//! by the other; claims won once; records gone when their time is up.
+//! by the other; claims won once; records gone when their time is up;
+//! sets whose members, added by either, each expire on their own.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tool_core::store::{Store, When};
 
@@ -19,6 +20,9 @@ pub(crate) async fn holds_the_contract<S: Store + Clone>(a: S, b: S, tag: &str) 
     a_change_from_what_was_read_is_made_once(&a, &b, tag).await;
     records_expire(&a, &b, tag).await;
     writes_are_heard_by_the_other(&a, &b, tag).await;
+    sets_keep_each_member_until_its_time(&a, &b, tag).await;
+    a_set_is_gone_with_its_last_member(&a, &b, tag).await;
+    members_added_at_once_are_all_kept(&a, &b, tag).await;
 }
 
 async fn reads_what_the_other_wrote<S: Store>(a: &S, b: &S, tag: &str) {
@@ -192,4 +196,108 @@ async fn writes_are_heard_by_the_other<S: Store>(a: &S, b: &S, tag: &str) {
             .is_err(),
         "a refused write is not heard"
     );
+}
+
+/// The wall-clock time, as members' times are given.
+fn now_ms() -> u64 {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970");
+    u64::try_from(now.as_millis()).expect("ms fit")
+}
+
+async fn add<S: Store>(store: &S, key: &str, member: &str, until_ms: u64) {
+    store
+        .add_member(key, member, until_ms)
+        .await
+        .expect("add_member");
+}
+
+/// A member's brief time, in ms.
+const BRIEF_MS: u64 = 300;
+
+async fn sets_keep_each_member_until_its_time<S: Store>(a: &S, b: &S, tag: &str) {
+    let key = format!("{tag}:set");
+    assert!(b.members(&key).await.expect("members").is_empty());
+    let now = now_ms();
+    let minute = now + 60_000;
+    let brief = now + BRIEF_MS;
+    add(a, &key, "b", minute).await;
+    add(b, &key, "a", brief).await;
+    add(a, &key, "c", minute).await;
+    add(b, &key, "d", brief).await;
+    assert_eq!(
+        b.members(&key).await.expect("members"),
+        ["a", "b", "c", "d"],
+        "every member, by either, in text order"
+    );
+    // Added again: kept until the later time, whichever came first.
+    add(b, &key, "c", brief).await;
+    add(a, &key, "d", minute).await;
+    assert_eq!(
+        a.members(&key).await.expect("members"),
+        ["a", "b", "c", "d"]
+    );
+    tokio::time::sleep(Duration::from_millis(BRIEF_MS * 3)).await;
+    assert_eq!(
+        a.members(&key).await.expect("members"),
+        ["b", "c", "d"],
+        "a brief member is gone once its time is up, the others stay"
+    );
+    add(b, &key, "0", now_ms() - 1).await;
+    assert_eq!(
+        b.members(&key).await.expect("members"),
+        ["b", "c", "d"],
+        "a member added past its time is not kept"
+    );
+}
+
+async fn a_set_is_gone_with_its_last_member<S: Store>(a: &S, b: &S, tag: &str) {
+    let key = format!("{tag}:brief-set");
+    let now = now_ms();
+    a.add_member(&key, "x", now + BRIEF_MS - 100)
+        .await
+        .expect("add_member");
+    b.add_member(&key, "y", now + BRIEF_MS)
+        .await
+        .expect("add_member");
+    assert_eq!(a.members(&key).await.expect("members"), ["x", "y"]);
+    tokio::time::sleep(Duration::from_millis(BRIEF_MS * 3)).await;
+    // Read as a record before the members are: the key expired on its
+    // own, not because they were read.
+    assert_eq!(
+        b.get(&key).await.expect("get"),
+        None,
+        "the key expired with its last member"
+    );
+    assert!(a.members(&key).await.expect("members").is_empty());
+    b.add_member(&key, "z", now_ms() - 1)
+        .await
+        .expect("add_member");
+    assert_eq!(
+        b.get(&key).await.expect("get"),
+        None,
+        "a member past its time makes no set"
+    );
+}
+
+async fn members_added_at_once_are_all_kept<S: Store + Clone>(a: &S, b: &S, tag: &str) {
+    let key = format!("{tag}:crowded-set");
+    let until = now_ms() + 60_000;
+    let mut adds = Vec::new();
+    for adder in 0..16u8 {
+        let store = if adder % 2 == 0 { a.clone() } else { b.clone() };
+        let key = key.clone();
+        adds.push(tokio::spawn(async move {
+            store
+                .add_member(&key, &format!("{adder:02}"), until)
+                .await
+                .expect("add_member");
+        }));
+    }
+    for add in adds {
+        add.await.expect("no add panics");
+    }
+    let expected: Vec<String> = (0..16).map(|adder| format!("{adder:02}")).collect();
+    assert_eq!(a.members(&key).await.expect("members"), expected);
 }
