@@ -11,14 +11,14 @@ use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tool_core::ToolError;
 use tool_core::observe::CallProgress;
+use tool_core::{ToolError, ToolResult};
 
 use crate::answer::answer;
 use crate::approval::with_approver;
 use crate::report::Report;
 use crate::server::McpServer;
-use crate::tasks::{Call, Caller, Form};
+use crate::tasks::{Call, Caller, Ended, Form, Input, record_end, run};
 
 /// Runs the call through the registry in a context of its own: the
 /// request's token (cancelled by the client's `notifications/cancelled`,
@@ -135,13 +135,17 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
 ) -> Result<Started, ErrorData> {
     let base = server.context_for(context);
     let registry = Arc::clone(&server.current.get().registry);
+    let metadata = registry.info(&request.name).map(|tool| {
+        let metadata = &tool.metadata;
+        (metadata.tier, metadata.long_running && metadata.idempotent)
+    });
     let token = base.cancellation().child_token();
     let (sender, reports) = mpsc::unbounded_channel();
     let ctx = base.with_cancellation(token.clone());
     let ctx = with_approver(
         server,
         &registry,
-        registry.info(&request.name).map(|tool| tool.metadata.tier),
+        metadata.map(|(tier, _)| tier),
         context,
         ctx,
     )
@@ -149,23 +153,57 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
         let _ = sender.send(Report::from(event));
     });
     let arguments = Value::Object(request.arguments.unwrap_or_default());
-    let result = registry.call(&ctx, &request.name, arguments).await;
-    let call_id = result.pending_call_id().map(str::to_owned);
-    let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
-    if call_id.is_none() && (form == Form::Extension || unknown) {
-        return answer(&result).map(Started::Answered);
-    }
+    let tasks = &server.tasks;
     let caller = Caller::of(context, server.verifier.is_some());
+    // What another process needs to run the task again, kept only for a
+    // tool that may be.
+    let input = metadata.is_some_and(|(_, again)| again).then(|| Input {
+        arguments: arguments.clone(),
+        scopes: ctx.scopes().to_vec(),
+    });
+    let ttl_ms = tasks.ttl_for(ttl_ms);
+    let (task_id, record) = match tasks
+        .open(form, &caller, &request.name, ttl_ms, input)
+        .await
+    {
+        Ok(opened) => opened,
+        Err(error) => {
+            let refused = ToolResult::from(ToolError::Unavailable {
+                tool: request.name.to_string(),
+                reason: format!("its task could not be recorded, so it did not run: {error}"),
+            });
+            return match form {
+                Form::Extension => answer(&refused).map(Started::Answered),
+                Form::Spec2025 => Err(ErrorData::internal_error(
+                    refused.model_text().into_owned(),
+                    None,
+                )),
+            };
+        }
+    };
+    let result = registry.call(&ctx, &request.name, arguments).await;
+    let Some(call_id) = result.pending_call_id().map(str::to_owned) else {
+        let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
+        if form == Form::Extension || unknown {
+            tasks.discard(&task_id).await;
+            return answer(&result).map(Started::Answered);
+        }
+        // A task whatever happens, as 2025-11-25's clients expect: working
+        // when made, and ended by their first look.
+        let task = record.to_detailed(&task_id).task;
+        record_end(tasks, &task_id, record.deadline_ms(), Ended::Result(result)).await;
+        return Ok(Started::Task(task));
+    };
+    let task = record.to_detailed(&task_id).task;
     let call = Call {
         registry,
-        result,
+        pending: result,
         call_id,
         token,
         reports,
     };
-    Ok(Started::Task(
-        server.tasks.start(caller, form, ttl_ms, call),
-    ))
+    run(Arc::clone(tasks), task_id, record, call);
+    Ok(Started::Task(task))
 }
 
 /// The next report, or never for a call without a channel.

@@ -127,9 +127,7 @@ impl<Ctx: Send + Sync + 'static> Front<Ctx> {
                 let answer = handle_http(
                     &self.service,
                     request,
-                    &self.server.tasks,
                     &self.task_tools,
-                    self.server.verifier.is_some(),
                     self.max_body,
                 )
                 .await;

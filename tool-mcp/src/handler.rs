@@ -118,9 +118,9 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
         let caller = Caller::of(&context, self.verifier.is_some());
-        self.tasks
-            .get(&caller, &request.task_id)
-            .map(GetTaskResult::new)
+        let task_id = &request.task_id;
+        let record = self.tasks.read(self, &caller, task_id).await?;
+        Ok(GetTaskResult::new(record.to_detailed(task_id)))
     }
 
     async fn cancel_task(
@@ -129,7 +129,12 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let caller = Caller::of(&context, self.verifier.is_some());
-        self.tasks.cancel(&caller, &request.task_id)
+        // Cancelling is cooperative: acknowledged once asked, whatever the
+        // run does then.
+        self.tasks
+            .ask_cancel(self, &caller, &request.task_id)
+            .await
+            .map(drop)
     }
 
     async fn on_custom_request(

@@ -109,6 +109,7 @@ mod serve;
 mod server;
 mod server_hook;
 mod sessions;
+mod task_store;
 mod tasks;
 mod tasks_2025;
 
@@ -121,3 +122,4 @@ pub use server::{DEFAULT_PAGE_SIZE, McpServer};
 pub use sessions::{
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessionError, HttpSessions,
 };
+pub use task_store::TaskOrigin;

@@ -67,11 +67,14 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// assert!(!config.legacy_session_mode);
 /// ```
 ///
-/// `tools/list` and `tools/call` need nothing more. What lives in one
-/// process still does: a task (a `long_running` call made by a client
-/// that takes tasks) is followed by `tasks/get` and `tasks/cancel` only
-/// on the process that started it, so route a task's requests by its
-/// caller (its token) to one process, or keep such tools on one. Without
+/// `tools/list` and `tools/call` need nothing more. Tasks (a
+/// `long_running` call made by a client that takes tasks) and waiting
+/// calls need a store the processes share: give the server and its
+/// registry one ([`McpServer::with_store`], `ToolRegistry::with_store`;
+/// the `tool-redis` crate's `RedisStore`), and a task started on one
+/// process is read, waited for and cancelled through any. Without one,
+/// each process keeps its own, so route a task's requests by its caller
+/// (its token) to one process, or keep such tools on one. Without
 /// sessions or bearer tokens, a task is told apart from others' only by
 /// its id (122 random bits), which is then the secret that reads it.
 pub fn http_config() -> StreamableHttpServerConfig {
@@ -98,7 +101,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         warn_unrunnable(&self);
         self.start_following();
         // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
-        let stdin = tasks_2025::route_stdin(Arc::clone(&self.tasks));
+        let stdin = tasks_2025::route_stdin();
         let transport = tasks_2025::Declaring::new(
             AsyncRwTransport::new_server(stdin, tokio::io::stdout()),
             tasks_2025::task_tools(&self),

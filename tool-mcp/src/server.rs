@@ -16,6 +16,7 @@ use crate::changes::{Current, Follower, Listeners};
 use crate::found::Found;
 use crate::http_options::HttpOptions;
 use crate::server_hook::{InstallHook, installer};
+use crate::task_store::RerunFn;
 use crate::tasks::Tasks;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
@@ -75,6 +76,9 @@ pub struct McpServer<Ctx = ()> {
     /// What each caller's searches found, when the tools that wait to be
     /// found are shown only then ([`McpServer::with_search`]).
     pub(crate) found: Option<Arc<Found>>,
+    /// Makes the context of a task run again here
+    /// ([`McpServer::with_rerun_context`]).
+    pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
 }
 
 /// Where the context of a request's calls comes from.
@@ -120,6 +124,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             http: HttpOptions::default(),
             follower: None,
             found: None,
+            rerun: None,
         }
     }
 
@@ -380,6 +385,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             http: self.http.clone(),
             follower: self.follower.clone(),
             found: self.found.clone(),
+            rerun: self.rerun.clone(),
         }
     }
 }

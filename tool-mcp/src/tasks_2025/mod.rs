@@ -24,7 +24,8 @@
 mod transport;
 
 use rmcp::model::{
-    CallToolRequestParams, CustomRequest, CustomResult, ErrorCode, Task, TaskPayload,
+    CallToolRequestParams, ClientCapabilities, CustomRequest, CustomResult, ErrorCode,
+    GetTaskResult, ServerResult, Task, TaskPayload,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -34,7 +35,7 @@ pub(crate) use transport::{Declaring, TaskTools, handle_http, route_stdin, task_
 
 use crate::call::{Started, start_task};
 use crate::server::McpServer;
-use crate::tasks::{Caller, Form, Tasks};
+use crate::tasks::{Caller, Form};
 
 /// The method a task-augmented `tools/call` is renamed to.
 const CALL: &str = "tool-mcp/2025-11-25/tools/call";
@@ -52,22 +53,42 @@ pub(crate) async fn handle<Ctx: Send + Sync + 'static>(
     context: &RequestContext<RoleServer>,
 ) -> Option<Result<CustomResult, ErrorData>> {
     let caller = || Caller::of(context, server.verifier.is_some());
+    let tasks = &server.tasks;
     let answer = match request.method.as_str() {
         CALL => call(server, request, context).await,
-        GET => task_id(request)
-            .and_then(|id| server.tasks.get(&caller(), &id))
-            .map(|task| task_json(&task.task)),
+        GET => match task_id(request) {
+            Ok(id) => match tasks.read(server, &caller(), &id).await {
+                Ok(record) if record.form == Form::Extension => extension_client(context)
+                    .and_then(|()| to_json(&GetTaskResult::new(record.to_detailed(&id)))),
+                Ok(record) => Ok(task_json(&record.to_detailed(&id).task)),
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(error),
+        },
         CANCEL => match task_id(request) {
-            Ok(id) => cancel(&server.tasks, &caller(), &id, context).await,
+            Ok(id) => cancel(server, &caller(), &id, context).await,
             Err(error) => Err(error),
         },
         "tasks/result" => match task_id(request) {
-            Ok(id) => result(&server.tasks, &caller(), &id, context).await,
+            Ok(id) => result(server, &caller(), &id, context).await,
             Err(error) => Err(error),
         },
         "tasks/list" => {
-            let tasks = server.tasks.list(&caller());
-            Ok(json!({"tasks": tasks.iter().map(task_json).collect::<Vec<_>>()}))
+            let cursor = request
+                .params
+                .as_ref()
+                .and_then(|params| params.get("cursor")?.as_str());
+            tasks.list(&caller(), cursor).await.map(|(page, next)| {
+                let tasks: Vec<Value> = page
+                    .iter()
+                    .map(|(id, record)| task_json(&record.to_detailed(id).task))
+                    .collect();
+                let mut answer = json!({ "tasks": tasks });
+                if let Some(next) = next {
+                    answer["nextCursor"] = json!(next);
+                }
+                answer
+            })
         }
         _ => return None,
     };
@@ -107,8 +128,7 @@ async fn call<Ctx: Send + Sync + 'static>(
         ));
     }
     // The client may ask for a shorter life than the server keeps tasks,
-    // not a longer one.
-    let ttl_ms = ttl_ms.map(|ttl| ttl.clamp(MIN_TTL_MS, rmcp::task_manager::DEFAULT_TASK_TTL_MS));
+    // not a longer one (`Tasks::ttl_for`).
     match start_task(server, params, context, Form::Spec2025, ttl_ms).await? {
         Started::Task(task) => Ok(json!({"task": task_json(&task)})),
         Started::Answered(result) => serde_json::to_value(result)
@@ -116,44 +136,51 @@ async fn call<Ctx: Send + Sync + 'static>(
     }
 }
 
-/// The shortest time a task is kept: a second, so that a `ttl` of a few
-/// milliseconds does not end a task before its client polls once.
-const MIN_TTL_MS: u64 = 1_000;
-
 /// `tasks/cancel`: cancels the task's call and answers the task once it
 /// has stopped (`cancelled`, unless it ended first); a task that has
 /// already ended is refused with `-32602`, as MCP asks.
-async fn cancel(
-    tasks: &Tasks,
+async fn cancel<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
     caller: &Caller,
     task_id: &str,
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ErrorData> {
-    let task = tasks.get(caller, task_id)?;
-    if task.status().is_terminal() {
+    let tasks = &server.tasks;
+    let record = tasks.read(server, caller, task_id).await?;
+    if record.form == Form::Extension {
+        // The extension's cancel is cooperative: acknowledged once asked.
+        extension_client(context)?;
+        tasks.ask_cancel(server, caller, task_id).await?;
+        return to_json(&ServerResult::task_ack(()));
+    }
+    let record = tasks.ask_cancel(server, caller, task_id).await?;
+    if record.is_terminal() {
         return Err(ErrorData::invalid_params(
             format!(
                 "task {task_id} cannot be cancelled: it is already {}",
-                status_text(&task.task)
+                status_text(&record.to_detailed(task_id).task)
             ),
             None,
         ));
     }
-    tasks.cancel(caller, task_id)?;
-    let settled = tasks.settled(caller, task_id, &context.ct).await?;
-    Ok(task_json(&settled.task))
+    let settled = tasks.settled(server, caller, task_id, &context.ct).await?;
+    Ok(task_json(&settled.to_detailed(task_id).task))
 }
 
 /// `tasks/result`: waits for the task to end, then answers what its call
 /// answers: the `CallToolResult` (with the task's id in `_meta`), or the
 /// error of a failed task; a cancelled task has no result.
-async fn result(
-    tasks: &Tasks,
+async fn result<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
     caller: &Caller,
     task_id: &str,
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ErrorData> {
-    let settled = tasks.settled(caller, task_id, &context.ct).await?;
+    let settled = server
+        .tasks
+        .settled(server, caller, task_id, &context.ct)
+        .await?
+        .to_detailed(task_id);
     match settled.payload {
         TaskPayload::Completed { mut result } => {
             // As a call of this version is answered without a task:
@@ -189,6 +216,28 @@ async fn result(
             None,
         )),
     }
+}
+
+/// Whether the request's client declared the tasks extension, which the
+/// extension's own requests need: rmcp's answer when it did not, given
+/// only to the task's owner (whose it is is checked first).
+fn extension_client(context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    let declared = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks());
+    if declared {
+        Ok(())
+    } else {
+        Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ))
+    }
+}
+
+/// An answer of rmcp's model, as JSON: the same bytes its own handler
+/// would send.
+fn to_json(answer: &impl serde::Serialize) -> Result<Value, ErrorData> {
+    serde_json::to_value(answer).map_err(|error| ErrorData::internal_error(error.to_string(), None))
 }
 
 /// The `taskId` of a request's params.
@@ -234,34 +283,40 @@ fn status_text(task: &Task) -> String {
 mod tests {
     use super::transport::route;
     use super::*;
+    use crate::tasks::record::new_id;
 
-    fn routed(message: Value, tasks: &Tasks) -> Option<Value> {
+    fn routed(message: Value) -> Option<Value> {
         let bytes = serde_json::to_vec(&message).expect("JSON");
-        route(&bytes, tasks, &Caller::Anyone)
-            .map(|renamed| serde_json::from_slice(&renamed).expect("JSON"))
+        route(&bytes).map(|(renamed, _)| serde_json::from_slice(&renamed).expect("JSON"))
     }
 
     #[test]
     fn only_requests_of_the_2025_form_are_renamed() {
-        let tasks = Tasks::default();
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "render", "arguments": {"task": "x"}, "task": {"ttl": 60000}}});
         let mut expected = call.clone();
         expected["method"] = json!(CALL);
-        assert_eq!(routed(call, &tasks), Some(expected));
+        assert_eq!(routed(call), Some(expected));
         // `task` among the arguments is the tool's own.
         let plain = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "render", "arguments": {"task": {"ttl": 1}}}});
-        assert_eq!(routed(plain, &tasks), None);
-        let get = json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
-            "params": {"taskId": "no-such-task"}});
+        assert_eq!(routed(plain), None);
+        let get = |id: &str| {
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
+            "params": {"taskId": id}})
+        };
         assert_eq!(
-            routed(get, &tasks).map(|m| m["method"].clone()),
+            routed(get("no-such-task")).map(|m| m["method"].clone()),
+            Some(json!(GET))
+        );
+        // Whatever the form: the task's record says how to answer.
+        assert_eq!(
+            routed(get(&new_id(Form::Extension, 1))).map(|m| m["method"].clone()),
             Some(json!(GET))
         );
         let list = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"});
-        assert_eq!(routed(list, &tasks), None);
-        assert_eq!(route(b"not json \"task", &tasks, &Caller::Anyone), None);
+        assert_eq!(routed(list), None);
+        assert_eq!(route(b"not json \"task"), None);
     }
 
     #[test]

@@ -23,17 +23,14 @@ use super::{CALL, CANCEL, GET};
 use crate::changes::Current;
 use crate::server::McpServer;
 use crate::sessions::HttpSessions;
-use crate::tasks::{Caller, Tasks};
 
-/// The message of `caller` with its method renamed when it is a request of
-/// this form that rmcp would misread, else `None` (and the message goes to
-/// rmcp as it came). A `tasks/get` or `tasks/cancel` is this form's unless
-/// it names a task the caller made in the extension's: any other id, of no
-/// task or of another caller's, is answered here as unknown, the error
-/// the extension's handler gives too (rmcp would first tell a client that
-/// did not declare the extension that it should have, which would say the
-/// task exists).
-pub(crate) fn route(message: &[u8], tasks: &Tasks, caller: &Caller) -> Option<Vec<u8>> {
+/// The message with its method renamed when it is a request rmcp would
+/// misread or answer itself, else `None` (and the message goes to rmcp as
+/// it came): a `tools/call` with `params.task`, and every `tasks/get` and
+/// `tasks/cancel`, whose task may be of either form and kept by another
+/// process, so that only its record, read in [`super::handle`], says how
+/// to answer.
+pub(crate) fn route(message: &[u8]) -> Option<(Vec<u8>, &'static str)> {
     // Every message passes here: most are told apart without parsing.
     if !message.windows(5).any(|window| window == b"\"task") {
         return None;
@@ -43,18 +40,16 @@ pub(crate) fn route(message: &[u8], tasks: &Tasks, caller: &Caller) -> Option<Ve
     let params = object.get("params")?;
     let renamed = match object.get("method")?.as_str()? {
         "tools/call" if params.get("task").is_some_and(Value::is_object) => CALL,
-        method @ ("tasks/get" | "tasks/cancel") => {
-            let task_id = params.get("taskId")?.as_str()?;
-            if tasks.is_extension_task_of(task_id, caller) {
-                return None;
-            }
-            if method == "tasks/get" { GET } else { CANCEL }
-        }
+        "tasks/get" => GET,
+        "tasks/cancel" => CANCEL,
         _ => return None,
     };
     object.insert("method".to_owned(), Value::from(renamed));
-    serde_json::to_vec(&value).ok()
+    Some((serde_json::to_vec(&value).ok()?, renamed))
 }
+
+/// The header in which a request of 2026-07-28 names its method.
+const MCP_METHOD: &str = "mcp-method";
 
 /// The longest line [`route_stdin`] reads whole: rmcp's own limit for a
 /// message over stdio. Longer lines pass unread, for rmcp to refuse.
@@ -63,7 +58,7 @@ const MAX_LINE: usize = 16 * 1024 * 1024;
 /// This process's stdin, each message [`route`]d, for rmcp to read: a task
 /// copies it line by line through a pipe, and closes the pipe when stdin
 /// closes.
-pub(crate) fn route_stdin(tasks: Arc<Tasks>) -> impl AsyncRead + Send + Unpin + 'static {
+pub(crate) fn route_stdin() -> impl AsyncRead + Send + Unpin + 'static {
     let (routed, mut into) = tokio::io::simplex(64 * 1024);
     tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
@@ -102,9 +97,8 @@ pub(crate) fn route_stdin(tasks: Arc<Tasks>) -> impl AsyncRead + Send + Unpin + 
                     passing = false;
                     continue;
                 }
-                // Over stdio no request says who sends it: the one client.
-                let forwarded = match route(&line, &tasks, &Caller::Anyone) {
-                    Some(mut renamed) => {
+                let forwarded = match route(&line) {
+                    Some((mut renamed, _)) => {
                         renamed.push(b'\n');
                         into.write_all(&renamed).await
                     }
@@ -127,9 +121,7 @@ pub(crate) fn route_stdin(tasks: Arc<Tasks>) -> impl AsyncRead + Send + Unpin + 
 pub(crate) async fn handle_http<Ctx, B>(
     service: &StreamableHttpService<McpServer<Ctx>, HttpSessions>,
     request: Request<B>,
-    tasks: &Tasks,
     task_tools: &TaskTools,
-    authenticated: bool,
     max_bytes: usize,
 ) -> Response<BoxBody<Bytes, Infallible>>
 where
@@ -140,7 +132,7 @@ where
     if request.method() != Method::POST {
         return service.handle(request).await;
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let body = match Limited::new(body, max_bytes).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(error) => {
@@ -162,9 +154,17 @@ where
     };
     let asked = Asked::of(&body)
         .filter(|&asked| asked == Asked::Initialize || task_tools.any_runs_as_task());
-    let caller = Caller::of_headers(&parts.headers, authenticated);
-    let body = match route(&body, tasks, &caller) {
-        Some(renamed) => Bytes::from(renamed),
+    let body = match route(&body) {
+        Some((renamed, method)) => {
+            // A client of 2026-07-28 names the method in a header too,
+            // which rmcp checks against the body's.
+            if parts.headers.contains_key(MCP_METHOD) {
+                parts
+                    .headers
+                    .insert(MCP_METHOD, hyper::header::HeaderValue::from_static(method));
+            }
+            Bytes::from(renamed)
+        }
         None => body,
     };
     let response = service
