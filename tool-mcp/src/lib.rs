@@ -43,7 +43,9 @@
 //!   only the extension, so the 2025-11-25 form is served by
 //!   [`McpServer::serve_stdio`] and [`McpServer::serve_http`], which read
 //!   its requests before rmcp does, not by [`McpServer::http_service`] or
-//!   another rmcp transport.
+//!   another rmcp transport. Tasks are kept in this process's memory, or
+//!   in a store the replicas of a server share ([`McpServer::with_store`]),
+//!   through any of which a task is then read, waited for and cancelled.
 //! - Tool list changes: [`McpServer::replace_registry`] serves a new
 //!   registry and sends `notifications/tools/list_changed`;
 //!   [`McpServer::following`] does so for each change made through a
