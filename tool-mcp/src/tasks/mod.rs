@@ -395,3 +395,6 @@ pub(crate) fn unknown_task(task_id: &str) -> ErrorData {
 fn cannot_read(task_id: &str, error: &StoreError) -> ErrorData {
     ErrorData::internal_error(format!("task {task_id} cannot be read now: {error}"), None)
 }
+
+#[cfg(test)]
+mod reap_tests;
