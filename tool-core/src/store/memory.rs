@@ -1,6 +1,6 @@
 //! The store in this process's memory: every registry's by default.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -38,6 +38,10 @@ pub struct MemoryStore {
 struct Records {
     /// Each record and when it expires.
     by_key: HashMap<String, (Vec<u8>, Instant)>,
+    /// Each set ([`Store::add_member`]): its members and when each
+    /// expires, in ms since the Unix epoch. Kept apart from the records,
+    /// so that adding a member costs the same however many there are.
+    sets: HashMap<String, BTreeMap<String, u64>>,
     /// When a write next sweeps out expired records.
     next_sweep: Option<Instant>,
 }
@@ -53,14 +57,22 @@ impl MemoryStore {
         self.records.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// How many records the store holds that have not expired.
+    /// How many records (and sets) the store holds that have not expired.
     pub fn len(&self) -> usize {
         let now = Instant::now();
-        self.records()
+        let now_ms = super::set::now_ms();
+        let records = self.records();
+        let held = records
             .by_key
             .values()
             .filter(|(_, expires)| *expires > now)
-            .count()
+            .count();
+        let sets = records
+            .sets
+            .values()
+            .filter(|members| members.values().any(|until| *until > now_ms))
+            .count();
+        held + sets
     }
 
     /// Whether it holds none.
@@ -85,13 +97,26 @@ impl MemoryStore {
             return false;
         }
         records.by_key.insert(key.to_owned(), (value, now + ttl));
-        if records.next_sweep.is_none_or(|at| at <= now) {
-            records.by_key.retain(|_, (_, expires)| *expires > now);
-            records.next_sweep = Some(now + SWEEP_EVERY);
-        }
+        records.sweep(now);
         drop(records);
         self.watchers.wake(key);
         true
+    }
+}
+
+impl Records {
+    /// Sweeps out what expired, once a [`SWEEP_EVERY`].
+    fn sweep(&mut self, now: Instant) {
+        if self.next_sweep.is_some_and(|at| at > now) {
+            return;
+        }
+        self.by_key.retain(|_, (_, expires)| *expires > now);
+        let now_ms = super::set::now_ms();
+        self.sets.retain(|_, members| {
+            members.retain(|_, until| *until > now_ms);
+            !members.is_empty()
+        });
+        self.next_sweep = Some(now + SWEEP_EVERY);
     }
 }
 
@@ -124,11 +149,14 @@ impl Store for MemoryStore {
 
     fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
         let now = Instant::now();
-        let removed = self
-            .records()
+        let mut records = self.records();
+        let record = records
             .by_key
             .remove(key)
             .is_some_and(|(_, expires)| expires > now);
+        let set = records.sets.remove(key).is_some();
+        drop(records);
+        let removed = record || set;
         if removed {
             self.watchers.wake(key);
         }
@@ -137,6 +165,38 @@ impl Store for MemoryStore {
 
     fn watch(&self, key: &str) -> Watch {
         self.watchers.watch(key)
+    }
+
+    fn add_member<'a>(
+        &'a self,
+        key: &'a str,
+        member: &'a str,
+        until_ms: u64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut records = self.records();
+        let members = records.sets.entry(key.to_owned()).or_default();
+        let until = members.entry(member.to_owned()).or_insert(until_ms);
+        *until = (*until).max(until_ms);
+        records.sweep(Instant::now());
+        drop(records);
+        self.watchers.wake(key);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn members<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        let now_ms = super::set::now_ms();
+        let members = self
+            .records()
+            .sets
+            .get(key)
+            .map_or_else(Vec::new, |members| {
+                members
+                    .iter()
+                    .filter(|(_, until)| **until > now_ms)
+                    .map(|(member, _)| member.clone())
+                    .collect()
+            });
+        Box::pin(std::future::ready(Ok(members)))
     }
 }
 

@@ -138,7 +138,8 @@ pub trait Store: Send + Sync + 'static {
     /// By default the set is one record, the JSON object
     /// `{member: until_ms}`, read and written back changed until no other
     /// write came between (members whose time has passed are dropped on
-    /// the way); a store that has sets of its own (Redis) uses them.
+    /// the way); a store that has sets of its own ([`MemoryStore`], Redis)
+    /// uses them.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
