@@ -254,7 +254,7 @@ fn value<T: Parse>(meta: &ParseNestedMeta<'_>) -> syn::Result<T> {
 
 /// The value of `crate`: a path without generic arguments, bare or in a
 /// string as serde writes it.
-fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
+pub(crate) fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
     let value = meta.value()?;
     if value.peek(LitStr) {
         value.parse::<LitStr>()?.parse_with(Path::parse_mod_style)

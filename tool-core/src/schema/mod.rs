@@ -9,10 +9,6 @@ pub(crate) mod derive;
 pub(crate) mod dialect;
 // Used by `tool_core::elicit`, which asks with schemars' schemas only.
 #[cfg(feature = "schemars")]
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "`tool_core::elicit`, next, is what calls it")
-)]
 pub(crate) mod elicit;
 pub(crate) mod implied;
 pub(crate) mod nulls;
