@@ -57,8 +57,9 @@ pub enum ElicitError {
         /// Why, for the model.
         reason: String,
     },
-    /// The tool asked without saying that it asks (`#[tool(asks)]`): its
-    /// call cannot wait for an answer.
+    /// The tool asked without saying that it asks (`#[tool(asks)]`,
+    /// [`ToolMetadata::asks`](crate::ToolMetadata::asks)): its call cannot
+    /// wait for an answer.
     #[error(
         "tool `{tool}` asked the person a question, but is not marked `asks` (`#[tool(asks)]`), so its call cannot wait for an answer"
     )]
