@@ -67,6 +67,9 @@
 //! - [`error`]: the parts of a [`ToolError`]: a tool's own error with its
 //!   source, and the bounded echo of model output in error texts;
 //! - [`schema`]: deriving an input schema from a Rust type;
+//! - [`elicit`]: what a tool may ask the person while it runs (MCP
+//!   elicitation): questions, choices and their answers (feature
+//!   `schemars`);
 //! - [`provider`]: OpenAI (Chat Completions, Responses), Anthropic,
 //!   Gemini, MCP, and the servers that speak Chat Completions with
 //!   differences of their own (Groq, Ollama, vLLM):
@@ -95,6 +98,8 @@ mod dispatch;
 mod tool;
 
 pub mod context;
+#[cfg(feature = "schemars")]
+pub mod elicit;
 pub mod error;
 pub mod observe;
 pub mod output;

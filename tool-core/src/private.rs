@@ -7,6 +7,7 @@ pub use ::core::marker::{Send, Sync};
 pub use ::core::option::Option::{self, None, Some};
 pub use ::core::result::Result;
 pub use ::std::borrow::Cow;
+pub use ::std::sync::Arc;
 pub use ::std::time::Duration;
 
 pub use ::serde;
@@ -51,6 +52,32 @@ use crate::IntoToolOutput;
 use crate::tool::{ErrorMessage, from_error, from_message};
 
 pub const fn check_parameter<T: Parameter>() {}
+
+#[cfg(feature = "schemars")]
+pub use crate::elicit::field::ElicitValue;
+#[cfg(feature = "schemars")]
+pub use crate::elicit::{Elicit, ElicitChoice, ElicitError, ElicitField};
+
+/// `#[derive(Elicit)]`'s bound on a field's type, written at that type.
+#[cfg(feature = "schemars")]
+pub const fn elicit_field<T: ?Sized + ElicitField>() {}
+
+/// The bound on a `#[serde(flatten)]` field's type: a question, whose
+/// fields are asked as the enclosing one's.
+#[cfg(feature = "schemars")]
+pub const fn elicit_flattened<T: Elicit>() {}
+
+/// What a derived `Elicit::requested_schema` returns.
+#[cfg(feature = "schemars")]
+pub fn elicit_requested_schema<T: Elicit>() -> Result<Arc<Value>, ElicitError> {
+    crate::elicit::requested_schema_of::<T>()
+}
+
+/// What a `#[derive(Elicit)]` with errors returns; never run, since the
+/// crate does not compile.
+pub fn elicit_fallback<T>() -> T {
+    unreachable!("a `#[derive(Elicit)]` with errors does not compile")
+}
 
 /// What a `#[tool]` struct must be to take the model's arguments.
 #[diagnostic::on_unimplemented(

@@ -33,6 +33,7 @@ pub(crate) const KEYS: &[&str] = &[
     "open_world",
     "concurrency_safe",
     "long_running",
+    "asks",
     "defer",
     "example",
     "eager_input_streaming",
@@ -102,6 +103,8 @@ pub(crate) struct ToolArgs {
     pub(crate) open_world: Option<WithSpan<bool>>,
     pub(crate) concurrency_safe: Option<WithSpan<bool>>,
     pub(crate) long_running: Option<WithSpan<bool>>,
+    /// The tool asks the person questions (`ctx.elicit`).
+    pub(crate) asks: Option<WithSpan<bool>>,
     pub(crate) defer: Option<WithSpan<bool>>,
     /// Each `example = r#"{..}"#`, in order: the key repeats.
     pub(crate) examples: Vec<LitStr>,
@@ -190,6 +193,8 @@ fn parse_one(
         "concurrency_safe" => flag(&mut out.concurrency_safe, key, meta, errors)?,
         // long_running   or   long_running = false
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
+        // asks   or   asks = false
+        "asks" => flag(&mut out.asks, key, meta, errors)?,
         // defer   or   defer = false
         "defer" => flag(&mut out.defer, key, meta, errors)?,
         // example = r#"{"city": "Paris"}"#   (once per example)
@@ -254,7 +259,7 @@ fn value<T: Parse>(meta: &ParseNestedMeta<'_>) -> syn::Result<T> {
 
 /// The value of `crate`: a path without generic arguments, bare or in a
 /// string as serde writes it.
-fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
+pub(crate) fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
     let value = meta.value()?;
     if value.peek(LitStr) {
         value.parse::<LitStr>()?.parse_with(Path::parse_mod_style)
@@ -467,8 +472,9 @@ mod tests {
             name = "n", description = "d", title = "t", schema = json!({}), output_schema = s(),
             context = App, crate = ::my_core, tier = ToolTier::Observe, timeout = "1500ms",
             read_only, destructive = false, idempotent, open_world = false, concurrency_safe,
-            long_running, scopes = ["a", "b"]
+            long_running, asks, scopes = ["a", "b"]
         });
+        assert_eq!(args.asks.map(|a| a.value), Some(true));
         assert_eq!(args.name.map(|n| n.value()).as_deref(), Some("n"));
         assert!(matches!(args.tier.map(|t| t.value), Some(Tier::Observe)));
         assert_eq!(args.timeout_ms.map(|t| t.value), Some(1500));

@@ -66,7 +66,81 @@ pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, errors: &mut Errors) -> I
         let owner = format!("a parameter of `{}`", tool.item.sig.ident.unraw());
         validate_names(validate, &known, &owner, errors);
     }
+    if !args.asks.as_ref().is_some_and(|asks| asks.value) {
+        let mut calls = Vec::new();
+        elicit_calls(tool.item.block.to_token_stream(), &mut calls);
+        for call in calls {
+            errors.spanned(
+                call,
+                format!("tool `{}` asks the person (`ctx.elicit`) but does not say so: add `asks` to `#[tool(...)]`, so that its calls can wait for an answer", identity.name),
+            );
+        }
+    }
     identity
+}
+
+/// Each method call `.elicit(...)` or `.elicit::<T>(...)` in `tokens`, as
+/// its tokens from the dot to the name or the turbofish's end: what a tool
+/// that is not `asks` must not do. Read from the tokens, not the syntax
+/// tree, so that calls inside macros (`tokio::select!`, `format!`) count
+/// too; the method's receiver is not known, so this is a heuristic that
+/// only names what is almost surely `ToolContext::elicit`.
+fn elicit_calls(tokens: TokenStream, found: &mut Vec<TokenStream>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Group(group) => {
+                elicit_calls(group.stream(), found);
+                continue;
+            }
+            TokenTree::Punct(dot) if dot.as_char() == '.' => {}
+            _ => continue,
+        }
+        // `a..elicit()` is a range up to a function's value.
+        let after_dot = i
+            .checked_sub(1)
+            .and_then(|before| tokens.get(before))
+            .is_some_and(|before| matches!(before, TokenTree::Punct(p) if p.as_char() == '.'));
+        let named = matches!(tokens.get(i + 1), Some(TokenTree::Ident(name)) if name == "elicit");
+        if after_dot || !named {
+            continue;
+        }
+        match tokens.get(i + 2) {
+            // .elicit(...)
+            Some(TokenTree::Group(args)) if args.delimiter() == Delimiter::Parenthesis => {
+                found.push(tokens[i..i + 2].iter().cloned().collect());
+            }
+            // .elicit::<T>(...)
+            Some(TokenTree::Punct(colon)) if colon.as_char() == ':' => {
+                let end = turbofish_end(&tokens, i + 2).unwrap_or(i + 1);
+                found.push(tokens[i..=end].iter().cloned().collect());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The index of the `>` that closes the turbofish `::<...>` starting at
+/// `start`, if it closes.
+fn turbofish_end(tokens: &[TokenTree], start: usize) -> Option<usize> {
+    let mut depth = 0_usize;
+    for (i, token) in tokens.iter().enumerate().skip(start) {
+        let TokenTree::Punct(punct) = token else {
+            continue;
+        };
+        match punct.as_char() {
+            '<' => depth += 1,
+            // `->` in `fn() -> T` closes nothing.
+            '>' if !matches!(tokens.get(i - 1), Some(TokenTree::Punct(p)) if p.as_char() == '-') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The names a `validate = check(...)` lists: each one of `known`, once.

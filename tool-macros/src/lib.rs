@@ -15,6 +15,10 @@
 //! - fallback: `fallback` emits the item and the errors when there are any.
 //!
 //! `ctxt` collects the errors of every stage, `case` converts names.
+//!
+//! `#[derive(Elicit)]` (re-exported as `tool_core::elicit::Elicit`) has the
+//! same stages in the `elicit` folder, sharing `ctxt` and `codegen`'s
+//! attributes for generated code.
 
 mod ast;
 mod attr;
@@ -23,6 +27,7 @@ mod check;
 mod codegen;
 mod ctxt;
 mod docs;
+mod elicit;
 mod entry;
 mod fallback;
 #[cfg(test)]
@@ -35,6 +40,13 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     entry::tool(args.into(), input.into()).into()
+}
+
+/// tool-core re-exports this derive as `tool_core::elicit::Elicit`; use it
+/// from there.
+#[proc_macro_derive(Elicit, attributes(elicit))]
+pub fn derive_elicit(input: TokenStream) -> TokenStream {
+    elicit::derive(input.into()).into()
 }
 
 /// Accepts `#[schemars(...)]` attributes and generates nothing: used by

@@ -182,7 +182,7 @@ fn every_error_is_reported_and_the_item_still_emitted() {
     assert_eq!(
         errors(&file),
         [
-            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `asks`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
             "unknown tier; expected `Observe` or `Confirm`",
             "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
             "a `#[tool]` parameter needs a name: it becomes the name of the argument",
@@ -535,4 +535,50 @@ fn a_deprecated_item_allows_its_generated_uses() {
             "the item keeps its own: {kept}"
         );
     }
+}
+
+#[test]
+fn a_tool_that_elicits_says_so_with_asks() {
+    let body = quote! {
+        /// Book a room.
+        async fn book_room(ctx: &ToolContext<Hotel>, night: String) -> String {
+            let first = ctx.elicit::<Booking>(format!("Which room on {night}?")).await;
+            let nights = 0..elicit();
+            tokio::select! {
+                again = ctx.elicit("Sure?") => again,
+                _ = ctx.elicit::<Vec<fn() -> u8>>("odd") => (),
+            }
+            ctx.elicit_later(); // another method
+            elicit(&ctx); // a function, not the method
+            String::new()
+        }
+    };
+    let message = "tool `book_room` asks the person (`ctx.elicit`) but does not say so: add `asks` to `#[tool(...)]`, so that its calls can wait for an answer";
+    for args in [quote!(), quote!(asks = false, read_only)] {
+        assert_eq!(
+            errors(&expand(args, body.clone())),
+            [message, message, message],
+            "each call is an error where it is"
+        );
+    }
+    let file = expand(quote!(asks), body);
+    assert!(errors(&file).is_empty());
+    assert!(
+        file.to_token_stream()
+            .to_string()
+            .contains("asks : true , .. :: tool_core :: __private :: ToolMetadata :: DEFAULT"),
+        "the flag reaches the metadata"
+    );
+}
+
+#[test]
+fn a_tool_that_does_not_ask_says_nothing_of_it() {
+    let file = expand(
+        quote!(),
+        quote! {
+            /// Echo.
+            fn echo(text: String) -> String { text }
+        },
+    );
+    assert!(!file.to_token_stream().to_string().contains("asks"));
 }

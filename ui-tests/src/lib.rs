@@ -1,1 +1,1 @@
-//! Compile-fail and compile-pass cases for `#[tool]`.
+//! Compile-fail and compile-pass cases for `#[tool]` and `#[derive(Elicit)]`.

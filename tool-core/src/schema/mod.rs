@@ -7,6 +7,9 @@
 
 pub(crate) mod derive;
 pub(crate) mod dialect;
+// Used by `tool_core::elicit`, which asks with schemars' schemas only.
+#[cfg(feature = "schemars")]
+pub(crate) mod elicit;
 pub(crate) mod implied;
 pub(crate) mod nulls;
 pub(crate) mod validation;

@@ -73,6 +73,12 @@ pub struct ToolMetadata {
     /// The result comes later than the call (the client runs the tool, or the
     /// work finishes in the background). Default: `false`.
     pub long_running: bool,
+    /// The tool asks the person questions while it runs
+    /// ([`tool_core::elicit`](crate::elicit)), so each call must be able to
+    /// wait for an answer. A tool that asks without saying so fails with
+    /// [`ElicitError::Undeclared`](crate::elicit::ElicitError::Undeclared)
+    /// (`#[tool]` refuses it at compile time). Default: `false`.
+    pub asks: bool,
     /// The tool waits to be found: a request that gives the model a tool
     /// search ([`Listing::search`](crate::provider::Listing::search)) sends
     /// its definition for the search to find (Anthropic's and OpenAI's
@@ -115,6 +121,7 @@ impl ToolMetadata {
         open_world: true,
         concurrency_safe: false,
         long_running: false,
+        asks: false,
         defer: false,
         input_examples: Cow::Borrowed(&[]),
         eager_input_streaming: false,

@@ -242,6 +242,7 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
         ("open_world", &args.open_world),
         ("concurrency_safe", &args.concurrency_safe),
         ("long_running", &args.long_running),
+        ("asks", &args.asks),
         ("defer", &args.defer),
         ("eager_input_streaming", &args.eager_input_streaming),
     ];
