@@ -98,7 +98,6 @@ mod dispatch;
 mod tool;
 
 pub mod context;
-#[cfg(feature = "schemars")]
 pub mod elicit;
 pub mod error;
 pub mod observe;

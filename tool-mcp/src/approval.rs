@@ -43,7 +43,7 @@ pub(crate) fn with_approver<Ctx: Send + Sync + 'static>(
 /// Whether the client can be asked a question now: it declared form
 /// elicitation, and its protocol lets a server send requests (2026-07-28
 /// forbids them).
-fn can_elicit(request: &RequestContext<RoleServer>) -> bool {
+pub(crate) fn can_elicit(request: &RequestContext<RoleServer>) -> bool {
     // A session begun with `initialize`: the 2026-07-28 lifecycle keeps no
     // peer info.
     request.peer.peer_info().is_some()

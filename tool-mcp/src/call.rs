@@ -16,6 +16,7 @@ use tool_core::{ToolError, ToolResult};
 
 use crate::answer::answer;
 use crate::approval::with_approver;
+use crate::elicit::with_asker;
 use crate::report::Report;
 use crate::server::McpServer;
 use crate::tasks::{Call, Caller, Ended, Form, Input, record_end, run};
@@ -36,10 +37,11 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let current = server.current.get();
     let registry = &current.registry;
     // One look-up for what the call needs to know of its tool.
-    let tool = registry
-        .info(&request.name)
-        .map(|tool| (tool.metadata.long_running, tool.metadata.tier));
-    let as_task = tool.is_some_and(|(long_running, _)| long_running)
+    let tool = registry.info(&request.name).map(|tool| {
+        let metadata = &tool.metadata;
+        (metadata.long_running, metadata.tier, metadata.asks)
+    });
+    let as_task = tool.is_some_and(|(long_running, ..)| long_running)
         && context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
@@ -52,7 +54,15 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let base = server.context_for(&context);
     let token = context.ct.clone();
     let ctx = base.clone().with_cancellation(token.clone());
-    let mut ctx = with_approver(server, registry, tool.map(|(_, tier)| tier), &context, ctx);
+    let ctx = with_approver(
+        server,
+        registry,
+        tool.map(|(_, tier, _)| tier),
+        &context,
+        ctx,
+    );
+    let asks = tool.is_some_and(|(.., asks)| asks);
+    let mut ctx = with_asker(asks, &context, ctx);
     let progress_token = context.meta.get_progress_token();
     // Most calls have no one to report to: no channel for them.
     let mut reports = None;

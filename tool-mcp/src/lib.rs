@@ -95,6 +95,7 @@ mod approval;
 mod auth;
 mod call;
 mod changes;
+mod elicit;
 mod error;
 mod follow;
 mod found;

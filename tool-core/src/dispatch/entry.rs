@@ -88,7 +88,9 @@ impl<Ctx> Entry<Ctx> {
         let reads_text = schemas.implied
             && schemas.absent_nulls.is_none()
             && metadata.tier == ToolTier::Observe
-            && !metadata.long_running;
+            && !metadata.long_running
+            // A tool that asks shares its call, which knows who answers.
+            && !metadata.asks;
         let runs_free = runs_at_once && metadata.concurrency_safe;
         let entry = Entry {
             name,

@@ -121,6 +121,7 @@ pub(crate) async fn execute(
         limit: timeout,
         sleep: None,
         polled,
+        asks: call.filter(|call| call.desk().0),
     })
     .await
     {
@@ -144,14 +145,17 @@ pub(crate) async fn execute(
 /// read. `None` when the time ran out. `polled`: the future was polled once
 /// already where the call started and waits to be woken, so the first poll
 /// here only starts the timer.
-struct LazyTimeout<F> {
+struct LazyTimeout<'c, F> {
     inner: F,
     limit: Duration,
     sleep: Option<Pin<Box<tokio::time::Sleep>>>,
     polled: bool,
+    /// The call of a tool that asks the person: the time its questions
+    /// wait is given back to its limit.
+    asks: Option<&'c Call>,
 }
 
-impl<F: Future + Unpin> Future for LazyTimeout<F> {
+impl<F: Future + Unpin> Future for LazyTimeout<'_, F> {
     type Output = Option<F::Output>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -165,9 +169,33 @@ impl<F: Future + Unpin> Future for LazyTimeout<F> {
         let sleep = this
             .sleep
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-        sleep.as_mut().poll(cx).map(|()| None)
+        loop {
+            if sleep.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
+            let Some(call) = this.asks else {
+                return Poll::Ready(None);
+            };
+            // The time a question waited does not count; while one waits,
+            // the limit is looked at again a second later at the soonest.
+            let (owed, waiting) = call.take_question_time();
+            let owed = if waiting {
+                owed.max(QUESTION_RECHECK)
+            } else {
+                owed
+            };
+            if owed.is_zero() {
+                return Poll::Ready(None);
+            }
+            let deadline = sleep.deadline() + owed;
+            sleep.as_mut().reset(deadline);
+        }
     }
 }
+
+/// How soon a time limit that ran out while its call's question waits is
+/// looked at again.
+const QUESTION_RECHECK: Duration = Duration::from_secs(1);
 
 /// Runs an observer's callback; its panic is its own and does not end the
 /// call.

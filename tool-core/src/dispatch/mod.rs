@@ -5,6 +5,7 @@
 
 mod access;
 mod adapter;
+mod answer;
 mod background;
 mod batch;
 mod begin;

@@ -210,11 +210,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             absent.strip(&mut arguments);
         }
         if entry.uses_context || entry.metadata.long_running {
-            Held::Shared(Arc::new(Call::new(
-                entry.name.clone(),
-                arguments,
-                self.progress.clone(),
-            )))
+            let call = Call::new(entry.name.clone(), arguments, self.progress.clone());
+            Held::Shared(Arc::new(if entry.metadata.asks {
+                call.asking_through(Arc::clone(self.pending.desk()) as _)
+            } else {
+                call
+            }))
         } else {
             Held::Local {
                 tool: &entry.name,

@@ -78,3 +78,44 @@ pub enum ElicitError {
         reason: String,
     },
 }
+
+/// Why an answer to a parked question was refused
+/// ([`ToolRegistry::answer`](crate::ToolRegistry::answer)).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// No question is kept under this id (never asked, or answered and
+    /// taken, or expired).
+    #[error("no question waits for an answer under the id `{question_id}`")]
+    UnknownQuestion {
+        /// The id given.
+        question_id: String,
+    },
+    /// The question is kept, but waits no more.
+    #[error("the question `{question_id}` no longer waits for an answer: {why}")]
+    NotOpen {
+        /// The question's id.
+        question_id: String,
+        /// Why: answered, withdrawn (and why), or out of time.
+        why: String,
+    },
+    /// The answer does not fit what was asked; the question still waits.
+    #[error(
+        "the answer to question `{question_id}` does not fit: {}",
+        Violations(violations)
+    )]
+    Invalid {
+        /// The question's id.
+        question_id: String,
+        /// What does not fit, where.
+        violations: Vec<Violation>,
+    },
+    /// The store could not be read or written.
+    #[error("the answer to question `{question_id}` could not be recorded: {error}")]
+    Store {
+        /// The question's id.
+        question_id: String,
+        /// The store's error.
+        error: crate::store::StoreError,
+    },
+}

@@ -55,17 +55,29 @@
 //! Only with tool-core's `schemars` feature (on by default): what is asked
 //! is the type's derived schema.
 
+mod ask;
+pub(crate) mod desk;
 mod error;
+#[cfg(feature = "schemars")]
 pub(crate) mod field;
 mod question;
 
+#[cfg(feature = "schemars")]
 use std::any::{TypeId, type_name};
+#[cfg(feature = "schemars")]
 use std::collections::BTreeMap;
+#[cfg(feature = "schemars")]
 use std::sync::{Arc, Mutex, PoisonError};
 
+#[cfg(feature = "schemars")]
 use serde_json::Value;
 
-pub use error::ElicitError;
+#[cfg(feature = "schemars")]
+pub use ask::Ask;
+pub use ask::{ASKS, Asker, DEFAULT_QUESTION_TIMEOUT};
+pub use desk::Questions;
+pub use error::{AnswerError, ElicitError};
+#[cfg(feature = "schemars")]
 pub use field::{Elicit, ElicitChoice, ElicitField};
 pub use question::{Answer, Question};
 
@@ -106,6 +118,7 @@ pub use question::{Answer, Question};
 /// let schema = Contact::requested_schema().unwrap();
 /// assert_eq!(schema["properties"]["email"]["format"], "email");
 /// ```
+#[cfg(feature = "schemars")]
 #[doc(inline)]
 pub use tool_macros::Elicit;
 
@@ -151,11 +164,13 @@ impl<T> Elicitation<T> {
 
 /// Every question type's requested schema made so far in this process, by
 /// type: a type's schema does not change while the program runs.
+#[cfg(feature = "schemars")]
 static REQUESTED: Mutex<BTreeMap<TypeId, Result<Arc<Value>, ElicitError>>> =
     Mutex::new(BTreeMap::new());
 
 /// What a derived [`Elicit::requested_schema`] returns: `T`'s schema
 /// converted once per process (`schema/elicit.rs`).
+#[cfg(feature = "schemars")]
 pub(crate) fn requested_schema_of<T: schemars::JsonSchema + 'static>()
 -> Result<Arc<Value>, ElicitError> {
     let made = REQUESTED
@@ -181,5 +196,5 @@ pub(crate) fn requested_schema_of<T: schemars::JsonSchema + 'static>()
     made
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "schemars"))]
 mod tests;

@@ -3,11 +3,15 @@
 //! from them only when someone asks.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::elicit::Asker;
 use crate::tool::Name;
 use crate::tool::progress::{Progress, ProgressSink};
 
@@ -23,6 +27,22 @@ pub(crate) struct Call {
     token: OnceLock<CancellationToken>,
     cancelled: AtomicBool,
     pub(super) progress: Progress,
+    /// Who answers the questions of a tool marked `asks`, when its
+    /// context names no one: the registry's.
+    desk: Option<Arc<dyn Asker>>,
+    /// Whether the tool is marked `asks`.
+    asks: bool,
+    /// The time its questions waited for an answer, which its time limit
+    /// does not count: what is not yet credited, and since when one
+    /// waits now.
+    asking: Mutex<Asking>,
+}
+
+/// The time a call's questions waited, not yet given back to its limit.
+#[derive(Default)]
+struct Asking {
+    owed: Duration,
+    since: Option<Instant>,
 }
 
 impl Call {
@@ -37,7 +57,60 @@ impl Call {
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
             progress: Progress::new(sink),
+            desk: None,
+            asks: false,
+            asking: Mutex::default(),
         }
+    }
+
+    /// The call of a tool marked `asks`, whose questions `desk` answers
+    /// when its context names no one.
+    pub(crate) fn asking_through(mut self, desk: Arc<dyn Asker>) -> Self {
+        self.asks = true;
+        self.desk = Some(desk);
+        self
+    }
+
+    /// The tool's name.
+    #[cfg(feature = "schemars")]
+    pub(crate) fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// Whether the tool is marked `asks`, and who answers it by default.
+    pub(crate) fn desk(&self) -> (bool, Option<&Arc<dyn Asker>>) {
+        (self.asks, self.desk.as_ref())
+    }
+
+    /// A question waits for the person from now.
+    #[cfg(feature = "schemars")]
+    pub(crate) fn question_asked(&self) {
+        let mut asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
+        asking.since.get_or_insert_with(Instant::now);
+    }
+
+    /// The question has its answer (or none will come).
+    #[cfg(feature = "schemars")]
+    pub(crate) fn question_ended(&self) {
+        let mut asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(since) = asking.since.take() {
+            asking.owed += since.elapsed();
+        }
+    }
+
+    /// The time questions waited since last asked, which the call's time
+    /// limit gives back, and whether one waits still.
+    pub(crate) fn take_question_time(&self) -> (Duration, bool) {
+        let mut asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        let waiting = match &mut asking.since {
+            Some(since) => now - std::mem::replace(since, now),
+            None => Duration::ZERO,
+        };
+        (
+            std::mem::take(&mut asking.owed) + waiting,
+            asking.since.is_some(),
+        )
     }
 
     /// A call whose arguments were read out of their text, a JSON object:
@@ -51,6 +124,9 @@ impl Call {
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
             progress: Progress::new(sink),
+            desk: None,
+            asks: false,
+            asking: Mutex::default(),
         }
     }
 

@@ -7,6 +7,7 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::ApprovalHook;
 use crate::dispatch::policy::DynApprovalHook;
+use crate::elicit::Asker;
 use crate::tool::progress::{
     CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
 };
@@ -68,6 +69,8 @@ struct Shared<Ctx> {
     /// Who approves this caller's calls of `Confirm` tools, in place of
     /// the registry's hook.
     approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
+    /// Who answers a tool's questions ([`ToolContext::with_asker`]).
+    asker: Option<Arc<dyn Asker>>,
 }
 
 /// A caller's token, as the registry watches it while a call waits to
@@ -103,6 +106,7 @@ impl<Ctx> Clone for Shared<Ctx> {
             cancellation: OnceLock::from(self.token().clone()),
             progress: self.progress.clone(),
             approval: self.approval.clone(),
+            asker: self.asker.clone(),
         }
     }
 }
@@ -123,6 +127,7 @@ impl<Ctx> ToolContext<Ctx> {
                 cancellation: OnceLock::new(),
                 progress: None,
                 approval: None,
+                asker: None,
             }),
             call_id: None,
             call: OnceLock::new(),
@@ -441,6 +446,17 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// The context of one call: the same state, scopes and caller's token,
     /// and the call.
+    /// Who answers the tool's questions, if the context names someone.
+    #[cfg(feature = "schemars")]
+    pub(crate) fn asker(&self) -> Option<&Arc<dyn Asker>> {
+        self.shared.asker.as_ref()
+    }
+
+    /// Names who answers the tool's questions.
+    pub(crate) fn set_asker(&mut self, asker: Arc<dyn Asker>) {
+        Arc::make_mut(&mut self.shared).asker = Some(asker);
+    }
+
     pub(crate) fn for_call(&self, call: Arc<Call>) -> Self {
         Self {
             shared: Arc::clone(&self.shared),

@@ -119,6 +119,12 @@ impl PendingCalls {
         }
     }
 
+    /// Where the questions of tools marked `asks` are parked: beside the
+    /// calls parked for approval.
+    pub(crate) fn desk(&self) -> &Arc<crate::elicit::desk::Desk> {
+        self.parking().desk()
+    }
+
     /// Parks the call `call_id` for a decision, for at most `within`.
     pub(crate) async fn park(
         &self,

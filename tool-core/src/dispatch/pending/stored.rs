@@ -3,7 +3,7 @@
 //! made from the state read (so that two processes never both make it),
 //! and which any process sharing the store can deliver to or wait on.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::DeliveryError;
 use crate::dispatch::output::bound_media;
+use crate::elicit::desk::Desk;
 use crate::store::{LEASE, Lease};
 use crate::store::{Store, StoreError, When};
 use crate::tool::Secs;
@@ -77,6 +78,8 @@ pub(crate) struct StoredCalls {
     /// The calls this process runs that have not finished, for
     /// [`ToolRegistry::pending_calls`](crate::ToolRegistry::pending_calls).
     running: Mutex<Vec<String>>,
+    /// The questions of tools marked `asks`, parked in the same store.
+    desk: OnceLock<Arc<Desk>>,
 }
 
 /// A call this process claimed: it runs the tool and records the result.
@@ -96,6 +99,7 @@ impl StoredCalls {
             lease: Some(Lease::new(Arc::clone(&store))),
             store,
             running: Mutex::default(),
+            desk: OnceLock::new(),
         }
     }
 
@@ -105,7 +109,14 @@ impl StoredCalls {
             lease: None,
             store,
             running: Mutex::default(),
+            desk: OnceLock::new(),
         }
+    }
+
+    /// Where the questions of tools marked `asks` are parked.
+    pub(crate) fn desk(&self) -> &Arc<Desk> {
+        self.desk
+            .get_or_init(|| Arc::new(Desk::new(Arc::clone(&self.store))))
     }
 
     /// This process's id among those sharing the store.

@@ -1,0 +1,345 @@
+//! Asking: [`ToolContext::elicit`], and [`Asker`], whoever puts a question
+//! to the person (an MCP client, the registry's parked questions, answers
+//! given in a test).
+
+#[cfg(feature = "schemars")]
+use std::future::{Future, IntoFuture};
+#[cfg(feature = "schemars")]
+use std::marker::PhantomData;
+#[cfg(feature = "schemars")]
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+#[cfg(feature = "schemars")]
+use serde_json::Value;
+
+use super::{Answer, ElicitError, Question};
+#[cfg(feature = "schemars")]
+use super::{Elicit, Elicitation};
+#[cfg(feature = "schemars")]
+use crate::dispatch::read::value::{Node, Path};
+#[cfg(feature = "schemars")]
+use crate::schema::validation::from_serde;
+use crate::{BoxFuture, ToolContext};
+
+/// How many times a question whose answers do not fit is asked, in all.
+pub const ASKS: u32 = 3;
+
+/// How long a question waits for its answer unless
+/// [`Ask::timeout`] says otherwise: ten minutes.
+pub const DEFAULT_QUESTION_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Whoever puts a tool's questions to the person: an MCP client
+/// (`tool-mcp` names it for each request), the registry's parked
+/// questions ([`ToolRegistry::answer`](crate::ToolRegistry::answer)), or
+/// answers given beforehand ([`ToolContext::with_answers`]).
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use tool_core::elicit::{Answer, Asker, Elicit, ElicitError, Elicitation, Question};
+/// use tool_core::{BoxFuture, ToolContext};
+///
+/// /// Says yes to every question, with a fixed answer.
+/// struct AlwaysTwo;
+///
+/// impl Asker for AlwaysTwo {
+///     fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
+///         Box::pin(async { Ok(Answer::Accept(serde_json::json!({"guests": 2}))) })
+///     }
+/// }
+///
+/// #[derive(Deserialize, JsonSchema, Elicit)]
+/// struct Party {
+///     /// How many.
+///     guests: u8,
+/// }
+///
+/// let ctx = ToolContext::new(()).with_asker(AlwaysTwo);
+/// let answer = ctx.elicit::<Party>("How many guests?").await?;
+/// assert_eq!(answer.accepted().map(|party| party.guests), Some(2));
+/// # Ok::<(), ElicitError>(())
+/// # }).unwrap();
+/// ```
+pub trait Asker: Send + Sync + 'static {
+    /// Puts `question` to the person: what they did with it, or why no
+    /// answer can come. The time limit and the call's cancellation are
+    /// the caller's to keep: the future is dropped when either comes.
+    fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>>;
+}
+
+/// No one to ask, for this reason.
+struct NoOne(String);
+
+impl Asker for NoOne {
+    fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
+        let reason = self.0.clone();
+        Box::pin(std::future::ready(Err(ElicitError::Unsupported { reason })))
+    }
+}
+
+/// Answers given beforehand, one a question, in order.
+struct Given(Mutex<std::vec::IntoIter<Answer>>);
+
+impl Asker for Given {
+    fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
+        let next = self.0.lock().unwrap_or_else(PoisonError::into_inner).next();
+        Box::pin(std::future::ready(next.ok_or_else(|| {
+            ElicitError::Unsupported {
+                reason: "every answer given beforehand (ToolContext::with_answers) was used"
+                    .to_owned(),
+            }
+        })))
+    }
+}
+
+impl<Ctx> ToolContext<Ctx> {
+    /// Asks the person `message`, for an answer of the form `T` (a struct
+    /// that derives [`Elicit`](macro@crate::elicit::Elicit)): their answer,
+    /// or that they declined or closed the question, each a value the tool
+    /// matches on; an [`ElicitError`] when no answer can come (no one to
+    /// ask, no answer in time, the call cancelled).
+    ///
+    /// Over MCP the person is asked through the client (elicitation, in
+    /// form mode); in a registry's call with no client to ask, the
+    /// question is parked until the application answers it with
+    /// [`ToolRegistry::answer`](crate::ToolRegistry::answer), from any
+    /// process sharing the registry's store. The tool must be marked
+    /// `asks` (`#[tool(asks)]`). An answer that does not fit `T` is asked
+    /// again, saying why, up to [`ASKS`] times in all. The time a question
+    /// waits does not count against the tool's own `timeout`; it waits
+    /// [`DEFAULT_QUESTION_TIMEOUT`] unless [`Ask::timeout`] says otherwise.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use std::time::Duration;
+    /// use tool_core::elicit::{Answer, Elicit, ElicitError, Elicitation};
+    /// use tool_core::ToolContext;
+    ///
+    /// /// What the guest chooses.
+    /// #[derive(Deserialize, JsonSchema, Elicit)]
+    /// struct Booking {
+    ///     /// The room.
+    ///     room: Room,
+    ///     /// Breakfast included.
+    ///     #[serde(default)]
+    ///     breakfast: bool,
+    /// }
+    ///
+    /// #[derive(Deserialize, JsonSchema, Elicit)]
+    /// #[serde(rename_all = "snake_case")]
+    /// enum Room { Single, Double }
+    ///
+    /// async fn book(ctx: &ToolContext) -> Result<String, ElicitError> {
+    ///     let asked = ctx.elicit::<Booking>("Which room?").timeout(Duration::from_secs(300));
+    ///     Ok(match asked.await? {
+    ///         Elicitation::Accept(b) => format!("booked a {} room", match b.room {
+    ///             Room::Single => "single",
+    ///             Room::Double => "double",
+    ///         }),
+    ///         Elicitation::Decline => "the guest declined to book; do not ask again".to_owned(),
+    ///         Elicitation::Cancel => "the guest closed the question".to_owned(),
+    ///     })
+    /// }
+    ///
+    /// let ctx = ToolContext::new(()).with_answers([Answer::accept(&serde_json::json!({"room": "double"}))?]);
+    /// assert_eq!(book(&ctx).await?, "booked a double room");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    #[cfg(feature = "schemars")]
+    pub fn elicit<T: Elicit>(&self, message: impl Into<String>) -> Ask<'_, Ctx, T> {
+        Ask {
+            ctx: self,
+            message: message.into(),
+            timeout: DEFAULT_QUESTION_TIMEOUT,
+            answer: PhantomData,
+        }
+    }
+
+    /// The same context putting the tool's questions to `asker`.
+    #[must_use]
+    pub fn with_asker(mut self, asker: impl Asker) -> Self {
+        self.set_asker(Arc::new(asker));
+        self
+    }
+
+    /// The same context with no one to ask: every question ends at once in
+    /// [`ElicitError::Unsupported`] with `reason`, which the model reads.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use schemars::JsonSchema; use serde::Deserialize;
+    /// use tool_core::elicit::{Elicit, ElicitError};
+    /// use tool_core::ToolContext;
+    /// # #[derive(Deserialize, JsonSchema, Elicit)] struct Yes { /** Sure? */ sure: bool }
+    ///
+    /// let ctx = ToolContext::new(()).with_no_one_to_ask("this is a batch job");
+    /// let Err(error) = ctx.elicit::<Yes>("Sure?").await else { panic!("asked") };
+    /// assert_eq!(error.to_string(), "the person could not be asked: this is a batch job");
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_no_one_to_ask(self, reason: impl Into<String>) -> Self {
+        self.with_asker(NoOne(reason.into()))
+    }
+
+    /// The same context answering the tool's questions with `answers`, one
+    /// a question, in order: to test a tool's function without a person.
+    #[must_use]
+    pub fn with_answers(self, answers: impl IntoIterator<Item = Answer>) -> Self {
+        let answers: Vec<Answer> = answers.into_iter().collect();
+        self.with_asker(Given(Mutex::new(answers.into_iter())))
+    }
+}
+
+/// A question being asked ([`ToolContext::elicit`]): await it, after
+/// setting its time limit if need be.
+#[cfg(feature = "schemars")]
+#[must_use = "a question is asked only when awaited"]
+pub struct Ask<'c, Ctx, T> {
+    ctx: &'c ToolContext<Ctx>,
+    message: String,
+    timeout: Duration,
+    answer: PhantomData<fn() -> T>,
+}
+
+#[cfg(feature = "schemars")]
+impl<Ctx, T> Ask<'_, Ctx, T> {
+    /// Waits at most `limit` for the answer (each time it is asked), then
+    /// ends in [`ElicitError::TimedOut`].
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = limit;
+        self
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl<'c, Ctx: Send + Sync + 'c, T: Elicit> IntoFuture for Ask<'c, Ctx, T> {
+    type Output = Result<Elicitation<T>, ElicitError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'c>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(ask(self))
+    }
+}
+
+#[cfg(feature = "schemars")]
+async fn ask<Ctx: Send + Sync, T: Elicit>(
+    asked: Ask<'_, Ctx, T>,
+) -> Result<Elicitation<T>, ElicitError> {
+    let Ask {
+        ctx,
+        message,
+        timeout,
+        ..
+    } = asked;
+    let schema = T::requested_schema()?;
+    let call = ctx.shared_call();
+    let (asks, desk) = call.map_or((false, None), |call| call.desk());
+    let asker = match (ctx.asker(), desk) {
+        (Some(asker), _) | (None, Some(asker)) => Arc::clone(asker),
+        (None, None) => {
+            return Err(match call {
+                Some(call) if !asks => ElicitError::Undeclared {
+                    tool: call.tool().to_owned(),
+                },
+                _ => ElicitError::Unsupported {
+                    reason: "this context is not a registry call's, and has no answers given \
+                             (ToolContext::with_answers)"
+                        .to_owned(),
+                },
+            });
+        }
+    };
+    if let Some(call) = call
+        && !asks
+    {
+        return Err(ElicitError::Undeclared {
+            tool: call.tool().to_owned(),
+        });
+    }
+    let mut question = Question {
+        id: new_question_id(),
+        call_id: ctx.call_id().unwrap_or_default().to_owned(),
+        tool: call.map_or("", |call| call.tool()).to_owned(),
+        message: message.clone(),
+        schema: Value::clone(&schema),
+        deadline_ms: 0,
+        asks_left: ASKS,
+    };
+    loop {
+        question.deadline_ms = now_ms().saturating_add(millis(timeout));
+        if let Some(call) = call {
+            call.question_asked();
+        }
+        let answered = tokio::select! {
+            answered = tokio::time::timeout(timeout, asker.ask(&question)) => answered,
+            () = ctx.cancellation().cancelled() => {
+                if let Some(call) = call { call.question_ended(); }
+                return Err(ElicitError::Cancelled);
+            }
+        };
+        if let Some(call) = call {
+            call.question_ended();
+        }
+        let answer = answered.map_err(|_| ElicitError::TimedOut { after: timeout })??;
+        let content = match answer {
+            Answer::Decline => return Ok(Elicitation::Decline),
+            Answer::Cancel => return Ok(Elicitation::Cancel),
+            Answer::Accept(content) => content,
+        };
+        // Read as a tool's arguments are, with the same words and paths.
+        let mut path = Path::default();
+        let violation = match T::deserialize(path.reader(Node::Read(&content))) {
+            Ok(answer) => return Ok(Elicitation::Accept(answer)),
+            Err(error) => from_serde(path.pointer(), error.to_string()),
+        };
+        let asked = ASKS - question.asks_left + 1;
+        if question.asks_left <= 1 {
+            return Err(ElicitError::InvalidAnswer {
+                asked,
+                violations: vec![violation],
+            });
+        }
+        question.asks_left -= 1;
+        question.id = new_question_id();
+        question.message = format!("Your answer did not fit: {violation}\n\n{message}");
+    }
+}
+
+/// A question's id: 128 random bits, since the id is what answers it.
+#[cfg(feature = "schemars")]
+fn new_question_id() -> String {
+    use sha2::{Digest, Sha256};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    let mut bytes = [0_u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No system randomness (it never fails on the systems Tokio runs
+        // on): the time, the process and a count, hashed.
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos());
+        let mut hash = Sha256::new();
+        hash.update(nanos.to_le_bytes());
+        hash.update(std::process::id().to_le_bytes());
+        hash.update(MADE.fetch_add(1, Ordering::Relaxed).to_le_bytes());
+        bytes.copy_from_slice(&hash.finalize()[..16]);
+    }
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, millis)
+}
+
+pub(crate) fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
