@@ -12,7 +12,9 @@
 //! callback, a call the SDK cancels stopping the tool (which then counts
 //! it), and, on the 2026 connection, a `long_running` call answered as a
 //! task that the SDK's claim for the tasks extension follows with
-//! `tasks/get` to its result, and another that `tasks/cancel` cancels.
+//! `tasks/get` to its result, and another that `tasks/cancel` cancels;
+//! and the Python SDK's elicitation callback answering the question a tool
+//! asks (`tests/sdk/elicit_client.py`).
 //!
 //! The SDKs are pinned: the Python SDK in `tests/sdk/requirements.txt`,
 //! the TypeScript SDK in `tests/sdk/node/package-lock.json`; `scripts/test`
@@ -135,7 +137,7 @@ async fn expected_on(protocol_version: &str) -> Value {
             "code": -32602,
             "message": "unknown tool `no_such_tool`. Available tools: `get_weather`, `web_search`, \
                 `convert_currency`, `sales_summary`, `sales_chart`, `index_documents`, \
-                `watch_folder`, `stopped_watches`, `render_video`."
+                `watch_folder`, `stopped_watches`, `render_video`, `book_room`."
         },
         "structured": {
             "isError": false,
@@ -391,4 +393,53 @@ async fn the_typescript_sdk_over_http_reads_what_the_registry_says() {
     let stdout = sdk_node::run_node(&modules, "mcp_client.mjs", &["http", &url]);
     drop(server);
     assert_node_reads(&stdout, &expected_node().await, "HTTP");
+}
+
+/// The Python SDK plays the person a tool asks (`book_room`, `#[tool(asks)]`):
+/// its elicitation callback is asked the question, in form mode, with the
+/// answer type's schema, and its accept and decline reach the tool; a
+/// connection without the callback declares no elicitation, and the tool
+/// says it could not ask.
+#[tokio::test]
+async fn the_python_sdk_answers_the_question_a_tool_asks() {
+    let python = sdk_python("the_python_sdk_answers_the_question_a_tool_asks");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/elicit_client.py");
+    let output = Command::new(&python)
+        .arg(&script)
+        .arg(example_server())
+        .output()
+        .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the MCP client failed ({}):\n{}{stdout}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"));
+    use tool_core::elicit::Elicit;
+    let schema = tools::Booking::requested_schema().expect("a flat question");
+    let question = json!({
+        "mode": "form",
+        "message": "Which room on 2026-12-01?",
+        "requestedSchema": *schema,
+    });
+    assert_eq!(
+        report,
+        json!({
+            "answered": {
+                "asked": [question, question],
+                "results": [
+                    {"isError": false, "text": ["booked a double room on 2026-12-01, with breakfast"]},
+                    {"isError": false, "text": ["the guest declined to book; do not ask again"]},
+                ],
+            },
+            "no_elicitation": {
+                "isError": true,
+                "text": ["the person could not be asked: the MCP client does not take elicitation \
+                          (it declared no `elicitation` form capability)"],
+            },
+        })
+    );
 }

@@ -1,13 +1,15 @@
 //! The tools the example server adds to the quickstart's, one for each
 //! thing MCP carries besides text: structured content checked against an
-//! output schema, an image, progress, cancellation, a task, and a tool
-//! only a caller with a scope is shown.
+//! output schema, an image, progress, cancellation, a task, a tool only a
+//! caller with a scope is shown, and a tool that asks the person a
+//! question.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::output::{Image, Part};
 use tool_core::{ToolContext, ToolRegistry, tool};
 
@@ -131,6 +133,52 @@ async fn render_video(
     format!("rendered {name}: {scenes} scenes")
 }
 
+/// What the guest chooses, asked by `book_room`.
+#[derive(Deserialize, JsonSchema, Elicit)]
+pub(crate) struct Booking {
+    /// The room.
+    room: Room,
+    /// Breakfast included.
+    #[serde(default)]
+    breakfast: bool,
+}
+
+/// A room to choose.
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[serde(rename_all = "snake_case")]
+enum Room {
+    /// Single, one bed.
+    Single,
+    /// Double, two beds.
+    Double,
+}
+
+/// Book a room for a night, asking the guest which room.
+#[tool(asks)]
+async fn book_room(
+    ctx: &ToolContext<App>,
+    /// The night, YYYY-MM-DD.
+    night: String,
+) -> Result<String, ElicitError> {
+    Ok(
+        match ctx
+            .elicit::<Booking>(format!("Which room on {night}?"))
+            .await?
+        {
+            Elicitation::Accept(booking) => {
+                let room = match booking.room {
+                    Room::Single => "single",
+                    Room::Double => "double",
+                };
+                let breakfast = if booking.breakfast { "with" } else { "without" };
+                format!("booked a {room} room on {night}, {breakfast} breakfast")
+            }
+            Elicitation::Decline => "the guest declined to book; do not ask again".to_owned(),
+            Elicitation::Cancel => "the guest closed the question; ask in the chat".to_owned(),
+        },
+    )
+}
+
 /// The quickstart's tools and these.
 pub(crate) fn registry() -> ToolRegistry<App> {
     quickstart::registry()
@@ -141,4 +189,5 @@ pub(crate) fn registry() -> ToolRegistry<App> {
         .with(WatchFolder)
         .with(StoppedWatches)
         .with(RenderVideo)
+        .with(BookRoom)
 }
