@@ -78,6 +78,9 @@ pub(crate) struct Sample {
     pub(crate) calls_per_s: f64,
     pub(crate) p50_ms: f64,
     pub(crate) p99_ms: f64,
+    /// The slowest call, printed with each run: a notice a waiting call
+    /// missed would show here as the store's poll (2 s).
+    pub(crate) max_ms: f64,
     /// The replicas' CPU time per timed call (summed over them), µs.
     pub(crate) cpu_us: Option<f64>,
     /// This loader's CPU time per timed call, µs.
@@ -282,6 +285,7 @@ async fn run_row(
             calls_per_s: options.calls as f64 / wall.as_secs_f64(),
             p50_ms: ms(crate::quantile(&driven.latencies, 0.50)),
             p99_ms: ms(crate::quantile(&driven.latencies, 0.99)),
+            max_ms: ms(driven.latencies.last().copied().unwrap_or_default()),
             cpu_us: per_call(cpu_before, cpu_after),
             loader_us: per_call(loader_before, loader_after),
             redis: redis_before
@@ -320,7 +324,7 @@ pub(crate) fn measure(options: &Options) -> Result<Vec<[Vec<Sample>; 2]>, String
             for (t, sample) in ran.into_iter().enumerate() {
                 let redis = sample.redis.clone().unwrap_or_default();
                 eprintln!(
-                    "round {}/{} {:<9} {:<14} {:>6.0} calls/s  p50 {:>6.2} ms  p99 {:>6.2} ms  \
+                    "round {}/{} {:<9} {:<14} {:>6.0} calls/s  p50 {:>6.2} ms  p99 {:>6.2} ms  max {:>7.2} ms  \
                      replicas {:>4.0} µs/call  redis {:>4.0} µs/call {:>5.2} commands/call  \
                      loader {:>4.0} µs/call  served {:?}",
                     round + 1,
@@ -330,6 +334,7 @@ pub(crate) fn measure(options: &Options) -> Result<Vec<[Vec<Sample>; 2]>, String
                     sample.calls_per_s,
                     sample.p50_ms,
                     sample.p99_ms,
+                    sample.max_ms,
                     sample.cpu_us.unwrap_or(f64::NAN),
                     redis.cpu_us,
                     redis.commands,
