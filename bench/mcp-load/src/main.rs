@@ -24,8 +24,11 @@
 //! typed model, no per-session worker task), and takes at most one of the
 //! machine's cores, so what differs between the rows is the server.
 //!
+//! With `--replicas`, it measures tool-mcp alone instead, across
+//! stateless replicas sharing one Redis (`src/replicas.rs`).
+//!
 //! Usage: `mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W]
-//! [--python PATH] [--only NAME,..] [--write]`.
+//! [--python PATH] [--only NAME,..] [--replicas] [--write]`.
 
 use std::fmt::Write as _;
 use std::net::TcpListener;
@@ -35,10 +38,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use reqwest::header::{CONTENT_TYPE, HeaderMap};
-use serde_json::Value;
 use tokio::process::{Child, Command};
 use tokio::task::JoinSet;
+
+use client::Session;
+
+mod client;
+mod redis;
+mod replicas;
 
 /// The protocol revision every session asks for: the newest one that still
 /// opens with `initialize` and keeps an HTTP session, which all three
@@ -134,13 +141,15 @@ struct Options {
     warmup: usize,
     python: PathBuf,
     servers: Vec<Server>,
+    /// `--replicas`: tool-mcp across replicas on Redis (`src/replicas.rs`).
+    replicas: bool,
     write: bool,
     /// The arguments as given, for the command shown with the table.
     args: Vec<String>,
 }
 
 const USAGE: &str = "usage: mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W] \
-                     [--python PATH] [--only tool-mcp,rmcp,python] [--write]";
+                     [--python PATH] [--only tool-mcp,rmcp,python] [--replicas] [--write]";
 
 fn options() -> Options {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -151,6 +160,7 @@ fn options() -> Options {
         warmup: 200,
         python: default_python(),
         servers: Server::ALL.to_vec(),
+        replicas: false,
         write: false,
         args: args.clone(),
     };
@@ -158,6 +168,10 @@ fn options() -> Options {
     while let Some(flag) = args.next() {
         if flag == "--write" {
             options.write = true;
+            continue;
+        }
+        if flag == "--replicas" {
+            options.replicas = true;
             continue;
         }
         let value = args.next().unwrap_or_else(|| panic!("{USAGE}"));
@@ -236,182 +250,6 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .expect("a free loopback port")
         .port()
-}
-
-/// One client session over its own HTTP connection.
-struct Session {
-    http: reqwest::Client,
-    url: String,
-    id: String,
-}
-
-/// The answer to the request with id `id`, from a JSON body or from the
-/// events of an SSE body (skipping events without data, as a priming
-/// event, and any message that is not that answer).
-fn answer(headers: &HeaderMap, body: &str, id: u64) -> Result<Value, String> {
-    let is_sse = headers
-        .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"));
-    let matches = |message: &Value| {
-        message.get("id").and_then(Value::as_u64) == Some(id)
-            && (message.get("result").is_some() || message.get("error").is_some())
-    };
-    if !is_sse {
-        let message: Value = serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))?;
-        return if matches(&message) {
-            Ok(message)
-        } else {
-            Err(format!("not the answer to {id}: {body}"))
-        };
-    }
-    let body = body.replace("\r\n", "\n");
-    for event in body.split("\n\n") {
-        let data: Vec<&str> = event
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .map(|data| data.strip_prefix(' ').unwrap_or(data))
-            .collect();
-        if data.iter().all(|line| line.is_empty()) {
-            continue;
-        }
-        let message: Value =
-            serde_json::from_str(&data.join("\n")).map_err(|e| format!("{e}: {event}"))?;
-        if matches(&message) {
-            return Ok(message);
-        }
-    }
-    Err(format!("no answer to {id} in: {body}"))
-}
-
-impl Session {
-    /// POSTs `body`; the status, headers and body text.
-    async fn post(
-        http: &reqwest::Client,
-        url: &str,
-        session: Option<&str>,
-        body: String,
-    ) -> Result<(u16, HeaderMap, String), String> {
-        let mut request = http
-            .post(url)
-            .header(CONTENT_TYPE, "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(body);
-        if let Some(session) = session {
-            request = request
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", PROTOCOL_VERSION);
-        }
-        let response = request.send().await.map_err(|e| e.to_string())?;
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let text = response.text().await.map_err(|e| e.to_string())?;
-        Ok((status, headers, text))
-    }
-
-    /// Opens a session: `initialize`, then `notifications/initialized`.
-    async fn open(url: &str) -> Result<Session, String> {
-        // One connection a session, kept alive: the pool never needs more,
-        // since a session has one request in flight at a time.
-        let http = reqwest::Client::builder()
-            .no_proxy()
-            .pool_max_idle_per_host(1)
-            .build()
-            .map_err(|e| e.to_string())?;
-        let initialize = serde_json::json!({
-            "jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {
-                "protocolVersion": PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "mcp-load", "version": "0.0.0"},
-            },
-        });
-        let (status, headers, body) = Self::post(&http, url, None, initialize.to_string()).await?;
-        if status != 200 {
-            return Err(format!("initialize: HTTP {status}: {body}"));
-        }
-        let result = answer(&headers, &body, 0)?;
-        let version = result["result"]["protocolVersion"].as_str();
-        if version != Some(PROTOCOL_VERSION) {
-            return Err(format!("initialize: protocol {version:?}: {body}"));
-        }
-        let id = headers
-            .get("mcp-session-id")
-            .and_then(|value| value.to_str().ok())
-            .ok_or_else(|| format!("initialize: no Mcp-Session-Id: {body}"))?
-            .to_owned();
-        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-        let (status, _, body) = Self::post(&http, url, Some(&id), initialized.into()).await?;
-        if status != 202 {
-            return Err(format!("notifications/initialized: HTTP {status}: {body}"));
-        }
-        Ok(Session {
-            http,
-            url: url.to_owned(),
-            id,
-        })
-    }
-
-    /// A request's answer's `result`.
-    async fn request(&self, id: u64, method: &str, params: Value) -> Result<Value, String> {
-        let body =
-            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        let (status, headers, body) =
-            Self::post(&self.http, &self.url, Some(&self.id), body.to_string()).await?;
-        if status != 200 {
-            return Err(format!("{method}: HTTP {status}: {body}"));
-        }
-        let mut message = answer(&headers, &body, id)?;
-        match message.get_mut("result") {
-            Some(result) => Ok(result.take()),
-            None => Err(format!("{method}: {body}")),
-        }
-    }
-
-    /// The number of tools `tools/list` gives.
-    async fn count_tools(&self) -> Result<usize, String> {
-        let result = self.request(1, "tools/list", serde_json::json!({})).await?;
-        match result["tools"].as_array() {
-            Some(tools) if result.get("nextCursor").is_none_or(Value::is_null) => Ok(tools.len()),
-            _ => Err(format!("tools/list: not one page of tools: {result}")),
-        }
-    }
-
-    /// Call `k` of `add_note`: its own title, so that an answer given to
-    /// the wrong request is caught, and exactly one text block back.
-    async fn call(&self, k: u64) -> Result<(), String> {
-        let title = format!("Groceries {k}");
-        let params = serde_json::json!({
-            "name": TOOL,
-            "arguments": {"title": title, "body": "milk, eggs", "priority": 2},
-        });
-        let result = self.request(k, "tools/call", params).await?;
-        let expected = format!("added note `{title}` (priority 2): milk, eggs");
-        let content = result["content"].as_array();
-        let ok = result.get("isError") != Some(&Value::Bool(true))
-            && result.get("structuredContent").is_none()
-            && content.is_some_and(|content| {
-                content.len() == 1
-                    && content[0]["type"] == "text"
-                    && content[0]["text"].as_str() == Some(expected.as_str())
-            });
-        if ok {
-            Ok(())
-        } else {
-            Err(format!("call {k}: expected {expected:?}, got {result}"))
-        }
-    }
-
-    /// Ends the session (`DELETE`), so the server's state stays small.
-    async fn close(&self) {
-        let _ = self
-            .http
-            .delete(&self.url)
-            .header("mcp-session-id", &self.id)
-            .header("mcp-protocol-version", PROTOCOL_VERSION)
-            .send()
-            .await;
-    }
 }
 
 /// `calls` calls, ids from `first`, spread over `sessions` with one call
@@ -636,6 +474,10 @@ include!("../../report.rs");
 fn main() {
     let options = options();
     build_servers();
+    if options.replicas {
+        replicas::main(&options);
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -1,4 +1,5 @@
-// The servers' one argument. Included by both Rust servers.
+// The rmcp server's one argument (tool-mcp-server parses its own, which
+// has more).
 
 /// `--port PORT`.
 fn server_port(usage: &str) -> u16 {
