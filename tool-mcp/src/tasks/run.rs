@@ -13,7 +13,7 @@ use rmcp::ErrorData;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use tool_core::{ToolRegistry, ToolResult};
+use tool_core::{ToolError, ToolRegistry, ToolResult};
 
 use super::Tasks;
 use super::record::{EXPIRED, SETTLE, Status, TaskRecord, key, now_ms};
@@ -139,7 +139,19 @@ async fn follow<Ctx: Send + Sync + 'static>(
         }
     };
     let ended = match end {
-        End::Result(result) => Ended::Result(result),
+        End::Result(result) => {
+            if matches!(result.tool_error(), Some(ToolError::Lost { .. })) {
+                // The store failed or lost the call: its result can reach
+                // no one, and the task's client is told to call again. The
+                // run, which would go on unseen, is stopped.
+                tracing::warn!(
+                    task_id,
+                    "task {task_id} lost its call's result; its run was stopped"
+                );
+                token.cancel();
+            }
+            Ended::Result(result)
+        }
         End::Cancelled => Ended::Cancelled("cancelled"),
         End::Expired => Ended::Failed(ErrorData::internal_error(EXPIRED, None)),
         End::Lost | End::Taken => {
