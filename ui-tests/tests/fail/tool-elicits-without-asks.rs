@@ -1,22 +1,23 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::{tool, ToolContext};
 
-/// Stands in for the context's own `elicit`: the rule is about the call,
-/// whatever answers it.
-trait Ask {
-    fn elicit<T>(&self, message: &str) -> Option<T>;
-}
-
-impl<C> Ask for ToolContext<C> {
-    fn elicit<T>(&self, _message: &str) -> Option<T> {
-        None
-    }
+/// What the guest chooses.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Booking {
+    /// The room's number.
+    room: u32,
 }
 
 /// Book a room, asking the guest which one.
 #[tool]
-fn book_room(ctx: &ToolContext<()>, night: String) -> String {
-    let room = ctx.elicit::<String>(&format!("Which room on {night}?"));
-    room.unwrap_or_default()
+async fn book_room(ctx: &ToolContext<()>, night: String) -> Result<String, ElicitError> {
+    let asked = ctx.elicit::<Booking>(format!("Which room on {night}?")).await?;
+    Ok(match asked {
+        Elicitation::Accept(booking) => format!("booked room {}", booking.room),
+        Elicitation::Decline | Elicitation::Cancel => "not booked".to_owned(),
+    })
 }
 
 fn main() {}
