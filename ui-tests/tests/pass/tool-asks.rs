@@ -1,24 +1,23 @@
 //! A tool that says it asks may call `.elicit(...)`, and its metadata says
 //! so; one that says nothing is not `asks`.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_core::elicit::{Elicit, ElicitError};
 use tool_core::{tool, ToolContext, ToolRegistry};
 
-/// Stands in for the context's own `elicit`.
-trait Ask {
-    fn elicit<T>(&self, message: &str) -> Option<T>;
-}
-
-impl<C> Ask for ToolContext<C> {
-    fn elicit<T>(&self, _message: &str) -> Option<T> {
-        None
-    }
+/// What the guest chooses.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Booking {
+    /// The room's number.
+    room: u32,
 }
 
 /// Book a room, asking the guest which one.
 #[tool(asks)]
-fn book_room(ctx: &ToolContext<()>, night: String) -> String {
-    let room = ctx.elicit::<String>(&format!("Which room on {night}?"));
-    room.unwrap_or_default()
+async fn book_room(ctx: &ToolContext<()>, night: String) -> Result<String, ElicitError> {
+    let asked = ctx.elicit::<Booking>(format!("Which room on {night}?")).await?;
+    Ok(asked.accepted().map_or_else(String::new, |booking| booking.room.to_string()))
 }
 
 /// Echo a text.
