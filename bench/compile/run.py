@@ -1467,6 +1467,29 @@ def sdk_python() -> Path:
     return venv / "bin" / "python"
 
 
+def redis_server() -> Path:
+    """The redis-server the store's benchmarks start: TOOL_REDIS_SERVER, or
+    the one scripts/test unpacks into target/redis (run for it when
+    missing)."""
+    named = os.environ.get("TOOL_REDIS_SERVER")
+    server = Path(named) if named else REPO / "target" / "redis" / "redis-server"
+    if not server.exists():
+        log(f"unpacking redis-server into {server.parent} (scripts/test --no-run)")
+        subprocess.run([str(REPO / "scripts" / "test"), "--no-run"], cwd=REPO, check=True)
+    os.environ["TOOL_REDIS_SERVER"] = str(server)
+    return server
+
+
+def store_waiting(write: list[str]) -> None:
+    """`cargo bench -p tool-redis --bench waiting`: a waiting call's cost in
+    memory, in a MemoryStore and in Redis."""
+    command = ["cargo", "bench", "-j", JOBS, "-p", "tool-redis", "--bench", "waiting", "--", *write]
+    log(shlex.join(command))
+    done = subprocess.run(command, cwd=REPO)
+    if done.returncode != 0:
+        raise SystemExit(f"`{shlex.join(command)}` failed (exit {done.returncode})")
+
+
 def bench_crate(directory: str, args: list[str]) -> None:
     """`cargo run --release -- args` in bench/<directory>, whose
     .cargo/config.toml names its target directory (so a CARGO_TARGET_DIR
@@ -1490,6 +1513,8 @@ def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
     # A p99 of 10,000 calls a run, tool-mcp beside rmcp: the steadier figure.
     long_load = (["--only", "tool-mcp,rmcp", "--calls", "10000", "--rounds", "1" if args.quick else "15"]
                  + write)
+    # Tools/call on 1, 2 and 3 replicas sharing one Redis, beside one in memory.
+    replicas = ["--replicas", "--calls", "10000", "--rounds", "1" if args.quick else "15"] + write
     return [
         (f"compile table: {rounds} of {', '.join(args.variants)}{into('compile-table')}",
          lambda: compile_table(args)),
@@ -1505,6 +1530,12 @@ def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
         (f"MCP under load, 10,000 calls a run: (cd bench/mcp-load && "
          f"{shlex.join(['cargo', 'run', '--release', '--', *long_load])}){into('mcp-load-table-10000')}",
          lambda: bench_crate("mcp-load", long_load)),
+        (f"calls kept in a store: {shlex.join(['cargo', 'bench', '-p', 'tool-redis', '--bench', 'waiting', '--', *write])}"
+         f"{into('store-waiting-table')}, with target/redis (made when missing)",
+         lambda: (redis_server(), store_waiting(write))),
+        (f"MCP across replicas: (cd bench/mcp-load && {shlex.join(['cargo', 'run', '--release', '--', *replicas])})"
+         f"{into('mcp-replicas-table')}",
+         lambda: (redis_server(), bench_crate("mcp-load", replicas))),
     ]
 
 

@@ -206,14 +206,30 @@ async fn measure() {
     }
     let base = median(wall[0].clone());
     println!("a waiting call (call, deliver, wait), median of {ROUNDS} paired rounds of {CALLS}:");
+    let mut table = vec![
+        format!(
+            "| per waiting call | {} |",
+            variants
+                .iter()
+                .map(|(name, _)| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ),
+        format!("|---|{}", "---:|".repeat(variants.len())),
+    ];
+    let (mut wall_row, mut cpu_row) = (vec!["wall".to_owned()], vec!["CPU".to_owned()]);
     for (i, (name, _)) in variants.iter().enumerate() {
         let time = median(wall[i].clone());
+        let cpu = median(cpu_time[i].clone());
         println!(
-            "  {name:<22} {time:>8.1} µs wall  {:>8.1} µs CPU  {:>6.1}x",
-            median(cpu_time[i].clone()),
+            "  {name:<22} {time:>8.1} µs wall  {cpu:>8.1} µs CPU  {:>6.1}x",
             time / base
         );
+        wall_row.push(format!("{time:.1} µs ({:.1}x)", time / base));
+        cpu_row.push(format!("{cpu:.1} µs"));
     }
+    table.push(format!("| {} |", wall_row.join(" | ")));
+    table.push(format!("| {} |", cpu_row.join(" | ")));
 
     // What Redis does for one waiting call.
     let variant = &variants[2].1;
@@ -262,7 +278,7 @@ async fn measure() {
         })
         .collect();
     // A script's own commands are counted under theirs.
-    println!(
+    let redis = format!(
         "Redis, per waiting call over {measured}: {:.1} round trips; {:.0} bytes of records written; commands run: {}; {:.0} bytes in, {:.0} bytes out; {redis_cpu:.1} µs of Redis CPU",
         (counted.asks.load(Ordering::Relaxed) - asks) as f64 / measured as f64,
         (counted.written.load(Ordering::Relaxed) - written) as f64 / measured as f64,
@@ -270,4 +286,61 @@ async fn measure() {
         per("total_net_input_bytes"),
         per("total_net_output_bytes"),
     );
+    println!("{redis}");
+    if std::env::args().any(|arg| arg == "--write") {
+        table.push(String::new());
+        table.push(format!("{redis}."));
+        table.push(String::new());
+        table.push(format!(
+            "Median of {ROUNDS} paired rounds of {CALLS} calls, each round running every variant in a turning order. {} Command: `cargo bench -p tool-redis --bench waiting -- --write`, at `{}`, {}.",
+            machine(),
+            shell("git", &["rev-parse", "--short", "HEAD"]),
+            shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+        ));
+        write_table("store-waiting-table", &table.join("\n"));
+    }
+}
+
+/// What a command prints, trimmed; empty if it cannot run.
+fn shell(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// The machine, as the other tables of BENCHMARKS.md say it.
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("model name")?
+                .split_once(':')
+                .map(|(_, m)| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    format!(
+        "Machine: {cores} cores ({model}), {}.",
+        shell("rustc", &["--version"])
+    )
+}
+
+/// Puts `table` between `<!-- marker:start -->` and `<!-- marker:end -->`
+/// in BENCHMARKS.md.
+fn write_table(marker: &str, table: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+    let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
+    let (start, end) = (
+        format!("<!-- {marker}:start -->"),
+        format!("<!-- {marker}:end -->"),
+    );
+    let (Some(from), Some(to)) = (text.find(&start), text.find(&end)) else {
+        panic!("BENCHMARKS.md has no {start} ... {end}");
+    };
+    let written = format!("{}{start}\n{table}\n{}", &text[..from], &text[to..]);
+    std::fs::write(&path, written).expect("BENCHMARKS.md written");
+    println!("written into BENCHMARKS.md between {start} and {end}");
 }
