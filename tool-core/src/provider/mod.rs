@@ -12,6 +12,7 @@ pub mod mcp;
 mod openai;
 mod parts;
 mod stored_turn;
+pub mod stream;
 mod turn;
 
 use std::fmt;

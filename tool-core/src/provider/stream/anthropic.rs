@@ -1,0 +1,257 @@
+//! Anthropic's Messages API streamed: `message_start` holds the message
+//! with no content; each content block is `content_block_start`, its
+//! deltas (`text_delta`, `input_json_delta` of a `tool_use`'s input,
+//! `thinking_delta`, `signature_delta`) and `content_block_stop`, when a
+//! `tool_use` is whole; `message_delta` sets the stop reason and usage;
+//! `message_stop` ends it. `ping` is nothing; `error` ends the stream.
+
+use serde_json::{Map, Value, json};
+
+use super::frame::Frame;
+use super::{StreamEvent, bounded, json};
+use crate::provider::Provider;
+
+/// A content block as its deltas build it.
+#[derive(Debug)]
+struct Block {
+    block: Map<String, Value>,
+    /// A `tool_use`'s input as JSON text, and its place among the calls.
+    input: Option<(String, usize)>,
+    stopped: bool,
+}
+
+/// The message as its events build it.
+#[derive(Debug, Default)]
+pub(super) struct Anthropic {
+    message: Option<Map<String, Value>>,
+    blocks: Vec<Block>,
+    calls: usize,
+    stopped: bool,
+}
+
+impl Anthropic {
+    /// Reads a frame; `true` once the message has stopped.
+    pub(super) fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        let event = json(frame)?;
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .or(frame.event.as_deref())
+            .unwrap_or_default()
+            .to_owned();
+        if kind != "message_start" && kind != "ping" && kind != "error" && self.message.is_none() {
+            return Err(format!("`{kind}` came before `message_start`"));
+        }
+        match kind.as_str() {
+            "message_start" => {
+                let Some(Value::Object(message)) = event.get("message") else {
+                    return Err("`message_start` has no `message`".to_owned());
+                };
+                self.message = Some(message.clone());
+            }
+            "content_block_start" => {
+                let index = self.index(&event)?;
+                if index != self.blocks.len() {
+                    return Err(format!(
+                        "content block {index} began where block {} was to",
+                        self.blocks.len()
+                    ));
+                }
+                let Some(Value::Object(block)) = event.get("content_block") else {
+                    return Err("`content_block_start` has no `content_block`".to_owned());
+                };
+                let mut block = block.clone();
+                let input = if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+                    let call = self.calls;
+                    self.calls += 1;
+                    let name = block
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    let id = block.get("id").and_then(Value::as_str).map(str::to_owned);
+                    events.push(StreamEvent::CallStarted {
+                        index: call,
+                        id,
+                        name: name.to_owned(),
+                    });
+                    // The input comes as deltas; `{}` here is a placeholder.
+                    block.remove("input");
+                    Some((String::new(), call))
+                } else {
+                    None
+                };
+                self.blocks.push(Block {
+                    block,
+                    input,
+                    stopped: false,
+                });
+            }
+            "content_block_delta" => self.delta(&event, limit, events)?,
+            "content_block_stop" => {
+                let index = self.index(&event)?;
+                let block = self
+                    .blocks
+                    .get_mut(index)
+                    .ok_or_else(|| format!("content block {index} stopped before it began"))?;
+                if block.stopped {
+                    return Err(format!("content block {index} stopped twice"));
+                }
+                block.stopped = true;
+                if let Some((input, call)) = &block.input {
+                    let input = if input.is_empty() { "{}" } else { input };
+                    let parsed: Value = serde_json::from_str(input).map_err(|error| {
+                        format!("the input of tool_use block {index} is not JSON ({error})")
+                    })?;
+                    block.block.insert("input".to_owned(), parsed);
+                    let whole = json!({"content": [Value::Object(block.block.clone())]});
+                    let call_index = *call;
+                    block.input = None;
+                    let parsed = provider
+                        .parse_calls(&whole)
+                        .map_err(|error| error.message)?;
+                    if let Some(call) = parsed.into_iter().next() {
+                        events.push(StreamEvent::CallComplete {
+                            index: call_index,
+                            call,
+                        });
+                    }
+                }
+            }
+            "message_delta" => {
+                let Some(message) = self.message.as_mut() else {
+                    return Err("`message_delta` came before `message_start`".to_owned());
+                };
+                if let Some(Value::Object(delta)) = event.get("delta") {
+                    for (field, value) in delta {
+                        message.insert(field.clone(), value.clone());
+                    }
+                }
+                if let Some(Value::Object(usage)) = event.get("usage") {
+                    let so_far = message
+                        .entry("usage")
+                        .or_insert_with(|| Value::Object(Map::new()));
+                    if let Value::Object(so_far) = so_far {
+                        for (field, value) in usage {
+                            so_far.insert(field.clone(), value.clone());
+                        }
+                    }
+                }
+            }
+            "message_stop" => {
+                if let Some(open) = self.blocks.iter().position(|block| !block.stopped) {
+                    return Err(format!(
+                        "the message stopped with content block {open} open"
+                    ));
+                }
+                self.stopped = true;
+                events.push(StreamEvent::Done);
+                return Ok(true);
+            }
+            "ping" => {}
+            "error" => {
+                let error = event.get("error").cloned().unwrap_or(Value::Null);
+                return Err(format!("the provider sent an error: {error}"));
+            }
+            other => return Err(format!("an event of a type not documented: `{other}`")),
+        }
+        Ok(false)
+    }
+
+    fn index(&self, event: &Value) -> Result<usize, String> {
+        event
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|index| usize::try_from(index).ok())
+            .ok_or_else(|| "an event about a content block has no `index`".to_owned())
+    }
+
+    fn delta(
+        &mut self,
+        event: &Value,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        let index = self.index(event)?;
+        let block = self
+            .blocks
+            .get_mut(index)
+            .ok_or_else(|| format!("a delta of content block {index}, which has not begun"))?;
+        if block.stopped {
+            return Err(format!("a delta of content block {index} after it stopped"));
+        }
+        let delta = event.get("delta").unwrap_or(&Value::Null);
+        let append =
+            |block: &mut Map<String, Value>, field: &str, piece: &str| match block.get_mut(field) {
+                Some(Value::String(so_far)) => so_far.push_str(piece),
+                _ => {
+                    block.insert(field.to_owned(), piece.into());
+                }
+            };
+        let piece = |field: &str| delta.get(field).and_then(Value::as_str).unwrap_or_default();
+        match delta.get("type").and_then(Value::as_str) {
+            Some("text_delta") => {
+                let text = piece("text");
+                append(&mut block.block, "text", text);
+                if !text.is_empty() {
+                    events.push(StreamEvent::Text(text.to_owned()));
+                }
+            }
+            Some("input_json_delta") => {
+                let Some((input, call)) = &mut block.input else {
+                    return Err(format!(
+                        "input JSON for content block {index}, which is not a tool_use"
+                    ));
+                };
+                let partial = piece("partial_json");
+                bounded(*call, input.len() + partial.len(), limit)?;
+                input.push_str(partial);
+                if !partial.is_empty() {
+                    events.push(StreamEvent::ArgumentsDelta {
+                        index: *call,
+                        delta: partial.to_owned(),
+                    });
+                }
+            }
+            Some("thinking_delta") => append(&mut block.block, "thinking", piece("thinking")),
+            Some("signature_delta") => append(&mut block.block, "signature", piece("signature")),
+            Some("citations_delta") => {
+                let citation = delta.get("citation").cloned().unwrap_or(Value::Null);
+                let citations = block
+                    .block
+                    .entry("citations")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(citations) = citations {
+                    citations.push(citation);
+                }
+            }
+            other => {
+                return Err(format!(
+                    "a delta of a type not documented: `{}`",
+                    other.unwrap_or("(none)")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole message, as the provider would have sent it.
+    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+        if !done || !self.stopped {
+            return Err("the stream ended before `message_stop`".to_owned());
+        }
+        let mut message = self.message.unwrap_or_default();
+        let content: Vec<Value> = self
+            .blocks
+            .into_iter()
+            .map(|block| Value::Object(block.block))
+            .collect();
+        message.insert("content".to_owned(), Value::Array(content));
+        Ok(Value::Object(message))
+    }
+}

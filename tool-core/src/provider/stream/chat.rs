@@ -1,0 +1,299 @@
+//! OpenAI Chat Completions streamed (`chat.completion.chunk`), as Groq and
+//! vLLM stream it too: each chunk's `choices[0].delta` adds to the
+//! message (its text appended, its other fields set), and each call in
+//! `delta.tool_calls` is told apart by `index`, its `id` and name in its
+//! first delta and its `arguments` in pieces. A call is whole when the
+//! next one begins with its arguments parsing as JSON, or when the turn
+//! ends (`finish_reason`); `data: [DONE]` ends the stream.
+
+use serde_json::{Map, Value, json};
+
+use super::frame::Frame;
+use super::{StreamEvent, bounded, json};
+use crate::provider::Provider;
+
+/// A call as its deltas build it.
+#[derive(Debug, Default)]
+struct Call {
+    id: Option<String>,
+    kind: Option<String>,
+    name: String,
+    arguments: String,
+    complete: bool,
+}
+
+/// The response as its chunks build it.
+#[derive(Debug, Default)]
+pub(super) struct Chat {
+    /// The first chunk's fields besides its choices: the response's.
+    top: Option<Map<String, Value>>,
+    message: Map<String, Value>,
+    calls: Vec<Call>,
+    finish_reason: Option<Value>,
+    logprobs: Option<Value>,
+    usage: Option<Value>,
+}
+
+/// Message fields whose deltas are pieces of one text.
+const TEXTS: [&str; 3] = ["content", "refusal", "reasoning_content"];
+
+impl Chat {
+    /// Reads a frame; `true` once the stream says it is over.
+    pub(super) fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        if frame.data.trim() == "[DONE]" {
+            self.complete_all(provider, events)?;
+            events.push(StreamEvent::Done);
+            return Ok(true);
+        }
+        let chunk = json(frame)?;
+        if let Some(error) = chunk.get("error") {
+            return Err(format!("the provider sent an error: {error}"));
+        }
+        let Value::Object(mut chunk) = chunk else {
+            return Err("a chunk is not an object".to_owned());
+        };
+        if let Some(usage) = chunk.remove("usage").filter(|usage| !usage.is_null()) {
+            self.usage = Some(usage);
+        }
+        let choices = chunk.remove("choices");
+        if self.top.is_none() {
+            chunk.remove("object");
+            self.top = Some(chunk);
+        }
+        let Some(Value::Array(choices)) = choices else {
+            return Ok(false);
+        };
+        for choice in choices {
+            if choice.get("index").and_then(Value::as_u64).unwrap_or(0) != 0 {
+                // Only the first choice is a turn (`n` > 1 is not read).
+                continue;
+            }
+            if let Some(delta) = choice.get("delta").and_then(Value::as_object) {
+                self.delta(delta, limit, provider, events)?;
+            }
+            // Kept as the last chunk has it, `null` included, as the
+            // whole response writes it.
+            if let Some(logprobs) = choice.get("logprobs")
+                && (self.logprobs.is_none() || !logprobs.is_null())
+            {
+                self.logprobs = Some(logprobs.clone());
+            }
+            if let Some(reason) = choice.get("finish_reason").filter(|r| !r.is_null()) {
+                self.finish_reason = Some(reason.clone());
+                self.complete_all(provider, events)?;
+            }
+        }
+        Ok(false)
+    }
+
+    fn delta(
+        &mut self,
+        delta: &Map<String, Value>,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        for (field, value) in delta {
+            match (field.as_str(), value) {
+                ("tool_calls", Value::Array(calls)) => {
+                    for call in calls {
+                        self.call_delta(call, limit, provider, events)?;
+                    }
+                }
+                (text, Value::String(piece)) if TEXTS.contains(&text) => {
+                    if text == "content" && !piece.is_empty() {
+                        events.push(StreamEvent::Text(piece.clone()));
+                    }
+                    match self.message.get_mut(text) {
+                        Some(Value::String(so_far)) => so_far.push_str(piece),
+                        _ => {
+                            self.message.insert(text.to_owned(), value.clone());
+                        }
+                    }
+                }
+                // A null text before any piece of it: kept, as the
+                // whole response has it.
+                (text, Value::Null) if TEXTS.contains(&text) => {
+                    self.message.entry(text.to_owned()).or_insert(Value::Null);
+                }
+                _ => {
+                    self.message.insert(field.clone(), value.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call_delta(
+        &mut self,
+        delta: &Value,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        let index = match delta.get("index").and_then(Value::as_u64) {
+            Some(index) => {
+                usize::try_from(index).map_err(|_| "a call's index is too large".to_owned())?
+            }
+            // Groq and others that send each call whole may leave it out.
+            None => self.calls.len(),
+        };
+        if index > self.calls.len() {
+            return Err(format!(
+                "call {index} began before call {}: indices must follow one another",
+                self.calls.len()
+            ));
+        }
+        let function = delta.get("function");
+        let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
+        if index == self.calls.len() {
+            // A new call: the one before is whole if its arguments are.
+            if let Some(last) = self.calls.len().checked_sub(1)
+                && !self.calls[last].complete
+                && serde_json::from_str::<Value>(&self.calls[last].arguments).is_ok()
+            {
+                self.complete(last, provider, events)?;
+            }
+            let Some(name) = name else {
+                return Err(format!("call {index} began without its function's name"));
+            };
+            let id = delta.get("id").and_then(Value::as_str).map(str::to_owned);
+            if let Some(id) = &id
+                && self.calls.iter().any(|call| call.id.as_ref() == Some(id))
+            {
+                return Err(format!("two calls have the id `{id}`"));
+            }
+            self.calls.push(Call {
+                id: id.clone(),
+                kind: delta.get("type").and_then(Value::as_str).map(str::to_owned),
+                name: name.to_owned(),
+                ..Call::default()
+            });
+            events.push(StreamEvent::CallStarted {
+                index,
+                id,
+                name: name.to_owned(),
+            });
+        } else if self.calls[index].complete {
+            return Err(format!("call {index} grew after it was whole"));
+        }
+        let call = &mut self.calls[index];
+        if let Some(id) = delta.get("id").and_then(Value::as_str)
+            && call.id.is_none()
+        {
+            call.id = Some(id.to_owned());
+        }
+        let arguments = function.and_then(|f| f.get("arguments"));
+        match arguments {
+            Some(Value::String(piece)) if !piece.is_empty() => {
+                bounded(index, call.arguments.len() + piece.len(), limit)?;
+                call.arguments.push_str(piece);
+                events.push(StreamEvent::ArgumentsDelta {
+                    index,
+                    delta: piece.clone(),
+                });
+            }
+            // Arguments sent as an object (Ollama's `/v1` may): whole.
+            Some(object @ Value::Object(_)) => {
+                let text = object.to_string();
+                bounded(index, text.len(), limit)?;
+                events.push(StreamEvent::ArgumentsDelta {
+                    index,
+                    delta: text.clone(),
+                });
+                call.arguments = text;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The call at `index` is whole: told as the registry takes it.
+    fn complete(
+        &mut self,
+        index: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        let call = &mut self.calls[index];
+        call.complete = true;
+        let message = json!({"role": "assistant", "tool_calls": [tool_call(call)]});
+        let parsed = provider
+            .parse_calls(&json!({"choices": [{"message": message}]}))
+            .map_err(|error| error.message)?;
+        if let Some(call) = parsed.into_iter().next() {
+            events.push(StreamEvent::CallComplete { index, call });
+        }
+        Ok(())
+    }
+
+    fn complete_all(
+        &mut self,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        for index in 0..self.calls.len() {
+            if !self.calls[index].complete {
+                self.complete(index, provider, events)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole `chat.completion`, as the provider would have sent it.
+    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+        if !done && self.finish_reason.is_none() {
+            return Err(
+                "the stream ended before the turn did (no `finish_reason`, no `[DONE]`)".to_owned(),
+            );
+        }
+        let mut message = self.message;
+        if !self.calls.is_empty() {
+            let calls: Vec<Value> = self.calls.iter().map(tool_call).collect();
+            message.insert("tool_calls".to_owned(), Value::Array(calls));
+        }
+        let mut choice = Map::new();
+        choice.insert("index".to_owned(), 0.into());
+        choice.insert("message".to_owned(), Value::Object(message));
+        if let Some(logprobs) = self.logprobs {
+            choice.insert("logprobs".to_owned(), logprobs);
+        }
+        choice.insert(
+            "finish_reason".to_owned(),
+            self.finish_reason.unwrap_or(Value::Null),
+        );
+        let mut response = self.top.unwrap_or_default();
+        response.insert("object".to_owned(), "chat.completion".into());
+        response.insert("choices".to_owned(), json!([choice]));
+        if let Some(usage) = self.usage {
+            response.insert("usage".to_owned(), usage);
+        }
+        Ok(Value::Object(response))
+    }
+}
+
+/// A call as the whole message writes it.
+fn tool_call(call: &Call) -> Value {
+    let mut value = Map::new();
+    if let Some(id) = &call.id {
+        value.insert("id".to_owned(), id.clone().into());
+    }
+    value.insert(
+        "type".to_owned(),
+        call.kind
+            .clone()
+            .unwrap_or_else(|| "function".to_owned())
+            .into(),
+    );
+    value.insert(
+        "function".to_owned(),
+        json!({"name": call.name, "arguments": call.arguments}),
+    );
+    Value::Object(value)
+}

@@ -1,0 +1,275 @@
+//! Streamed responses, read as they arrive: the model's text as it is
+//! written, each tool call as it starts, its arguments as they grow, and
+//! the call itself the moment its arguments are whole; at the end, the
+//! whole response as the provider would have sent it unstreamed, so that
+//! [`Provider::respond`](crate::provider::Turn::respond) and everything
+//! after it are the same either way.
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_core::provider::Provider;
+//! use tool_core::provider::stream::StreamEvent;
+//!
+//! let provider = Provider::OpenAiChat { strict: false };
+//! let mut reader = provider.stream_reader();
+//! let mut started = Vec::new();
+//! // Bytes as the network gives them, cut anywhere.
+//! for chunk in [
+//!     &b"data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_1\","[..],
+//!     b"\"type\":\"function\",\"function\":{\"name\":\"add\",\"arguments\":\"{\\\"a\\\":1,\"}}]}}]}\n\n",
+//!     b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"b\\\":2}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+//! ] {
+//!     for event in reader.feed(chunk).unwrap() {
+//!         if let StreamEvent::CallComplete { call, .. } = event {
+//!             started.push((call.name().to_owned(), call.arguments().clone()));
+//!         }
+//!     }
+//! }
+//! // As OpenAI sends them: the arguments' JSON text, which the registry reads.
+//! assert_eq!(started, [("add".to_owned(), json!("{\"a\":1,\"b\":2}"))]);
+//! let response = reader.finish().unwrap();
+//! assert_eq!(provider.parse_calls(&response).unwrap()[0].id(), Some("call_1"));
+//! ```
+
+mod anthropic;
+mod chat;
+mod frame;
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::provider::{Provider, ProviderCall};
+use crate::registry::DEFAULT_MAX_ARGUMENT_BYTES;
+use frame::{Frame, FrameError, Frames, Framing};
+
+/// What a stream says, in the order it says it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum StreamEvent {
+    /// More of the model's text.
+    Text(String),
+    /// A tool call began: the `index`-th of the turn, with its id (where
+    /// the provider gives one) and the tool's name.
+    CallStarted {
+        /// The call's place in the turn, from 0.
+        index: usize,
+        /// The provider's id of the call.
+        id: Option<String>,
+        /// The tool called.
+        name: String,
+    },
+    /// More of a call's arguments, as JSON text.
+    ArgumentsDelta {
+        /// The call's place in the turn.
+        index: usize,
+        /// The text added.
+        delta: String,
+    },
+    /// A call whose arguments are whole, ready for the registry.
+    CallComplete {
+        /// The call's place in the turn.
+        index: usize,
+        /// The call, as [`Provider::parse_calls`] gives it.
+        call: ProviderCall,
+    },
+    /// The turn is over: [`StreamReader::finish`] gives the whole response.
+    Done,
+}
+
+/// Why a stream could not be read: the provider, where in the stream (a
+/// byte offset), and what was wrong there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the {provider} stream could not be read at byte {offset}: {message}")]
+pub struct StreamError {
+    /// Whose stream.
+    pub provider: Provider,
+    /// Where: the start of the line at fault.
+    pub offset: u64,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// Reads one streamed response of a provider ([`Provider::stream_reader`]).
+pub struct StreamReader {
+    provider: Provider,
+    frames: Frames,
+    state: State,
+    done: bool,
+    /// The most argument text one call may gather.
+    max_argument_bytes: usize,
+    /// Frames read from the bytes of one `feed`, reused.
+    scratch: Vec<Frame>,
+}
+
+/// Each family's own reading.
+enum State {
+    Chat(Box<chat::Chat>),
+    Anthropic(anthropic::Anthropic),
+    /// A provider whose stream is not read yet.
+    Unread,
+}
+
+impl fmt::Debug for StreamReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamReader")
+            .field("provider", &self.provider)
+            .field("bytes", &self.frames.seen())
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Provider {
+    /// A reader of this provider's streamed response (`stream: true`):
+    /// feed it the body's bytes as they come. OpenAI Chat Completions,
+    /// Groq, vLLM and Anthropic are read; for any other provider, the
+    /// reader's first `feed` is an error that says its stream is not read.
+    pub fn stream_reader(self) -> StreamReader {
+        let (framing, state) = match self {
+            Provider::OpenAiChat { .. } | Provider::Groq | Provider::Vllm { .. } => {
+                (Framing::Events, State::Chat(Box::default()))
+            }
+            Provider::Anthropic { .. } => (
+                Framing::Events,
+                State::Anthropic(anthropic::Anthropic::default()),
+            ),
+            Provider::Ollama
+            | Provider::OpenAiResponses { .. }
+            | Provider::Gemini { .. }
+            | Provider::Mcp => (Framing::Events, State::Unread),
+        };
+        StreamReader {
+            provider: self,
+            frames: Frames::new(
+                framing,
+                DEFAULT_MAX_ARGUMENT_BYTES.saturating_mul(2).max(1 << 20),
+            ),
+            state,
+            done: false,
+            max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl StreamReader {
+    /// The same reader refusing a call whose arguments grow past `bytes`,
+    /// as they arrive (the registry's `max_argument_bytes`, 1 MiB unless
+    /// set).
+    #[must_use]
+    pub fn with_max_argument_bytes(mut self, bytes: usize) -> Self {
+        self.max_argument_bytes = bytes;
+        self
+    }
+
+    /// Whose stream it reads.
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// Reads `bytes`, the next of the stream: the events they complete.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<StreamEvent>, StreamError> {
+        let mut frames = std::mem::take(&mut self.scratch);
+        let framed = self.frames.push(bytes, &mut frames);
+        let mut events = Vec::new();
+        let read = self.read(&mut frames, &mut events);
+        frames.clear();
+        self.scratch = frames;
+        framed.map_err(|error| self.frame_error(&error))?;
+        read?;
+        Ok(events)
+    }
+
+    /// The whole response, once the stream has ended, as the provider
+    /// would have sent it unstreamed: give it to
+    /// [`Provider::parse_calls`], [`Turn::respond`](crate::provider::Turn::respond)
+    /// and the rest as any response. An error if the stream stopped before
+    /// the provider said the turn was over.
+    pub fn finish(mut self) -> Result<Value, StreamError> {
+        let mut frames = Vec::new();
+        self.frames
+            .finish(&mut frames)
+            .map_err(|error| self.frame_error(&error))?;
+        let mut events = Vec::new();
+        self.read(&mut frames, &mut events)?;
+        let offset = self.frames.seen();
+        let provider = self.provider;
+        let error = |message: String| StreamError {
+            provider,
+            offset,
+            message,
+        };
+        match self.state {
+            State::Chat(chat) => chat.finish(self.done).map_err(error),
+            State::Anthropic(anthropic) => anthropic.finish(self.done).map_err(error),
+            State::Unread => Err(error(not_read(provider))),
+        }
+    }
+
+    fn read(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        for frame in frames.drain(..) {
+            let limit = self.max_argument_bytes;
+            let read = match &mut self.state {
+                State::Chat(chat) => chat.read(&frame, limit, self.provider, events),
+                State::Anthropic(anthropic) => anthropic.read(&frame, limit, self.provider, events),
+                State::Unread => Err(not_read(self.provider)),
+            };
+            match read {
+                Ok(done) => self.done |= done,
+                Err(message) => {
+                    return Err(StreamError {
+                        provider: self.provider,
+                        offset: frame.offset,
+                        message,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn frame_error(&self, error: &FrameError) -> StreamError {
+        let (offset, message) = match error {
+            FrameError::TooLong { limit, offset } => (
+                *offset,
+                format!("a line grew past {limit} bytes before it ended"),
+            ),
+            FrameError::NotText { offset } => (*offset, "a line is not UTF-8".to_owned()),
+        };
+        StreamError {
+            provider: self.provider,
+            offset,
+            message,
+        }
+    }
+}
+
+fn not_read(provider: Provider) -> String {
+    format!("a streamed response of {provider} is not read yet: ask it unstreamed")
+}
+
+/// A frame's data as JSON.
+fn json(frame: &Frame) -> Result<Value, String> {
+    serde_json::from_str(&frame.data).map_err(|error| {
+        let shown: String = frame.data.chars().take(80).collect();
+        format!("an event is not JSON ({error}): {shown}")
+    })
+}
+
+/// Refuses arguments past the limit, as they grow.
+fn bounded(index: usize, so_far: usize, limit: usize) -> Result<(), String> {
+    if so_far > limit {
+        return Err(format!(
+            "the arguments of call {index} grew past {limit} bytes (the registry's max_argument_bytes)"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
