@@ -2,7 +2,7 @@
 //! written, each tool call as it starts, its arguments as they grow, and
 //! the call itself the moment its arguments are whole; at the end, the
 //! whole response as the provider would have sent it unstreamed, so that
-//! [`Provider::respond`](crate::provider::Turn::respond) and everything
+//! [`Provider::respond`] and everything
 //! after it are the same either way.
 //!
 //! ```
@@ -183,7 +183,7 @@ impl StreamReader {
 
     /// The whole response, once the stream has ended, as the provider
     /// would have sent it unstreamed: give it to
-    /// [`Provider::parse_calls`], [`Turn::respond`](crate::provider::Turn::respond)
+    /// [`Provider::parse_calls`], [`Provider::respond`]
     /// and the rest as any response. An error if the stream stopped before
     /// the provider said the turn was over.
     pub fn finish(mut self) -> Result<Value, StreamError> {
