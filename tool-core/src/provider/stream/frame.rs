@@ -19,10 +19,6 @@ pub(crate) enum Framing {
     /// Server-sent events.
     Events,
     /// A JSON object a line.
-    #[allow(
-        dead_code,
-        reason = "Ollama's native /api/chat streams so: tested here, read by no provider yet"
-    )]
     Lines,
 }
 
@@ -69,6 +65,11 @@ impl Frames {
             limit,
             after_cr: false,
         }
+    }
+
+    /// The longest line it takes.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
     }
 
     /// Bytes seen so far.

@@ -34,6 +34,9 @@
 mod anthropic;
 mod chat;
 mod frame;
+mod gemini;
+mod ollama;
+mod responses;
 
 use std::fmt;
 
@@ -74,6 +77,8 @@ pub enum StreamEvent {
         call: ProviderCall,
     },
     /// The turn is over: [`StreamReader::finish`] gives the whole response.
+    /// Gemini's stream has no last event: its turn is over when the body
+    /// ends.
     Done,
 }
 
@@ -106,8 +111,20 @@ pub struct StreamReader {
 enum State {
     Chat(Box<chat::Chat>),
     Anthropic(anthropic::Anthropic),
-    /// A provider whose stream is not read yet.
+    Responses(responses::Responses),
+    Gemini(Box<gemini::Gemini>),
+    /// Ollama's native lines; or, once its first byte says the stream is
+    /// server-sent events (its `/v1`), Chat Completions.
+    Ollama(Box<ollama::Ollama>, Decided),
+    /// A provider that streams nothing (MCP).
     Unread,
+}
+
+/// Whether Ollama's framing is known yet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Decided {
+    No,
+    Yes,
 }
 
 impl fmt::Debug for StreamReader {
@@ -122,9 +139,12 @@ impl fmt::Debug for StreamReader {
 
 impl Provider {
     /// A reader of this provider's streamed response (`stream: true`):
-    /// feed it the body's bytes as they come. OpenAI Chat Completions,
-    /// Groq, vLLM and Anthropic are read; for any other provider, the
-    /// reader's first `feed` is an error that says its stream is not read.
+    /// feed it the body's bytes as they come. Every provider that streams
+    /// is read: OpenAI Chat Completions (Groq, vLLM), Responses, Anthropic,
+    /// Gemini (`streamGenerateContent?alt=sse`) and Ollama (its native
+    /// `/api/chat` lines, or its `/v1` events, told apart by the first
+    /// byte). MCP's `tools/call` does not stream: its reader's first
+    /// `feed` is an error that says so.
     pub fn stream_reader(self) -> StreamReader {
         let (framing, state) = match self {
             Provider::OpenAiChat { .. } | Provider::Groq | Provider::Vllm { .. } => {
@@ -134,10 +154,13 @@ impl Provider {
                 Framing::Events,
                 State::Anthropic(anthropic::Anthropic::default()),
             ),
-            Provider::Ollama
-            | Provider::OpenAiResponses { .. }
-            | Provider::Gemini { .. }
-            | Provider::Mcp => (Framing::Events, State::Unread),
+            Provider::OpenAiResponses { .. } => (
+                Framing::Events,
+                State::Responses(responses::Responses::default()),
+            ),
+            Provider::Gemini { .. } => (Framing::Events, State::Gemini(Box::default())),
+            Provider::Ollama => (Framing::Lines, State::Ollama(Box::default(), Decided::No)),
+            Provider::Mcp => (Framing::Events, State::Unread),
         };
         StreamReader {
             provider: self,
@@ -170,6 +193,16 @@ impl StreamReader {
 
     /// Reads `bytes`, the next of the stream: the events they complete.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<StreamEvent>, StreamError> {
+        if let State::Ollama(_, decided @ Decided::No) = &mut self.state
+            && let Some(&first) = bytes.iter().find(|byte| !byte.is_ascii_whitespace())
+        {
+            *decided = Decided::Yes;
+            if first != b'{' {
+                // Server-sent events: Ollama's OpenAI-compatible `/v1`.
+                self.state = State::Chat(Box::default());
+                self.frames = Frames::new(Framing::Events, self.frames.limit());
+            }
+        }
         let mut frames = std::mem::take(&mut self.scratch);
         let framed = self.frames.push(bytes, &mut frames);
         let mut events = Vec::new();
@@ -203,6 +236,9 @@ impl StreamReader {
         match self.state {
             State::Chat(chat) => chat.finish(self.done).map_err(error),
             State::Anthropic(anthropic) => anthropic.finish(self.done).map_err(error),
+            State::Responses(responses) => responses.finish(self.done).map_err(error),
+            State::Gemini(gemini) => gemini.finish().map_err(error),
+            State::Ollama(ollama, _) => ollama.finish(self.done).map_err(error),
             State::Unread => Err(error(not_read(provider))),
         }
     }
@@ -217,6 +253,9 @@ impl StreamReader {
             let read = match &mut self.state {
                 State::Chat(chat) => chat.read(&frame, limit, self.provider, events),
                 State::Anthropic(anthropic) => anthropic.read(&frame, limit, self.provider, events),
+                State::Responses(responses) => responses.read(&frame, limit, self.provider, events),
+                State::Gemini(gemini) => gemini.read(&frame, limit, self.provider, events),
+                State::Ollama(ollama, _) => ollama.read(&frame, limit, self.provider, events),
                 State::Unread => Err(not_read(self.provider)),
             };
             match read {
@@ -250,7 +289,7 @@ impl StreamReader {
 }
 
 fn not_read(provider: Provider) -> String {
-    format!("a streamed response of {provider} is not read yet: ask it unstreamed")
+    format!("{provider} does not stream its responses")
 }
 
 /// A frame's data as JSON.

@@ -9,6 +9,9 @@ use crate::provider::Provider;
 
 const CHAT: Provider = Provider::OpenAiChat { strict: false };
 const ANTHROPIC: Provider = Provider::Anthropic { strict: false };
+const RESPONSES: Provider = Provider::OpenAiResponses { strict: true };
+const GEMINI: Provider = Provider::Gemini { openapi: false };
+const OLLAMA: Provider = Provider::Ollama;
 
 fn fixture(name: &str) -> String {
     let path = format!("{}/../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -122,6 +125,13 @@ fn recorded_streams_are_read_whole() {
         (Provider::Groq, "streams/groq-tool-calls-recorded.sse", 2),
         (ANTHROPIC, "streams/anthropic-tool-use.sse", 2),
         (ANTHROPIC, "streams/anthropic-tool-use-docs.sse", 1),
+        (RESPONSES, "streams/openai-responses-tool-calls.sse", 2),
+        (GEMINI, "streams/gemini-function-call.sse", 2),
+        (OLLAMA, "streams/ollama-tool-calls.ndjson", 2),
+        (OLLAMA, "streams/ollama-tool-calls-impl.ndjson", 2),
+        (OLLAMA, "streams/ollama-tool-calls-docs.ndjson", 1),
+        // Ollama's `/v1` streams Chat Completions' events.
+        (OLLAMA, "streams/openai-chat-tool-calls.sse", 2),
     ] {
         let stream = fixture(name);
         let (events, response) = read(provider.stream_reader(), stream.as_bytes(), usize::MAX);
@@ -132,8 +142,9 @@ fn recorded_streams_are_read_whole() {
         assert_eq!(complete, calls, "{name}");
         assert_eq!(seen(provider, &response).1.len(), calls, "{name}");
         // The documented example ends without the blank line after its
-        // last event, `message_stop`, which `finish` reads.
-        if !name.ends_with("-docs.sse") {
+        // last event, `message_stop`, which `finish` reads; Gemini's stream
+        // has no last event.
+        if !name.ends_with("-docs.sse") && provider != GEMINI {
             assert_eq!(events.last(), Some(&StreamEvent::Done), "{name}");
         }
     }
@@ -144,6 +155,9 @@ fn a_stream_cut_at_every_byte_reads_the_same() {
     for (provider, name) in [
         (CHAT, "streams/openai-chat-tool-calls.sse"),
         (ANTHROPIC, "streams/anthropic-tool-use.sse"),
+        (RESPONSES, "streams/openai-responses-tool-calls.sse"),
+        (GEMINI, "streams/gemini-function-call.sse"),
+        (OLLAMA, "streams/ollama-tool-calls.ndjson"),
     ] {
         let stream = fixture(name);
         let whole = read(provider.stream_reader(), stream.as_bytes(), usize::MAX);
@@ -315,6 +329,83 @@ fn anthropic_stream(response: &Value) -> String {
     out
 }
 
+/// A Gemini response streamed: its text parts in pieces, one event each,
+/// then its other parts with the candidate's other fields and the usage.
+fn gemini_stream(response: &Value) -> String {
+    let mut top = response.as_object().expect("an object").clone();
+    let mut candidate = top.remove("candidates").expect("candidates")[0].clone();
+    let content = candidate
+        .as_object_mut()
+        .expect("a candidate")
+        .remove("content")
+        .expect("content");
+    let event = |parts: Vec<Value>, rest: Option<(&Value, &Map<String, Value>)>| {
+        let mut candidate_now = json!({"content": {"parts": parts, "role": content["role"]}});
+        let mut event = Map::new();
+        if let Some((candidate, top)) = rest {
+            for (field, value) in candidate.as_object().expect("a candidate") {
+                candidate_now[field] = value.clone();
+            }
+            event.extend(top.clone());
+        }
+        event.insert("candidates".into(), json!([candidate_now]));
+        format!("data: {}\n\n", Value::Object(event))
+    };
+    let mut out = String::new();
+    let mut others = Vec::new();
+    for part in content["parts"].as_array().expect("parts") {
+        match part.get("text").and_then(Value::as_str) {
+            Some(text) if part.as_object().is_some_and(|p| p.len() == 1) => {
+                for piece in text.chars().collect::<Vec<_>>().chunks(6) {
+                    out.push_str(&event(
+                        vec![json!({"text": piece.iter().collect::<String>()})],
+                        None,
+                    ));
+                }
+            }
+            _ => others.push(part.clone()),
+        }
+    }
+    out.push_str(&event(others, Some((&candidate, &top))));
+    out
+}
+
+/// An Ollama `/api/chat` response streamed as lines: the content in
+/// pieces, each call in a line of its own, the last line with the rest.
+fn ollama_stream(response: &Value) -> String {
+    let mut last = response.as_object().expect("an object").clone();
+    let message = last.remove("message").expect("a message");
+    let line = |message: Value| {
+        format!(
+            "{}\n",
+            json!({"model": response["model"], "created_at": response["created_at"], "message": message, "done": false})
+        )
+    };
+    let mut out = String::new();
+    let content = message["content"].as_str().unwrap_or_default();
+    for piece in content.chars().collect::<Vec<_>>().chunks(4) {
+        out.push_str(&line(
+            json!({"role": message["role"], "content": piece.iter().collect::<String>()}),
+        ));
+    }
+    for call in message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.push_str(&line(
+            json!({"role": message["role"], "content": "", "tool_calls": [call]}),
+        ));
+    }
+    last.insert(
+        "message".into(),
+        json!({"role": message["role"], "content": ""}),
+    );
+    out.push_str(&format!("{}\n", Value::Object(last)));
+    out
+}
+
 #[test]
 fn every_whole_response_fixture_streamed_comes_back_the_same() {
     for (provider, name) in [
@@ -328,12 +419,15 @@ fn every_whole_response_fixture_streamed_comes_back_the_same() {
             "providers/vllm-chat-tool-call-response.json",
         ),
         (ANTHROPIC, "providers/anthropic-tool_use-response.json"),
+        (GEMINI, "providers/gemini-functionCall-response.json"),
+        (OLLAMA, "providers/ollama-chat-tool-call-response.json"),
     ] {
         let whole: Value = serde_json::from_str(&fixture(name)).expect("JSON");
-        let stream = if provider == ANTHROPIC {
-            anthropic_stream(&whole)
-        } else {
-            chat_stream(&whole)
+        let stream = match provider {
+            ANTHROPIC => anthropic_stream(&whole),
+            GEMINI => gemini_stream(&whole),
+            OLLAMA => ollama_stream(&whole),
+            _ => chat_stream(&whole),
         };
         for piece in [1, 5, usize::MAX] {
             let (_, response) = read(provider.stream_reader(), stream.as_bytes(), piece);
@@ -423,8 +517,7 @@ fn streams_that_break_end_in_an_error_naming_the_provider_and_the_byte() {
     );
     assert!(broken(ANTHROPIC, start, None).ends_with("the stream ended before `message_stop`"));
     assert_eq!(
-        broken(Provider::Gemini { openapi: false }, "data: {}\n\n", None),
-        "the gemini stream could not be read at byte 0: a streamed response of gemini is not \
-         read yet: ask it unstreamed"
+        broken(Provider::Mcp, "data: {}\n\n", None),
+        "the mcp stream could not be read at byte 0: mcp does not stream its responses"
     );
 }

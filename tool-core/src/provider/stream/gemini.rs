@@ -1,0 +1,150 @@
+//! Gemini's `streamGenerateContent?alt=sse`: each event is a whole
+//! `GenerateContentResponse` with some of the candidate's parts; text
+//! comes in pieces, a `functionCall` part whole (the Gemini API does not
+//! split arguments), so each call starts and is whole in one event. The
+//! stream has no last event: it ends when the body does.
+
+use serde_json::{Map, Value, json};
+
+use super::frame::Frame;
+use super::{StreamEvent, bounded, json};
+use crate::provider::Provider;
+
+/// The response as its events build it.
+#[derive(Debug, Default)]
+pub(super) struct Gemini {
+    /// The last event's fields besides its candidates.
+    top: Map<String, Value>,
+    /// The first candidate's fields besides its content.
+    candidate: Map<String, Value>,
+    role: Option<Value>,
+    parts: Vec<Value>,
+    calls: usize,
+    events: usize,
+}
+
+/// Whether a part is plain text, which the next plain text continues.
+fn plain_text(part: &Value) -> bool {
+    part.as_object()
+        .is_some_and(|part| part.len() == 1 && part.get("text").is_some_and(Value::is_string))
+}
+
+impl Gemini {
+    pub(super) fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        let event = json(frame)?;
+        if let Some(error) = event.get("error") {
+            return Err(format!("the provider sent an error: {error}"));
+        }
+        let Value::Object(mut event) = event else {
+            return Err("an event is not an object".to_owned());
+        };
+        self.events += 1;
+        let candidates = event.remove("candidates");
+        for (field, value) in event {
+            self.top.insert(field, value);
+        }
+        let Some(Value::Array(candidates)) = candidates else {
+            return Ok(false);
+        };
+        let Some(Value::Object(candidate)) = candidates.into_iter().next() else {
+            return Ok(false);
+        };
+        for (field, value) in candidate {
+            if field != "content" {
+                self.candidate.insert(field, value);
+                continue;
+            }
+            if let Some(role) = value.get("role") {
+                self.role = Some(role.clone());
+            }
+            for part in value
+                .get("parts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                self.part(part, limit, provider, events)?;
+            }
+        }
+        Ok(false)
+    }
+
+    fn part(
+        &mut self,
+        part: &Value,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        if let Some(text) = part.get("text").and_then(Value::as_str)
+            && part.get("thought") != Some(&Value::Bool(true))
+            && !text.is_empty()
+        {
+            events.push(StreamEvent::Text(text.to_owned()));
+        }
+        if plain_text(part)
+            && let Some(last) = self.parts.last_mut()
+            && plain_text(last)
+            && let (Some(Value::String(so_far)), Some(piece)) =
+                (last.get_mut("text"), part["text"].as_str())
+        {
+            so_far.push_str(piece);
+            return Ok(());
+        }
+        if let Some(call) = part.get("functionCall") {
+            let index = self.calls;
+            self.calls += 1;
+            let arguments = call.get("args").map(Value::to_string).unwrap_or_default();
+            bounded(index, arguments.len(), limit)?;
+            events.push(StreamEvent::CallStarted {
+                index,
+                id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+                name: call
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            });
+            events.push(StreamEvent::ArgumentsDelta {
+                index,
+                delta: arguments,
+            });
+            let whole = json!({"candidates": [{"content": {"parts": [part], "role": "model"}}]});
+            let parsed = provider
+                .parse_calls(&whole)
+                .map_err(|error| error.message)?;
+            if let Some(call) = parsed.into_iter().next() {
+                events.push(StreamEvent::CallComplete { index, call });
+            }
+        }
+        self.parts.push(part.clone());
+        Ok(())
+    }
+
+    /// The whole response: the candidate's parts together, the last
+    /// event's finish reason and usage. Done when the body ends.
+    pub(super) fn finish(self) -> Result<Value, String> {
+        if self.events == 0 {
+            return Err("the stream ended before any response came".to_owned());
+        }
+        let mut content = Map::new();
+        content.insert("parts".to_owned(), Value::Array(self.parts));
+        content.insert(
+            "role".to_owned(),
+            self.role.unwrap_or_else(|| "model".into()),
+        );
+        let mut candidate = Map::new();
+        candidate.insert("content".to_owned(), Value::Object(content));
+        candidate.extend(self.candidate);
+        let mut response = Map::new();
+        response.insert("candidates".to_owned(), json!([candidate]));
+        response.extend(self.top);
+        Ok(Value::Object(response))
+    }
+}

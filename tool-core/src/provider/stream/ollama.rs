@@ -1,0 +1,130 @@
+//! Ollama's native `/api/chat` streamed: one JSON object a line, each with
+//! a piece of the message's `content` and, in their own lines, whole
+//! `tool_calls`; the last line says `"done": true` with the reason and the
+//! timings. (Its OpenAI-compatible `/v1` streams server-sent events, read
+//! as Chat Completions.)
+
+use serde_json::{Map, Value};
+
+use super::frame::Frame;
+use super::{StreamEvent, bounded, json};
+use crate::provider::Provider;
+
+/// The response as its lines build it.
+#[derive(Debug, Default)]
+pub(super) struct Ollama {
+    top: Map<String, Value>,
+    message: Map<String, Value>,
+    calls: Vec<Value>,
+}
+
+impl Ollama {
+    pub(super) fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        let line = json(frame)?;
+        if let Some(error) = line.get("error") {
+            return Err(format!("the provider sent an error: {error}"));
+        }
+        let Value::Object(mut line) = line else {
+            return Err("a line is not an object".to_owned());
+        };
+        if let Some(Value::Object(message)) = line.remove("message") {
+            for (field, value) in message {
+                match (field.as_str(), value) {
+                    ("content", Value::String(piece)) => {
+                        if !piece.is_empty() {
+                            events.push(StreamEvent::Text(piece.clone()));
+                        }
+                        match self.message.get_mut("content") {
+                            Some(Value::String(so_far)) => so_far.push_str(&piece),
+                            _ => {
+                                self.message.insert(field, Value::String(piece));
+                            }
+                        }
+                    }
+                    ("tool_calls", Value::Array(calls)) => {
+                        for call in calls {
+                            self.call(call, limit, provider, events)?;
+                        }
+                    }
+                    (_, value) => {
+                        self.message.insert(field, value);
+                    }
+                }
+            }
+        }
+        let done = line.get("done") == Some(&Value::Bool(true));
+        self.top.extend(line);
+        if done {
+            events.push(StreamEvent::Done);
+        }
+        Ok(done)
+    }
+
+    fn call(
+        &mut self,
+        call: Value,
+        limit: usize,
+        provider: Provider,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        let index = self.calls.len();
+        let function = call.get("function").unwrap_or(&Value::Null);
+        let arguments = function
+            .get("arguments")
+            .map(Value::to_string)
+            .unwrap_or_default();
+        bounded(index, arguments.len(), limit)?;
+        events.push(StreamEvent::CallStarted {
+            index,
+            id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+            name: function
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        });
+        events.push(StreamEvent::ArgumentsDelta {
+            index,
+            delta: arguments,
+        });
+        let whole = serde_json::json!({"message": {"role": "assistant", "tool_calls": [call]}});
+        let parsed = provider
+            .parse_calls(&whole)
+            .map_err(|error| error.message)?;
+        if let Some(parsed) = parsed.into_iter().next() {
+            events.push(StreamEvent::CallComplete {
+                index,
+                call: parsed,
+            });
+        }
+        self.calls.push(call);
+        Ok(())
+    }
+
+    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+        if !done {
+            return Err("the stream ended before its last line (`\"done\": true`)".to_owned());
+        }
+        let mut message = self.message;
+        if !self.calls.is_empty() {
+            message.insert("tool_calls".to_owned(), Value::Array(self.calls));
+        }
+        let mut response = Map::new();
+        let mut top = self.top;
+        if let Some(model) = top.remove("model") {
+            response.insert("model".to_owned(), model);
+        }
+        if let Some(created) = top.remove("created_at") {
+            response.insert("created_at".to_owned(), created);
+        }
+        response.insert("message".to_owned(), Value::Object(message));
+        response.extend(top);
+        Ok(Value::Object(response))
+    }
+}
