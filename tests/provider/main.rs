@@ -21,5 +21,6 @@ mod schema_checker;
 mod schemas;
 mod sdk;
 mod search_loop;
+mod streams;
 mod strict_nulls;
 mod strict_witness;

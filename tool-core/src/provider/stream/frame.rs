@@ -72,6 +72,11 @@ impl Frames {
         self.limit
     }
 
+    /// Takes lines up to `limit` bytes from now on.
+    pub(crate) fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
     /// Bytes seen so far.
     pub(crate) fn seen(&self) -> u64 {
         self.seen

@@ -36,6 +36,7 @@ mod chat;
 mod frame;
 mod gemini;
 mod ollama;
+mod partial;
 mod responses;
 
 use std::fmt;
@@ -105,6 +106,8 @@ pub struct StreamReader {
     max_argument_bytes: usize,
     /// Frames read from the bytes of one `feed`, reused.
     scratch: Vec<Frame>,
+    /// Each call's arguments so far, for [`StreamReader::partial_arguments`].
+    arguments: Vec<String>,
 }
 
 /// Each family's own reading.
@@ -172,6 +175,7 @@ impl Provider {
             done: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             scratch: Vec::new(),
+            arguments: Vec::new(),
         }
     }
 }
@@ -183,6 +187,7 @@ impl StreamReader {
     #[must_use]
     pub fn with_max_argument_bytes(mut self, bytes: usize) -> Self {
         self.max_argument_bytes = bytes;
+        self.frames.set_limit(line_limit(bytes));
         self
     }
 
@@ -211,7 +216,43 @@ impl StreamReader {
         self.scratch = frames;
         framed.map_err(|error| self.frame_error(&error))?;
         read?;
+        for event in &events {
+            match event {
+                StreamEvent::CallStarted { index, .. } if *index == self.arguments.len() => {
+                    self.arguments.push(String::new());
+                }
+                StreamEvent::ArgumentsDelta { index, delta } => {
+                    if let Some(so_far) = self.arguments.get_mut(*index) {
+                        so_far.push_str(delta);
+                    }
+                }
+                _ => {}
+            }
+        }
         Ok(events)
+    }
+
+    /// The `index`-th call's arguments as far as they have come, closed
+    /// where they were cut, for an interface that shows them as they
+    /// grow: a string cut short ends where it is, and a key whose value
+    /// has not come is left out. `None` before the call's first bracket.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    ///
+    /// let mut reader = Provider::Anthropic { strict: false }.stream_reader();
+    /// reader.feed(concat!(
+    ///     "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"role\":\"assistant\",\"content\":[]}}\n\n",
+    ///     "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,",
+    ///     "\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"write\",\"input\":{}}}\n\n",
+    ///     "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,",
+    ///     "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"title\\\": \\\"Stre\"}}\n\n",
+    /// ).as_bytes()).unwrap();
+    /// assert_eq!(reader.partial_arguments(0), Some(json!({"title": "Stre"})));
+    /// ```
+    pub fn partial_arguments(&self, index: usize) -> Option<Value> {
+        partial::partial_arguments(self.arguments.get(index)?)
     }
 
     /// The whole response, once the stream has ended, as the provider
@@ -286,6 +327,13 @@ impl StreamReader {
             message,
         }
     }
+}
+
+/// The longest line a stream may send: room for a call's arguments,
+/// escaped, in one event (Gemini and Ollama send them whole), and never
+/// less than a megabyte.
+fn line_limit(max_argument_bytes: usize) -> usize {
+    max_argument_bytes.saturating_mul(2).max(1 << 20)
 }
 
 fn not_read(provider: Provider) -> String {
