@@ -1480,10 +1480,10 @@ def redis_server() -> Path:
     return server
 
 
-def store_waiting(write: list[str]) -> None:
-    """`cargo bench -p tool-redis --bench waiting`: a waiting call's cost in
-    memory, in a MemoryStore and in Redis."""
-    command = ["cargo", "bench", "-j", JOBS, "-p", "tool-redis", "--bench", "waiting", "--", *write]
+def cargo_bench(package: str, bench: str, write: list[str]) -> None:
+    """`cargo bench -p PACKAGE --bench BENCH`, in the workspace: a bench of
+    its own harness, which writes its table with --write."""
+    command = ["cargo", "bench", "-j", JOBS, "-p", package, "--bench", bench, "--", *write]
     log(shlex.join(command))
     done = subprocess.run(command, cwd=REPO)
     if done.returncode != 0:
@@ -1530,9 +1530,12 @@ def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
         (f"MCP under load, 10,000 calls a run: (cd bench/mcp-load && "
          f"{shlex.join(['cargo', 'run', '--release', '--', *long_load])}){into('mcp-load-table-10000')}",
          lambda: bench_crate("mcp-load", long_load)),
+        (f"reading a stream: {shlex.join(['cargo', 'bench', '-p', 'tool-core', '--bench', 'stream', '--', *write])}"
+         f"{into('stream-read-table')}",
+         lambda: cargo_bench("tool-core", "stream", write)),
         (f"calls kept in a store: {shlex.join(['cargo', 'bench', '-p', 'tool-redis', '--bench', 'waiting', '--', *write])}"
          f"{into('store-waiting-table')}, with target/redis (made when missing)",
-         lambda: (redis_server(), store_waiting(write))),
+         lambda: (redis_server(), cargo_bench("tool-redis", "waiting", write))),
         (f"MCP across replicas: (cd bench/mcp-load && {shlex.join(['cargo', 'run', '--release', '--', *replicas])})"
          f"{into('mcp-replicas-table')}",
          lambda: (redis_server(), bench_crate("mcp-load", replicas))),
