@@ -418,7 +418,21 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Whether [`Batch::Auto`] may run a call of `name` beside others: its
     /// tool changes nothing, or says its calls may overlap. A name that is
     /// no tool's fails at once without running anything.
-    fn may_overlap(&self, name: &str) -> bool {
+    pub(crate) fn may_overlap(&self, name: &str) -> bool {
+        self.may_overlap_entry(name)
+    }
+
+    /// How the registry runs the calls of one turn.
+    pub(crate) fn batch(&self) -> Batch {
+        self.batch
+    }
+
+    /// The most argument text a call may send.
+    pub(crate) fn max_argument_bytes(&self) -> usize {
+        self.pipeline.settings.max_argument_bytes
+    }
+
+    fn may_overlap_entry(&self, name: &str) -> bool {
         self.entry(name).is_none_or(Entry::may_overlap)
     }
 

@@ -342,7 +342,7 @@ impl Provider {
     }
 
     /// The turn of `calls`, answered with `results`.
-    fn turn(
+    pub(crate) fn turn(
         self,
         calls: Vec<ProviderCall>,
         results: Vec<ToolResult>,

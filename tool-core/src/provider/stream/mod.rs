@@ -33,6 +33,7 @@
 
 mod anthropic;
 mod chat;
+mod early;
 mod frame;
 mod gemini;
 mod ollama;
@@ -45,6 +46,7 @@ use serde_json::Value;
 
 use crate::provider::{Provider, ProviderCall};
 use crate::registry::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use early::StreamedTurn;
 use frame::{Frame, FrameError, Frames, Framing};
 
 /// What a stream says, in the order it says it.
@@ -360,3 +362,6 @@ fn bounded(index: usize, so_far: usize, limit: usize) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod early_tests;
