@@ -38,6 +38,7 @@ mod frame;
 mod gemini;
 mod ollama;
 mod partial;
+mod replay;
 mod responses;
 
 use std::fmt;

@@ -2,7 +2,7 @@
 //! streamed form of every whole-response fixture (which must come back
 //! whole, the same), cut at every byte, and on streams that break.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::{StreamEvent, StreamReader};
 use crate::provider::Provider;
@@ -181,231 +181,6 @@ fn a_stream_cut_at_every_byte_reads_the_same() {
     }
 }
 
-/// A Chat Completions response streamed as the provider streams it: the
-/// message's fields in a first delta, its text and each call's arguments
-/// in small pieces, the finish reason, the usage, `[DONE]`.
-fn chat_stream(response: &Value) -> String {
-    let mut top = response.as_object().expect("an object").clone();
-    let choice = top.remove("choices").expect("choices")[0].clone();
-    let usage = top.remove("usage");
-    top.insert("object".into(), "chat.completion.chunk".into());
-    let chunk = |choices: Value| {
-        let mut chunk = top.clone();
-        chunk.insert("choices".into(), choices);
-        format!("data: {}\n\n", Value::Object(chunk))
-    };
-    let choice_of = |delta: Value, finish: Value| {
-        let mut streamed = json!({"index": 0, "delta": delta, "finish_reason": finish});
-        if let Some(logprobs) = choice.get("logprobs") {
-            streamed["logprobs"] = logprobs.clone();
-        }
-        json!([streamed])
-    };
-    let message = choice["message"].as_object().expect("a message");
-    let mut first = Map::new();
-    let mut texts = Vec::new();
-    for (field, value) in message {
-        match (field.as_str(), value) {
-            ("tool_calls", _) => {}
-            (_, Value::String(text)) if field != "role" => {
-                texts.push((field.clone(), text.clone()))
-            }
-            _ => {
-                first.insert(field.clone(), value.clone());
-            }
-        }
-    }
-    let mut out = chunk(choice_of(Value::Object(first), Value::Null));
-    for (field, text) in texts {
-        for piece in text.chars().collect::<Vec<_>>().chunks(3) {
-            let piece: String = piece.iter().collect();
-            out.push_str(&chunk(choice_of(
-                json!({field.clone(): piece}),
-                Value::Null,
-            )));
-        }
-    }
-    for (index, call) in message
-        .get("tool_calls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let mut start = json!({"index": index, "type": call["type"], "function": {"name": call["function"]["name"], "arguments": ""}});
-        if let Some(id) = call.get("id") {
-            start["id"] = id.clone();
-        }
-        out.push_str(&chunk(choice_of(
-            json!({"tool_calls": [start]}),
-            Value::Null,
-        )));
-        let arguments = call["function"]["arguments"]
-            .as_str()
-            .expect("text")
-            .chars()
-            .collect::<Vec<_>>();
-        for piece in arguments.chunks(5) {
-            let piece: String = piece.iter().collect();
-            out.push_str(&chunk(choice_of(
-                json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}),
-                Value::Null,
-            )));
-        }
-    }
-    out.push_str(&chunk(choice_of(
-        json!({}),
-        choice["finish_reason"].clone(),
-    )));
-    if let Some(usage) = usage {
-        let mut last = top.clone();
-        last.insert("choices".into(), json!([]));
-        last.insert("usage".into(), usage);
-        out.push_str(&format!("data: {}\n\n", Value::Object(last)));
-    }
-    out.push_str("data: [DONE]\n\n");
-    out
-}
-
-/// An Anthropic message streamed as Anthropic streams it.
-fn anthropic_stream(response: &Value) -> String {
-    let mut message = response.as_object().expect("an object").clone();
-    let content = message.remove("content").expect("content");
-    let mut delta = Map::new();
-    for field in ["stop_reason", "stop_sequence"] {
-        if let Some(value) = message.insert(field.into(), Value::Null) {
-            delta.insert(field.into(), value);
-        } else {
-            message.remove(field);
-        }
-    }
-    message.insert("content".into(), json!([]));
-    let event = |kind: &str, data: Value| format!("event: {kind}\ndata: {data}\n\n");
-    let mut out = event(
-        "message_start",
-        json!({"type": "message_start", "message": message}),
-    );
-    for (index, block) in content.as_array().expect("blocks").iter().enumerate() {
-        let mut start = block.clone();
-        let pieces: Vec<(String, String)> = match block["type"].as_str() {
-            Some("text") => {
-                start["text"] = "".into();
-                vec![(
-                    "text_delta".into(),
-                    block["text"].as_str().unwrap_or_default().to_owned(),
-                )]
-            }
-            Some("tool_use") => {
-                start["input"] = json!({});
-                vec![("input_json_delta".into(), block["input"].to_string())]
-            }
-            _ => Vec::new(),
-        };
-        out.push_str(&event(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": index, "content_block": start}),
-        ));
-        for (kind, text) in pieces {
-            let field = if kind == "text_delta" {
-                "text"
-            } else {
-                "partial_json"
-            };
-            for piece in text.chars().collect::<Vec<_>>().chunks(4) {
-                let piece: String = piece.iter().collect();
-                out.push_str(&event("content_block_delta", json!({"type": "content_block_delta", "index": index, "delta": {"type": kind, field: piece}})));
-            }
-        }
-        out.push_str(&event(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": index}),
-        ));
-    }
-    out.push_str(&event(
-        "message_delta",
-        json!({"type": "message_delta", "delta": delta}),
-    ));
-    out.push_str(&event("message_stop", json!({"type": "message_stop"})));
-    out
-}
-
-/// A Gemini response streamed: its text parts in pieces, one event each,
-/// then its other parts with the candidate's other fields and the usage.
-fn gemini_stream(response: &Value) -> String {
-    let mut top = response.as_object().expect("an object").clone();
-    let mut candidate = top.remove("candidates").expect("candidates")[0].clone();
-    let content = candidate
-        .as_object_mut()
-        .expect("a candidate")
-        .remove("content")
-        .expect("content");
-    let event = |parts: Vec<Value>, rest: Option<(&Value, &Map<String, Value>)>| {
-        let mut candidate_now = json!({"content": {"parts": parts, "role": content["role"]}});
-        let mut event = Map::new();
-        if let Some((candidate, top)) = rest {
-            for (field, value) in candidate.as_object().expect("a candidate") {
-                candidate_now[field] = value.clone();
-            }
-            event.extend(top.clone());
-        }
-        event.insert("candidates".into(), json!([candidate_now]));
-        format!("data: {}\n\n", Value::Object(event))
-    };
-    let mut out = String::new();
-    let mut others = Vec::new();
-    for part in content["parts"].as_array().expect("parts") {
-        match part.get("text").and_then(Value::as_str) {
-            Some(text) if part.as_object().is_some_and(|p| p.len() == 1) => {
-                for piece in text.chars().collect::<Vec<_>>().chunks(6) {
-                    out.push_str(&event(
-                        vec![json!({"text": piece.iter().collect::<String>()})],
-                        None,
-                    ));
-                }
-            }
-            _ => others.push(part.clone()),
-        }
-    }
-    out.push_str(&event(others, Some((&candidate, &top))));
-    out
-}
-
-/// An Ollama `/api/chat` response streamed as lines: the content in
-/// pieces, each call in a line of its own, the last line with the rest.
-fn ollama_stream(response: &Value) -> String {
-    let mut last = response.as_object().expect("an object").clone();
-    let message = last.remove("message").expect("a message");
-    let line = |message: Value| {
-        format!(
-            "{}\n",
-            json!({"model": response["model"], "created_at": response["created_at"], "message": message, "done": false})
-        )
-    };
-    let mut out = String::new();
-    let content = message["content"].as_str().unwrap_or_default();
-    for piece in content.chars().collect::<Vec<_>>().chunks(4) {
-        out.push_str(&line(
-            json!({"role": message["role"], "content": piece.iter().collect::<String>()}),
-        ));
-    }
-    for call in message
-        .get("tool_calls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        out.push_str(&line(
-            json!({"role": message["role"], "content": "", "tool_calls": [call]}),
-        ));
-    }
-    last.insert(
-        "message".into(),
-        json!({"role": message["role"], "content": ""}),
-    );
-    out.push_str(&format!("{}\n", Value::Object(last)));
-    out
-}
-
 #[test]
 fn every_whole_response_fixture_streamed_comes_back_the_same() {
     for (provider, name) in [
@@ -423,12 +198,9 @@ fn every_whole_response_fixture_streamed_comes_back_the_same() {
         (OLLAMA, "providers/ollama-chat-tool-call-response.json"),
     ] {
         let whole: Value = serde_json::from_str(&fixture(name)).expect("JSON");
-        let stream = match provider {
-            ANTHROPIC => anthropic_stream(&whole),
-            GEMINI => gemini_stream(&whole),
-            OLLAMA => ollama_stream(&whole),
-            _ => chat_stream(&whole),
-        };
+        let stream = provider
+            .streamed(&whole)
+            .expect("the provider's whole response");
         for piece in [1, 5, usize::MAX] {
             let (_, response) = read(provider.stream_reader(), stream.as_bytes(), piece);
             assert_eq!(seen(provider, &response), seen(provider, &whole), "{name}");
@@ -440,6 +212,33 @@ fn every_whole_response_fixture_streamed_comes_back_the_same() {
             }
             assert_eq!(rebuilt, whole, "{name}: the response itself");
         }
+    }
+}
+
+#[test]
+fn a_responses_response_streamed_comes_back_the_same() {
+    let items: Value = serde_json::from_str(&fixture(
+        "providers/openai-responses-function_call-output.json",
+    ))
+    .expect("JSON");
+    let mut output = items.as_array().expect("items").clone();
+    output.insert(
+        0,
+        json!({"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+        "content": [{"type": "output_text", "text": "Three calls, then.", "annotations": []}]}),
+    );
+    let whole =
+        json!({"id": "resp_1", "object": "response", "status": "completed", "output": output});
+    let stream = RESPONSES.streamed(&whole).expect("a whole response");
+    for piece in [1, 9, usize::MAX] {
+        let (events, response) = read(RESPONSES.stream_reader(), stream.as_bytes(), piece);
+        assert_eq!(response, whole);
+        assert_eq!(seen(RESPONSES, &response), seen(RESPONSES, &whole));
+        let complete = events
+            .iter()
+            .filter(|e| matches!(e, StreamEvent::CallComplete { .. }))
+            .count();
+        assert_eq!(complete, output.len() - 1);
     }
 }
 
