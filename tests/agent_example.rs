@@ -185,7 +185,7 @@ async fn the_example_prints_each_call_its_result_and_the_answer() {
 
 /// Posts `body` to the scripted model of `api` and returns the error.
 async fn refused(api: Api, base_url: &str, body: Value) -> String {
-    let endpoint = Endpoint::local(api, base_url);
+    let endpoint = Endpoint::local(api, base_url).whole();
     let client = endpoint.client().expect("a client");
     match endpoint.post(&client, &body).await {
         Ok(response) => panic!("{api}: expected an error, got {response}"),
@@ -196,7 +196,7 @@ async fn refused(api: Api, base_url: &str, body: Value) -> String {
 #[tokio::test]
 async fn the_scripted_model_refuses_results_out_of_order() {
     let base_url = scripted::serve(Api::OpenAi).await.expect("a loopback port");
-    let endpoint = Endpoint::local(Api::OpenAi, base_url.as_str());
+    let endpoint = Endpoint::local(Api::OpenAi, base_url.as_str()).whole();
     let client = endpoint.client().expect("a client");
     let tools = Api::OpenAi
         .provider()
@@ -245,7 +245,7 @@ async fn the_scripted_models_refuse_a_request_without_the_tools() {
     ];
     for (api, said) in cases {
         let base_url = scripted::serve(api).await.expect("a loopback port");
-        let endpoint = Endpoint::local(api, base_url.as_str());
+        let endpoint = Endpoint::local(api, base_url.as_str()).whole();
         let body = endpoint.body(&[api.first_message(QUESTION)], &json!([]));
 
         let error = refused(api, &base_url, body).await;
@@ -263,7 +263,7 @@ async fn an_anthropic_refusal_without_its_error_flag_is_refused() {
     let base_url = scripted::serve(Api::Anthropic)
         .await
         .expect("a loopback port");
-    let endpoint = Endpoint::local(Api::Anthropic, base_url.as_str());
+    let endpoint = Endpoint::local(Api::Anthropic, base_url.as_str()).whole();
     let client = endpoint.client().expect("a client");
     let tools = Api::Anthropic
         .provider()
@@ -312,10 +312,8 @@ async fn a_path_the_server_does_not_have_is_a_clear_error() {
 
     // Gemini's method is part of the path's last segment.
     let base_url = scripted::serve(Api::Gemini).await.expect("a loopback port");
-    let endpoint = Endpoint::local(Api::Gemini, base_url.as_str());
-    let url = endpoint
-        .url()
-        .replace(":generateContent", ":streamGenerateContent");
+    let endpoint = Endpoint::local(Api::Gemini, base_url.as_str()).whole();
+    let url = endpoint.url().replace(":generateContent", ":countTokens");
     let response = reqwest::Client::builder()
         .no_proxy()
         .build()
@@ -330,8 +328,8 @@ async fn a_path_the_server_does_not_have_is_a_clear_error() {
     assert_eq!(
         body,
         json!({"error": {"code": 404, "status": "NOT_FOUND", "message":
-            "the scripted model has no method `gemini-2.5-flash:streamGenerateContent`; \
-             it answers `{model}:generateContent`"}})
+            "the scripted model has no method `gemini-2.5-flash:countTokens`; \
+             it answers `{model}:generateContent` and `{model}:streamGenerateContent`"}})
     );
 }
 
@@ -371,9 +369,12 @@ async fn bad_responses_end_the_loop_with_what_the_server_said() {
     ];
     for (status, body, said) in cases {
         let base_url = fixed_server(status, body).await;
-        let error = run(&Endpoint::local(Api::OpenAi, base_url.as_str()), QUESTION)
-            .await
-            .expect_err("a bad response");
+        let error = run(
+            &Endpoint::local(Api::OpenAi, base_url.as_str()).whole(),
+            QUESTION,
+        )
+        .await
+        .expect_err("a bad response");
         assert_eq!(
             error.to_string(),
             format!("{base_url}/chat/completions {said}"),
@@ -387,9 +388,12 @@ async fn bad_responses_end_the_loop_with_what_the_server_said() {
         r#"{"error": {"message": "The server had an error", "type": "server_error"}}"#,
     )
     .await;
-    let error = run(&Endpoint::local(Api::OpenAi, base_url.as_str()), QUESTION)
-        .await
-        .expect_err("an error body");
+    let error = run(
+        &Endpoint::local(Api::OpenAi, base_url.as_str()).whole(),
+        QUESTION,
+    )
+    .await
+    .expect_err("an error body");
     assert!(matches!(error, Error::Response(_)), "{error:?}");
     assert_eq!(
         error.to_string(),
@@ -405,9 +409,12 @@ async fn a_closed_port_is_a_clear_error() {
     drop(listener);
     let base_url = format!("http://{address}/v1");
 
-    let error = run(&Endpoint::local(Api::OpenAi, base_url.as_str()), QUESTION)
-        .await
-        .expect_err("nothing listens");
+    let error = run(
+        &Endpoint::local(Api::OpenAi, base_url.as_str()).whole(),
+        QUESTION,
+    )
+    .await
+    .expect_err("nothing listens");
 
     // The rest is the operating system's words for a refused connection.
     let message = error.to_string();
@@ -425,9 +432,12 @@ async fn a_model_that_never_stops_calling_tools_is_stopped() {
         "function": {"name": "get_weather", "arguments": "{}"}}]}}]}"#;
     let base_url = fixed_server(StatusCode::OK, CALLS).await;
 
-    let error = run(&Endpoint::local(Api::OpenAi, base_url.as_str()), QUESTION)
-        .await
-        .expect_err("too many requests");
+    let error = run(
+        &Endpoint::local(Api::OpenAi, base_url.as_str()).whole(),
+        QUESTION,
+    )
+    .await
+    .expect_err("too many requests");
 
     assert_eq!(
         error.to_string(),
@@ -438,7 +448,13 @@ async fn a_model_that_never_stops_calling_tools_is_stopped() {
 #[test]
 fn the_provider_flag() {
     let args = |list: &[&str]| list.iter().map(|arg| arg.to_string()).collect::<Vec<_>>();
-    let options = |api, search| Ok(Options { api, search });
+    let options = |api, search| {
+        Ok(Options {
+            api,
+            search,
+            whole: false,
+        })
+    };
     assert_eq!(parse_args(args(&[])), options(Api::OpenAi, false));
     assert_eq!(
         parse_args(args(&["--provider", "anthropic"])),
@@ -447,6 +463,14 @@ fn the_provider_flag() {
     assert_eq!(
         parse_args(args(&["--provider=gemini", "--search"])),
         options(Api::Gemini, true)
+    );
+    assert_eq!(
+        parse_args(args(&["--no-stream"])),
+        Ok(Options {
+            api: Api::OpenAi,
+            search: false,
+            whole: true,
+        })
     );
     assert_eq!(
         parse_args(args(&["--provider", "mistral"])),
@@ -459,10 +483,28 @@ fn the_provider_flag() {
     assert_eq!(
         parse_args(args(&["--verbose"])),
         Err(
-            "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini] [--search]"
+            "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini] [--search] [--no-stream]"
                 .into()
         )
     );
+}
+
+/// Streamed (each call started while the model writes the rest) or read
+/// whole, every provider's loop calls the same tools with the same
+/// arguments, gets the same results and the same answer.
+#[tokio::test]
+async fn each_providers_loop_streamed_is_the_loop_read_whole() {
+    for api in [Api::OpenAi, Api::Anthropic, Api::Gemini] {
+        let base_url = scripted::serve(api).await.expect("served");
+        let streamed = run(&Endpoint::local(api, base_url.as_str()), QUESTION)
+            .await
+            .expect("streamed");
+        let whole = run(&Endpoint::local(api, base_url.as_str()).whole(), QUESTION)
+            .await
+            .expect("whole");
+        assert_eq!(streamed.to_string(), whole.to_string(), "{api}");
+        assert_eq!(streamed.conversation, whole.conversation, "{api}");
+    }
 }
 
 /// The `agent` example's binary, which `cargo test` builds beside the test
@@ -486,7 +528,7 @@ fn cargo_run_example_agent_works_with_no_key() {
         ("gemini", "GEMINI_API_KEY", arguments),
     ] {
         let mut command = std::process::Command::new(&example);
-        command.args(["--provider", name]);
+        command.args(["--provider", name, "--no-stream"]);
         for api in ["OPENAI", "ANTHROPIC", "GEMINI"] {
             for var in ["API_KEY", "BASE_URL", "MODEL"] {
                 command.env_remove(format!("{api}_{var}"));
@@ -577,7 +619,7 @@ async fn each_providers_loop_searches_first_then_calls_what_it_found() {
 #[tokio::test]
 async fn a_search_request_that_shows_what_waits_is_refused() {
     let base_url = scripted::serve(Api::OpenAi).await.expect("a loopback port");
-    let endpoint = Endpoint::local(Api::OpenAi, base_url);
+    let endpoint = Endpoint::local(Api::OpenAi, base_url).whole();
     let body = serde_json::json!({
         "model": "gpt-4o-mini",
         "messages": [{"role": "user", "content": QUESTION}],

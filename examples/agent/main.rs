@@ -26,13 +26,15 @@
 use std::fmt;
 use std::process::ExitCode;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::provider::{Listing, ParseError, Provider, Search};
+use tool_core::provider::stream::{StreamEvent, StreamedTurn};
+use tool_core::provider::{Listing, ParseError, Provider, Search, Turn};
 use tool_core::registry::RegistryError;
 use tool_core::search::SearchTool;
-use tool_core::toolset::{Compose, Select};
+use tool_core::toolset::{Compose, Select, View};
 use tool_core::{ToolContext, ToolRegistry};
 
 #[path = "../quickstart.rs"]
@@ -41,6 +43,8 @@ pub(crate) mod quickstart;
 
 #[path = "scripted.rs"]
 pub(crate) mod scripted;
+#[path = "streaming.rs"]
+mod streaming;
 
 /// What the user asks: a call that runs, one the approval hook lets
 /// through and one it refuses.
@@ -138,19 +142,25 @@ pub(crate) struct Options {
     pub(crate) api: Api,
     /// The tools wait behind the built-in search.
     pub(crate) search: bool,
+    /// Whether the model's turns are read whole (`--no-stream`).
+    pub(crate) whole: bool,
 }
 
-/// Reads `--provider NAME` or `--provider=NAME` (OpenAI when absent) and
-/// `--search`.
+/// Reads `--provider NAME` or `--provider=NAME` (OpenAI when absent),
+/// `--search` and `--no-stream`.
 pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
         api: Api::OpenAi,
         search: false,
+        whole: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let name = if arg == "--search" {
             options.search = true;
+            continue;
+        } else if arg == "--no-stream" {
+            options.whole = true;
             continue;
         } else if arg == "--provider" {
             args.next()
@@ -159,7 +169,7 @@ pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Optio
             name.to_owned()
         } else {
             return Err(format!(
-                "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini] [--search]",
+                "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini] [--search] [--no-stream]",
                 arg.escape_debug()
             ));
         };
@@ -175,6 +185,10 @@ pub(crate) struct Endpoint {
     base_url: String,
     model: String,
     api_key: Option<String>,
+    /// Whether each turn is asked streamed (the default) or whole.
+    stream: bool,
+    /// Whether a streamed turn is printed as it comes.
+    print: bool,
 }
 
 impl Endpoint {
@@ -188,7 +202,15 @@ impl Endpoint {
             api_key: Some(var(key)?),
             base_url: var(base_url).unwrap_or_else(|| api.default_base_url().to_owned()),
             model: var(model).unwrap_or_else(|| api.default_model().to_owned()),
+            stream: true,
+            print: false,
         })
+    }
+
+    /// The same endpoint asked for whole responses (`--no-stream`).
+    pub(crate) fn whole(mut self) -> Endpoint {
+        self.stream = false;
+        self
     }
 
     /// A server on this machine, without a key: the scripted model.
@@ -198,11 +220,24 @@ impl Endpoint {
             base_url: base_url.into(),
             model: api.default_model().to_owned(),
             api_key: None,
+            stream: true,
+            print: false,
         }
+    }
+
+    /// The same endpoint printing each streamed turn as it comes.
+    pub(crate) fn printing(mut self) -> Endpoint {
+        self.print = true;
+        self
     }
 
     /// The URL a turn is posted to.
     pub(crate) fn url(&self) -> String {
+        if self.stream
+            && let Some(url) = self.streamed_url()
+        {
+            return url;
+        }
         let base = self.base_url.trim_end_matches('/');
         match self.api {
             Api::OpenAi => format!("{base}/chat/completions"),
@@ -211,8 +246,17 @@ impl Endpoint {
         }
     }
 
-    /// The request body: the conversation so far and the tools.
+    /// The request body: the conversation so far and the tools, and
+    /// `"stream": true` when streamed (Gemini says so in its URL).
     pub(crate) fn body(&self, conversation: &[Value], tools: &Value) -> Value {
+        let mut body = self.whole_body(conversation, tools);
+        if self.stream && self.api != Api::Gemini {
+            body["stream"] = true.into();
+        }
+        body
+    }
+
+    fn whole_body(&self, conversation: &[Value], tools: &Value) -> Value {
         match self.api {
             Api::OpenAi => json!({"model": self.model, "messages": conversation, "tools": tools}),
             Api::Anthropic => json!({
@@ -247,16 +291,7 @@ impl Endpoint {
         body: &Value,
     ) -> Result<Value, Error> {
         let url = self.url();
-        let mut request = client.post(&url).json(body);
-        if let Some(key) = &self.api_key {
-            request = match self.api {
-                Api::OpenAi => request.bearer_auth(key),
-                Api::Anthropic => request
-                    .header("x-api-key", key)
-                    .header("anthropic-version", "2023-06-01"),
-                Api::Gemini => request.header("x-goog-api-key", key),
-            };
-        }
+        let request = self.authorized(client.post(&url).json(body));
         // The URL leads the message already.
         let failed = |error: reqwest::Error| Error::Send {
             url: url.clone(),
@@ -276,6 +311,22 @@ impl Endpoint {
             url,
             message: error.to_string(),
         })
+    }
+}
+
+impl Endpoint {
+    /// The request with the API's key, if there is one.
+    pub(crate) fn authorized(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        let Some(key) = &self.api_key else {
+            return request;
+        };
+        match self.api {
+            Api::OpenAi => request.bearer_auth(key),
+            Api::Anthropic => request
+                .header("x-api-key", key)
+                .header("anthropic-version", "2023-06-01"),
+            Api::Gemini => request.header("x-goog-api-key", key),
+        }
     }
 }
 
@@ -299,6 +350,10 @@ pub(crate) enum Error {
     },
     #[error("{url} answered with a body that is not JSON: {message}")]
     NotJson { url: String, message: String },
+    #[error("{url} sent nothing for {after:?}: its stream stalled")]
+    Stalled { url: String, after: Duration },
+    #[error(transparent)]
+    Stream(#[from] tool_core::provider::stream::StreamError),
     #[error(transparent)]
     Response(#[from] ParseError),
     #[error("the model was still calling tools after {MAX_REQUESTS} requests; stopped there")]
@@ -385,7 +440,7 @@ pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcrip
     run_with(
         endpoint,
         question,
-        &quickstart::registry(),
+        &Arc::new(quickstart::registry()),
         &quickstart::context(),
     )
     .await
@@ -399,7 +454,7 @@ pub(crate) async fn run_searching(
 ) -> Result<Transcript, Error> {
     let tools = Compose::new().defer().apply(quickstart::registry())?;
     let search = SearchTool::new(tools.tools());
-    let registry = tools.with(search);
+    let registry = Arc::new(tools.with(search));
     run_listed(endpoint, question, &registry, &quickstart::context(), true).await
 }
 
@@ -408,7 +463,7 @@ pub(crate) async fn run_searching(
 pub(crate) async fn run_with<Ctx: Send + Sync + 'static>(
     endpoint: &Endpoint,
     question: &str,
-    registry: &ToolRegistry<Ctx>,
+    registry: &Arc<ToolRegistry<Ctx>>,
     ctx: &ToolContext<Ctx>,
 ) -> Result<Transcript, Error> {
     run_listed(endpoint, question, registry, ctx, false).await
@@ -420,7 +475,7 @@ pub(crate) async fn run_with<Ctx: Send + Sync + 'static>(
 async fn run_listed<Ctx: Send + Sync + 'static>(
     endpoint: &Endpoint,
     question: &str,
-    registry: &ToolRegistry<Ctx>,
+    registry: &Arc<ToolRegistry<Ctx>>,
     ctx: &ToolContext<Ctx>,
     search: bool,
 ) -> Result<Transcript, Error> {
@@ -438,15 +493,19 @@ async fn run_listed<Ctx: Send + Sync + 'static>(
         let tools = match (&shown, search) {
             (Some(view), _) => provider.definitions(view)?,
             (None, true) => {
-                provider.definitions_with(registry, Listing::new().search(Search::Client))?
+                provider.definitions_with(&**registry, Listing::new().search(Search::Client))?
             }
-            (None, false) => provider.definitions(registry)?,
+            (None, false) => provider.definitions(&**registry)?,
         };
         let body = endpoint.body(&conversation, tools.as_json());
-        let response = endpoint.post(&client, &body).await?;
-        let turn = match &shown {
-            Some(view) => provider.respond_in(view, ctx, &response).await?,
-            None => provider.respond(registry, ctx, &response).await?,
+        let turn = if endpoint.stream {
+            streamed_turn(endpoint, &client, &body, registry, ctx, shown.as_ref()).await?
+        } else {
+            let response = endpoint.post(&client, &body).await?;
+            match &shown {
+                Some(view) => provider.respond_in(view, ctx, &response).await?,
+                None => provider.respond(registry, ctx, &response).await?,
+            }
         };
         found.extend(turn.found().into_iter().map(str::to_owned));
         turn.append_to(&mut conversation);
@@ -473,9 +532,44 @@ async fn run_listed<Ctx: Send + Sync + 'static>(
     Err(Error::TooManyRequests)
 }
 
+/// One turn streamed: each call starts as soon as it is whole, through
+/// the registry (through `view`'s tools, once the stream ends, when only
+/// some are shown).
+async fn streamed_turn<Ctx: Send + Sync + 'static>(
+    endpoint: &Endpoint,
+    client: &reqwest::Client,
+    body: &Value,
+    registry: &Arc<ToolRegistry<Ctx>>,
+    ctx: &ToolContext<Ctx>,
+    view: Option<&View<'_, Ctx>>,
+) -> Result<Turn, Error> {
+    let provider = endpoint.api.provider();
+    let show = |event: &StreamEvent| {
+        if endpoint.print {
+            streaming::print_event(event);
+        }
+    };
+    if let Some(view) = view {
+        let mut reader = provider.stream_reader();
+        endpoint
+            .post_streamed(client, body, &mut |bytes| reader.feed(bytes), &show)
+            .await?;
+        show(&StreamEvent::Done);
+        let response = reader.finish()?;
+        return Ok(provider.respond_in(view, ctx, &response).await?);
+    }
+    let mut turn = StreamedTurn::new(provider, Arc::clone(registry), ctx.clone());
+    endpoint
+        .post_streamed(client, body, &mut |bytes| turn.feed(bytes), &show)
+        .await?;
+    // Gemini's stream has no last event: its end is the body's.
+    show(&StreamEvent::Done);
+    Ok(turn.finish().await?)
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
-    let Options { api, search } = match parse_args(std::env::args().skip(1)) {
+    let Options { api, search, whole } = match parse_args(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("{message}");
@@ -497,6 +591,11 @@ async fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         },
+    };
+    let endpoint = if whole {
+        endpoint.whole()
+    } else {
+        endpoint.printing()
     };
     println!("POST {}\nuser   {QUESTION}", endpoint.url());
     let transcript = if search {

@@ -22,6 +22,10 @@ use serde_json::{Value, json};
 
 use super::Api;
 
+#[path = "results.rs"]
+mod results;
+use results::{check_anthropic_results, check_gemini_results, check_openai_results};
+
 /// The tools the model must be given, in the registry's order.
 pub(crate) const TOOLS: [&str; 3] = ["get_weather", "web_search", "convert_currency"];
 
@@ -53,7 +57,7 @@ pub(crate) async fn serve(api: Api) -> std::io::Result<String> {
 }
 
 async fn chat(State(api): State<Api>, body: Bytes) -> Response {
-    reply(api, &body)
+    reply(api, &body, false)
 }
 
 /// Gemini's path is `models/{model}:generateContent`: the method is part
@@ -63,20 +67,38 @@ async fn generate_content(
     Path(model): Path<String>,
     body: Bytes,
 ) -> Response {
-    if !model.ends_with(":generateContent") {
+    let streamed = model.ends_with(":streamGenerateContent");
+    if !model.ends_with(":generateContent") && !streamed {
         let message = format!(
-            "the scripted model has no method `{model}`; it answers `{{model}}:generateContent`"
+            "the scripted model has no method `{model}`; it answers `{{model}}:generateContent` \
+             and `{{model}}:streamGenerateContent`"
         );
         return refusal(api, StatusCode::NOT_FOUND, &message);
     }
-    reply(api, &body)
+    reply(api, &body, streamed)
 }
 
-fn reply(api: Api, body: &[u8]) -> Response {
-    let answer = serde_json::from_slice(body)
-        .map_err(|error| format!("the request body is not JSON: {error}"))
-        .and_then(|body: Value| answer(api, &body));
-    match answer {
+/// The answer to a request, whole or, when the request asks it (`"stream":
+/// true`, or Gemini's `streamGenerateContent`), streamed as the provider
+/// streams it.
+fn reply(api: Api, body: &[u8], streamed: bool) -> Response {
+    let body: Value = match serde_json::from_slice(body) {
+        Ok(body) => body,
+        Err(error) => {
+            let message = format!("the request body is not JSON: {error}");
+            return refusal(api, StatusCode::BAD_REQUEST, &message);
+        }
+    };
+    let streamed = streamed || body.get("stream") == Some(&Value::Bool(true));
+    match answer(api, &body) {
+        Ok(response) if streamed => {
+            let events = api.provider().streamed(&response).unwrap_or_default();
+            (
+                [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+                events,
+            )
+                .into_response()
+        }
         Ok(response) => axum::Json(response).into_response(),
         Err(message) => refusal(api, StatusCode::BAD_REQUEST, &message),
     }
@@ -513,90 +535,4 @@ fn check_results(api: Api, results: &[Value]) -> Result<(), String> {
         Api::Anthropic => check_anthropic_results(results),
         Api::Gemini => check_gemini_results(results),
     }
-}
-
-/// OpenAI: one `tool` message per call, each with its call's id and text.
-fn check_openai_results(results: &[Value]) -> Result<(), String> {
-    for (at, (message, id)) in results.iter().zip(TOOL_CALL_IDS).enumerate() {
-        let fits = message["role"] == "tool"
-            && message["tool_call_id"] == id
-            && message["content"]
-                .as_str()
-                .is_some_and(|text| !text.is_empty());
-        if !fits {
-            return Err(format!(
-                "result {} must be a `tool` message answering `{id}` with its text in \
-                 `content`; got {message}",
-                at + 1
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Anthropic: one user message of `tool_result` blocks, `is_error` on the
-/// refusal.
-fn check_anthropic_results(results: &[Value]) -> Result<(), String> {
-    let message = &results[0];
-    let blocks = message["content"]
-        .as_array()
-        .filter(|blocks| message["role"] == "user" && blocks.len() == TOOL_USE_IDS.len());
-    let Some(blocks) = blocks else {
-        return Err(format!(
-            "after the model's turn, one user message with three `tool_result` \
-             blocks must follow; got {message}"
-        ));
-    };
-    for (at, block) in blocks.iter().enumerate() {
-        let id = TOOL_USE_IDS[at];
-        let fits = block["type"] == "tool_result"
-            && block["tool_use_id"] == id
-            && !block["content"].is_null()
-            && (block["is_error"] == true) == REFUSED[at];
-        if !fits {
-            let error = if REFUSED[at] {
-                "with `is_error: true`"
-            } else {
-                "without `is_error`"
-            };
-            return Err(format!(
-                "block {} must be the `tool_result` of `{id}`, {error}; got {block}",
-                at + 1
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Gemini: one user content of `functionResponse` parts, named for the
-/// calls, `output` or `error`.
-fn check_gemini_results(results: &[Value]) -> Result<(), String> {
-    let content = &results[0];
-    let parts = content["parts"]
-        .as_array()
-        .filter(|parts| content["role"] == "user" && parts.len() == REFUSED.len());
-    let Some(parts) = parts else {
-        return Err(format!(
-            "after the model's turn, one user content with three `functionResponse` \
-             parts must follow; got {content}"
-        ));
-    };
-    for (at, part) in parts.iter().enumerate() {
-        let name = CALLED[at];
-        let key = if REFUSED[at] { "error" } else { "output" };
-        let response = &part["functionResponse"];
-        let fits = response["name"] == name
-            && response["response"].get(key).is_some()
-            && response["response"]
-                .as_object()
-                .is_some_and(|r| r.len() == 1);
-        if !fits {
-            return Err(format!(
-                "part {} must be the `functionResponse` of `{name}` with `response.{key}`; \
-                 got {part}",
-                at + 1
-            ));
-        }
-    }
-    Ok(())
 }
