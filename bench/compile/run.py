@@ -1533,6 +1533,9 @@ def all_steps(args: argparse.Namespace) -> list[tuple[str, object]]:
         (f"reading a stream: {shlex.join(['cargo', 'bench', '-p', 'tool-core', '--bench', 'stream', '--', *write])}"
          f"{into('stream-read-table')}",
          lambda: cargo_bench("tool-core", "stream", write)),
+        (f"calls started while the model streams: {shlex.join(['cargo', 'bench', '--bench', 'early_start', '--', *write])}"
+         f"{into('early-start-table')}",
+         lambda: cargo_bench("tool-workspace", "early_start", write)),
         (f"calls kept in a store: {shlex.join(['cargo', 'bench', '-p', 'tool-redis', '--bench', 'waiting', '--', *write])}"
          f"{into('store-waiting-table')}, with target/redis (made when missing)",
          lambda: (redis_server(), cargo_bench("tool-redis", "waiting", write))),
