@@ -21,6 +21,7 @@ mod schema_checker;
 mod schemas;
 mod sdk;
 mod search_loop;
+mod stream_loop;
 mod streams;
 mod strict_nulls;
 mod strict_witness;
