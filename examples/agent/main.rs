@@ -189,6 +189,8 @@ pub(crate) struct Endpoint {
     stream: bool,
     /// Whether a streamed turn is printed as it comes.
     print: bool,
+    /// How long a stream may send nothing.
+    stall: Duration,
 }
 
 impl Endpoint {
@@ -204,6 +206,7 @@ impl Endpoint {
             model: var(model).unwrap_or_else(|| api.default_model().to_owned()),
             stream: true,
             print: false,
+            stall: streaming::STALL,
         })
     }
 
@@ -222,7 +225,15 @@ impl Endpoint {
             api_key: None,
             stream: true,
             print: false,
+            stall: streaming::STALL,
         }
+    }
+
+    /// The same endpoint taking a stream silent for `after` for stalled.
+    #[allow(dead_code, reason = "the tests set it; the example keeps the default")]
+    pub(crate) fn stalling_after(mut self, after: Duration) -> Endpoint {
+        self.stall = after;
+        self
     }
 
     /// The same endpoint printing each streamed turn as it comes.

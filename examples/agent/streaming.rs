@@ -20,7 +20,8 @@ impl Endpoint {
     /// Posts one request asking for a stream and gives each piece of the
     /// body, as it arrives, to `feed`; `show` sees each event. A status
     /// other than 2xx is an error carrying the provider's own message, and
-    /// a stream silent for [`STALL`] ends in [`Error::Stalled`].
+    /// a stream silent for [`STALL`] (or what `stalling_after` set) ends in
+    /// [`Error::Stalled`].
     pub(crate) async fn post_streamed(
         &self,
         client: &reqwest::Client,
@@ -46,11 +47,11 @@ impl Endpoint {
             });
         }
         loop {
-            let chunk = tokio::time::timeout(STALL, response.chunk())
+            let chunk = tokio::time::timeout(self.stall, response.chunk())
                 .await
                 .map_err(|_| Error::Stalled {
                     url: url.clone(),
-                    after: STALL,
+                    after: self.stall,
                 })?
                 .map_err(failed)?;
             let Some(chunk) = chunk else {
