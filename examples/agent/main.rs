@@ -448,10 +448,17 @@ impl fmt::Display for Transcript {
 /// response, append the model's turn and the results, until the model
 /// answers without calling a tool.
 pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcript, Error> {
+    let registry = quickstart::registry();
+    // Printing, each call is shown as it starts and as it ends.
+    let registry = if endpoint.print {
+        registry.with_observer(streaming::PrintCalls)
+    } else {
+        registry
+    };
     run_with(
         endpoint,
         question,
-        &Arc::new(quickstart::registry()),
+        &Arc::new(registry),
         &quickstart::context(),
     )
     .await

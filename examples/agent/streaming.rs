@@ -76,32 +76,52 @@ impl Endpoint {
 }
 
 /// What the example prints of a streamed turn as it comes: the model's
-/// text as it is written, and each call as it starts.
+/// text as it is written. (Each call's start and end are the registry's
+/// to tell: [`PrintCalls`].)
 pub(crate) fn print_event(event: &StreamEvent) {
-    use std::cell::Cell;
     use std::io::Write as _;
-    thread_local! {
-        /// Whether the model's text has left a line open.
-        static MID_LINE: Cell<bool> = const { Cell::new(false) };
-    }
-    let end_line = || {
-        if MID_LINE.replace(false) {
-            println!();
-        }
-    };
+    let end_line = end_text_line;
     match event {
         StreamEvent::Text(text) => {
-            if !MID_LINE.replace(true) {
+            if !MID_LINE.with(|mid| mid.replace(true)) {
                 print!("model  ");
             }
             print!("{text}");
             let _ = std::io::stdout().flush();
         }
-        StreamEvent::CallComplete { call, .. } => {
-            end_line();
-            println!("start  {}({})", call.name(), call.arguments());
-        }
         StreamEvent::Done => end_line(),
         _ => {}
+    }
+}
+
+/// Prints each call as it starts (while the model may still be writing)
+/// and as it ends, beside the stream's text.
+pub(crate) struct PrintCalls;
+
+impl tool_core::observe::CallObserver for PrintCalls {
+    fn call_started(&self, event: &tool_core::observe::CallStarted<'_>) {
+        end_text_line();
+        println!("start  {} (call {})", event.tool, &event.call_id[..8.min(event.call_id.len())]);
+    }
+
+    fn call_finished(&self, event: &tool_core::observe::CallFinished<'_>) {
+        println!(
+            "end    {} [{}] after {} ms",
+            event.tool,
+            event.outcome(),
+            event.duration.as_millis()
+        );
+    }
+}
+
+std::thread_local! {
+    /// Whether the model's text has left a line open.
+    static MID_LINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Ends the line the model's text left open, if it did.
+fn end_text_line() {
+    if MID_LINE.with(|mid| mid.replace(false)) {
+        println!();
     }
 }
