@@ -101,7 +101,11 @@ pub(crate) struct PrintCalls;
 impl tool_core::observe::CallObserver for PrintCalls {
     fn call_started(&self, event: &tool_core::observe::CallStarted<'_>) {
         end_text_line();
-        println!("start  {} (call {})", event.tool, &event.call_id[..8.min(event.call_id.len())]);
+        println!(
+            "start  {} (call {})",
+            event.tool,
+            &event.call_id[..8.min(event.call_id.len())]
+        );
     }
 
     fn call_finished(&self, event: &tool_core::observe::CallFinished<'_>) {

@@ -1,8 +1,9 @@
 //! Whole agent loops whose every response is streamed (as
-//! `Provider::streamed` streams it, fed in small pieces) and read with
-//! `StreamedTurn`, so that each call starts while the rest still comes:
-//! for OpenAI Chat Completions, Responses, Anthropic and Gemini, the
-//! conversation and the answer are those of the same loop read whole.
+//! `Provider::streamed` streams it, by a scripted server over HTTP on
+//! loopback, a few bytes at a time) and read with `StreamedTurn`, so that
+//! each call starts while the rest still comes: for OpenAI Chat
+//! Completions, Responses, Anthropic and Gemini, the conversation and the
+//! answer are those of the same loop read whole.
 
 use std::sync::Arc;
 
@@ -59,18 +60,83 @@ fn responses(provider: Provider) -> (Value, Value, Value) {
     }
 }
 
-/// The loop's conversation and answer, each response streamed or whole.
+/// A scripted server streaming `responses` in turn, one a request, in
+/// chunks of a few bytes (HTTP/1.1, chunked): its URL.
+async fn server(provider: Provider, responses: Vec<Value>) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let address = listener.local_addr().expect("bound");
+    tokio::spawn(async move {
+        for response in responses {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let mut request = Vec::new();
+            let mut buffer = [0_u8; 8192];
+            // The head, then the body its content-length says.
+            loop {
+                let Ok(n) = socket.read(&mut buffer).await else {
+                    return;
+                };
+                request.extend_from_slice(&buffer[..n]);
+                let text = String::from_utf8_lossy(&request).to_lowercase();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length: usize = text
+                        .lines()
+                        .find_map(|line| line.strip_prefix("content-length:"))
+                        .and_then(|n| n.trim().parse().ok())
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    return;
+                }
+            }
+            let stream = provider.streamed(&response).expect("a whole response");
+            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n";
+            let _ = socket.write_all(head.as_bytes()).await;
+            for piece in stream.as_bytes().chunks(11) {
+                let mut chunk = format!("{:x}\r\n", piece.len()).into_bytes();
+                chunk.extend_from_slice(piece);
+                chunk.extend_from_slice(b"\r\n");
+                if socket.write_all(&chunk).await.is_err() {
+                    return;
+                }
+                tokio::task::yield_now().await;
+            }
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        }
+    });
+    format!("http://{address}/")
+}
+
+/// The loop's conversation and answer, each response streamed over HTTP
+/// or taken whole.
 async fn converse(provider: Provider, streamed: bool) -> (Vec<Value>, String) {
     let registry = Arc::new(ToolRegistry::new().with(GetWeather));
     let ctx = ToolContext::new(());
     let (question, first, last) = responses(provider);
+    let url = server(provider, vec![first.clone(), last.clone()]).await;
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("a client");
     let mut conversation = vec![question];
     for response in [first, last] {
         let turn = if streamed {
-            let stream = provider.streamed(&response).expect("a whole response");
+            let mut body = client
+                .post(&url)
+                .json(&json!({"stream": true, "conversation": conversation}))
+                .send()
+                .await
+                .expect("an answer");
             let mut turn = StreamedTurn::new(provider, Arc::clone(&registry), ctx.clone());
-            for piece in stream.as_bytes().chunks(7) {
-                turn.feed(piece).expect("read");
+            while let Some(chunk) = body.chunk().await.expect("a chunk") {
+                turn.feed(&chunk).expect("read");
             }
             turn.finish().await.expect("a turn")
         } else {
