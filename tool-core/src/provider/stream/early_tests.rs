@@ -144,3 +144,33 @@ async fn a_write_waits_for_the_calls_before_it_and_the_calls_after_it_wait_for_i
     assert!(at("end save n1") < at("start Oslo"), "{lines:?}");
     assert_eq!(turn.results()[2].model_text(), "saved n1");
 }
+
+/// Ask the user to pick a file; the client shows the dialog.
+#[tool(long_running)]
+fn pick_file() -> crate::ToolResult {
+    crate::ToolResult::deferred()
+}
+
+#[tokio::test]
+async fn a_client_run_call_waits_as_in_any_turn() {
+    let registry = Arc::new(ToolRegistry::new().with(PickFile));
+    let stream = stream_of(&[("pick_file", json!({}))]);
+    let mut turn = StreamedTurn::new(
+        Provider::OpenAiChat { strict: false },
+        Arc::clone(&registry),
+        ToolContext::new(()),
+    );
+    turn.feed(stream.as_bytes()).expect("read");
+    let mut turn = turn.finish().await.expect("a turn");
+    assert!(turn.is_waiting());
+    let waiting: Vec<_> = turn.waiting().map(|w| w.call_id().to_owned()).collect();
+    assert_eq!(waiting.len(), 1);
+    registry
+        .deliver(&waiting[0], crate::ToolResult::text("notes.txt"))
+        .await
+        .expect("delivered");
+    turn.resume(&registry).await;
+    assert!(!turn.is_waiting());
+    assert_eq!(turn.results()[0].model_text(), "notes.txt");
+    assert_eq!(turn.reply()[0]["tool_call_id"], "call_0");
+}

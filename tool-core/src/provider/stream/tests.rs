@@ -132,6 +132,10 @@ fn recorded_streams_are_read_whole() {
         (OLLAMA, "streams/ollama-tool-calls-docs.ndjson", 1),
         // Ollama's `/v1` streams Chat Completions' events.
         (OLLAMA, "streams/openai-chat-tool-calls.sse", 2),
+        // The documentation's own text-only examples (one with a literal
+        // `...` line standing for events left out).
+        (RESPONSES, "streams/openai-responses-streaming-docs.sse", 0),
+        (GEMINI, "streams/gemini-streaming-docs.sse", 0),
     ] {
         let stream = fixture(name);
         let (events, response) = read(provider.stream_reader(), stream.as_bytes(), usize::MAX);
