@@ -2,8 +2,8 @@
 //! scripted server streams text and three tool calls over about a second,
 //! at a steady token pace; the client reads the stream with `StreamedTurn`
 //! and each tool starts when its call is whole. Measured, in paired
-//! rounds: the time from the chunk that completes a call to its tool
-//! starting, and the whole turn (the request to the results all in)
+//! rounds: the time from the chunk that brings a call's last argument
+//! byte to its tool starting, and the whole turn (the request to the results all in)
 //! streamed with early start beside the same stream read whole and then
 //! run (`Provider::respond`). `cargo bench --bench early_start -- --write`
 //! writes the table into BENCHMARKS.md ("Calls started while the model
@@ -121,7 +121,8 @@ async fn server(events: Arc<Vec<String>>) -> std::net::SocketAddr {
 }
 
 struct Round {
-    /// Per call: from the chunk that made it whole to its tool's start, µs.
+    /// Per call: from the chunk with its last argument byte to its tool's
+    /// start, µs.
     to_start: Vec<f64>,
     streamed: Duration,
     whole: Duration,
@@ -233,7 +234,7 @@ fn main() {
             String::new(),
             "| | median | min–max | target |".to_owned(),
             "|---|---:|---:|---|".to_owned(),
-            format!("| a call whole → its tool started (µs, {} calls) | {:.0} | {:.0}–{:.0} | ≤ 1,000 |", to_start.len(), median(to_start.clone()), min(&to_start), max(&to_start)),
+            format!("| a call's last argument byte read → its tool started (µs, {} calls) | {:.0} | {:.0}–{:.0} | ≤ 1,000 |", to_start.len(), median(to_start.clone()), min(&to_start), max(&to_start)),
             format!("| the turn, streamed and started early (ms) | {:.0} | {:.0}–{:.0} | |", median(streamed.clone()), min(&streamed), max(&streamed)),
             format!("| the turn, read whole then run (ms) | {:.0} | {:.0}–{:.0} | |", median(whole.clone()), min(&whole), max(&whole)),
             format!("| streamed ÷ whole, paired | {:.2} | {:.2}–{:.2} | |", median(ratio.clone()), min(&ratio), max(&ratio)),

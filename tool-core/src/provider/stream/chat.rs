@@ -20,6 +20,43 @@ struct Call {
     name: String,
     arguments: String,
     complete: bool,
+    /// Where the arguments' JSON stands, to tell the moment it closes.
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    opened: bool,
+}
+
+impl Call {
+    /// Follows `piece` of the arguments' text: whether the JSON value it
+    /// builds has just closed (its last bracket came).
+    fn closes_with(&mut self, piece: &str) -> bool {
+        let mut closed = false;
+        for byte in piece.bytes() {
+            if self.in_string {
+                match (self.escaped, byte) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => {
+                    self.depth += 1;
+                    self.opened = true;
+                }
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    closed = self.opened && self.depth == 0;
+                }
+                _ => {}
+            }
+        }
+        closed
+    }
 }
 
 /// The response as its chunks build it.
@@ -181,7 +218,15 @@ impl Chat {
                 name: name.to_owned(),
             });
         } else if self.calls[index].complete {
-            return Err(format!("call {index} grew after it was whole"));
+            // Nothing more than blank text may follow a whole call.
+            let more = function
+                .and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str)
+                .is_some_and(|piece| !piece.trim().is_empty());
+            if more || delta.get("id").is_some() || function.and_then(|f| f.get("name")).is_some() {
+                return Err(format!("call {index} grew after it was whole"));
+            }
+            return Ok(());
         }
         let call = &mut self.calls[index];
         if let Some(id) = delta.get("id").and_then(Value::as_str)
@@ -194,10 +239,16 @@ impl Chat {
             Some(Value::String(piece)) if !piece.is_empty() => {
                 bounded(index, call.arguments.len() + piece.len(), limit)?;
                 call.arguments.push_str(piece);
+                let closed = call.closes_with(piece);
                 events.push(StreamEvent::ArgumentsDelta {
                     index,
                     delta: piece.clone(),
                 });
+                // Whole as soon as its last bracket came: its tool may
+                // start while the model writes the rest.
+                if closed && serde_json::from_str::<Value>(&call.arguments).is_ok() {
+                    self.complete(index, provider, events)?;
+                }
             }
             // Arguments sent as an object (Ollama's `/v1` may): whole.
             Some(object @ Value::Object(_)) => {

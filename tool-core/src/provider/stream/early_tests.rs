@@ -56,17 +56,21 @@ async fn the_first_call_runs_while_the_stream_goes_on_and_the_turn_is_respond_s(
     let registry = Arc::new(ToolRegistry::new().with(GetWeather));
     let ctx = ToolContext::from_arc(Arc::clone(&log));
     let stream = fixture();
-    // Up to the start of the second call: the first is whole.
+    // Up to the start of the second call: the first is whole, its tool
+    // started as soon as its last bracket came.
     let second = stream.find("\"index\":1,").expect("a second call");
-    let cut = stream[..second].rfind("data: ").expect("its event");
+    let end = stream[..second].rfind("data: ").expect("its event");
     let mut turn = StreamedTurn::new(provider, Arc::clone(&registry), ctx.clone());
-    turn.feed(&stream.as_bytes()[..cut]).expect("read");
-    let end = second + stream[second..].find("\n\n").expect("its end") + 2;
-    let events = turn.feed(&stream.as_bytes()[cut..end]).expect("read");
+    let events = turn.feed(&stream.as_bytes()[..end]).expect("read");
     assert!(
         events
             .iter()
             .any(|event| matches!(event, super::StreamEvent::CallComplete { index: 0, .. }))
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|event| matches!(event, super::StreamEvent::CallStarted { index: 1, .. }))
     );
     tokio::time::sleep(Duration::from_millis(5)).await;
     assert_eq!(

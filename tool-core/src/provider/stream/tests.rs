@@ -293,6 +293,22 @@ fn streams_that_break_end_in_an_error_naming_the_provider_and_the_byte() {
     assert!(broken(CHAT, &grown, Some(16)).ends_with(
         "the arguments of call 0 grew past 16 bytes (the registry's max_argument_bytes)"
     ));
+    // A call is whole at its last bracket: blank text may follow it,
+    // nothing else.
+    let blank = call(0, "a", "{}")
+        + &chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": " "}}]}));
+    let (_, whole) = read(
+        CHAT.stream_reader(),
+        (blank.clone() + "data: [DONE]\n\n").as_bytes(),
+        usize::MAX,
+    );
+    assert_eq!(
+        whole["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"],
+        "{}"
+    );
+    let more = call(0, "a", "{}")
+        + &chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"b\":1}"}}]}));
+    assert!(broken(CHAT, &more, None).ends_with("call 0 grew after it was whole"));
     let unfinished = call(0, "a", "{}");
     assert!(
         broken(CHAT, &unfinished, None)
