@@ -18,6 +18,9 @@ use tool_core::provider::Provider;
 use tool_core::provider::stream::{StreamEvent, StreamedTurn};
 use tool_core::{ToolContext, ToolRegistry, tool};
 
+#[path = "support/table.rs"]
+mod table;
+
 const ROUNDS: usize = 15;
 /// How long the server takes to stream the whole response.
 const STREAM_TIME: Duration = Duration::from_millis(1000);
@@ -239,40 +242,14 @@ fn main() {
             format!("| the turn, read whole then run (ms) | {:.0} | {:.0}–{:.0} | |", median(whole.clone()), min(&whole), max(&whole)),
             format!("| streamed ÷ whole, paired | {:.2} | {:.2}–{:.2} | |", median(ratio.clone()), min(&ratio), max(&ratio)),
             String::new(),
-            format!("Command: `cargo bench --bench early_start -- --write`. {}", machine()),
+            format!("Command: `cargo bench --bench early_start -- --write`. {}", table::machine()),
         ];
         for line in &lines {
             println!("{line}");
         }
         if std::env::args().any(|arg| arg == "--write") {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
-            let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
-            let (start, end) = ("<!-- early-start-table:start -->", "<!-- early-start-table:end -->");
-            let (Some(from), Some(to)) = (text.find(start), text.find(end)) else {
-                panic!("BENCHMARKS.md has no {start} ... {end}");
-            };
-            let written = format!("{}{start}\n{}\n{}", &text[..from], lines.join("\n"), &text[to..]);
-            std::fs::write(&path, written).expect("written");
-            println!("written into BENCHMARKS.md");
+            let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
+            table::write_table(&benchmarks, "early-start-table", &lines.join("\n"));
         }
     });
-}
-
-/// The machine, as BENCHMARKS.md's tables say it.
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|line| {
-            Some(
-                line.strip_prefix("model name")?
-                    .split_once(':')?
-                    .1
-                    .trim()
-                    .to_owned(),
-            )
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned());
-    let cores = std::thread::available_parallelism().map_or(0, usize::from);
-    format!("Machine: {cores} cores ({model}).")
 }

@@ -4,7 +4,8 @@
 //! final answer; a request the script does not expect refused with the
 //! provider's message; every bad response a server can give turned into
 //! an error that says what happened; and the example's own binary run with
-//! no key, as `cargo run --example agent` runs it.
+//! no key, as `cargo run --example agent` runs it. (Its streamed loop:
+//! `agent_streaming.rs`; with `--search`: `agent_search.rs`.)
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -15,9 +16,7 @@ use serde_json::{Value, json};
 #[allow(dead_code)]
 mod agent;
 
-use agent::{
-    Api, Endpoint, Error, Options, QUESTION, Transcript, parse_args, run, run_searching, scripted,
-};
+use agent::{Api, Endpoint, Error, Options, QUESTION, Transcript, parse_args, run, scripted};
 
 const ANSWER: &str = "In Paris it is 21.5 °C, sunny with a light breeze. \
      100 EUR is 108.00 USD; converting 5000 EUR needs a person to approve it first.";
@@ -489,71 +488,6 @@ fn the_provider_flag() {
     );
 }
 
-/// Streamed (each call started while the model writes the rest) or read
-/// whole, every provider's loop calls the same tools with the same
-/// arguments, gets the same results and the same answer.
-#[tokio::test]
-async fn each_providers_loop_streamed_is_the_loop_read_whole() {
-    for api in [Api::OpenAi, Api::Anthropic, Api::Gemini] {
-        let base_url = scripted::serve(api).await.expect("served");
-        let streamed = run(&Endpoint::local(api, base_url.as_str()), QUESTION)
-            .await
-            .expect("streamed");
-        let whole = run(&Endpoint::local(api, base_url.as_str()).whole(), QUESTION)
-            .await
-            .expect("whole");
-        assert_eq!(streamed.to_string(), whole.to_string(), "{api}");
-        assert_eq!(streamed.conversation, whole.conversation, "{api}");
-    }
-}
-
-/// A model whose stream stops sending ends the loop, saying it stalled,
-/// once the time set passes; a stream cut before the turn's end says so.
-#[tokio::test]
-async fn a_stream_that_stalls_or_is_cut_ends_the_loop_saying_so() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    async fn server(close: bool) -> String {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a port");
-        let address = listener.local_addr().expect("bound");
-        tokio::spawn(async move {
-            let (mut socket, _) = listener.accept().await.expect("a client");
-            let mut buffer = vec![0_u8; 65536];
-            let _ = socket.read(&mut buffer).await;
-            let event = "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Let\"}}]}\n\n";
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{event}\r\n",
-                event.len()
-            );
-            socket.write_all(head.as_bytes()).await.expect("written");
-            if close {
-                let _ = socket.write_all(b"0\r\n\r\n").await;
-                return;
-            }
-            tokio::time::sleep(std::time::Duration::from_secs(5)).await;
-        });
-        format!("http://{address}/v1")
-    }
-    let stalled = server(false).await;
-    let endpoint = Endpoint::local(Api::OpenAi, stalled.as_str())
-        .stalling_after(std::time::Duration::from_millis(300));
-    let error = run(&endpoint, QUESTION).await.expect_err("stalled");
-    assert_eq!(
-        error.to_string(),
-        format!("{stalled}/chat/completions sent nothing for 300ms: its stream stalled")
-    );
-    let cut = server(true).await;
-    let error = run(&Endpoint::local(Api::OpenAi, cut.as_str()), QUESTION)
-        .await
-        .expect_err("cut");
-    assert_eq!(
-        error.to_string(),
-        "the openai-strict stream could not be read at byte 78: the stream ended before the turn \
-         did (no `finish_reason`, no `[DONE]`)"
-    );
-}
-
 /// The `agent` example's binary, which `cargo test` builds beside the test
 /// binaries.
 fn agent_example() -> Option<std::path::PathBuf> {
@@ -622,65 +556,5 @@ fn cargo_run_example_agent_works_with_no_key() {
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         "unknown provider `mistral`; expected one of: openai, anthropic, gemini\n"
-    );
-}
-
-/// With `--search`, every provider's loop searches first (the scripted
-/// model refuses a request that shows the tools before they are found, or,
-/// for Anthropic, does not defer them), then calls what it found, then
-/// answers: three requests.
-#[tokio::test]
-async fn each_providers_loop_searches_first_then_calls_what_it_found() {
-    for api in [Api::OpenAi, Api::Anthropic, Api::Gemini] {
-        let base_url = scripted::serve(api).await.expect("a loopback port");
-        let transcript = run_searching(&Endpoint::local(api, base_url), QUESTION)
-            .await
-            .unwrap_or_else(|error| panic!("{api}: {error}"));
-        let names: Vec<&str> = transcript
-            .steps
-            .iter()
-            .map(|step| step.name.as_str())
-            .collect();
-        assert_eq!(
-            names,
-            [
-                "search_tools",
-                "get_weather",
-                "convert_currency",
-                "convert_currency"
-            ],
-            "{api}"
-        );
-        let found = &transcript.steps[0].result;
-        for tool in ["`get_weather`", "`web_search`", "`convert_currency`"] {
-            assert!(found.contains(tool), "{api}: {found}");
-        }
-        assert_eq!(transcript.steps[1].result, WEATHER, "{api}");
-        assert_eq!(transcript.answer, ANSWER, "{api}");
-        assert_eq!(transcript.requests, 3, "{api}");
-    }
-}
-
-/// The scripted model holds a searching conversation to its shape: shown
-/// the tools before the search found them, it refuses the request.
-#[tokio::test]
-async fn a_search_request_that_shows_what_waits_is_refused() {
-    let base_url = scripted::serve(Api::OpenAi).await.expect("a loopback port");
-    let endpoint = Endpoint::local(Api::OpenAi, base_url).whole();
-    let body = serde_json::json!({
-        "model": "gpt-4o-mini",
-        "messages": [{"role": "user", "content": QUESTION}],
-        "tools": [
-            {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}},
-            {"type": "function", "function": {"name": "search_tools", "parameters": {"type": "object"}}}
-        ]
-    });
-    let client = endpoint.client().expect("a client");
-    let refused = endpoint.post(&client, &body).await.expect_err("refused");
-    assert!(
-        refused
-            .to_string()
-            .ends_with("before the search, the tools that wait to be found must not be shown; got [\"get_weather\", \"search_tools\"]"),
-        "{refused}"
     );
 }

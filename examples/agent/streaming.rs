@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use tool_core::provider::stream::{StreamError, StreamEvent};
 
-use super::{Api, Endpoint, Error, chain, error_message};
+use super::http::{Error, chain, error_message};
+use super::{Api, Endpoint};
 
 /// What reads a stream's bytes as they come: a `StreamedTurn`'s or a
 /// `StreamReader`'s `feed`.

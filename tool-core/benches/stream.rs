@@ -12,6 +12,9 @@ use serde_json::{Value, json};
 use tool_core::provider::Provider;
 use tool_core::provider::stream::StreamEvent;
 
+#[path = "../../benches/support/table.rs"]
+mod table;
+
 const ROUNDS: usize = 15;
 /// The size of each piece fed, as a socket read would give them.
 const PIECE: usize = 16 * 1024;
@@ -65,25 +68,6 @@ fn read_stream(stream: &[u8]) -> usize {
     }
     black_box(reader.finish().expect("whole"));
     calls
-}
-
-/// The machine, as BENCHMARKS.md's tables say it.
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|line| {
-            Some(
-                line.strip_prefix("model name")?
-                    .split_once(':')?
-                    .1
-                    .trim()
-                    .to_owned(),
-            )
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned());
-    let cores = std::thread::available_parallelism().map_or(0, usize::from);
-    format!("Machine: {cores} cores ({model}).")
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -145,29 +129,14 @@ fn main() {
             median(ratios.clone()),
             ratios.iter().copied().fold(f64::INFINITY, f64::min),
             ratios.iter().copied().fold(0.0, f64::max),
-            machine(),
+            table::machine(),
         ),
     ];
     for line in &lines {
         println!("{line}");
     }
     if std::env::args().any(|arg| arg == "--write") {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
-        let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
-        let (start, end) = (
-            "<!-- stream-read-table:start -->",
-            "<!-- stream-read-table:end -->",
-        );
-        let (Some(from), Some(to)) = (text.find(start), text.find(end)) else {
-            panic!("BENCHMARKS.md has no {start} ... {end}");
-        };
-        let written = format!(
-            "{}{start}\n{}\n{}",
-            &text[..from],
-            lines.join("\n"),
-            &text[to..]
-        );
-        std::fs::write(&path, written).expect("written");
-        println!("written into BENCHMARKS.md");
+        let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+        table::write_table(&benchmarks, "stream-read-table", &lines.join("\n"));
     }
 }

@@ -26,6 +26,8 @@ use tool_redis::RedisStore;
 #[allow(dead_code)]
 #[path = "../tests/support/server.rs"]
 mod server;
+#[path = "../../benches/support/table.rs"]
+mod table;
 
 /// Ask the user to pick a file; the client shows the dialog.
 #[tool(long_running)]
@@ -293,11 +295,12 @@ async fn measure() {
         table.push(String::new());
         table.push(format!(
             "Median of {ROUNDS} paired rounds of {CALLS} calls, each round running every variant in a turning order. {} Command: `cargo bench -p tool-redis --bench waiting -- --write`, at `{}`, {}.",
-            machine(),
+            table::machine(),
             shell("git", &["rev-parse", "--short", "HEAD"]),
             shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
         ));
-        write_table("store-waiting-table", &table.join("\n"));
+        let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+        table::write_table(&benchmarks, "store-waiting-table", &table.join("\n"));
     }
 }
 
@@ -308,39 +311,4 @@ fn shell(program: &str, args: &[&str]) -> String {
         .output()
         .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
         .unwrap_or_default()
-}
-
-/// The machine, as the other tables of BENCHMARKS.md say it.
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|line| {
-            line.strip_prefix("model name")?
-                .split_once(':')
-                .map(|(_, m)| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned());
-    let cores = std::thread::available_parallelism().map_or(0, usize::from);
-    format!(
-        "Machine: {cores} cores ({model}), {}.",
-        shell("rustc", &["--version"])
-    )
-}
-
-/// Puts `table` between `<!-- marker:start -->` and `<!-- marker:end -->`
-/// in BENCHMARKS.md.
-fn write_table(marker: &str, table: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
-    let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
-    let (start, end) = (
-        format!("<!-- {marker}:start -->"),
-        format!("<!-- {marker}:end -->"),
-    );
-    let (Some(from), Some(to)) = (text.find(&start), text.find(&end)) else {
-        panic!("BENCHMARKS.md has no {start} ... {end}");
-    };
-    let written = format!("{}{start}\n{table}\n{}", &text[..from], &text[to..]);
-    std::fs::write(&path, written).expect("BENCHMARKS.md written");
-    println!("written into BENCHMARKS.md between {start} and {end}");
 }
