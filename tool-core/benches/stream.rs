@@ -1,7 +1,9 @@
-//! How fast a streamed response is read: a large OpenAI Chat Completions
-//! stream (text in many small deltas, then calls whose arguments come in
-//! thousands of pieces) fed to the reader in network-sized pieces, beside
-//! `serde_json` parsing the same response sent whole, in paired rounds.
+//! How fast a streamed response is read: a recorded OpenAI Chat
+//! Completions stream (openai-python's, read 1,000 times) and a long one
+//! (text in many small deltas, then calls whose arguments come in
+//! thousands of pieces), fed to the reader in network-sized pieces,
+//! beside `serde_json` parsing the same events as one message, in paired
+//! rounds.
 //! `cargo bench -p tool-core --bench stream -- --write` writes the table
 //! into BENCHMARKS.md ("Reading a stream").
 
@@ -19,8 +21,9 @@ const ROUNDS: usize = 15;
 /// The size of each piece fed, as a socket read would give them.
 const PIECE: usize = 16 * 1024;
 
-/// The stream, and the same content as one JSON message.
-fn stream_and_whole() -> (Vec<u8>, Vec<u8>) {
+/// A long stream: many text deltas, then calls whose arguments come in
+/// thousands of small pieces.
+fn long_stream() -> Vec<u8> {
     let top = json!({"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-mini"});
     let chunk = |delta: Value, finish: Value| {
         let mut chunk = top.clone();
@@ -48,14 +51,7 @@ fn stream_and_whole() -> (Vec<u8>, Vec<u8>) {
     }
     stream.push_str(&chunk(json!({}), "tool_calls".into()));
     stream.push_str("data: [DONE]\n\n");
-    // The same content as one message: every event's JSON, in one array.
-    let events: Vec<&str> = stream
-        .split("\n\n")
-        .filter_map(|event| event.strip_prefix("data: "))
-        .filter(|data| *data != "[DONE]")
-        .collect();
-    let whole = format!("[{}]", events.join(",")).into_bytes();
-    (stream.into_bytes(), whole)
+    stream.into_bytes()
 }
 
 fn read_stream(stream: &[u8]) -> usize {
@@ -75,21 +71,24 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-fn main() {
-    if std::env::args().any(|arg| arg == "--list") {
-        return;
-    }
-    let (stream, whole) = stream_and_whole();
-    assert_eq!(read_stream(&stream), 8);
+/// Paired rounds of reading `streams` (each by a reader of its own)
+/// beside parsing `whole`: the reader's MB/s, `serde_json`'s, and their
+/// ratio each round.
+fn compare(streams: &[Vec<u8>], whole: &[u8], calls: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let stream_bytes: usize = streams.iter().map(Vec::len).sum();
     let mb = |bytes: usize, seconds: f64| bytes as f64 / 1e6 / seconds;
     let (mut reader_mbs, mut whole_mbs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         let time = |reader: bool| {
             let start = Instant::now();
             if reader {
-                black_box(read_stream(black_box(&stream)));
+                let read: usize = streams
+                    .iter()
+                    .map(|stream| read_stream(black_box(stream)))
+                    .sum();
+                assert_eq!(read, calls);
             } else {
-                black_box(serde_json::from_slice::<Value>(black_box(&whole)).expect("JSON"));
+                black_box(serde_json::from_slice::<Value>(black_box(whole)).expect("JSON"));
             }
             start.elapsed().as_secs_f64()
         };
@@ -101,37 +100,82 @@ fn main() {
             let parsed = time(false);
             (time(true), parsed)
         };
-        reader_mbs.push(mb(stream.len(), read));
+        reader_mbs.push(mb(stream_bytes, read));
         whole_mbs.push(mb(whole.len(), parsed));
-        ratios.push(mb(stream.len(), read) / mb(whole.len(), parsed));
+        ratios.push(mb(stream_bytes, read) / mb(whole.len(), parsed));
     }
-    let lines = [
-        format!(
-            "A Chat Completions stream of {:.1} MB (20,000 text deltas, 8 calls whose 54 KB of arguments come in 24-byte pieces), fed to the reader in {} KB pieces, beside `serde_json::from_slice::<Value>` of the same events as one message (a JSON array of them, {:.1} MB); median of {ROUNDS} paired rounds.",
-            stream.len() as f64 / 1e6,
-            PIECE / 1024,
-            whole.len() as f64 / 1e6
+    (reader_mbs, whole_mbs, ratios)
+}
+
+/// The same events as one message: every `data:` of `stream`, in an array.
+fn as_one_message(streams: &[Vec<u8>]) -> Vec<u8> {
+    let mut events = Vec::new();
+    for stream in streams {
+        let text = std::str::from_utf8(stream).expect("UTF-8");
+        events.extend(
+            text.split("\n\n")
+                .filter_map(|event| event.trim().strip_prefix("data: "))
+                .filter(|data| *data != "[DONE]")
+                .map(str::to_owned),
+        );
+    }
+    format!("[{}]", events.join(",")).into_bytes()
+}
+
+fn main() {
+    if std::env::args().any(|arg| arg == "--list") {
+        return;
+    }
+    let recorded = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/streams/openai-chat-tool-calls-recorded.sse"
+    ))
+    .expect("the recorded stream");
+    let copies = vec![recorded; 1_000];
+    let synthetic = long_stream();
+    let synthetic = vec![synthetic];
+    let mut rows = Vec::new();
+    for (label, streams, calls) in [
+        (
+            "openai-python's recorded stream (two calls, text, usage), 1,000 times, a reader each",
+            &copies,
+            2_000,
         ),
-        String::new(),
-        "| | MB/s |".to_owned(),
-        "|---|---:|".to_owned(),
-        format!(
-            "| stream reader, every event read, calls made whole, the response rebuilt | {:.0} |",
-            median(reader_mbs.clone())
+        (
+            "a long stream: 20,000 text deltas, then 8 calls whose 54 KB of arguments come in 24-byte pieces",
+            &synthetic,
+            8,
         ),
-        format!(
-            "| `serde_json`, the same events as one message | {:.0} |",
-            median(whole_mbs.clone())
-        ),
-        String::new(),
-        format!(
-            "Reader ÷ `serde_json`, paired per round: {:.2} (min {:.2}, max {:.2}; target ≥ 0.5). {} Command: `cargo bench -p tool-core --bench stream -- --write`.",
+    ] {
+        let whole = as_one_message(streams);
+        let (reader, parsed, ratios) = compare(streams, &whole, calls);
+        let bytes: usize = streams.iter().map(Vec::len).sum();
+        rows.push(format!(
+            "| {label} ({:.1} MB) | {:.0} | {:.0} | {:.2} ({:.2}–{:.2}) |",
+            bytes as f64 / 1e6,
+            median(reader.clone()),
+            median(parsed.clone()),
             median(ratios.clone()),
             ratios.iter().copied().fold(f64::INFINITY, f64::min),
             ratios.iter().copied().fold(0.0, f64::max),
-            table::machine(),
+        ));
+    }
+    let mut lines = vec![
+        format!(
+            "Chat Completions streams fed to the reader in {} KB pieces (every event read, the calls made whole, the response rebuilt), beside `serde_json::from_slice::<Value>` of the same events as one message (a JSON array of them); median of {ROUNDS} paired rounds, (min–max) of the ratio.",
+            PIECE / 1024
         ),
+        String::new(),
+        "| stream | reader MB/s | `serde_json` MB/s | reader ÷ `serde_json` (target ≥ 0.5) |"
+            .to_owned(),
+        "|---|---:|---:|---:|".to_owned(),
     ];
+    lines.extend(rows);
+    lines.push(String::new());
+    lines.push(format!(
+        "{} Command: `cargo bench -p tool-core --bench stream -- --write`.",
+        table::machine()
+    ));
     for line in &lines {
         println!("{line}");
     }
