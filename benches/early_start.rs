@@ -199,11 +199,6 @@ async fn round(client: &reqwest::Client, url: &str, streamed_first: bool) -> Rou
     }
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 fn main() {
     if std::env::args().any(|arg| arg == "--list") {
         return;
@@ -237,10 +232,10 @@ fn main() {
             String::new(),
             "| | median | min–max | target |".to_owned(),
             "|---|---:|---:|---|".to_owned(),
-            format!("| a call's last argument byte read → its tool started (µs, {} calls) | {:.0} | {:.0}–{:.0} | ≤ 1,000 |", to_start.len(), median(to_start.clone()), min(&to_start), max(&to_start)),
-            format!("| the turn, streamed and started early (ms) | {:.0} | {:.0}–{:.0} | |", median(streamed.clone()), min(&streamed), max(&streamed)),
-            format!("| the turn, read whole then run (ms) | {:.0} | {:.0}–{:.0} | |", median(whole.clone()), min(&whole), max(&whole)),
-            format!("| streamed ÷ whole, paired | {:.2} | {:.2}–{:.2} | |", median(ratio.clone()), min(&ratio), max(&ratio)),
+            format!("| a call's last argument byte read → its tool started (µs, {} calls) | {:.0} | {:.0}–{:.0} | ≤ 1,000 |", to_start.len(), table::median(to_start.clone()), min(&to_start), max(&to_start)),
+            format!("| the turn, streamed and started early (ms) | {:.0} | {:.0}–{:.0} | |", table::median(streamed.clone()), min(&streamed), max(&streamed)),
+            format!("| the turn, read whole then run (ms) | {:.0} | {:.0}–{:.0} | |", table::median(whole.clone()), min(&whole), max(&whole)),
+            format!("| streamed ÷ whole, paired | {:.2} | {:.2}–{:.2} | |", table::median(ratio.clone()), min(&ratio), max(&ratio)),
             String::new(),
             format!("Command: `cargo bench --bench early_start -- --write`. {}", table::machine()),
         ];

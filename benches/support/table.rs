@@ -4,6 +4,12 @@
 
 use std::path::Path;
 
+/// The median of the rounds' figures.
+pub(crate) fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
 /// The machine: its cores, its CPU and the compiler.
 pub(crate) fn machine() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();

@@ -66,11 +66,6 @@ fn read_stream(stream: &[u8]) -> usize {
     calls
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 /// Paired rounds of reading `streams` (each by a reader of its own)
 /// beside parsing `whole`: the reader's MB/s, `serde_json`'s, and their
 /// ratio each round.
@@ -153,9 +148,9 @@ fn main() {
         rows.push(format!(
             "| {label} ({:.1} MB) | {:.0} | {:.0} | {:.2} ({:.2}–{:.2}) |",
             bytes as f64 / 1e6,
-            median(reader.clone()),
-            median(parsed.clone()),
-            median(ratios.clone()),
+            table::median(reader.clone()),
+            table::median(parsed.clone()),
+            table::median(ratios.clone()),
             ratios.iter().copied().fold(f64::INFINITY, f64::min),
             ratios.iter().copied().fold(0.0, f64::max),
         ));

@@ -143,11 +143,6 @@ fn stat(info: &str, key: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 fn main() {
     if std::env::args().any(|arg| arg == "--list") {
         return;
@@ -206,7 +201,7 @@ async fn measure() {
             cpu_time[which].push((cpu() - cpu_start).as_secs_f64() * 1e6 / CALLS as f64);
         }
     }
-    let base = median(wall[0].clone());
+    let base = table::median(wall[0].clone());
     println!("a waiting call (call, deliver, wait), median of {ROUNDS} paired rounds of {CALLS}:");
     let mut table = vec![
         format!(
@@ -221,8 +216,8 @@ async fn measure() {
     ];
     let (mut wall_row, mut cpu_row) = (vec!["wall".to_owned()], vec!["CPU".to_owned()]);
     for (i, (name, _)) in variants.iter().enumerate() {
-        let time = median(wall[i].clone());
-        let cpu = median(cpu_time[i].clone());
+        let time = table::median(wall[i].clone());
+        let cpu = table::median(cpu_time[i].clone());
         println!(
             "  {name:<22} {time:>8.1} µs wall  {cpu:>8.1} µs CPU  {:>6.1}x",
             time / base

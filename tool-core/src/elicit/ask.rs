@@ -241,21 +241,7 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
     let schema = T::requested_schema()?;
     let call = ctx.shared_call();
     let (asks, desk) = call.map_or((false, None), |call| call.desk());
-    let asker = match (ctx.asker(), desk) {
-        (Some(asker), _) | (None, Some(asker)) => Arc::clone(asker),
-        (None, None) => {
-            return Err(match call {
-                Some(call) if !asks => ElicitError::Undeclared {
-                    tool: call.tool().to_owned(),
-                },
-                _ => ElicitError::Unsupported {
-                    reason: "this context is not a registry call's, and has no answers given \
-                             (ToolContext::with_answers)"
-                        .to_owned(),
-                },
-            });
-        }
-    };
+    // A registry's call may ask only for a tool that says it does.
     if let Some(call) = call
         && !asks
     {
@@ -263,6 +249,13 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
             tool: call.tool().to_owned(),
         });
     }
+    let Some(asker) = ctx.asker().or(desk).map(Arc::clone) else {
+        return Err(ElicitError::Unsupported {
+            reason: "this context is not a registry call's, and has no answers given \
+                     (ToolContext::with_answers)"
+                .to_owned(),
+        });
+    };
     let mut question = Question {
         id: new_question_id(),
         call_id: ctx.call_id().unwrap_or_default().to_owned(),

@@ -51,18 +51,34 @@ fn key(question_id: &str) -> String {
 /// The registry's questions: kept in its store, and those of this
 /// process told to whoever listens ([`Questions`]).
 pub(crate) struct Desk {
-    store: Arc<dyn Store>,
+    records: Records,
     open: Arc<Mutex<HashMap<String, Question>>>,
     asked: broadcast::Sender<Question>,
+}
+
+/// The questions' records, changed once each from any process.
+#[derive(Clone)]
+struct Records {
+    store: Arc<dyn Store>,
 }
 
 impl Desk {
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
-            store,
+            records: Records { store },
             open: Arc::default(),
             asked: broadcast::channel(BACKLOG).0,
         }
+    }
+
+    /// The person's answer to the question `id` ([`Records::answer`]).
+    pub(crate) async fn answer(&self, id: &str, answer: Answer) -> Result<(), AnswerError> {
+        self.records.answer(id, answer).await
+    }
+
+    /// Withdraws the question `id` ([`Records::withdraw`]).
+    pub(crate) async fn withdraw(&self, id: &str, reason: &str) -> Result<(), AnswerError> {
+        self.records.withdraw(id, reason).await
     }
 
     /// The questions of this process that wait for an answer.
@@ -77,7 +93,9 @@ impl Desk {
     pub(crate) fn listen(&self) -> Questions {
         Questions(self.asked.subscribe())
     }
+}
 
+impl Records {
     /// Reads the question `id`, open, for a change.
     async fn open_record(&self, id: &str) -> Result<(Vec<u8>, Record), AnswerError> {
         let failed = |error| AnswerError::Store {
@@ -167,18 +185,19 @@ impl Desk {
 
 impl Asker for Desk {
     fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
+        let store = &self.records.store;
         Box::pin(async move {
             let key = key(&question.id);
             let lost = |reason: String| ElicitError::Lost { reason };
             let ttl = Duration::from_millis(question.deadline_ms.saturating_sub(now_ms())) + MARGIN;
-            let mut watch = self.store.watch(&key);
+            let mut watch = store.watch(&key);
             let record = Record {
                 v: 1,
                 question: question.clone(),
                 state: State::Open,
             };
             let bytes = serde_json::to_vec(&record).unwrap_or_default();
-            self.store
+            store
                 .put(&key, bytes, ttl, When::Absent)
                 .await
                 .map_err(|error| lost(format!("it could not be recorded: {error}")))?;
@@ -191,13 +210,13 @@ impl Asker for Desk {
             );
             let _ = self.asked.send(question.clone());
             loop {
-                match self.store.get(&key).await {
+                match store.get(&key).await {
                     Ok(Some(bytes)) => match serde_json::from_slice::<Record>(&bytes) {
                         Ok(Record {
                             state: State::Answered { answer },
                             ..
                         }) => {
-                            let _ = self.store.delete(&key).await;
+                            let _ = store.delete(&key).await;
                             return Ok(answer);
                         }
                         Ok(Record {
@@ -212,7 +231,7 @@ impl Asker for Desk {
                     Ok(None) => {
                         return Err(lost(format!(
                             "its record is gone from the {} store, which was emptied or restarted",
-                            self.store.kind()
+                            store.kind()
                         )));
                     }
                     // Not reachable now: the watch wakes when it is back,
@@ -229,7 +248,7 @@ impl Asker for Desk {
 /// asking stops before an answer (its time ran out, its call was
 /// cancelled), so that a late answer is refused.
 struct OpenQuestion {
-    store: Arc<dyn Store>,
+    records: Records,
     open: Arc<Mutex<HashMap<String, Question>>>,
     id: String,
 }
@@ -241,7 +260,7 @@ impl OpenQuestion {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(question.id.clone(), question.clone());
         Self {
-            store: Arc::clone(&desk.store),
+            records: desk.records.clone(),
             open: Arc::clone(&desk.open),
             id: question.id.clone(),
         }
@@ -257,15 +276,11 @@ impl Drop for OpenQuestion {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let desk = Desk {
-            store: Arc::clone(&self.store),
-            open: Arc::clone(&self.open),
-            asked: broadcast::channel(1).0,
-        };
+        let records = self.records.clone();
         let id = std::mem::take(&mut self.id);
         runtime.spawn(async move {
             // Answered and taken already, most often: nothing to withdraw.
-            let _ = desk
+            let _ = records
                 .withdraw(
                     &id,
                     "the tool stopped waiting for it (its time ran out, or its call was cancelled)",

@@ -8,7 +8,7 @@
 use serde_json::{Map, Value, json};
 
 use super::frame::Frame;
-use super::{StreamEvent, bounded, json};
+use super::{StreamEvent, bounded, event_type, json};
 use crate::provider::Provider;
 
 /// A content block as its deltas build it.
@@ -39,12 +39,7 @@ impl Anthropic {
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         let event = json(frame)?;
-        let kind = event
-            .get("type")
-            .and_then(Value::as_str)
-            .or(frame.event.as_deref())
-            .unwrap_or_default()
-            .to_owned();
+        let kind = event_type(frame, &event);
         if kind != "message_start" && kind != "ping" && kind != "error" && self.message.is_none() {
             return Err(format!("`{kind}` came before `message_start`"));
         }

@@ -351,6 +351,16 @@ fn json(frame: &Frame) -> Result<Value, String> {
     })
 }
 
+/// An event's type: its `type` field, else the name the stream gave it.
+fn event_type(frame: &Frame, event: &Value) -> String {
+    event
+        .get("type")
+        .and_then(Value::as_str)
+        .or(frame.event.as_deref())
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Refuses arguments past the limit, as they grow.
 fn bounded(index: usize, so_far: usize, limit: usize) -> Result<(), String> {
     if so_far > limit {

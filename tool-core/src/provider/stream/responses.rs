@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::frame::Frame;
-use super::{StreamEvent, bounded, json};
+use super::{StreamEvent, bounded, event_type, json};
 use crate::provider::Provider;
 
 /// The response as its events build it.
@@ -34,12 +34,7 @@ impl Responses {
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         let event = json(frame)?;
-        let kind = event
-            .get("type")
-            .and_then(Value::as_str)
-            .or(frame.event.as_deref())
-            .unwrap_or_default()
-            .to_owned();
+        let kind = event_type(frame, &event);
         let output_index = event.get("output_index").and_then(Value::as_u64);
         match kind.as_str() {
             "response.output_item.added" => {
