@@ -13,7 +13,6 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_core::context::call_id;
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 use tool_core::registry::Validation;
@@ -310,20 +309,15 @@ async fn the_approval_hook_decides_with_the_checked_arguments() {
     assert_eq!(ctx.state().runs.load(Ordering::SeqCst), 1);
     let seen = hook.seen.lock().expect("lock").clone();
     assert_eq!(
-        seen,
+        seen.iter()
+            .map(|(tool, id, args)| (tool.as_str(), id.len(), args.clone()))
+            .collect::<Vec<_>>(),
         [
-            (
-                "delete_file".to_owned(),
-                call_id("delete_file", &json!({"path": "/etc/passwd"})),
-                json!({"path": "/etc/passwd"})
-            ),
-            (
-                "delete_file".to_owned(),
-                call_id("delete_file", &json!({"path": "/tmp/x"})),
-                json!({"path": "/tmp/x"})
-            ),
+            ("delete_file", 32, json!({"path": "/etc/passwd"})),
+            ("delete_file", 32, json!({"path": "/tmp/x"})),
         ]
     );
+    assert_ne!(seen[0].1, seen[1].1, "each call its own id");
     // Arguments that do not fit never reach the hook.
     let bad = registry.call(&ctx, "delete_file", json!({"path": 7})).await;
     assert!(matches!(error_of(&bad), ToolError::InvalidArguments { .. }));
@@ -586,15 +580,14 @@ impl CallObserver for Observe {
     fn call_started(&self, event: &CallStarted<'_>) {
         self.0.events.lock().expect("lock").push(format!(
             "start {} {}",
-            event.tool,
-            &event.call_id[..8]
+            event.tool, event.call_id
         ));
     }
     fn call_finished(&self, event: &CallFinished<'_>) {
         self.0.events.lock().expect("lock").push(format!(
             "finish {} {} {} {:?}",
             event.tool,
-            &event.call_id[..8],
+            event.call_id,
             event.outcome(),
             event.duration
         ));
@@ -607,39 +600,61 @@ async fn every_call_has_a_stable_id_and_start_and_finish_events() {
     let registry = weather()
         .with(Slow)
         .with_observer(Observe(Arc::clone(&recorder)));
-    let ctx = ctx();
+    // One provider's call, `call_1`, in a named conversation, asked for
+    // twice (its arguments as a value, then as OpenAI's text): one id.
+    let asked_twice = ctx().with_conversation("chat").with_call_id("call_1");
     registry
-        .call(&ctx, "get_weather", json!({"days": 1, "city": "Oslo"}))
+        .call(&asked_twice, "get_weather", json!({"days": 1, "city": "Oslo"}))
         .await;
     registry
         .call(
-            &ctx,
+            &asked_twice,
             "get_weather",
             json!("{\"city\":\"Oslo\",  \"days\":1}"),
         )
         .await;
+    let ctx = ctx();
     registry.call(&ctx, "slow", json!({"millis": 250})).await;
     registry.call(&ctx, "get_weather", json!({"city": 1})).await;
     registry.call(&ctx, "nope", json!({})).await;
-    let id = &call_id("get_weather", &json!({"city": "Oslo", "days": 1}))[..8];
-    let slow = &call_id("slow", &json!({"millis": 250}))[..8];
-    let bad = &call_id("get_weather", &json!({"city": 1}))[..8];
-    let nope = &call_id("nope", &json!({}))[..8];
+    let events = recorder.events.lock().expect("lock").clone();
+    // Each call's two events carry its id: the ids named in order.
+    let mut ids: Vec<&str> = Vec::new();
+    let named: Vec<String> = events
+        .iter()
+        .map(|event| {
+            let id = event.split(' ').nth(2).expect("an id");
+            let at = ids.iter().position(|seen| *seen == id).unwrap_or_else(|| {
+                ids.push(id);
+                ids.len() - 1
+            });
+            event.replacen(id, &format!("#{at}"), 1)
+        })
+        .collect();
     assert_eq!(
-        *recorder.events.lock().expect("lock"),
+        named,
         [
-            format!("start get_weather {id}"),
-            format!("finish get_weather {id} success 0ns"),
-            format!("start get_weather {id}"),
-            format!("finish get_weather {id} success 0ns"),
-            format!("start slow {slow}"),
-            format!("finish slow {slow} success 250ms"),
-            format!("start get_weather {bad}"),
-            format!("finish get_weather {bad} error 0ns"),
-            format!("start nope {nope}"),
-            format!("finish nope {nope} error 0ns"),
+            "start get_weather #0",
+            "finish get_weather #0 success 0ns",
+            "start get_weather #0",
+            "finish get_weather #0 success 0ns",
+            "start slow #1",
+            "finish slow #1 success 250ms",
+            "start get_weather #2",
+            "finish get_weather #2 error 0ns",
+            "start nope #3",
+            "finish nope #3 error 0ns",
         ]
     );
+    assert!(ids.iter().all(|id| id.len() == 32));
+    // Without a provider's id in a named conversation, each call is one
+    // of its own, even with the same arguments.
+    let plain = ToolContext::new(App::default());
+    registry.call(&plain, "slow", json!({"millis": 1})).await;
+    registry.call(&plain, "slow", json!({"millis": 1})).await;
+    let events = recorder.events.lock().expect("lock").clone();
+    let id_of = |event: &str| event.split(' ').nth(2).expect("an id").to_owned();
+    assert_ne!(id_of(&events[10]), id_of(&events[12]));
 }
 
 // Batches.
@@ -773,22 +788,26 @@ async fn a_long_running_tool_returns_pending_and_its_result_later() {
         definition.description,
         "Index a document in the background.\n\nThis tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending."
     );
-    let ctx = ToolContext::new(());
+    // The provider's call `call_1` in a named conversation.
+    let ctx = ToolContext::new(())
+        .with_conversation("chat")
+        .with_call_id("call_1");
     let started = tokio::time::Instant::now();
     let pending = registry
         .call(&ctx, "index", json!({"document": "a.txt"}))
         .await;
     assert_eq!(started.elapsed(), Duration::ZERO);
-    let id = call_id("index", &json!({"document": "a.txt"}));
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    assert_eq!(id.len(), 32);
     assert!(pending.is_pending() && !pending.is_error());
-    assert_eq!(pending.pending_call_id(), Some(id.as_str()));
     assert_eq!(
         pending.model_text(),
         format!(
             "tool `index` is running in the background (call `{id}`); its result will follow. Do not call it again while this call is pending."
         )
     );
-    // The same call again while pending: the same pending call, not a second run.
+    // The same call again while pending (a retried request): the same
+    // pending call, not a second run.
     assert_eq!(
         registry
             .call(&ctx, "index", json!({"document": "a.txt"}))

@@ -1,18 +1,23 @@
-//! What a call carries beside its arguments: the stable id that names it
-//! and the token that cancels it, both read from the
-//! [`ToolContext`](crate::ToolContext) the tool runs in.
+//! What a call carries beside its arguments: the id that names it, whose
+//! it is (the caller and the conversation), and the token that cancels it,
+//! all read from the [`ToolContext`](crate::ToolContext) the tool runs in;
+//! and the content hash that compares calls by what they ask.
 //!
 //! ```
-//! use serde_json::json;
-//! use tool_core::context::{call_id, CancellationToken};
+//! use tool_core::context::CancellationToken;
 //! use tool_core::ToolContext;
 //!
-//! let id = call_id("get_weather", &json!({"city": "Paris"}));
 //! let token = CancellationToken::new();
-//! let ctx = ToolContext::new(()).with_call_id(id.clone()).with_cancellation(token.clone());
-//! assert_eq!(ctx.call_id(), Some(id.as_str()));
+//! let ctx = ToolContext::new(())
+//!     .with_caller("user:7")
+//!     .with_conversation("conversation:42")
+//!     .with_call_id("toolu_1")
+//!     .with_cancellation(token.clone());
+//! assert_eq!(ctx.caller(), Some("user:7"));
+//! assert_eq!(ctx.conversation(), Some("conversation:42"));
+//! assert_eq!(ctx.call_id(), Some("toolu_1"));
 //! token.cancel();
 //! assert!(ctx.is_cancelled());
 //! ```
 
-pub use crate::tool::{CancellationToken, call_id};
+pub use crate::tool::{CancellationToken, content_hash};

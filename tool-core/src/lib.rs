@@ -127,7 +127,7 @@ pub(crate) use dispatch::{
 };
 pub(crate) use tool::{
     CallProgress, Echo, ExecuteOutput, IntoToolOutput, Media, MediaKind, Part, RegistryError,
-    ToolDefinition, ToolInfo, ToolOutput, ToolTier, call_id,
+    ToolDefinition, ToolInfo, ToolOutput, ToolTier,
 };
 
 #[doc(inline)]

@@ -29,6 +29,6 @@
 //! ```
 
 pub use crate::dispatch::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError,
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError, ParkedCall,
 };
 pub use crate::tool::{Callers, ToolTier};

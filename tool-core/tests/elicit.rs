@@ -97,7 +97,7 @@ fn call(
 #[tokio::test]
 async fn accept_decline_and_cancel_each_reach_the_tool() {
     let registry = registry();
-    let mut questions = registry.questions();
+    let mut questions = registry.questions(&ToolContext::new(()));
     for (answer, expected) in [
         (
             Answer::Accept(json!({"room": "double", "breakfast": true})),
@@ -112,7 +112,7 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
             "book_room",
             json!({"night": "2026-12-01"}),
         );
-        let question = questions.next().await.expect("asked");
+        let question = questions.next().await;
         assert_eq!(question.message(), "Which room on 2026-12-01?");
         assert_eq!(question.tool(), "book_room");
         assert_eq!(question.asks_left(), 3);
@@ -120,7 +120,10 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
             question.schema()["properties"]["room"]["oneOf"][0]["const"],
             "single"
         );
-        assert_eq!(registry.open_questions(), std::slice::from_ref(&question));
+        assert_eq!(
+            registry.open_questions(&ToolContext::new(())).await.expect("read"),
+            std::slice::from_ref(&question)
+        );
         registry
             .answer(question.id(), answer)
             .await
@@ -138,20 +141,26 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
             ))
         );
     }
-    assert!(registry.open_questions().is_empty());
+    assert!(
+        registry
+            .open_questions(&ToolContext::new(()))
+            .await
+            .expect("read")
+            .is_empty()
+    );
 }
 
 #[tokio::test]
 async fn an_answer_that_does_not_fit_is_refused_and_the_question_waits() {
     let registry = registry();
-    let mut questions = registry.questions();
+    let mut questions = registry.questions(&ToolContext::new(()));
     let running = call(
         &registry,
         ToolContext::new(()),
         "book_room",
         json!({"night": "tonight"}),
     );
-    let question = questions.next().await.expect("asked");
+    let question = questions.next().await;
     let refused = registry
         .answer(question.id(), Answer::Accept(json!({"room": "suite"})))
         .await
@@ -178,9 +187,9 @@ async fn an_answer_that_does_not_fit_is_refused_and_the_question_waits() {
 #[tokio::test]
 async fn a_question_out_of_time_ends_the_asking_and_refuses_a_late_answer() {
     let registry = registry();
-    let mut questions = registry.questions();
+    let mut questions = registry.questions(&ToolContext::new(()));
     let running = call(&registry, ToolContext::new(()), "quick_question", json!({}));
-    let question = questions.next().await.expect("asked");
+    let question = questions.next().await;
     let result = running.await.expect("joined");
     assert!(result.is_error());
     assert_eq!(
@@ -201,12 +210,17 @@ async fn a_question_out_of_time_ends_the_asking_and_refuses_a_late_answer() {
 #[tokio::test]
 async fn a_call_cancelled_while_it_asks_gets_cancelled() {
     let registry = registry();
-    let mut questions = registry.questions();
+    let mut questions = registry.questions(&ToolContext::new(()));
     let ctx = ToolContext::new(());
     let token = ctx.cancellation().clone();
     let running = call(&registry, ctx, "book_room", json!({"night": "x"}));
-    questions.next().await.expect("asked");
-    let question = registry.open_questions().pop().expect("open");
+    questions.next().await;
+    let question = registry
+        .open_questions(&ToolContext::new(()))
+        .await
+        .expect("read")
+        .pop()
+        .expect("open");
     token.cancel();
     let result = running.await.expect("joined");
     assert!(result.is_error());
@@ -230,7 +244,7 @@ async fn a_call_cancelled_while_it_asks_gets_cancelled() {
 #[tokio::test]
 async fn the_time_a_question_waits_does_not_count_against_the_tools_timeout() {
     let registry = registry();
-    let mut questions = registry.questions();
+    let mut questions = registry.questions(&ToolContext::new(()));
     // `book_room` may run for 1 s; its question is answered after 1.5 s.
     let running = call(
         &registry,
@@ -238,7 +252,7 @@ async fn the_time_a_question_waits_does_not_count_against_the_tools_timeout() {
         "book_room",
         json!({"night": "late"}),
     );
-    let question = questions.next().await.expect("asked");
+    let question = questions.next().await;
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     registry
         .answer(question.id(), Answer::Accept(json!({"room": "double"})))
@@ -316,14 +330,14 @@ async fn a_question_asked_in_one_process_is_answered_in_another() {
     let store = MemoryStore::new();
     let asking = Arc::new(ToolRegistry::new().with(BookRoom).with_store(store.clone()));
     let answering = ToolRegistry::<()>::new().with_store(store);
-    let mut questions = asking.questions();
+    let mut questions = asking.questions(&ToolContext::new(()));
     let running = call(
         &asking,
         ToolContext::new(()),
         "book_room",
         json!({"night": "n"}),
     );
-    let question = questions.next().await.expect("asked");
+    let question = questions.next().await;
     answering
         .answer(
             question.id(),

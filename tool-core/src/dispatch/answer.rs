@@ -3,8 +3,9 @@
 //! are asked, and the answer to each, from any process sharing the
 //! registry's store.
 
-use crate::ToolRegistry;
 use crate::elicit::{Answer, AnswerError, Question, Questions};
+use crate::store::StoreError;
+use crate::{ToolContext, ToolRegistry};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Answers the question `question_id` that a tool asked
@@ -43,13 +44,13 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// }
     ///
     /// let registry = Arc::new(ToolRegistry::new().with(BookTable));
-    /// let mut questions = registry.questions();
+    /// let mut questions = registry.questions(&ToolContext::new(()));
     /// let call = tokio::spawn({
     ///     let registry = Arc::clone(&registry);
     ///     async move { registry.call(&ToolContext::new(()), "book_table", json!({})).await }
     /// });
     /// // The application shows the question to the person, and answers.
-    /// let question = questions.next().await.unwrap();
+    /// let question = questions.next().await;
     /// assert_eq!(question.message(), "For how many?");
     /// let wrong = registry.answer(question.id(), Answer::Accept(json!({"guests": "four"}))).await;
     /// assert!(wrong.is_err(), "refused: the question still waits");
@@ -76,15 +77,21 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             .await
     }
 
-    /// The questions this registry's tools ask in this process from now
-    /// on, as they are asked, for the application to put to the person.
-    pub fn questions(&self) -> Questions {
-        self.pipeline.pending.desk().listen()
+    /// The questions of `ctx`'s caller ([`ToolContext::with_caller`]) as
+    /// they wait for an answer, for the application to put to the person:
+    /// those open now, then each as it is asked, by this registry's tools
+    /// in this process or any other sharing its
+    /// [store](ToolRegistry::with_store). Another caller's questions are
+    /// never told.
+    pub fn questions(&self, ctx: &ToolContext<Ctx>) -> Questions {
+        self.pipeline.pending.desk().listen(ctx.caller())
     }
 
-    /// The questions asked in this process that wait for an answer, the
-    /// soonest to run out of time first.
-    pub fn open_questions(&self) -> Vec<Question> {
-        self.pipeline.pending.desk().open()
+    /// The questions of `ctx`'s caller that wait for an answer now, asked
+    /// in this process or any other sharing the registry's
+    /// [store](ToolRegistry::with_store), the soonest to run out of time
+    /// first.
+    pub async fn open_questions(&self, ctx: &ToolContext<Ctx>) -> Result<Vec<Question>, StoreError> {
+        self.pipeline.pending.desk().open(ctx.caller()).await
     }
 }

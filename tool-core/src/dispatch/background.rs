@@ -17,7 +17,7 @@ use crate::dispatch::output::bound_media;
 use crate::dispatch::pending::{MemoryCalls, PendingCalls, StoredCalls};
 use crate::dispatch::pipeline::Pipeline;
 use crate::tool::Call;
-use crate::tool::context::Caller;
+use crate::tool::context::CallerToken;
 use crate::{CallFinished, ToolError, ToolResult};
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
@@ -206,7 +206,7 @@ impl Finisher {
             Some(&self.call),
             timeout,
             exclusive.as_deref(),
-            Caller(&caller),
+            CallerToken(&caller),
         )
         .await
     }

@@ -18,6 +18,10 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments: an object, or a JSON string holding one.
     pub arguments: Value,
+    /// The provider's id for the call, if it gave one: the call is made
+    /// with it as the context's call id
+    /// ([`ToolContext::with_call_id`](crate::ToolContext::with_call_id)).
+    pub id: Option<String>,
 }
 
 impl ToolCall {
@@ -26,7 +30,15 @@ impl ToolCall {
         Self {
             name: name.into(),
             arguments,
+            id: None,
         }
+    }
+
+    /// The same call with the provider's id for it.
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
     }
 }
 

@@ -2,7 +2,8 @@
 //! the model asked, or with edited arguments) or is denied, in the process
 //! that decides, and its result becomes the parked call's.
 
-use crate::dispatch::policy::{ApproveAll, Decision, DecisionError};
+use crate::dispatch::policy::{ApproveAll, Decision, DecisionError, ParkedCall};
+use crate::store::StoreError;
 use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
@@ -17,7 +18,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// The decision may come from another process, minutes later, when
     /// the registry keeps its calls in a shared
-    /// [store](ToolRegistry::with_store); each call is decided once.
+    /// [store](ToolRegistry::with_store); each call is decided once, and
+    /// only with a context of the caller that made it
+    /// ([`ToolContext::with_caller`]): another caller's call is
+    /// [unknown](DecisionError::UnknownCall) to it.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -61,7 +65,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ) -> Result<ToolResult, DecisionError> {
         let settings = &self.pipeline.settings;
         let runs_for = settings.default_timeout + settings.pending_timeout;
-        let (claim, arguments) = self.pipeline.pending.decide(call_id, runs_for).await?;
+        let (claim, arguments) = self
+            .pipeline
+            .pending
+            .decide(call_id, ctx.caller(), runs_for)
+            .await?;
         let tool = claim.tool().to_owned();
         let result = match decision {
             Decision::Deny { reason } => ToolError::Denied { tool, reason }.into(),
@@ -72,6 +80,48 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         Ok(result)
     }
 
+    /// The calls of `ctx`'s caller ([`ToolContext::with_caller`]) parked
+    /// for a decision now, by this process or any other sharing the
+    /// registry's [store](ToolRegistry::with_store), the longest parked
+    /// first: what to show the person, with the id to
+    /// [decide](ToolRegistry::decide) each under. Another caller's calls
+    /// are never listed.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, Decision};
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    ///
+    /// /// Delete a note.
+    /// #[tool(tier = Confirm)]
+    /// fn delete_note(id: u32) -> String { format!("deleted {id}") }
+    ///
+    /// /// Leaves every decision to a person, later.
+    /// struct AskLater;
+    ///
+    /// impl ApprovalHook<()> for AskLater {
+    ///     async fn approve(&self, _: &ApprovalRequest<'_, ()>) -> Approval {
+    ///         Approval::Park
+    ///     }
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(DeleteNote).with_approval(AskLater);
+    /// let ctx = ToolContext::new(()).with_caller("ada").with_conversation("notes");
+    /// registry.call(&ctx, "delete_note", json!({"id": 7})).await;
+    ///
+    /// let parked = registry.parked(&ctx).await.unwrap();
+    /// assert_eq!(parked.len(), 1);
+    /// assert_eq!((parked[0].tool(), parked[0].conversation()), ("delete_note", Some("notes")));
+    /// assert_eq!(parked[0].arguments(), &json!({"id": 7}));
+    /// registry.decide(&ctx, parked[0].call_id(), Decision::deny("not that one")).await.unwrap();
+    /// assert!(registry.parked(&ctx).await.unwrap().is_empty());
+    /// # });
+    /// ```
+    pub async fn parked(&self, ctx: &ToolContext<Ctx>) -> Result<Vec<ParkedCall>, StoreError> {
+        self.pipeline.pending.parked(ctx.caller()).await
+    }
+
     /// Runs an approved call through the whole pipeline but the approval,
     /// to its final result.
     async fn run_approved(
@@ -80,7 +130,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         tool: &str,
         arguments: serde_json::Value,
     ) -> ToolResult {
-        let approved = ctx.clone().with_approval(ApproveAll);
+        // A run of its own: not the parked call, whose id the caller's
+        // given id would make again.
+        let approved = ctx.clone().with_approval(ApproveAll).without_call_id();
         let result = self.call(&approved, tool, arguments).await;
         match result.pending_call_id() {
             // A `long_running` tool: its result, once it has one.

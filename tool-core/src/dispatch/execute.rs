@@ -12,7 +12,7 @@ use futures_util::FutureExt;
 
 use crate::dispatch::turn::{Turn, TurnGuard};
 use crate::tool::Call;
-use crate::tool::context::Caller;
+use crate::tool::context::CallerToken;
 use crate::{BoxFuture, ToolError, ToolResult};
 
 /// What is left of a started tool's run, which may borrow what the call
@@ -72,7 +72,7 @@ pub(crate) async fn execute(
     call: Option<&Call>,
     timeout: Duration,
     exclusive: Option<&Turn>,
-    caller: Caller<'_>,
+    caller: CallerToken<'_>,
 ) -> ToolResult {
     // A run started at once holds its turn; one polled once has started.
     let polled = matches!(run, Run::Polled(..));

@@ -1,5 +1,5 @@
-//! A call's data as the pipeline holds it: its arguments, and the id and
-//! shared `Call` made from them only for a tool that needs them.
+//! A call's data as the pipeline holds it: its arguments and whose it is,
+//! and the id and shared `Call` made only for a tool that needs them.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -7,18 +7,20 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use crate::ToolContext;
-use crate::call_id;
 use crate::dispatch::read::value::Node;
 use crate::tool::progress::ProgressSink;
-use crate::tool::{Call, Name};
+use crate::tool::{Call, Name, Scope};
 
 /// A call's data: on the stack for a tool that never sees it, shared with
 /// the tool's context otherwise.
 pub(crate) enum Held<'a> {
-    /// The arguments, and the id made from them when asked for.
+    /// The arguments, whose the call is, the id its caller gave it, and
+    /// its own id, made when asked for.
     Local {
         tool: &'a Name,
         arguments: Value,
+        scope: &'a Scope,
+        given: Option<&'a str>,
         id: OnceLock<String>,
     },
     Shared(Arc<Call>),
@@ -36,10 +38,20 @@ impl Held<'_> {
         match self {
             Held::Local {
                 tool,
-                arguments,
+                scope,
+                given,
                 id,
-            } => id.get_or_init(|| call_id(tool, arguments)),
+                ..
+            } => id.get_or_init(|| scope.call_id(*given, tool)),
             Held::Shared(call) => call.id(),
+        }
+    }
+
+    /// Whose the call is.
+    pub(crate) fn scope(&self) -> &Scope {
+        match self {
+            Held::Local { scope, .. } => scope,
+            Held::Shared(call) => call.scope(),
         }
     }
 
@@ -92,12 +104,19 @@ impl Held<'_> {
         match self {
             Held::Shared(call) => Arc::clone(call),
             Held::Local {
-                tool, arguments, ..
-            } => Arc::new(Call::new(
-                (*tool).clone(),
-                arguments.clone(),
-                progress.cloned(),
-            )),
+                tool,
+                arguments,
+                scope,
+                given,
+                id,
+            } => {
+                let call = Call::new((*tool).clone(), arguments.clone(), progress.cloned())
+                    .of(Scope::clone(scope), given.map(Arc::from));
+                Arc::new(match id.get() {
+                    Some(id) => call.with_id(id.clone()),
+                    None => call,
+                })
+            }
         }
     }
 }

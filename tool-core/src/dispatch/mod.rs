@@ -40,7 +40,10 @@ pub use handle::{Changes, RegistryHandle};
 pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;
-pub use policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError};
+pub(crate) use pending::awaits_decision;
+pub use policy::{
+    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError, ParkedCall,
+};
 pub use read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
 pub use registry::{Inserted, OnDuplicate, ToolCheck, ToolRegistry};
 pub use settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};

@@ -14,7 +14,6 @@ use futures_util::FutureExt;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::call_id;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, panicked, poll_once, with_waker};
 use crate::dispatch::held::Held;
@@ -24,7 +23,7 @@ use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::read::raw::normalize;
-use crate::dispatch::settings::Settings;
+use crate::dispatch::settings::{Settings, Validation};
 use crate::tool::Call;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
@@ -93,16 +92,18 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             tracing::info_span!("tool_call", tool = %Echo(name), call_id = tracing::field::Empty);
         let watched = self.observer.is_some() || !span.is_disabled();
         let start = self.observer.is_some().then(Instant::now);
-        let (entry, input_schema) = match self.found(ctx, name, found, (&span, start), &args) {
+        let (entry, input_schema) = match self.found(ctx, name, found, (&span, start)) {
             Ok(found) => found,
             Err(refused) => return refused,
         };
         // Steps 2 to 7 the short way: OpenAI's arguments are a JSON string,
         // and a tool that needs nothing of them but its input reads it
-        // straight out of the text.
+        // straight out of the text. Not where every call is to be checked
+        // against the schema first: the text is never a value to check.
         if let Value::String(text) = &mut args
             && !watched
             && entry.reads_text
+            && self.settings.validation != Validation::Always
         {
             let mut lent = None;
             let begun = with_waker(|waker| self.begin_text(entry, ctx, text, &mut lent, waker));
@@ -129,8 +130,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
-            Ok(arguments) => self.hold(entry, arguments),
-            Err(error) => return self.refuse(&span, start, (name, name, &Value::Null), error),
+            Ok(arguments) => self.hold(entry, ctx, arguments),
+            Err(error) => return self.refuse(&span, start, (name, ctx, name), error),
         };
         if watched {
             span.record("call_id", call.id());
@@ -167,35 +168,34 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         name: &str,
         found: Result<(&'f Entry<Ctx>, &'f Value), Box<ToolError>>,
         (span, start): (&tracing::Span, Option<Instant>),
-        args: &Value,
     ) -> Result<(&'f Entry<Ctx>, &'f Value), ToolResult> {
         let (entry, input_schema) = match found {
             Ok(found) => found,
             Err(unknown) => {
                 let shown = Echo(name).to_string();
-                return Err(self.refuse(span, start, (&shown, name, args), *unknown));
+                return Err(self.refuse(span, start, (&shown, ctx, name), *unknown));
             }
         };
         if ctx.caller_cancelled() {
-            return Err(self.refuse(span, start, (name, name, args), cancelled(entry)));
+            return Err(self.refuse(span, start, (name, ctx, name), cancelled(entry)));
         }
         Ok((entry, input_schema))
     }
 
     /// A call that ends before its tool is read: its result, reported to
-    /// whoever watches under the name `shown`, with the id of `name` and
-    /// `args`.
+    /// whoever watches under the name `shown`, with an id made for a call
+    /// of `name` with `ctx`.
     #[cold]
     fn refuse(
         &self,
         span: &tracing::Span,
         start: Option<Instant>,
-        (shown, name, args): (&str, &str, &Value),
+        (shown, ctx, name): (&str, &ToolContext<Ctx>, &str),
         error: ToolError,
     ) -> ToolResult {
         let result = ToolResult::from(error);
         if self.observer.is_some() || !span.is_disabled() {
-            self.report(span, shown, &call_id(name, args), start, &result);
+            self.report(span, shown, &ctx.new_call_id(name), start, &result);
         }
         result
     }
@@ -205,12 +205,20 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// tool that can see the call in its context or runs on in the
     /// background.
     #[inline(always)]
-    fn hold<'e>(&self, entry: &'e Entry<Ctx>, mut arguments: Value) -> Held<'e> {
+    fn hold<'e>(
+        &self,
+        entry: &'e Entry<Ctx>,
+        ctx: &'e ToolContext<Ctx>,
+        mut arguments: Value,
+    ) -> Held<'e> {
         if let Some(absent) = &entry.schemas.absent_nulls {
             absent.strip(&mut arguments);
         }
         if entry.uses_context || entry.metadata.long_running {
-            let call = Call::new(entry.name.clone(), arguments, self.progress.clone());
+            let call = Call::new(entry.name.clone(), arguments, self.progress.clone()).of(
+                ctx.scope().clone(),
+                ctx.given_call_id_shared(),
+            );
             Held::Shared(Arc::new(if entry.metadata.asks {
                 call.asking_through(Arc::clone(self.pending.desk()) as _)
             } else {
@@ -220,6 +228,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Held::Local {
                 tool: &entry.name,
                 arguments,
+                scope: ctx.scope(),
+                given: ctx.given_call_id(),
                 id: OnceLock::new(),
             }
         }
@@ -260,6 +270,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             None => Held::Local {
                 tool: &entry.name,
                 arguments: args,
+                scope: ctx.scope(),
+                given: ctx.given_call_id(),
                 id: OnceLock::new(),
             },
         };
@@ -312,7 +324,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .timeout
             .unwrap_or(self.settings.default_timeout);
         // Every wait before the tool starts ends when the caller cancels.
-        let caller = ctx.caller();
+        let caller = ctx.caller_token();
         if entry.metadata.tier == ToolTier::Confirm {
             // Boxed: its future is kept out of every call's.
             let decision = Box::pin(async {
@@ -387,7 +399,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let id = call.id();
         let parked = self
             .pending
-            .park(id, tool, call.arguments(), self.settings.pending_timeout)
+            .park(
+                id,
+                tool,
+                call.arguments(),
+                call.scope(),
+                self.settings.pending_timeout,
+            )
             .await;
         match parked {
             // Parked now, or already: one parking, one decision.

@@ -1,6 +1,7 @@
 //! Whether a call may run: the tool's tier and the application's approval.
 
 use std::future::Future;
+use std::time::SystemTime;
 
 use serde_json::Value;
 
@@ -99,6 +100,48 @@ pub enum DecisionError {
     },
 }
 
+/// A call parked for a person's decision ([`Approval::Park`]), as
+/// [`ToolRegistry::parked`](crate::ToolRegistry::parked) lists it for its
+/// caller: what to show the person, and the id to
+/// [decide](crate::ToolRegistry::decide) it under.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ParkedCall {
+    pub(crate) call_id: String,
+    pub(crate) tool: String,
+    pub(crate) arguments: Value,
+    pub(crate) conversation: Option<String>,
+    pub(crate) deadline: SystemTime,
+}
+
+impl ParkedCall {
+    /// The call's id, to decide it under.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The tool the model called.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The arguments the model sent, as they passed validation.
+    pub fn arguments(&self) -> &Value {
+        &self.arguments
+    }
+
+    /// The conversation the call was made in, if its context named one
+    /// ([`ToolContext::with_conversation`]).
+    pub fn conversation(&self) -> Option<&str> {
+        self.conversation.as_deref()
+    }
+
+    /// When the call is denied if no one decides it first.
+    pub fn deadline(&self) -> SystemTime {
+        self.deadline
+    }
+}
+
 /// A call that needs approval: a tool of tier
 /// [`Confirm`](crate::policy::ToolTier::Confirm), arguments checked and
 /// deserialized, about to run.
@@ -106,7 +149,8 @@ pub enum DecisionError {
 pub struct ApprovalRequest<'a, Ctx> {
     /// The tool's name.
     pub tool: &'a str,
-    /// The call's stable id.
+    /// The call's id ([`ToolContext::call_id`]): the one it is parked
+    /// under if the hook answers [`Approval::Park`].
     pub call_id: &'a str,
     /// The arguments, as they passed validation.
     pub arguments: &'a Value,

@@ -322,7 +322,16 @@ impl<'r, Ctx: Send + Sync + 'static> View<'r, Ctx> {
                 self.position(&call.name)
                     .is_none_or(|at| self.registry.entries[at].may_overlap())
             },
-            |call| async move { self.call(ctx, &call.name, call.arguments).await },
+            |call| async move {
+                match call.id {
+                    // The provider's id: the call's own is made from it.
+                    Some(id) => {
+                        let ctx = ctx.clone().with_call_id(id);
+                        self.call(&ctx, &call.name, call.arguments).await
+                    }
+                    None => self.call(ctx, &call.name, call.arguments).await,
+                }
+            },
         )
         .await
     }

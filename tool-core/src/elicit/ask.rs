@@ -264,6 +264,8 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
         schema: Value::clone(&schema),
         deadline_ms: 0,
         asks_left: ASKS,
+        caller: ctx.caller().map(str::to_owned),
+        conversation: ctx.conversation().map(str::to_owned),
     };
     loop {
         question.deadline_ms = now_ms().saturating_add(millis(timeout));
@@ -308,23 +310,7 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
 /// A question's id: 128 random bits, since the id is what answers it.
 #[cfg(feature = "schemars")]
 fn new_question_id() -> String {
-    use sha2::{Digest, Sha256};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static MADE: AtomicU64 = AtomicU64::new(0);
-    let mut bytes = [0_u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No system randomness (it never fails on the systems Tokio runs
-        // on): the time, the process and a count, hashed.
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |since| since.as_nanos());
-        let mut hash = Sha256::new();
-        hash.update(nanos.to_le_bytes());
-        hash.update(std::process::id().to_le_bytes());
-        hash.update(MADE.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-        bytes.copy_from_slice(&hash.finalize()[..16]);
-    }
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    crate::tool::random_id()
 }
 
 pub(crate) fn now_ms() -> u64 {

@@ -5,27 +5,26 @@
 //!
 //! A question is one record, `question:<id>`: open, then answered (which
 //! the asking process takes, and deletes) or withdrawn. Each change is made
-//! from the record as read, so a question is answered once.
+//! from the record as read, so a question is answered once. Each caller's
+//! questions are indexed (`questions:<caller>`), so that any process lists
+//! them and hears them asked.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::broadcast;
 
 use super::ask::now_ms;
 use super::{Answer, AnswerError, Asker, ElicitError, Question};
 use crate::BoxFuture;
 use crate::schema::validation::SchemaCheck;
-use crate::store::{Store, When};
+use crate::store::{Store, StoreError, Watch, When};
+use crate::tool::Scope;
 
 /// How long a question's record outlives its deadline: the time to take
 /// an answer given at the last moment.
 const MARGIN: Duration = Duration::from_secs(5);
-
-/// How many questions a slow [`Questions`] reader may fall behind by.
-const BACKLOG: usize = 256;
 
 /// A question as the store keeps it.
 #[derive(Serialize, Deserialize)]
@@ -48,12 +47,14 @@ fn key(question_id: &str) -> String {
     format!("question:{question_id}")
 }
 
-/// The registry's questions: kept in its store, and those of this
-/// process told to whoever listens ([`Questions`]).
+/// The index of a caller's questions: a set of `<asked at>:<id>`.
+fn index(caller: Option<&str>) -> String {
+    format!("questions:{}", Scope::caller_key(caller))
+}
+
+/// The registry's questions, kept in its store.
 pub(crate) struct Desk {
     records: Records,
-    open: Arc<Mutex<HashMap<String, Question>>>,
-    asked: broadcast::Sender<Question>,
 }
 
 /// The questions' records, changed once each from any process.
@@ -66,8 +67,6 @@ impl Desk {
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
             records: Records { store },
-            open: Arc::default(),
-            asked: broadcast::channel(BACKLOG).0,
         }
     }
 
@@ -81,21 +80,51 @@ impl Desk {
         self.records.withdraw(id, reason).await
     }
 
-    /// The questions of this process that wait for an answer.
-    pub(crate) fn open(&self) -> Vec<Question> {
-        let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut questions: Vec<Question> = open.values().cloned().collect();
-        questions.sort_by_key(|question| question.deadline_ms);
-        questions
+    /// `caller`'s questions that wait for an answer, asked in any
+    /// process sharing the store.
+    pub(crate) async fn open(&self, caller: Option<&str>) -> Result<Vec<Question>, StoreError> {
+        self.records.open(caller).await
     }
 
-    /// Each question this process asks from now on.
-    pub(crate) fn listen(&self) -> Questions {
-        Questions(self.asked.subscribe())
+    /// `caller`'s questions as they wait: those open now, then each as it
+    /// is asked, in any process sharing the store.
+    pub(crate) fn listen(&self, caller: Option<&str>) -> Questions {
+        let caller = caller.map(str::to_owned);
+        Questions {
+            watch: self.records.store.watch(&index(caller.as_deref())),
+            records: self.records.clone(),
+            caller,
+            told: HashSet::new(),
+            ready: VecDeque::new(),
+        }
     }
 }
 
 impl Records {
+    /// `caller`'s open questions, the soonest to run out of time first.
+    async fn open(&self, caller: Option<&str>) -> Result<Vec<Question>, StoreError> {
+        let mut questions = Vec::new();
+        for member in self.store.members(&index(caller)).await? {
+            let Some((_, id)) = member.split_once(':') else {
+                continue;
+            };
+            let Some(bytes) = self.store.get(&key(id)).await? else {
+                continue;
+            };
+            let Ok(record) = serde_json::from_slice::<Record>(&bytes) else {
+                continue;
+            };
+            if matches!(record.state, State::Open)
+                && record.question.caller.as_deref() == caller
+                && now_ms() < record.question.deadline_ms
+            {
+                questions.push(record.question);
+            }
+        }
+        questions.sort_by_key(|question| question.deadline_ms);
+        Ok(questions)
+    }
+
     /// Reads the question `id`, open, for a change.
     async fn open_record(&self, id: &str) -> Result<(Vec<u8>, Record), AnswerError> {
         let failed = |error| AnswerError::Store {
@@ -197,18 +226,28 @@ impl Asker for Desk {
                 state: State::Open,
             };
             let bytes = serde_json::to_vec(&record).unwrap_or_default();
+            let recorded = |error| lost(format!("it could not be recorded: {error}"));
             store
                 .put(&key, bytes, ttl, When::Absent)
                 .await
-                .map_err(|error| lost(format!("it could not be recorded: {error}")))?;
-            let _open = OpenQuestion::new(self, question);
+                .map_err(recorded)?;
+            let _open = OpenQuestion {
+                records: self.records.clone(),
+                id: question.id.clone(),
+            };
+            // Listed, and heard, from any process until it is closed.
+            let member = format!("{:016x}:{}", now_ms(), question.id);
+            let until = question.deadline_ms.saturating_add(MARGIN.as_millis() as u64);
+            store
+                .add_member(&index(question.caller.as_deref()), &member, until)
+                .await
+                .map_err(recorded)?;
             tracing::info!(
                 tool = question.tool,
                 call_id = question.call_id,
                 question_id = question.id,
                 "tool question"
             );
-            let _ = self.asked.send(question.clone());
             loop {
                 match store.get(&key).await {
                     Ok(Some(bytes)) => match serde_json::from_slice::<Record>(&bytes) {
@@ -244,35 +283,16 @@ impl Asker for Desk {
     }
 }
 
-/// A question of this process, listed while it waits; withdrawn when the
-/// asking stops before an answer (its time ran out, its call was
-/// cancelled), so that a late answer is refused.
+/// A question of this process while it waits: withdrawn when the asking
+/// stops before an answer (its time ran out, its call was cancelled), so
+/// that a late answer is refused.
 struct OpenQuestion {
     records: Records,
-    open: Arc<Mutex<HashMap<String, Question>>>,
     id: String,
-}
-
-impl OpenQuestion {
-    fn new(desk: &Desk, question: &Question) -> Self {
-        desk.open
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(question.id.clone(), question.clone());
-        Self {
-            records: desk.records.clone(),
-            open: Arc::clone(&desk.open),
-            id: question.id.clone(),
-        }
-    }
 }
 
 impl Drop for OpenQuestion {
     fn drop(&mut self) {
-        self.open
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.id);
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
@@ -290,26 +310,50 @@ impl Drop for OpenQuestion {
     }
 }
 
-/// The questions a registry's tools ask in this process, as they are
-/// asked ([`ToolRegistry::questions`](crate::ToolRegistry::questions)).
-pub struct Questions(broadcast::Receiver<Question>);
+/// One caller's questions as they wait for an answer, asked by the
+/// registry's tools in any process sharing its store
+/// ([`ToolRegistry::questions`](crate::ToolRegistry::questions)): those
+/// open when it was made, then each as it is asked, once each.
+pub struct Questions {
+    records: Records,
+    caller: Option<String>,
+    /// Woken by each question the caller's tools ask.
+    watch: Watch,
+    /// The questions told already that are still open: a question is told
+    /// once, and the set holds no more than the open ones.
+    told: HashSet<String>,
+    ready: VecDeque<Question>,
+}
 
 impl Questions {
-    /// The next question asked; `None` once the registry is gone.
-    /// Questions asked while no one read are skipped past the last 256.
-    pub async fn next(&mut self) -> Option<Question> {
+    /// The next question, waiting until one is asked. A store that cannot
+    /// be reached is read again when it is back.
+    pub async fn next(&mut self) -> Question {
         loop {
-            match self.0.recv().await {
-                Ok(question) => return Some(question),
-                Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => return None,
+            if let Some(question) = self.ready.pop_front() {
+                return question;
             }
+            if let Ok(open) = self.records.open(self.caller.as_deref()).await {
+                let ids: HashSet<&str> = open.iter().map(|question| question.id.as_str()).collect();
+                self.told.retain(|id| ids.contains(id.as_str()));
+                for question in open {
+                    if self.told.insert(question.id.clone()) {
+                        self.ready.push_back(question);
+                    }
+                }
+                if !self.ready.is_empty() {
+                    continue;
+                }
+            }
+            self.watch.changed().await;
         }
     }
 }
 
 impl std::fmt::Debug for Questions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Questions").finish_non_exhaustive()
+        f.debug_struct("Questions")
+            .field("caller", &self.caller)
+            .finish_non_exhaustive()
     }
 }

@@ -43,6 +43,11 @@ pub struct Question {
     /// process that reads it.
     pub(crate) deadline_ms: u64,
     pub(crate) asks_left: u32,
+    /// Whose call asked: only that caller lists the question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) caller: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) conversation: Option<String>,
 }
 
 impl Question {
@@ -76,6 +81,12 @@ impl Question {
     /// When the question stops waiting for an answer.
     pub fn deadline(&self) -> SystemTime {
         UNIX_EPOCH + Duration::from_millis(self.deadline_ms)
+    }
+
+    /// The conversation of the call whose tool asked, if its context
+    /// named one ([`ToolContext::with_conversation`](crate::ToolContext::with_conversation)).
+    pub fn conversation(&self) -> Option<&str> {
+        self.conversation.as_deref()
     }
 
     /// How many more answers that do not fit the question takes before it

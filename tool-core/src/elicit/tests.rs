@@ -222,6 +222,8 @@ fn a_question_reads_back_as_it_was_written() {
         schema: json!({"type": "object", "properties": {}}),
         deadline_ms: 1_796_121_300_123,
         asks_left: 2,
+        caller: None,
+        conversation: None,
     };
     let written = serde_json::to_value(&question).unwrap();
     assert_eq!(

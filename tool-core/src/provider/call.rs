@@ -65,7 +65,11 @@ impl ProviderCall {
     /// The call as [`ToolRegistry::call_all`](crate::ToolRegistry::call_all)
     /// takes it.
     pub fn to_tool_call(&self) -> ToolCall {
-        ToolCall::new(self.name.clone(), self.arguments.clone())
+        let call = ToolCall::new(self.name.clone(), self.arguments.clone());
+        match &self.id {
+            Some(id) => call.with_id(id.clone()),
+            None => call,
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::ToolResult;
+use crate::dispatch::awaits_decision;
 use crate::provider::{Provider, ProviderCall, Turn};
 use crate::store::{Store, StoreError, When};
 
@@ -177,6 +178,12 @@ impl Turn {
 
     /// Reads the turn [saved](Turn::save) under `key`: `None` if there is
     /// none (never saved, or expired).
+    ///
+    /// A call that waited for a person's decision when the turn was saved
+    /// and has been decided since (in any process sharing the registry's
+    /// store, which is `store` here) no longer
+    /// [awaits a decision](crate::provider::Waiting::awaits_decision): it
+    /// waits for its result, which [`resume`](Turn::resume) takes.
     pub async fn load(
         store: &(impl Store + ?Sized),
         key: &str,
@@ -184,12 +191,23 @@ impl Turn {
         let Some(bytes) = store.get(key).await? else {
             return Ok(None);
         };
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|error| StoreError::Refused {
+        let mut turn: Turn =
+            serde_json::from_slice(&bytes).map_err(|error| StoreError::Refused {
                 store: store.kind().to_owned(),
                 key: key.to_owned(),
                 message: format!("the record is not a stored turn: {error}"),
-            })
+            })?;
+        for (call, result) in turn.calls.iter().zip(&mut turn.results) {
+            if !result.awaits_decision() {
+                continue;
+            }
+            let Some(id) = result.pending_call_id() else {
+                continue;
+            };
+            if awaits_decision(store, id).await? == Some(false) {
+                *result = ToolResult::pending(call.name(), id);
+            }
+        }
+        Ok(Some(turn))
     }
 }

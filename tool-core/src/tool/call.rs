@@ -1,6 +1,6 @@
 //! One call through a registry, as the context of the tool that runs it
-//! shares it: its arguments (or their text), and the id and the token made
-//! from them only when someone asks.
+//! shares it: its arguments (or their text), whose it is, and the id and
+//! the token made only when someone asks.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::elicit::Asker;
-use crate::tool::Name;
+use crate::tool::{Name, Scope};
 use crate::tool::progress::{Progress, ProgressSink};
 
 /// One call through a registry: its arguments, and the id and token made
@@ -23,6 +23,10 @@ pub(crate) struct Call {
     /// Made from `text` when first asked for, for a call read from it.
     arguments: OnceLock<Value>,
     text: Option<String>,
+    /// Whose the call is, and the id its caller gave it: what its own id
+    /// is made from.
+    scope: Scope,
+    given: Option<Arc<str>>,
     id: OnceLock<String>,
     token: OnceLock<CancellationToken>,
     cancelled: AtomicBool,
@@ -53,6 +57,8 @@ impl Call {
             tool,
             arguments: OnceLock::from(arguments),
             text: None,
+            scope: Scope::default(),
+            given: None,
             id: OnceLock::new(),
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
@@ -61,6 +67,25 @@ impl Call {
             asks: false,
             asking: Mutex::default(),
         }
+    }
+
+    /// The same call, made by `scope`'s caller in its conversation, under
+    /// the id the caller `given` it (the provider's).
+    pub(crate) fn of(mut self, scope: Scope, given: Option<Arc<str>>) -> Self {
+        self.scope = scope;
+        self.given = given;
+        self
+    }
+
+    /// The same call under the id it was given already.
+    pub(crate) fn with_id(self, id: String) -> Self {
+        let _ = self.id.set(id);
+        self
+    }
+
+    /// Whose the call is.
+    pub(crate) fn scope(&self) -> &Scope {
+        &self.scope
     }
 
     /// The call of a tool marked `asks`, whose questions `desk` answers
@@ -120,6 +145,8 @@ impl Call {
             tool,
             arguments: OnceLock::new(),
             text: Some(text),
+            scope: Scope::default(),
+            given: None,
             id: OnceLock::new(),
             token: OnceLock::new(),
             cancelled: AtomicBool::new(false),
@@ -153,11 +180,11 @@ impl Call {
         })
     }
 
-    /// The call's stable id, computed once: the same for its text as for
-    /// its value.
+    /// The call's id, made once, when first asked for
+    /// ([`Scope::call_id`]).
     pub(crate) fn id(&self) -> &str {
         self.id
-            .get_or_init(|| crate::call_id(&self.tool, self.arguments()))
+            .get_or_init(|| self.scope.call_id(self.given.as_deref(), &self.tool))
     }
 
     /// The call's own token: a child of the caller's, cancelled with it or

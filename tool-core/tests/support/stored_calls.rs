@@ -123,13 +123,16 @@ pub(crate) async fn a_call_made_here_is_delivered_there(
 }
 
 /// A long tool's own result, made where it runs, is waited on elsewhere;
-/// the same call asked for in both processes runs once.
+/// the same call (the provider's `call_1` in one conversation) asked for
+/// in both processes runs once.
 pub(crate) async fn a_call_runs_once_and_its_result_is_read_anywhere(
     here: ToolRegistry<Arc<Runs>>,
     there: ToolRegistry<Arc<Runs>>,
 ) {
     let runs = Arc::new(Runs::default());
-    let ctx = ToolContext::new(Arc::clone(&runs));
+    let ctx = ToolContext::new(Arc::clone(&runs))
+        .with_conversation("conversation:1")
+        .with_call_id("call_1");
     let args = json!({"report": "q3"});
     let first = here.call(&ctx, "export", args.clone()).await;
     let second = there.call(&ctx, "export", args).await;

@@ -10,14 +10,16 @@ mod parked;
 mod stored;
 
 pub(crate) use memory::MemoryCalls;
+pub(crate) use parked::awaits_decision;
 pub(crate) use stored::{StoredCalls, StoredClaim};
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::ToolResult;
-use crate::policy::DecisionError;
+use crate::policy::{DecisionError, ParkedCall};
 use crate::store::{MemoryStore, StoreError};
+use crate::tool::Scope;
 
 /// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
 /// a result.
@@ -125,25 +127,28 @@ impl PendingCalls {
         self.parking().desk()
     }
 
-    /// Parks the call `call_id` for a decision, for at most `within`.
+    /// Parks the call `call_id` of `scope`'s caller for a decision, for
+    /// at most `within`.
     pub(crate) async fn park(
         &self,
         call_id: &str,
         tool: &str,
         arguments: &serde_json::Value,
+        scope: &Scope,
         within: Duration,
     ) -> Result<(), StoreError> {
         self.parking()
-            .park(call_id, tool, arguments, within)
+            .park(call_id, tool, arguments, scope, within)
             .await
             .map(|_| ())
     }
 
-    /// Takes the decision on a parked call: the claim on its run and the
-    /// arguments the model sent.
+    /// Takes `caller`'s decision on a parked call: the claim on its run
+    /// and the arguments the model sent.
     pub(crate) async fn decide(
         &self,
         call_id: &str,
+        caller: Option<&str>,
         runs_for: Duration,
     ) -> Result<(StoredClaim, serde_json::Value), DecisionError> {
         if let PendingCalls::Memory { parked, .. } = self
@@ -153,7 +158,17 @@ impl PendingCalls {
                 call_id: call_id.to_owned(),
             });
         }
-        self.parking().decide(call_id, runs_for).await
+        self.parking().decide(call_id, caller, runs_for).await
+    }
+
+    /// `caller`'s calls parked for a decision.
+    pub(crate) async fn parked(&self, caller: Option<&str>) -> Result<Vec<ParkedCall>, StoreError> {
+        if let PendingCalls::Memory { parked, .. } = self
+            && parked.get().is_none()
+        {
+            return Ok(Vec::new());
+        }
+        self.parking().parked(caller).await
     }
 }
 

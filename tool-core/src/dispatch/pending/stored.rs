@@ -60,11 +60,16 @@ pub(super) enum State {
     /// The call's final result.
     Done { result: ToolResult },
     /// Parked for a person's decision until the deadline, with the
-    /// arguments the model sent.
+    /// arguments the model sent, and whose the call is: only its caller
+    /// lists and decides it.
     Parked {
         arguments: Value,
         deadline_ms: u64,
         after_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        caller: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        conversation: Option<String>,
     },
 }
 

@@ -129,8 +129,12 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
             };
         let (done, over) = watch::channel(false);
         let registry = Arc::clone(&self.registry);
-        let ctx = self.ctx.clone();
         let tool = call.to_tool_call();
+        // The provider's id: the call's own is made from it.
+        let ctx = match &tool.id {
+            Some(id) => self.ctx.clone().with_call_id(id.as_str()),
+            None => self.ctx.clone(),
+        };
         let run = tokio::spawn(async move {
             for mut wait in waits {
                 // A call whose task ended (or panicked) is over too.

@@ -34,7 +34,7 @@ fn the_listener_hears_the_advancing_reports_of_calls_only() {
     call.progress(1.0, Some(2.0), "stale");
     call.progress(f64::NAN, None, None);
     call.progress(2.0, Some(f64::INFINITY), None);
-    let id = crate::call_id("index", &json!({"a": 1}));
+    let id = call.call_id().expect("the call's id").to_owned();
     assert_eq!(
         *heard.lock().unwrap_or_else(PoisonError::into_inner),
         [
