@@ -17,7 +17,7 @@ use crate::found::Found;
 use crate::http_options::HttpOptions;
 use crate::server_hook::{InstallHook, installer};
 use crate::task_store::RerunFn;
-use crate::tasks::Tasks;
+use crate::tasks::{Caller, Tasks};
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
 /// that many tools or fewer is listed in one answer, without a
@@ -352,11 +352,20 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         replaced
     }
 
-    /// The context of one request's calls.
+    /// The context of one request's calls: the server's (or the one made
+    /// for the request), naming the request's caller.
     pub(crate) fn context_for(&self, request: &RequestContext<RoleServer>) -> ToolContext<Ctx> {
         let ctx = match &self.context {
             ContextSource::Fixed(ctx) => ctx.clone(),
             ContextSource::PerRequest(make) => make(request),
+        };
+        // The request's caller (its token, else its session) is the
+        // call's, unless the application named one: what waits of a call
+        // is its caller's alone.
+        let ctx = match Caller::of(request, self.verifier.is_some()) {
+            Caller::Anyone => ctx,
+            _ if ctx.caller().is_some() => ctx,
+            caller => ctx.with_caller(caller.key()),
         };
         match (&self.verifier, request.extensions.get::<Parts>()) {
             // The HTTP front has already refused a bad token with 401; this
