@@ -46,6 +46,17 @@ impl ApprovalHook<()> for AskThePerson {
 /// Where the turn is saved: the conversation's key.
 const CONVERSATION: &str = "conversation:approval-example";
 
+/// The user whose conversation it is: only a context of the same user
+/// lists and decides the user's parked calls.
+const USER: &str = "user:7";
+
+/// The context of the user's calls in the conversation, in either process.
+fn context() -> ToolContext {
+    ToolContext::new(())
+        .with_caller(USER)
+        .with_conversation(CONVERSATION)
+}
+
 /// The provider the conversation is with.
 const PROVIDER: Provider = Provider::Anthropic { strict: false };
 
@@ -86,7 +97,7 @@ pub(crate) struct Parked {
 pub(crate) async fn ask(redis: &str) -> Result<Parked, String> {
     let (registry, store) = registry(redis).await?;
     let turn = PROVIDER
-        .respond(&registry, &ToolContext::new(()), &response())
+        .respond(&registry, &context(), &response())
         .await
         .map_err(|error| error.to_string())?;
     let waiting = turn
@@ -111,7 +122,7 @@ pub(crate) async fn decide(redis: &str, decision: Decision) -> Result<Vec<Value>
         .await
         .map_err(|error| error.to_string())?
         .ok_or("no turn waits: run `cargo run --example approval -- ask` first")?;
-    let ctx = ToolContext::new(());
+    let ctx = context();
     let ids: Vec<String> = turn
         .waiting()
         .filter(|waiting| waiting.awaits_decision())

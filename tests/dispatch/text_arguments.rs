@@ -242,3 +242,73 @@ fn any_arguments_end_alike_either_way() {
         panic!("{error}");
     }
 }
+
+/// Yes or no: `true` and `false`, and the words too, which its schema
+/// (a boolean) does not say.
+struct Lenient(bool);
+
+impl<'de> serde::Deserialize<'de> for Lenient {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match <Value as serde::Deserialize>::deserialize(deserializer)? {
+            Value::Bool(flag) => Ok(Lenient(flag)),
+            Value::String(word) if word == "yes" => Ok(Lenient(true)),
+            Value::String(word) if word == "no" => Ok(Lenient(false)),
+            other => Err(serde::de::Error::custom(format!("not yes or no: {other}"))),
+        }
+    }
+}
+
+impl schemars::JsonSchema for Lenient {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Lenient".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "boolean"})
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+/// Archive a note.
+#[tool(tier = Observe, concurrency_safe)]
+fn archive(
+    /// Whether to archive it.
+    archived: Lenient,
+) -> String {
+    format!("archived: {}", archived.0)
+}
+
+/// `Validation::Always` checks every call against the schema first,
+/// whether its arguments come as a value or as OpenAI's text: the schema
+/// says boolean, so `"yes"` is refused both ways, though the type's own
+/// reading takes it.
+#[tokio::test]
+async fn always_checks_arguments_given_as_text_as_it_checks_a_value() {
+    let checked: ToolRegistry = ToolRegistry::new()
+        .with(Archive)
+        .with_validation(Validation::Always);
+    let ctx = ToolContext::new(());
+    let refused = "invalid arguments for tool `archive`: argument `archived` at `/archived`: expected a boolean, got a string `yes`. Correct the arguments and call the tool again.";
+    let as_value = checked.call(&ctx, "archive", json!({"archived": "yes"})).await;
+    assert_eq!(as_value.model_text(), refused);
+    let as_text = checked
+        .call(&ctx, "archive", json!("{\"archived\": \"yes\"}"))
+        .await;
+    assert_eq!(as_text.model_text(), refused);
+    // What the schema takes runs both ways.
+    for arguments in [json!({"archived": true}), json!("{\"archived\": true}")] {
+        assert_eq!(
+            checked.call(&ctx, "archive", arguments).await.model_text(),
+            "archived: true"
+        );
+    }
+    // By default the type's own reading decides, both ways alike.
+    let auto: ToolRegistry = ToolRegistry::new().with(Archive);
+    for arguments in [json!({"archived": "yes"}), json!("{\"archived\": \"yes\"}")] {
+        assert_eq!(
+            auto.call(&ctx, "archive", arguments).await.model_text(),
+            "archived: true"
+        );
+    }
+}
