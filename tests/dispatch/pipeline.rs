@@ -578,10 +578,11 @@ struct Observe(Arc<Recorder>);
 
 impl CallObserver for Observe {
     fn call_started(&self, event: &CallStarted<'_>) {
-        self.0.events.lock().expect("lock").push(format!(
-            "start {} {}",
-            event.tool, event.call_id
-        ));
+        self.0
+            .events
+            .lock()
+            .expect("lock")
+            .push(format!("start {} {}", event.tool, event.call_id));
     }
     fn call_finished(&self, event: &CallFinished<'_>) {
         self.0.events.lock().expect("lock").push(format!(
@@ -604,7 +605,11 @@ async fn every_call_has_a_stable_id_and_start_and_finish_events() {
     // twice (its arguments as a value, then as OpenAI's text): one id.
     let asked_twice = ctx().with_conversation("chat").with_call_id("call_1");
     registry
-        .call(&asked_twice, "get_weather", json!({"days": 1, "city": "Oslo"}))
+        .call(
+            &asked_twice,
+            "get_weather",
+            json!({"days": 1, "city": "Oslo"}),
+        )
         .await;
     registry
         .call(

@@ -290,7 +290,9 @@ async fn always_checks_arguments_given_as_text_as_it_checks_a_value() {
         .with_validation(Validation::Always);
     let ctx = ToolContext::new(());
     let refused = "invalid arguments for tool `archive`: argument `archived` at `/archived`: expected a boolean, got a string `yes`. Correct the arguments and call the tool again.";
-    let as_value = checked.call(&ctx, "archive", json!({"archived": "yes"})).await;
+    let as_value = checked
+        .call(&ctx, "archive", json!({"archived": "yes"}))
+        .await;
     assert_eq!(as_value.model_text(), refused);
     let as_text = checked
         .call(&ctx, "archive", json!("{\"archived\": \"yes\"}"))

@@ -121,7 +121,10 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
             "single"
         );
         assert_eq!(
-            registry.open_questions(&ToolContext::new(())).await.expect("read"),
+            registry
+                .open_questions(&ToolContext::new(()))
+                .await
+                .expect("read"),
             std::slice::from_ref(&question)
         );
         registry
@@ -348,5 +351,65 @@ async fn a_question_asked_in_one_process_is_answered_in_another() {
     assert_eq!(
         running.await.expect("joined").model_text(),
         "booked a Double room on n, breakfast true"
+    );
+}
+
+/// A caller's questions are listed and heard in any process sharing the
+/// store, and never by another caller.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_one_else() {
+    let store = MemoryStore::new();
+    let asking = Arc::new(ToolRegistry::new().with(BookRoom).with_store(store.clone()));
+    let answering = ToolRegistry::<()>::new().with_store(store);
+    let ada = ToolContext::new(())
+        .with_caller("ada")
+        .with_conversation("stay");
+    let bob = ToolContext::new(()).with_caller("bob");
+    // Heard in the other process, as it is asked.
+    let mut adas = answering.questions(&ada);
+    let mut bobs = answering.questions(&bob);
+    let running = call(&asking, ada.clone(), "book_room", json!({"night": "n"}));
+    let question = adas.next().await;
+    assert_eq!(question.message(), "Which room on n?");
+    assert_eq!(question.conversation(), Some("stay"));
+    // Listed there too, and to Ada alone.
+    let open = |ctx: ToolContext| {
+        let answering = &answering;
+        async move { answering.open_questions(&ctx).await.expect("read") }
+    };
+    assert_eq!(open(ada.clone()).await, std::slice::from_ref(&question));
+    assert!(open(bob.clone()).await.is_empty());
+    assert!(open(ToolContext::new(())).await.is_empty());
+    assert!(
+        tokio::time::timeout(Duration::from_millis(100), bobs.next())
+            .await
+            .is_err(),
+        "Bob hears nothing of Ada's question"
+    );
+    answering
+        .answer(question.id(), Answer::Accept(json!({"room": "single"})))
+        .await
+        .expect("answered elsewhere");
+    assert_eq!(
+        running.await.expect("joined").model_text(),
+        "booked a Single room on n, breakfast false"
+    );
+    assert!(open(ada).await.is_empty(), "answered: no longer open");
+    // A question asked after is heard by a listener made before it.
+    let running = call(
+        &asking,
+        ToolContext::new(()).with_caller("ada"),
+        "book_room",
+        json!({"night": "m"}),
+    );
+    let next = adas.next().await;
+    assert_eq!(next.message(), "Which room on m?");
+    answering
+        .answer(next.id(), Answer::Decline)
+        .await
+        .expect("answered");
+    assert_eq!(
+        running.await.expect("joined").model_text(),
+        "the guest declined; do not ask again"
     );
 }

@@ -27,10 +27,7 @@ async fn the_same_payment_of_two_callers_is_two_calls() {
     ownership::the_same_payment_in_two_conversations_is_two_calls(
         &ownership::registry(store.clone()),
         &ownership::registry(store),
-        (
-            ownership::ctx("ada", "chat"),
-            ownership::ctx("bob", "chat"),
-        ),
+        (ownership::ctx("ada", "chat"), ownership::ctx("bob", "chat")),
     )
     .await;
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use rmcp::ServiceExt;
 use rmcp::model::{
     CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig, GetTaskParams,
     Implementation, TaskPayload,
@@ -15,7 +16,6 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::ServiceExt;
 use serde_json::json;
 use support::serve_http;
 use tokio::sync::Notify;
@@ -162,7 +162,11 @@ async fn each_token_is_the_caller_of_its_calls() {
     let alice = client(address, "alice-secret").await;
     let alice_again = client(address, "alice-secret").await;
     let bob = client(address, "bob-secret").await;
-    let (a, a2, b) = (whoami(&alice).await, whoami(&alice_again).await, whoami(&bob).await);
+    let (a, a2, b) = (
+        whoami(&alice).await,
+        whoami(&alice_again).await,
+        whoami(&bob).await,
+    );
     assert!(a.starts_with("t:") && a.len() == 66, "{a}");
     assert_eq!(a, a2, "one token, one caller");
     assert_ne!(a, b);

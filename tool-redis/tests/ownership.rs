@@ -27,10 +27,7 @@ async fn the_same_payment_of_two_callers_is_two_calls_on_every_replica() {
     ownership::the_same_payment_in_two_conversations_is_two_calls(
         &ownership::registry(connect(&server.url()).await),
         &ownership::registry(connect(&server.url()).await),
-        (
-            ownership::ctx("ada", "chat"),
-            ownership::ctx("bob", "chat"),
-        ),
+        (ownership::ctx("ada", "chat"), ownership::ctx("bob", "chat")),
     )
     .await;
 }
@@ -131,13 +128,7 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
             .expect("saved")
     };
     let (mut ada_turn, mut bob_turn) = (load("ada").await, load("bob").await);
-    let id = |turn: &Turn| {
-        turn.waiting()
-            .next()
-            .expect("waiting")
-            .call_id()
-            .to_owned()
-    };
+    let id = |turn: &Turn| turn.waiting().next().expect("waiting").call_id().to_owned();
     let (ada_id, bob_id) = (id(&ada_turn), id(&bob_turn));
     assert_ne!(ada_id, bob_id);
     let listed = |calls: Vec<tool_core::policy::ParkedCall>| {
@@ -146,19 +137,34 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
             .map(|call| call.call_id().to_owned())
             .collect::<Vec<_>>()
     };
-    assert_eq!(listed(registry.parked(&ada).await.expect("listed")), [ada_id.clone()]);
-    assert_eq!(listed(registry.parked(&bob).await.expect("listed")), [bob_id.clone()]);
+    assert_eq!(
+        listed(registry.parked(&ada).await.expect("listed")),
+        [ada_id.clone()]
+    );
+    assert_eq!(
+        listed(registry.parked(&bob).await.expect("listed")),
+        [bob_id.clone()]
+    );
 
     // Ada lowers hers to 100 cents: hers alone.
     registry
-        .decide(&ada, &ada_id, Decision::edit(json!({"to": "carol", "cents": 100})))
+        .decide(
+            &ada,
+            &ada_id,
+            Decision::edit(json!({"to": "carol", "cents": 100})),
+        )
         .await
         .expect("hers");
     ada_turn.resume(&registry).await;
-    assert_eq!(ada_turn.results()[0].model_text(), "sent 100 cents to carol");
+    assert_eq!(
+        ada_turn.results()[0].model_text(),
+        "sent 100 cents to carol"
+    );
     let bob_turn_now = load("bob").await;
     assert!(
-        bob_turn_now.waiting().all(|waiting| waiting.awaits_decision()),
+        bob_turn_now
+            .waiting()
+            .all(|waiting| waiting.awaits_decision()),
         "Bob's still waits for his own decision"
     );
     registry
@@ -166,5 +172,8 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
         .await
         .expect("his, still parked");
     bob_turn.resume(&registry).await;
-    assert_eq!(bob_turn.results()[0].model_text(), "sent 5000 cents to carol");
+    assert_eq!(
+        bob_turn.results()[0].model_text(),
+        "sent 5000 cents to carol"
+    );
 }

@@ -91,7 +91,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// in this process or any other sharing the registry's
     /// [store](ToolRegistry::with_store), the soonest to run out of time
     /// first.
-    pub async fn open_questions(&self, ctx: &ToolContext<Ctx>) -> Result<Vec<Question>, StoreError> {
+    pub async fn open_questions(
+        &self,
+        ctx: &ToolContext<Ctx>,
+    ) -> Result<Vec<Question>, StoreError> {
         self.pipeline.pending.desk().open(ctx.caller()).await
     }
 }

@@ -215,10 +215,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             absent.strip(&mut arguments);
         }
         if entry.uses_context || entry.metadata.long_running {
-            let call = Call::new(entry.name.clone(), arguments, self.progress.clone()).of(
-                ctx.scope().clone(),
-                ctx.given_call_id_shared(),
-            );
+            let call = Call::new(entry.name.clone(), arguments, self.progress.clone())
+                .of(ctx.scope().clone(), ctx.given_call_id_shared());
             Held::Shared(Arc::new(if entry.metadata.asks {
                 call.asking_through(Arc::clone(self.pending.desk()) as _)
             } else {

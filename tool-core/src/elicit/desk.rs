@@ -237,7 +237,9 @@ impl Asker for Desk {
             };
             // Listed, and heard, from any process until it is closed.
             let member = format!("{:016x}:{}", now_ms(), question.id);
-            let until = question.deadline_ms.saturating_add(MARGIN.as_millis() as u64);
+            let until = question
+                .deadline_ms
+                .saturating_add(MARGIN.as_millis() as u64);
             store
                 .add_member(&index(question.caller.as_deref()), &member, until)
                 .await

@@ -176,8 +176,14 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
             .map(|call| call.call_id().to_owned())
             .collect::<Vec<_>>()
     };
-    assert_eq!(listed(there.parked(&ada).await.expect("listed")), [ada_id.clone()]);
-    assert_eq!(listed(there.parked(&bob).await.expect("listed")), [bob_id.clone()]);
+    assert_eq!(
+        listed(there.parked(&ada).await.expect("listed")),
+        [ada_id.clone()]
+    );
+    assert_eq!(
+        listed(there.parked(&bob).await.expect("listed")),
+        [bob_id.clone()]
+    );
     // A context naming no caller is no one's: it sees neither.
     assert!(
         there
@@ -207,7 +213,10 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
         .decide(&ada, &ada_id, Decision::deny("ada said no"))
         .await
         .expect("hers");
-    assert_eq!(listed(there.parked(&bob).await.expect("listed")), [bob_id.clone()]);
+    assert_eq!(
+        listed(there.parked(&bob).await.expect("listed")),
+        [bob_id.clone()]
+    );
     let result = there
         .decide(&bob, &bob_id, Decision::Approve)
         .await
@@ -267,8 +276,18 @@ pub(crate) async fn the_same_call_asked_again_in_its_conversation_runs_once(
         .expect("delivered once");
     assert_eq!(finished(here, first).await, "notes.txt");
 
-    let parked = respond(here, &chat, &response("send_money", json!({"to": "ada", "cents": 1}))).await;
-    let again = respond(there, &chat, &response("send_money", json!({"to": "ada", "cents": 1}))).await;
+    let parked = respond(
+        here,
+        &chat,
+        &response("send_money", json!({"to": "ada", "cents": 1})),
+    )
+    .await;
+    let again = respond(
+        there,
+        &chat,
+        &response("send_money", json!({"to": "ada", "cents": 1})),
+    )
+    .await;
     let id = waiting_id(&parked);
     assert_eq!(waiting_id(&again), id, "parked once");
     assert_eq!(there.parked(&chat).await.expect("listed").len(), 1);
