@@ -62,8 +62,8 @@
 //!   decides on calls of `Confirm` tools;
 //! - [`observe`]: the start, progress and finish of every call, for logs
 //!   and metrics;
-//! - [`context`]: what a call carries beside its arguments: its stable id
-//!   and its cancellation;
+//! - [`context`]: what a call carries beside its arguments: its id, whose
+//!   it is, and its cancellation;
 //! - [`error`]: the parts of a [`ToolError`]: a tool's own error with its
 //!   source, and the bounded echo of model output in error texts;
 //! - [`schema`]: deriving an input schema from a Rust type;

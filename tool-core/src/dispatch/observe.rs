@@ -69,7 +69,7 @@ impl<O: CallObserver> ProgressSink for O {
 pub struct CallStarted<'a> {
     /// The tool's name, as the model sent it.
     pub tool: &'a str,
-    /// The call's stable id.
+    /// The call's id ([`ToolContext::call_id`](crate::ToolContext::call_id)).
     pub call_id: &'a str,
 }
 
@@ -79,7 +79,7 @@ pub struct CallStarted<'a> {
 pub struct CallFinished<'a> {
     /// The tool's name, as the model sent it.
     pub tool: &'a str,
-    /// The call's stable id.
+    /// The call's id ([`ToolContext::call_id`](crate::ToolContext::call_id)).
     pub call_id: &'a str,
     /// From the start of the call.
     pub duration: Duration,

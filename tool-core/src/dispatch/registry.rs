@@ -346,9 +346,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// 7. the output: text or JSON, plus structured content when the tool
     ///    declares an output schema (checked against it).
     ///
-    /// Each call has a stable id ([`call_id`](crate::context::call_id())), seen by
+    /// Each call has an id of its own ([`ToolContext::call_id`]), seen by
     /// the tool in its context, by the observer's start and finish events,
-    /// and in the `tool_call` tracing span.
+    /// and in the `tool_call` tracing span; see
+    /// [`ToolContext::with_conversation`] for when a call asked for again
+    /// is the same call.
     ///
     /// Runs on a Tokio runtime with its timer enabled.
     pub async fn call(&self, ctx: &ToolContext<Ctx>, name: &str, args: Value) -> ToolResult {

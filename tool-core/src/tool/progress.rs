@@ -72,7 +72,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 pub struct CallProgress<'a> {
     /// The tool's name.
     pub tool: &'a str,
-    /// The call's stable id, as in its start and finish events.
+    /// The call's id, as in its start and finish events.
     pub call_id: &'a str,
     /// How much is done: MCP's `progress`. Finite, and more than in the
     /// call's event before.
