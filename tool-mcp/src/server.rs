@@ -134,6 +134,15 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// `request.extensions`, for a caller's own scopes or state. Replaces
     /// the context given to [`McpServer::new`].
     ///
+    /// A call is its caller's ([`ToolContext::with_caller`]): what waits
+    /// of it (a question parked for the application, say) is listed only
+    /// for that caller. A context that names no caller is given the
+    /// request's: `t:` and the SHA-256 of its bearer token, in lowercase
+    /// hex, when the server checks tokens
+    /// ([`with_bearer_auth`](Self::with_bearer_auth)), else `s:` and that of
+    /// its HTTP session's id; none over stdio. Name the caller here to use
+    /// the application's own keys (the user a token belongs to).
+    ///
     /// ```
     /// use std::sync::Arc;
     /// use tool_core::{ToolContext, ToolRegistry};

@@ -33,6 +33,14 @@ async fn render(ctx: &ToolContext<Arc<AtomicUsize>>, video: String) -> String {
     format!("rendered {video}")
 }
 
+/// The context of the provider's call `call_1` in one conversation, on
+/// either replica.
+fn conversation(runs: Arc<AtomicUsize>) -> ToolContext<Arc<AtomicUsize>> {
+    ToolContext::new(runs)
+        .with_conversation("conversation:1")
+        .with_call_id("call_1")
+}
+
 async fn registry(url: &str) -> ToolRegistry<Arc<AtomicUsize>> {
     let store = RedisStore::connect(url).await.expect("Redis is up");
     ToolRegistry::new().with(Render).with_store(store)
@@ -43,7 +51,7 @@ async fn a_call_whose_replica_is_killed_ends_saying_so_and_runs_again_when_asked
     if let Ok(url) = std::env::var(DOOMED) {
         // The doomed replica: starts the call, says its id, runs on.
         let registry = registry(&url).await;
-        let ctx = ToolContext::new(Arc::new(AtomicUsize::new(0)));
+        let ctx = conversation(Arc::new(AtomicUsize::new(0)));
         let pending = registry
             .call(&ctx, "render", json!({"video": "intro"}))
             .await;
@@ -89,9 +97,10 @@ async fn a_call_whose_replica_is_killed_ends_saying_so_and_runs_again_when_asked
         )
     );
 
-    // Asked again, the same call runs on a live replica, once.
+    // Asked again (the same provider's call in its conversation), the same
+    // call runs on a live replica, once.
     let runs = Arc::new(AtomicUsize::new(0));
-    let ctx = ToolContext::new(Arc::clone(&runs));
+    let ctx = conversation(Arc::clone(&runs));
     let again = live.call(&ctx, "render", json!({"video": "intro"})).await;
     assert_eq!(again.pending_call_id(), Some(id.as_str()), "the same call");
     let result: ToolResult = live.wait(&id).await.expect("a result");
