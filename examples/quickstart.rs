@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+use tool_core::provider::Provider;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
 /// The application's state, shared by every call.
@@ -128,13 +129,35 @@ pub(crate) fn context() -> ToolContext<App> {
     })
 }
 
-#[tokio::main]
-async fn main() {
+/// Everything the quickstart prints: the tools as one provider is given
+/// them, then calls a model might make and what it reads back.
+pub(crate) async fn transcript() -> String {
     let registry = registry();
+    let mut out = String::new();
 
-    println!("== The tool definitions a model is given ==");
-    let definitions = serde_json::to_string_pretty(registry.tool_definitions()).expect("JSON");
-    println!("{definitions}\n");
+    // Each provider is given the tools in its own shape and schema dialect;
+    // `registry.tool_definitions()` is the registry's own schema, which no
+    // provider is sent as it is.
+    let provider = Provider::Anthropic { strict: false };
+    out.push_str("== The tool definitions Anthropic's Messages API is given ==\n");
+    let others: Vec<&str> = Provider::ALL
+        .iter()
+        .filter(|other| **other != provider)
+        .map(|other| other.name())
+        .collect();
+    out.push_str(&format!(
+        "(another provider's: `cargo run --example definitions -- <provider>`, <provider> one of {})\n",
+        others.join(", ")
+    ));
+    match provider.definitions(&registry) {
+        Ok(definitions) => {
+            let json = serde_json::to_string_pretty(definitions.as_json())
+                .unwrap_or_else(|error| format!("the definitions are not JSON: {error}"));
+            out.push_str(&json);
+        }
+        Err(error) => out.push_str(&format!("no definitions: {error}")),
+    }
+    out.push_str("\n\n");
 
     let ctx = context();
     let calls: [(&str, Value); 7] = [
@@ -156,10 +179,19 @@ async fn main() {
         ("web_search", json!({"query": 42, "max_results": 50})),
         ("get_wether", json!({"city": "Paris"})),
     ];
-    println!("== Calls, and what the model receives back ==");
+    out.push_str("== Calls, and what the model receives back ==\n");
     for (name, args) in calls {
         let result = registry.call(&ctx, name, args.clone()).await;
         let status = if result.is_error() { "error" } else { "ok" };
-        println!("{name}({args})\n  -> [{status}] {}\n", result.model_text());
+        out.push_str(&format!(
+            "{name}({args})\n  -> [{status}] {}\n\n",
+            result.model_text()
+        ));
     }
+    out
+}
+
+#[tokio::main]
+async fn main() {
+    print!("{}", transcript().await);
 }

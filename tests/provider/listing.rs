@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tool_core::provider::{Listing, Provider, Search};
+use tool_core::search::SearchTool;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolRegistry, ToolResult, tool};
 
 use crate::payloads::{calls_of, fixture, some};
@@ -185,6 +186,49 @@ fn openai_responses_gets_its_hosted_search_last() {
     assert_eq!(list[0]["name"], "get_weather");
     assert_eq!(list[0]["defer_loading"], json!(true));
     assert!(list[1].get("defer_loading").is_none());
+}
+
+#[test]
+fn a_native_search_is_the_only_search_the_model_is_offered() {
+    // The registry also holds its own search tool, for the providers
+    // without a search of their own.
+    let tools = registry();
+    let search = SearchTool::new(tools.tools());
+    let registry = tools.with(search);
+    let listed = |provider: Provider, search: Search| {
+        let tools = provider
+            .definitions_with(&registry, Listing::new().search(search))
+            .expect("listed");
+        names(tools.as_json())
+    };
+    for strict in [false, true] {
+        let anthropic = Provider::Anthropic { strict };
+        assert_eq!(
+            listed(anthropic, Search::Native),
+            ["tool_search_tool_bm25", "get_weather", "web_search"],
+            "{anthropic}"
+        );
+        assert_eq!(
+            listed(anthropic, Search::NativeRegex),
+            ["tool_search_tool_regex", "get_weather", "web_search"],
+            "{anthropic}"
+        );
+        let responses = Provider::OpenAiResponses { strict };
+        assert_eq!(
+            listed(responses, Search::Native),
+            ["get_weather", "web_search", "tool_search"],
+            "{responses}"
+        );
+    }
+    // Where the registry's search is the one used, it stays.
+    assert_eq!(
+        listed(ANTHROPIC, Search::Client),
+        ["get_weather", "web_search", "search_tools"]
+    );
+    assert_eq!(
+        names(ANTHROPIC.definitions(&registry).expect("listed").as_json()),
+        ["get_weather", "web_search", "search_tools"]
+    );
 }
 
 #[test]

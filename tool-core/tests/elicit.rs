@@ -305,8 +305,8 @@ async fn answers_given_beforehand_and_no_one_to_ask() {
         .await;
     assert_eq!(
         result.model_text(),
-        "the person's answer did not fit, after 3 asks: argument `room` at `/room`: invalid \
-         type: integer `3`, expected string or map"
+        "the person's answer did not fit, after 3 asks: argument `room` at `/room`: expected \
+         one of `single`, `double`, got `3`"
     );
     let ctx = ToolContext::new(()).with_no_one_to_ask("this runs in a batch job");
     let result = registry

@@ -1,10 +1,11 @@
-//! `Definitions::token_counts`: exact `o200k_base` counts of a fixed tool,
+//! `Definitions::token_counts` and `ToolResult::model_tokens`: exact
+//! `o200k_base` counts of a fixed tool and a fixed result,
 //! so that a change to the definitions' shape shows up here as a number.
 
 #![cfg(feature = "tokens")]
 
 use tool_core::provider::{Provider, ToolTokens};
-use tool_core::{ToolRegistry, tool};
+use tool_core::{ToolRegistry, ToolResult, tool};
 
 /// Get the current weather for a city.
 #[tool(read_only)]
@@ -71,4 +72,18 @@ fn a_count_is_the_tokens_of_the_compact_json_of_the_definition() {
         r#"{"name":"hello","description":"Say hello.","inputSchema":{"type":"object","additionalProperties":false,"properties":{}}}"#
     );
     assert_eq!(definitions.token_counts()[1].tokens, 27);
+}
+
+#[test]
+fn a_results_count_is_the_tokens_of_the_text_the_model_reads() {
+    let file = "fn main() {\n\tprintln!(\"hello\");\n}\n";
+    let text = ToolResult::text(file);
+    assert_eq!(text.model_tokens(), 10);
+    // The same file as JSON, its newlines, tab and quotes escaped.
+    let escaped = ToolResult::json(serde_json::json!({"content": file}));
+    assert_eq!(
+        escaped.model_text(),
+        r#"{"content":"fn main() {\n\tprintln!(\"hello\");\n}\n"}"#
+    );
+    assert_eq!(escaped.model_tokens(), 20);
 }

@@ -204,3 +204,29 @@ async fn a_client_that_takes_no_elicitation_gives_the_tool_the_reason() {
     assert!(asked.lock().expect("unpoisoned").is_empty());
     client.cancel().await.expect("closed");
 }
+
+#[tokio::test]
+async fn an_answer_that_does_not_fit_is_asked_again_in_the_registrys_words() {
+    let unfit = ElicitResult::new(ElicitationAction::Accept).with_content(json!({"room": "suite"}));
+    let (client, asked) = connected(Some(unfit)).await;
+    let why = "argument `room` at `/room`: expected one of `single`, `double`, got `suite`";
+    assert_eq!(
+        book(&client).await,
+        (
+            format!("the person's answer did not fit, after 3 asks: {why}"),
+            true
+        )
+    );
+    let messages: Vec<String> = asked
+        .lock()
+        .expect("unpoisoned")
+        .iter()
+        .map(|(message, _)| message.clone())
+        .collect();
+    let again = format!("Your answer did not fit: {why}\n\nWhich room on 2026-12-01?");
+    assert_eq!(
+        messages,
+        ["Which room on 2026-12-01?".to_owned(), again.clone(), again]
+    );
+    client.cancel().await.expect("closed");
+}

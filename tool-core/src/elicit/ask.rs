@@ -18,9 +18,13 @@ use super::{Answer, ElicitError, Question};
 #[cfg(feature = "schemars")]
 use super::{Elicit, Elicitation};
 #[cfg(feature = "schemars")]
+use crate::Violation;
+#[cfg(feature = "schemars")]
 use crate::dispatch::read::value::{Node, Path};
 #[cfg(feature = "schemars")]
-use crate::schema::validation::from_serde;
+use crate::schema::validation::{SchemaCheck, from_serde};
+#[cfg(feature = "schemars")]
+use crate::tool::Violations;
 use crate::{BoxFuture, ToolContext};
 
 /// How many times a question whose answers do not fit is asked, in all.
@@ -107,8 +111,11 @@ impl<Ctx> ToolContext<Ctx> {
     /// question is parked until the application answers it with
     /// [`ToolRegistry::answer`](crate::ToolRegistry::answer), from any
     /// process sharing the registry's store. The tool must be marked
-    /// `asks` (`#[tool(asks)]`). An answer that does not fit `T` is asked
-    /// again, saying why, up to [`ASKS`] times in all. The time a question
+    /// `asks` (`#[tool(asks)]`). An answer is checked against `T`'s schema
+    /// and read as `T`, as a tool's arguments are; one that does not fit is
+    /// asked again, saying why in the words a model reads for arguments
+    /// that do not fit (``expected one of `single`, `double`, got
+    /// `suite` ``), up to [`ASKS`] times in all. The time a question
     /// waits does not count against the tool's own `timeout`; it waits
     /// [`DEFAULT_QUESTION_TIMEOUT`] unless [`Ask::timeout`] says otherwise.
     ///
@@ -239,6 +246,7 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
         ..
     } = asked;
     let schema = T::requested_schema()?;
+    let whole = Whole::of::<T>();
     let call = ctx.shared_call();
     let (asks, desk) = call.map_or((false, None), |call| call.desk());
     // A registry's call may ask only for a tool that says it does.
@@ -288,23 +296,57 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
             Answer::Cancel => return Ok(Elicitation::Cancel),
             Answer::Accept(content) => content,
         };
-        // Read as a tool's arguments are, with the same words and paths.
-        let mut path = Path::default();
-        let violation = match T::deserialize(path.reader(Node::Read(&content))) {
+        let violations = match read_answer::<T>(&whole, &content) {
             Ok(answer) => return Ok(Elicitation::Accept(answer)),
-            Err(error) => from_serde(path.pointer(), error.to_string()),
+            Err(violations) => violations,
         };
         let asked = ASKS - question.asks_left + 1;
         if question.asks_left <= 1 {
-            return Err(ElicitError::InvalidAnswer {
-                asked,
-                violations: vec![violation],
-            });
+            return Err(ElicitError::InvalidAnswer { asked, violations });
         }
         question.asks_left -= 1;
         question.id = new_question_id();
-        question.message = format!("Your answer did not fit: {violation}\n\n{message}");
+        question.message = format!(
+            "Your answer did not fit: {}\n\n{message}",
+            Violations(&violations)
+        );
     }
+}
+
+/// A question type's whole schema (with what a form cannot show, a
+/// `pattern`, a `format`), and its check.
+#[cfg(feature = "schemars")]
+struct Whole {
+    schema: Value,
+    check: Option<SchemaCheck>,
+}
+
+#[cfg(feature = "schemars")]
+impl Whole {
+    fn of<T: Elicit>() -> Self {
+        let schema = crate::schema::input_schema_for::<T>();
+        // A derived schema is one; were it not, reading the answer still
+        // checks its types.
+        let check = SchemaCheck::new(&schema).ok();
+        Self { schema, check }
+    }
+}
+
+/// The answer read as `T`, as a tool's arguments are: checked against the
+/// type's whole schema, then deserialized. What does not fit, every
+/// violation at once, in the words and paths a model reads for arguments.
+#[cfg(feature = "schemars")]
+fn read_answer<T: Elicit>(whole: &Whole, content: &Value) -> Result<T, Vec<Violation>> {
+    if let Some(check) = &whole.check {
+        let violations = check.check(&whole.schema, content);
+        if !violations.is_empty() {
+            return Err(violations);
+        }
+    }
+    // A hand-written `Deserialize` may take less than its schema says.
+    let mut path = Path::default();
+    T::deserialize(path.reader(Node::Read(content)))
+        .map_err(|error| vec![from_serde(path.pointer(), error.to_string())])
 }
 
 /// A question's id: 128 random bits, since the id is what answers it.

@@ -15,6 +15,10 @@ pub(crate) const SEARCH_TOOL: &str = "search_tools";
 /// the tools that wait to be found ([`ToolMetadata::defer`]) and the
 /// provider loads those it finds.
 ///
+/// With [`Search::Native`] or [`Search::NativeRegex`], a registry's own
+/// search tool (`search_tools`, kept for the providers without a search)
+/// is left out of the listing, so that the model is offered one search.
+///
 /// [`ToolMetadata::defer`]: crate::ToolMetadata::defer
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -206,6 +210,11 @@ impl Listing {
             if waits && !(client && named(definition)) {
                 definition["defer_loading"] = Value::Bool(true);
             }
+        }
+        if matches!(self.search, Some(Search::Native | Search::NativeRegex)) {
+            // The provider searches: the registry's own search, there for
+            // the providers without one, would offer the model a second.
+            list.retain(|tool| !named(tool));
         }
         if client && let Provider::OpenAiResponses { .. } = provider {
             // The search tool becomes the client-executed `tool_search`

@@ -136,8 +136,9 @@ pub fn call_tool_result(result: &ToolResult) -> Value {
 /// `text`, `image` and `audio` (their base64 decoded), an embedded
 /// `resource` (text or blob) as a document named by its URI, a
 /// `resource_link` as a link. `structuredContent` is kept as the result's
-/// structured content; with text content only, the result is that JSON.
-/// An error says what in `result` is not MCP's.
+/// structured content, beside the content the model reads; the model reads
+/// the structure (as JSON) only when the server sent no content. An error
+/// says what in `result` is not MCP's.
 ///
 /// ```
 /// use serde_json::json;
@@ -188,17 +189,18 @@ pub fn tool_result(result: &Value) -> Result<ToolResult, String> {
     let structured = object
         .get("structuredContent")
         .filter(|value| !value.is_null());
-    let all_text = parts.iter().all(|part| matches!(part, Part::Text(_)));
+    // The model reads what the server wrote for it: its text, not the
+    // structure JSON-escaped (a file's newlines as `\n`, in more tokens).
+    // The structure is what the model reads only when it is all there is.
+    let result = match (structured, <[Part; 1]>::try_from(parts)) {
+        (Some(value), Err(none)) if none.is_empty() => ToolResult::json(value.clone()),
+        (_, Ok([Part::Text(text)])) => ToolResult::text(text),
+        (_, Ok(one)) => ToolResult::parts(one),
+        (_, Err(parts)) => ToolResult::parts(parts),
+    };
     Ok(match structured {
-        Some(value) if all_text => {
-            ToolResult::json(value.clone()).with_structured_content(value.clone())
-        }
-        Some(value) => ToolResult::parts(parts).with_structured_content(value.clone()),
-        None => match <[Part; 1]>::try_from(parts) {
-            Ok([Part::Text(text)]) => ToolResult::text(text),
-            Ok(one) => ToolResult::parts(one),
-            Err(parts) => ToolResult::parts(parts),
-        },
+        Some(value) => result.with_structured_content(value.clone()),
+        None => result,
     })
 }
 
@@ -309,6 +311,39 @@ mod tests {
             assert_eq!(call_tool_result(&read), written);
             assert_eq!(read.is_error(), result.is_error());
             assert_eq!(read.structured_content(), result.structured_content());
+        }
+    }
+
+    /// The text a server sent is what the model reads, as it was sent;
+    /// the structure beside it is kept, and stands in for the text only
+    /// where there is none.
+    #[test]
+    fn the_model_reads_the_servers_text_and_the_structure_only_without_it() {
+        let file = "line one\n\t\"two\"\n";
+        let both = tool_result(&json!({
+            "content": [{"type": "text", "text": file}],
+            "structuredContent": {"content": file}
+        }))
+        .unwrap();
+        assert_eq!(both.model_text(), file);
+        assert_eq!(both.structured_content(), Some(&json!({"content": file})));
+
+        let parts = tool_result(&json!({
+            "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            "structuredContent": {"n": 2}
+        }))
+        .unwrap();
+        assert_eq!(parts.model_text(), "a\nb");
+        assert_eq!(parts.structured_content(), Some(&json!({"n": 2})));
+
+        for content in [json!([]), Value::Null] {
+            let alone = tool_result(&json!({
+                "content": content,
+                "structuredContent": {"content": file}
+            }))
+            .unwrap();
+            assert_eq!(alone.model_text(), r#"{"content":"line one\n\t\"two\"\n"}"#);
+            assert_eq!(alone.structured_content(), Some(&json!({"content": file})));
         }
     }
 

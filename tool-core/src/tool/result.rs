@@ -269,6 +269,27 @@ impl ToolResult {
         }
     }
 
+    /// The tokens of [`model_text`](Self::model_text) in OpenAI's
+    /// `o200k_base` encoding (feature `tokens`): what the result costs the
+    /// model's context where it is given as text. A provider counts a few
+    /// more, for the block around it (as for
+    /// [`Definitions::token_counts`](crate::provider::Definitions::token_counts)).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::ToolResult;
+    ///
+    /// let text = ToolResult::text("line one\nline two\n");
+    /// let escaped = ToolResult::json(json!({"content": "line one\nline two\n"}));
+    /// assert!(text.model_tokens() < escaped.model_tokens());
+    /// ```
+    #[cfg(feature = "tokens")]
+    pub fn model_tokens(&self) -> usize {
+        tiktoken_rs::o200k_base_singleton()
+            .encode_ordinary(&self.model_text())
+            .len()
+    }
+
     /// The text content, if the content is text.
     pub fn as_text(&self) -> Option<&str> {
         match &self.output {
