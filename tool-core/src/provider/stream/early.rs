@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 
 use super::{StreamError, StreamEvent, StreamReader};
 use crate::provider::{Provider, ProviderCall, Turn};
-use crate::registry::Batch;
+use crate::registry::{Batch, ToolCall};
 use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
 /// A streamed turn: feed it the response's bytes, and it starts each call
@@ -130,11 +130,7 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
         let (done, over) = watch::channel(false);
         let registry = Arc::clone(&self.registry);
         let tool = call.to_tool_call();
-        // The provider's id: the call's own is made from it.
-        let ctx = match &tool.id {
-            Some(id) => self.ctx.clone().with_call_id(id.as_str()),
-            None => self.ctx.clone(),
-        };
+        let ctx = context_for(&self.ctx, &tool);
         let run = tokio::spawn(async move {
             for mut wait in waits {
                 // A call whose task ended (or panicked) is over too.
@@ -183,13 +179,21 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
                 // gives calls only in its whole response): run now.
                 _ => {
                     let tool = call.to_tool_call();
-                    self.registry
-                        .call(&self.ctx, &tool.name, tool.arguments)
-                        .await
+                    let ctx = context_for(&self.ctx, &tool);
+                    self.registry.call(&ctx, &tool.name, tool.arguments).await
                 }
             };
             results.push(result);
         }
         Ok(provider.turn(calls, results, model_turn))
+    }
+}
+
+/// The context of `tool`'s call: the turn's, with the provider's id for
+/// the call, from which the call's own is made.
+fn context_for<Ctx>(ctx: &ToolContext<Ctx>, tool: &ToolCall) -> ToolContext<Ctx> {
+    match &tool.id {
+        Some(id) => ctx.clone().with_call_id(id.as_str()),
+        None => ctx.clone(),
     }
 }
