@@ -32,6 +32,8 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+// Each test binary uses its own part of the server's controls.
+#[allow(dead_code)]
 #[path = "../tool-redis/tests/support/server.rs"]
 mod redis_server;
 #[path = "support/replica.rs"]
