@@ -19,8 +19,15 @@
 //! holds only what still waits. Each write is published on one channel
 //! per key prefix; every store connected with that prefix hears it and
 //! wakes its watches. See docs/scaling.md for what this costs per call.
+//!
+//! While Redis cannot be reached (restarted, failed over), what waits on
+//! it keeps waiting, for the store's grace ([`RedisOptions::grace`], 30 s
+//! unless set); the store reconnects with backoff meanwhile. A request
+//! that would start something (a new call, a delivery, a decision) fails
+//! at once, saying Redis is unreachable.
 
 mod listen;
+mod outage;
 mod scripts;
 
 use std::sync::Arc;
@@ -29,7 +36,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio_util::sync::CancellationToken;
 use tool_core::BoxFuture;
-use tool_core::store::{Store, StoreError, Watch, Watchers, When};
+use tool_core::store::{OUTAGE_GRACE, Store, StoreError, Watch, Watchers, When};
+
+use crate::outage::Outages;
 
 /// How long connecting, or any one command, may take before the store is
 /// said to be unreachable.
@@ -57,6 +66,11 @@ struct Inner {
     watchers: Watchers,
     /// Stops the subscription's task when the last clone is dropped.
     stop: CancellationToken,
+    /// How long what waits keeps waiting while Redis cannot be reached.
+    grace: Duration,
+    /// When Redis was last seen unreachable, by a command or the
+    /// subscription.
+    outages: Outages,
 }
 
 impl Drop for Inner {
@@ -80,6 +94,7 @@ pub struct RedisOptions {
     url: String,
     prefix: String,
     timeout: Duration,
+    grace: Duration,
 }
 
 impl RedisOptions {
@@ -96,6 +111,35 @@ impl RedisOptions {
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// How long what waits on the store (a call's result, a decision on
+    /// a parked call, a task's end) keeps waiting while Redis cannot be
+    /// reached: 30 s unless set ([`OUTAGE_GRACE`]). Within it, an outage
+    /// loses nothing that Redis kept (one restarted with its data, a
+    /// replica promoted); past it, each wait ends with an error result
+    /// saying the result was lost because Redis is unreachable.
+    /// `Duration::ZERO` ends them at the first failure.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), tool_core::store::StoreError> {
+    /// use std::time::Duration;
+    /// use tool_core::ToolRegistry;
+    /// use tool_redis::RedisStore;
+    ///
+    /// // Calls wait through a Redis failover of up to two minutes.
+    /// let store = RedisStore::options("redis://127.0.0.1:6379")
+    ///     .grace(Duration::from_secs(120))
+    ///     .connect()
+    ///     .await?;
+    /// let registry = ToolRegistry::<()>::new().with_store(store);
+    /// # drop(registry);
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn grace(mut self, grace: Duration) -> Self {
+        self.grace = grace;
         self
     }
 
@@ -127,11 +171,13 @@ impl RedisOptions {
         let channel = format!("{}changed", self.prefix);
         let watchers = Watchers::polling(POLL);
         let stop = CancellationToken::new();
+        let outages = Outages::default();
         let subscribed = listen::subscribe(
             client,
             channel.clone(),
             self.prefix.clone(),
             watchers.clone(),
+            outages.clone(),
             stop.clone(),
         );
         tokio::time::timeout(self.timeout, subscribed)
@@ -149,6 +195,8 @@ impl RedisOptions {
                 address,
                 watchers,
                 stop,
+                grace: self.grace,
+                outages,
             }),
         })
     }
@@ -168,6 +216,7 @@ impl RedisStore {
             url: url.to_owned(),
             prefix: "tools:".into(),
             timeout: DEFAULT_TIMEOUT,
+            grace: OUTAGE_GRACE,
         }
     }
 
@@ -187,6 +236,7 @@ impl RedisStore {
             || error.is_connection_refusal()
             || error.is_unrecoverable_error()
         {
+            self.inner.outages.seen();
             StoreError::Unreachable {
                 store: "redis".into(),
                 message: format!("{}: {error}", self.inner.address),
@@ -264,6 +314,16 @@ impl Store for RedisStore {
 
     fn watch(&self, key: &str) -> Watch {
         self.inner.watchers.watch(key)
+    }
+
+    fn outage_grace(&self) -> Duration {
+        self.inner.grace
+    }
+
+    /// Since a command last failed to reach Redis, or the subscription
+    /// was last lost or made again.
+    fn since_outage(&self) -> Option<Duration> {
+        self.inner.outages.since()
     }
 
     /// A sorted set scored by each member's time, whose key expires at

@@ -10,6 +10,8 @@ use tool_redis::RedisStore;
 
 #[path = "../../tool-core/tests/support/store_contract.rs"]
 mod contract;
+// Each test binary uses its own part of the server's controls.
+#[allow(dead_code)]
 #[path = "support/server.rs"]
 mod server;
 

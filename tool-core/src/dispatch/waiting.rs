@@ -17,8 +17,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// timeout, or [`ToolRegistry::with_pending_timeout`] for a result that
     /// is delivered) ends with an error result. With a
     /// [store](ToolRegistry::with_store), the call may have been made by
-    /// another process sharing it; a store that fails or forgets the call
-    /// meanwhile ends the wait with a [`ToolError::Lost`](crate::ToolError::Lost) result.
+    /// another process sharing it; a store that forgets the call, or
+    /// cannot be reached for longer than its
+    /// [grace](crate::store::Store::outage_grace) (the wait goes on through
+    /// a shorter outage), ends the wait with a
+    /// [`ToolError::Lost`](crate::ToolError::Lost) result.
     pub async fn wait(&self, call_id: &str) -> Option<ToolResult> {
         self.pipeline.pending.wait(call_id, None).await
     }

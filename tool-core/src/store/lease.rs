@@ -4,7 +4,9 @@
 //! stopped (killed, crashed, cut off), and whoever reads it may end it or
 //! take it over. A word is missing for a moment from a store that was
 //! restarted, so a process is taken for stopped only when its word is
-//! still missing a renewal later.
+//! still missing a renewal later; and after an outage of the store, in
+//! which no process could renew its word, only once every process has had
+//! a whole lease since to say it again.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -108,14 +110,28 @@ impl Lease {
     /// Whether the process `owner` still lives (an error if the store
     /// cannot tell). A word found missing is looked for again once a
     /// living process would have renewed it, so an answer of `false`
-    /// takes one and a half renewals.
+    /// takes one and a half renewals; and, within a [`LEASE`] of an
+    /// outage of the store ([`Store::since_outage`]), not before a lease
+    /// has passed since it: a process whose word lapsed while no one could
+    /// write is not stopped, and says so again once its own connection is
+    /// back.
     pub async fn lives(store: &(impl Store + ?Sized), owner: &str) -> Result<bool, StoreError> {
         let key = key(owner);
         if store.get(&key).await?.is_some() {
             return Ok(true);
         }
-        tokio::time::sleep(RENEW_EVERY * 3 / 2).await;
-        Ok(store.get(&key).await?.is_some())
+        loop {
+            let since_outage = store.since_outage().unwrap_or(Duration::MAX);
+            let look_again = (RENEW_EVERY * 3 / 2).max(LEASE.saturating_sub(since_outage));
+            tokio::time::sleep(look_again).await;
+            if store.get(&key).await?.is_some() {
+                return Ok(true);
+            }
+            // Another outage meanwhile: the word may have lapsed in it.
+            if store.since_outage().is_none_or(|since| since >= LEASE) {
+                return Ok(false);
+            }
+        }
     }
 }
 
@@ -145,6 +161,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::{LEASE, Lease, RENEW_EVERY, key};
+    use crate::store::outage::tests::Severable;
     use crate::store::{MemoryStore, Store};
 
     /// A held lease is renewed past its first five seconds; once let go,
@@ -167,6 +184,45 @@ mod tests {
             !Lease::lives(&memory, &owner).await.expect("readable"),
             "let go"
         );
+    }
+
+    /// A process cut off from the store for longer than its lease, whose
+    /// word lapsed meanwhile and whose own connection comes back after
+    /// this one's, lives: its word is looked for again once it has had a
+    /// lease since the outage to renew it. One that stopped is still
+    /// taken for stopped, a lease after the outage.
+    #[tokio::test(start_paused = true)]
+    async fn a_word_that_lapsed_in_an_outage_is_not_a_stop() {
+        let here = Severable::default();
+        // The owner's connection to the same records.
+        let there = here.other_connection();
+        let lease = Lease::new(Arc::new(there.clone()));
+        lease.hold().await.expect("held");
+        let stopped = Lease::new(Arc::new(there.clone()));
+        stopped.hold().await.expect("held");
+        let stopped_owner = stopped.owner().to_owned();
+        drop(stopped);
+        tokio::time::sleep(RENEW_EVERY / 2).await;
+        here.set_down(true);
+        there.set_down(true);
+        tokio::time::sleep(LEASE * 2).await;
+        here.set_down(false);
+        tokio::spawn({
+            let there = there.clone();
+            async move {
+                tokio::time::sleep(RENEW_EVERY * 3).await;
+                there.set_down(false);
+            }
+        });
+        let word = here.records.get(&key(lease.owner())).await;
+        assert_eq!(word, Ok(None), "lapsed in the outage");
+        let started = tokio::time::Instant::now();
+        assert!(Lease::lives(&here, lease.owner()).await.expect("readable"));
+        assert!(
+            !Lease::lives(&here, &stopped_owner).await.expect("readable"),
+            "a stopped process is still found stopped"
+        );
+        assert!(started.elapsed() >= LEASE, "{:?}", started.elapsed());
     }
 
     /// A word missing for a moment, then renewed, is a living process.

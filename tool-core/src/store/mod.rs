@@ -36,6 +36,7 @@
 
 mod lease;
 mod memory;
+mod outage;
 mod set;
 mod watch;
 
@@ -43,6 +44,7 @@ use std::time::Duration;
 
 pub use lease::{LEASE, Lease, RENEW_EVERY};
 pub use memory::MemoryStore;
+pub use outage::{OUTAGE_GRACE, through_outage};
 pub use watch::{Watch, Watchers};
 
 use crate::BoxFuture;
@@ -64,7 +66,8 @@ pub enum When<'a> {
 #[non_exhaustive]
 pub enum StoreError {
     /// The store cannot be reached (a server down, a connection lost):
-    /// what it holds may be lost as well.
+    /// what it holds may be lost as well. What waits on the store waits
+    /// through it for the store's [grace](Store::outage_grace).
     #[error("the {store} store is unreachable: {message}")]
     Unreachable {
         /// Which store: `memory`, `redis`...
@@ -196,6 +199,27 @@ pub trait Store: Send + Sync + 'static {
     fn members<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
         Box::pin(set::members(self, key))
     }
+
+    /// How long what waits on the store (a call's result, a decision on
+    /// a parked call, a task's end) goes on waiting while the store cannot
+    /// be reached, before it ends as lost ([`through_outage`]):
+    /// [`OUTAGE_GRACE`] (30 s) unless the store says otherwise. A store
+    /// that is never unreachable ([`MemoryStore`]) need not say.
+    fn outage_grace(&self) -> Duration {
+        OUTAGE_GRACE
+    }
+
+    /// How long the store has been reachable since the last outage this
+    /// process saw: `None` if it saw none, or the store does not tell;
+    /// about zero while one lasts.
+    ///
+    /// A process that could not renew its [`Lease`] through an outage is
+    /// not taken for stopped until it has had a lease's time to renew it
+    /// since ([`Lease::lives`]): a store that tells makes that hold after
+    /// its outages.
+    fn since_outage(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// A shared store is a store.
@@ -237,5 +261,13 @@ impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
 
     fn members<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
         (**self).members(key)
+    }
+
+    fn outage_grace(&self) -> Duration {
+        (**self).outage_grace()
+    }
+
+    fn since_outage(&self) -> Option<Duration> {
+        (**self).since_outage()
     }
 }

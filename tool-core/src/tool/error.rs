@@ -136,7 +136,8 @@ pub enum ToolError {
     },
     /// A pending call's record was lost by the store that kept it
     /// ([`ToolRegistry::with_store`](crate::ToolRegistry::with_store)): the
-    /// store was emptied (a restart) or cannot be reached, so the call's
+    /// store was emptied (a restart) or could not be reached for longer
+    /// than its [grace](crate::store::Store::outage_grace), so the call's
     /// result cannot be given.
     Lost {
         /// The tool's name (empty when the record, which held it, is the

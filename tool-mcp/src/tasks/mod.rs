@@ -34,7 +34,9 @@ use rmcp::task_manager::DEFAULT_TASK_TTL_MS;
 use rmcp::{ErrorData, RoleServer};
 use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
-use tool_core::store::{LEASE, Lease, MemoryStore, RENEW_EVERY, Store, StoreError, When};
+use tool_core::store::{
+    LEASE, Lease, MemoryStore, RENEW_EVERY, Store, StoreError, When, through_outage,
+};
 
 pub(crate) use record::Form;
 pub(crate) use record::Input;
@@ -232,6 +234,17 @@ impl Tasks {
         task_id: &str,
     ) -> Result<TaskRecord, ErrorData> {
         let read = self.store.get(&key(task_id)).await;
+        self.found(server, caller, task_id, read).await
+    }
+
+    /// The task, from what reading its record gave: see [`Tasks::read`].
+    async fn found<Ctx: Send + Sync + 'static>(
+        self: &Arc<Self>,
+        server: &McpServer<Ctx>,
+        caller: &Caller,
+        task_id: &str,
+        read: Result<Option<Vec<u8>>, StoreError>,
+    ) -> Result<TaskRecord, ErrorData> {
         let bytes = read.map_err(|error| cannot_read(task_id, &error))?;
         let Some(bytes) = bytes else {
             return self.lost(task_id);
@@ -337,7 +350,8 @@ impl Tasks {
     /// The task once it has ended, for its owner: what 2025-11-25's
     /// `tasks/result` answers with, and its `tasks/cancel` after
     /// cancelling. Gives up, with the task as it is, when `give_up` is
-    /// cancelled (the request was).
+    /// cancelled (the request was). A store that cannot be reached is
+    /// waited for through its grace ([`through_outage`]).
     pub(crate) async fn settled<Ctx: Send + Sync + 'static>(
         self: &Arc<Self>,
         server: &McpServer<Ctx>,
@@ -347,8 +361,15 @@ impl Tasks {
     ) -> Result<TaskRecord, ErrorData> {
         loop {
             // Watched before it is read: no change between is missed.
-            let mut watch = self.store.watch(&key(task_id));
-            let record = self.read(server, caller, task_id).await?;
+            let key = key(task_id);
+            let mut watch = self.store.watch(&key);
+            let read = tokio::select! {
+                biased;
+                read = through_outage(&*self.store, || self.store.get(&key)) => read,
+                // Read once more as it is, ending the wait.
+                () = give_up.cancelled() => self.store.get(&key).await,
+            };
+            let record = self.found(server, caller, task_id, read).await?;
             if record.is_terminal() {
                 return Ok(record);
             }

@@ -1,6 +1,6 @@
 //! A real `redis-server` on a loopback port of its own, for one test:
-//! started, stopped and started again on the same port, killed with the
-//! test.
+//! started, stopped (killed, or shut down keeping its data) and started
+//! again on the same port, killed with the test.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -13,17 +13,25 @@ pub(crate) struct Server {
     binary: PathBuf,
     port: u16,
     child: Option<Child>,
+    /// Where it saves its data when [`Server::stop`]ped: its own.
+    dir: PathBuf,
 }
 
 impl Server {
-    /// Starts one on a free loopback port, keeping nothing on disk.
+    /// Starts one on a free loopback port, keeping nothing on disk until
+    /// it is [stopped](Server::stop).
     pub(crate) fn start() -> Self {
         let binary = binary();
         let port = free_port();
+        let dir =
+            std::env::temp_dir().join(format!("tool-redis-test-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|error| panic!("cannot make {}: {error}", dir.display()));
         let mut server = Server {
             binary,
             port,
             child: None,
+            dir,
         };
         server.start_again();
         server
@@ -40,13 +48,43 @@ impl Server {
             let _ = child.kill();
             let _ = child.wait();
         }
+        let _ = std::fs::remove_file(self.dump());
     }
 
-    /// Starts it again on the same port, empty.
+    /// Stops it as an operator would (`SHUTDOWN SAVE`): it closes its
+    /// connections and writes what it holds to disk, which it reads again
+    /// when [started again](Server::start_again). Each record keeps the
+    /// time it expires at: one whose time passes while it is down is gone.
+    pub(crate) fn stop(&mut self) {
+        let mut child = self.child.take().expect("running");
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        stream.write_all(b"SHUTDOWN SAVE\r\n").expect("send");
+        // It answers only if it cannot shut down; else the connection ends.
+        let mut reply = Vec::new();
+        let _ = stream.read_to_end(&mut reply);
+        assert!(
+            reply.is_empty(),
+            "SHUTDOWN answered {:?}",
+            String::from_utf8_lossy(&reply)
+        );
+        let status = child.wait().expect("reaped");
+        assert!(status.success(), "redis-server shut down with {status}");
+        assert!(self.dump().exists(), "redis-server saved nothing");
+    }
+
+    /// Where it saves its data.
+    fn dump(&self) -> PathBuf {
+        self.dir.join("dump.rdb")
+    }
+
+    /// Starts it again on the same port: empty after a [kill](Server::kill),
+    /// with what it held after a [stop](Server::stop).
     pub(crate) fn start_again(&mut self) {
         assert!(self.child.is_none(), "already running");
         let child = Command::new(&self.binary)
             .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+            .arg("--dir")
+            .arg(&self.dir)
             .args([
                 "--save",
                 "",
@@ -104,6 +142,7 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

@@ -8,7 +8,7 @@ use super::stored::{
     MARGIN, Record, State, StoredClaim, key, lost, millis, now_ms, pending_timeout,
 };
 use crate::ToolResult;
-use crate::store::When;
+use crate::store::{When, through_outage};
 
 impl StoredClaim {
     /// The tool deferred its result at once: records that a delivery is
@@ -21,8 +21,9 @@ impl StoredClaim {
     }
 
     /// The tool deferred its result: waits for a delivery (from any
-    /// process) until `within` has passed. The result, and whether it is
-    /// recorded already (as a delivery or a timeout is).
+    /// process) until `within` has passed, and through an outage of the
+    /// store up to its grace. The result, and whether it is recorded
+    /// already (as a delivery or a timeout is).
     pub(crate) async fn delivery(&self, within: Duration) -> (ToolResult, bool) {
         match self.advance(within, true).await {
             Some(ended) => ended,
@@ -41,7 +42,14 @@ impl StoredClaim {
         let deadline_ms = now_ms().saturating_add(millis(within));
         loop {
             let failed = |reason| waits.then(|| (lost(&self.tool, &self.id, reason), false));
-            let (read, record) = match calls.read(&key).await {
+            // Only a wait bears an outage: a deferral is recorded before
+            // its call returns, which is not held up.
+            let read = if waits {
+                through_outage(&*calls.store, || calls.read(&key)).await
+            } else {
+                calls.read(&key).await
+            };
+            let (read, record) = match read {
                 Ok(Some(found)) => found,
                 Ok(None) => return failed(calls.gone()),
                 Err(error) => return failed(error.to_string()),
@@ -86,7 +94,13 @@ impl StoredClaim {
                 tool: record.tool,
                 state: next,
             };
-            match calls.write(&key, &next, ttl, When::Equals(&read)).await {
+            let write = || calls.write(&key, &next, ttl, When::Equals(&read));
+            let written = if waits {
+                through_outage(&*calls.store, write).await
+            } else {
+                write().await
+            };
+            match written {
                 Ok(true) => match next.state {
                     State::Done { result } => return Some((result, true)),
                     // Awaiting now: read again only to wait.
@@ -111,9 +125,10 @@ impl StoredClaim {
     }
 
     /// Records the call's final result, kept for `keep_for` for someone to
-    /// take, and forgets the call here. A call that is no longer this
-    /// process's (taken for stopped while it was cut off, ended or run
-    /// again elsewhere) is left as it is.
+    /// take, and forgets the call here; through an outage of the store up
+    /// to its grace. A call that is no longer this process's (taken for
+    /// stopped while it was cut off, ended or run again elsewhere) is left
+    /// as it is.
     pub(crate) async fn finish(self, result: ToolResult, keep_for: Duration) {
         let calls = &self.calls;
         let key = key(&self.id);
@@ -122,12 +137,11 @@ impl StoredClaim {
             state: State::Done { result },
         };
         loop {
-            let written = match calls.read(&key).await {
+            let written = match through_outage(&*calls.store, || calls.read(&key)).await {
                 Ok(Some((read, record))) => match record.state {
                     State::Running { owner, .. } if owner == calls.owner() => {
-                        calls
-                            .write(&key, &done, keep_for, When::Equals(&read))
-                            .await
+                        let write = || calls.write(&key, &done, keep_for, When::Equals(&read));
+                        through_outage(&*calls.store, write).await
                     }
                     _ => {
                         tracing::warn!(
@@ -140,7 +154,10 @@ impl StoredClaim {
                 },
                 // The store lost it: its result is recorded again for
                 // whoever asks for it next.
-                Ok(None) => calls.write(&key, &done, keep_for, When::Always).await,
+                Ok(None) => {
+                    let write = || calls.write(&key, &done, keep_for, When::Always);
+                    through_outage(&*calls.store, write).await
+                }
                 Err(error) => Err(error),
             };
             match written {

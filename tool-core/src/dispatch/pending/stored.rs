@@ -13,7 +13,7 @@ use super::DeliveryError;
 use crate::dispatch::output::bound_media;
 use crate::elicit::desk::Desk;
 use crate::store::{LEASE, Lease};
-use crate::store::{Store, StoreError, When};
+use crate::store::{Store, StoreError, When, through_outage};
 use crate::tool::Secs;
 use crate::{ToolError, ToolResult};
 
@@ -294,8 +294,10 @@ impl StoredCalls {
 
     /// The final result of the call `id`, once there is one; `None` when
     /// no such call is pending. A result awaited past its deadline ends the
-    /// call with a timeout, whoever notices; a store that fails ends the
-    /// wait with an error result that says the result was lost.
+    /// call with a timeout, whoever notices; a store that cannot be reached
+    /// is waited for through its grace ([`through_outage`]), and one that
+    /// fails for good ends the wait with an error result that says the
+    /// result was lost.
     pub(crate) async fn wait(&self, id: &str, tool: Option<&str>) -> Option<ToolResult> {
         let key = key(id);
         let mut watch = self.store.watch(&key);
@@ -303,7 +305,7 @@ impl StoredCalls {
         // before its result was taken was lost, not taken.
         let mut seen: Option<String> = None;
         loop {
-            let (read, record) = match self.read(&key).await {
+            let (read, record) = match through_outage(&*self.store, || self.read(&key)).await {
                 Ok(Some(found)) => found,
                 Ok(None) => {
                     let tool = seen?;
@@ -345,9 +347,8 @@ impl StoredCalls {
                             tool: record.tool,
                             state: State::Done { result: timeout },
                         };
-                        if let Err(error) =
-                            self.write(&key, &done, MARGIN, When::Equals(&read)).await
-                        {
+                        let write = || self.write(&key, &done, MARGIN, When::Equals(&read));
+                        if let Err(error) = through_outage(&*self.store, write).await {
                             return Some(lost(&done.tool, id, error.to_string()));
                         }
                         continue;
@@ -358,7 +359,7 @@ impl StoredCalls {
                 State::Running {
                     owner, delivered, ..
                 } => {
-                    match self.lives(&owner).await {
+                    match through_outage(&*self.store, || self.lives(&owner)).await {
                         Ok(true) => {}
                         Ok(false) => {
                             // Its process stopped: the call ends here.
@@ -368,9 +369,8 @@ impl StoredCalls {
                                 tool: record.tool,
                                 state: State::Done { result },
                             };
-                            if let Err(error) =
-                                self.write(&key, &done, MARGIN, When::Equals(&read)).await
-                            {
+                            let write = || self.write(&key, &done, MARGIN, When::Equals(&read));
+                            if let Err(error) = through_outage(&*self.store, write).await {
                                 return Some(lost(&done.tool, id, error.to_string()));
                             }
                             continue;
