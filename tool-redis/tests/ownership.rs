@@ -131,18 +131,12 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
     let id = |turn: &Turn| turn.waiting().next().expect("waiting").call_id().to_owned();
     let (ada_id, bob_id) = (id(&ada_turn), id(&bob_turn));
     assert_ne!(ada_id, bob_id);
-    let listed = |calls: Vec<tool_core::policy::ParkedCall>| {
-        calls
-            .iter()
-            .map(|call| call.call_id().to_owned())
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
-        listed(registry.parked(&ada).await.expect("listed")),
+        ownership::ids(registry.parked(&ada).await.expect("listed")),
         [ada_id.clone()]
     );
     assert_eq!(
-        listed(registry.parked(&bob).await.expect("listed")),
+        ownership::ids(registry.parked(&bob).await.expect("listed")),
         [bob_id.clone()]
     );
 

@@ -9,7 +9,9 @@ use std::future::Future;
 use futures_util::future::join_all;
 use serde_json::Value;
 
-use crate::ToolResult;
+use std::borrow::Cow;
+
+use crate::{ToolContext, ToolResult};
 
 /// One call of a batch: a tool's name and the model's arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +41,18 @@ impl ToolCall {
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
         self
+    }
+
+    /// The context the call is made in: the caller's, with the provider's
+    /// id for the call, from which the call's own is made.
+    pub(crate) fn context_in<'c, Ctx>(
+        &self,
+        ctx: &'c ToolContext<Ctx>,
+    ) -> Cow<'c, ToolContext<Ctx>> {
+        match &self.id {
+            Some(id) => Cow::Owned(ctx.clone().with_call_id(id.as_str())),
+            None => Cow::Borrowed(ctx),
+        }
     }
 }
 

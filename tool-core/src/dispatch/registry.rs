@@ -413,14 +413,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             calls,
             |call| self.may_overlap(&call.name),
             |call| async move {
-                match call.id {
-                    // The provider's id: the call's own is made from it.
-                    Some(id) => {
-                        let ctx = ctx.clone().with_call_id(id);
-                        self.call(&ctx, &call.name, call.arguments).await
-                    }
-                    None => self.call(ctx, &call.name, call.arguments).await,
-                }
+                let ctx = call.context_in(ctx);
+                self.call(&ctx, &call.name, call.arguments).await
             },
         )
         .await

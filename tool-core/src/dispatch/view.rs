@@ -323,14 +323,8 @@ impl<'r, Ctx: Send + Sync + 'static> View<'r, Ctx> {
                     .is_none_or(|at| self.registry.entries[at].may_overlap())
             },
             |call| async move {
-                match call.id {
-                    // The provider's id: the call's own is made from it.
-                    Some(id) => {
-                        let ctx = ctx.clone().with_call_id(id);
-                        self.call(&ctx, &call.name, call.arguments).await
-                    }
-                    None => self.call(ctx, &call.name, call.arguments).await,
-                }
+                let ctx = call.context_in(ctx);
+                self.call(&ctx, &call.name, call.arguments).await
             },
         )
         .await

@@ -8,7 +8,9 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, Decision, DecisionError};
+use tool_core::policy::{
+    Approval, ApprovalHook, ApprovalRequest, Decision, DecisionError, ParkedCall,
+};
 use tool_core::provider::{Provider, Turn};
 use tool_core::store::Store;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
@@ -67,6 +69,11 @@ fn payment() -> Value {
     response("send_money", json!({"to": "ada", "cents": 5000}))
 }
 
+/// The ids of parked calls, as listed.
+pub(crate) fn ids(calls: Vec<ParkedCall>) -> Vec<String> {
+    calls.iter().map(|call| call.call_id().to_owned()).collect()
+}
+
 /// A context of `caller` in `conversation`.
 pub(crate) fn ctx(caller: &str, conversation: &str) -> ToolContext {
     ToolContext::new(())
@@ -118,13 +125,7 @@ pub(crate) async fn the_same_payment_in_two_conversations_is_two_calls(
     // The second still waits for its own decision, listed where it is
     // decided.
     let parked = there.parked(&second).await.expect("listed");
-    assert_eq!(
-        parked
-            .iter()
-            .map(|call| call.call_id().to_owned())
-            .collect::<Vec<_>>(),
-        [b_id.clone()]
-    );
+    assert_eq!(ids(parked.clone()), [b_id.clone()]);
     assert_eq!(parked[0].arguments(), &json!({"to": "ada", "cents": 5000}));
     let denied = Decision::deny("not today");
     there
@@ -170,18 +171,12 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
     let bob_id = bob_call.pending_call_id().expect("parked").to_owned();
     assert_ne!(ada_id, bob_id);
 
-    let listed = |calls: Vec<tool_core::policy::ParkedCall>| {
-        calls
-            .iter()
-            .map(|call| call.call_id().to_owned())
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
-        listed(there.parked(&ada).await.expect("listed")),
+        ids(there.parked(&ada).await.expect("listed")),
         [ada_id.clone()]
     );
     assert_eq!(
-        listed(there.parked(&bob).await.expect("listed")),
+        ids(there.parked(&bob).await.expect("listed")),
         [bob_id.clone()]
     );
     // A context naming no caller is no one's: it sees neither.
@@ -214,7 +209,7 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
         .await
         .expect("hers");
     assert_eq!(
-        listed(there.parked(&bob).await.expect("listed")),
+        ids(there.parked(&bob).await.expect("listed")),
         [bob_id.clone()]
     );
     let result = there

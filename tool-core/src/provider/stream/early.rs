@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 
 use super::{StreamError, StreamEvent, StreamReader};
 use crate::provider::{Provider, ProviderCall, Turn};
-use crate::registry::{Batch, ToolCall};
+use crate::registry::Batch;
 use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
 /// A streamed turn: feed it the response's bytes, and it starts each call
@@ -130,7 +130,7 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
         let (done, over) = watch::channel(false);
         let registry = Arc::clone(&self.registry);
         let tool = call.to_tool_call();
-        let ctx = context_for(&self.ctx, &tool);
+        let ctx = tool.context_in(&self.ctx).into_owned();
         let run = tokio::spawn(async move {
             for mut wait in waits {
                 // A call whose task ended (or panicked) is over too.
@@ -179,21 +179,12 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
                 // gives calls only in its whole response): run now.
                 _ => {
                     let tool = call.to_tool_call();
-                    let ctx = context_for(&self.ctx, &tool);
+                    let ctx = tool.context_in(&self.ctx);
                     self.registry.call(&ctx, &tool.name, tool.arguments).await
                 }
             };
             results.push(result);
         }
         Ok(provider.turn(calls, results, model_turn))
-    }
-}
-
-/// The context of `tool`'s call: the turn's, with the provider's id for
-/// the call, from which the call's own is made.
-fn context_for<Ctx>(ctx: &ToolContext<Ctx>, tool: &ToolCall) -> ToolContext<Ctx> {
-    match &tool.id {
-        Some(id) => ctx.clone().with_call_id(id.as_str()),
-        None => ctx.clone(),
     }
 }
