@@ -281,4 +281,3 @@ async fn progress_sent_just_before_the_answer_reaches_the_call_whole_and_in_orde
     }
     drop(mounted);
 }
-
