@@ -1,11 +1,16 @@
 //! A gateway: the quickstart's tools and MCP's reference server
 //! `everything` (mounted over stdio, prefixed and filtered) behind one MCP
-//! endpoint on loopback, and the agent example's loop using them through
-//! a mount of that endpoint.
+//! endpoint.
 //!
 //! ```text
-//! cargo run --example gateway
+//! cargo run --example gateway                            # a scripted run on loopback
+//! cargo run --example gateway -- --serve 127.0.0.1:8080  # serves until Ctrl-C
 //! ```
+//!
+//! Without arguments it serves on a loopback port of its own and runs the
+//! agent example's loop through a mount of that endpoint, then exits. With
+//! `--serve ADDRESS` it serves at `http://ADDRESS/mcp` for any MCP client
+//! until it is stopped (Ctrl-C), then ends the reference server and exits.
 //!
 //! `everything` runs with Node: from `TOOL_SDK_NODE_MODULES` when it is set
 //! (`scripts/test` sets it), otherwise through `npx -y
@@ -19,10 +24,11 @@ use std::process::ExitCode;
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::process::Command;
+use tool_core::context::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 use tool_core::{ToolContext, ToolRegistry};
-use tool_mcp::mount::{Mount, MountError};
-use tool_mcp::{McpServer, http_config};
+use tool_mcp::mount::{Mount, MountError, Mounted};
+use tool_mcp::{MCP_PATH, McpServer, ServeError, http_config};
 
 #[path = "agent/main.rs"]
 #[allow(dead_code)]
@@ -31,7 +37,14 @@ mod agent;
 use agent::{Api, Endpoint, QUESTION, Transcript, quickstart, run_with, scripted};
 
 /// The reference server's tools the gateway serves, under `everything_`.
-pub(crate) const MOUNTED: [&str; 3] = ["echo", "get-sum", "get-tiny-image"];
+pub(crate) const MOUNTED: [&str; 4] = [
+    "echo",
+    "get-sum",
+    "get-tiny-image",
+    "trigger-long-running-operation",
+];
+
+const USAGE: &str = "usage: gateway [--serve ADDRESS]";
 
 /// The command that runs the reference server over stdio.
 fn everything() -> Command {
@@ -82,31 +95,73 @@ impl fmt::Display for Report {
 /// Why a run failed.
 #[derive(Debug)]
 pub(crate) enum Error {
+    Usage,
     Mount(MountError),
     Serve(std::io::Error),
+    Served(ServeError),
     Agent(agent::Error),
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Error::Usage => f.write_str(USAGE),
             Error::Mount(error) => write!(f, "{error}"),
             Error::Serve(error) => write!(f, "the gateway could not listen: {error}"),
+            Error::Served(error) => write!(f, "the gateway stopped serving: {error}"),
             Error::Agent(error) => write!(f, "{error}"),
         }
     }
 }
 
-/// The gateway, served on loopback, and the agent's loop through it.
-pub(crate) async fn run() -> Result<Report, Error> {
-    // The gateway's registry: the quickstart's tools, and three of the
-    // reference server's, prefixed.
+/// The gateway's registry: the quickstart's tools, and four of the
+/// reference server's, prefixed; they stay as long as the [`Mounted`].
+async fn hub() -> Result<(RegistryHandle<quickstart::App>, Mounted), Error> {
     let hub = RegistryHandle::new(quickstart::registry());
-    let _everything = Mount::stdio("everything", everything())
+    let everything = Mount::stdio("everything", everything())
         .compose(Compose::new().prefix("everything_").allow(MOUNTED))
         .mount(&hub)
         .await
         .map_err(Error::Mount)?;
+    Ok((hub, everything))
+}
+
+/// The gateway, served at `address` until `stop` ends (Ctrl-C, from
+/// `main`); where it serves, and that it stopped, are said on stderr.
+pub(crate) async fn serve(address: &str, stop: impl Future<Output = ()>) -> Result<(), Error> {
+    // Bound first: an address taken fails before the reference server starts.
+    let listener = TcpListener::bind(address).await.map_err(Error::Serve)?;
+    let bound = listener.local_addr().map_err(Error::Serve)?;
+    let (hub, everything) = hub().await?;
+    let shutdown = CancellationToken::new();
+    let config = http_config().with_cancellation_token(shutdown.clone());
+    let serving =
+        McpServer::following(&hub, quickstart::context()).serve_http_with(listener, config);
+    tokio::pin!(serving);
+    let tools: Vec<String> = hub.current().names().map(str::to_owned).collect();
+    eprintln!("gateway serving MCP at http://{bound}{MCP_PATH}");
+    eprintln!("tools: {}", tools.join(", "));
+    eprintln!("Ctrl-C stops it");
+    let ended = tokio::select! {
+        () = stop => None,
+        ended = &mut serving => Some(ended),
+    };
+    // Every session ends, and the server with them.
+    shutdown.cancel();
+    let ended = match ended {
+        Some(ended) => ended,
+        None => serving.await,
+    };
+    // The reference server's process ends with its mount, and is waited for.
+    everything.unmount().await;
+    ended.map_err(Error::Served)?;
+    eprintln!("gateway stopped");
+    Ok(())
+}
+
+/// The gateway, served on loopback, and the agent's loop through it.
+pub(crate) async fn run() -> Result<Report, Error> {
+    let (hub, _everything) = hub().await?;
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(Error::Serve)?;
@@ -147,13 +202,25 @@ pub(crate) async fn run() -> Result<Report, Error> {
     })
 }
 
+/// Until Ctrl-C; should the signal not be watched, until the process is
+/// killed.
+async fn ctrl_c() {
+    if let Err(error) = tokio::signal::ctrl_c().await {
+        eprintln!("Ctrl-C cannot be watched ({error}): stop the gateway by ending its process");
+        std::future::pending::<()>().await;
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
-    match run().await {
-        Ok(report) => {
-            print!("{report}");
-            ExitCode::SUCCESS
-        }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [] => run().await.map(|report| print!("{report}")),
+        ["--serve", address] => serve(address, ctrl_c()).await,
+        _ => Err(Error::Usage),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::FAILURE

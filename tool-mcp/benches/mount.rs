@@ -249,7 +249,7 @@ async fn mounting() {
         mount_times.push(start.elapsed().as_secs_f64() * 1e3);
         mount_bytes = held(&region);
         assert_eq!(mounted.tools().len(), 500);
-        mounted.unmount(&handle);
+        mounted.unmount().await;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (direct, _, _) = median(direct_times);

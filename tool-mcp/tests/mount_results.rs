@@ -88,5 +88,5 @@ async fn a_text_file_reaches_the_model_as_the_server_sent_it() {
     assert_eq!(chat[0]["content"], text);
     let responses = Provider::OpenAiResponses { strict: true }.format_results(&calls, &results);
     assert_eq!(responses[0]["output"], text);
-    mounted.unmount(&handle);
+    mounted.unmount().await;
 }

@@ -306,13 +306,15 @@ async fn everything_over_stdio_is_mounted_and_every_kind_of_result_comes_through
         )
         .await;
     assert!(!long.is_error(), "{}", long.model_text());
+    // Every step, the last (sent just before the answer) included, in
+    // order.
     let heard = heard.lock().expect("not poisoned").clone();
-    assert!(!heard.is_empty(), "progress heard");
-    assert!(
-        heard.iter().all(|(_, total)| *total == Some(3.0)),
-        "{heard:?}"
+    assert_eq!(
+        heard,
+        [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))],
+        "progress heard"
     );
-    mounted.unmount(&handle);
+    mounted.unmount().await;
     assert!(handle.current().is_empty());
 }
 
@@ -358,7 +360,7 @@ async fn everything_over_streamable_http_is_mounted_and_called() {
         .expect("mounted");
     assert!(mounted.tools().iter().any(|tool| tool == "echo"));
     check_everything(&handle, "").await;
-    mounted.unmount(&handle);
+    mounted.unmount().await;
     server.kill().await.expect("stopped");
 }
 
@@ -445,7 +447,7 @@ async fn filesystem_reads_and_writes_a_temporary_folder() {
         "{}",
         outside.model_text()
     );
-    mounted.unmount(&handle);
+    mounted.unmount().await;
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -472,5 +474,5 @@ async fn a_python_sdk_server_over_stdio_is_mounted() {
         weather.structured_content(),
         Some(&json!({"city": "Oslo", "temperature": 21.5, "conditions": "sunny"}))
     );
-    mounted.unmount(&handle);
+    mounted.unmount().await;
 }

@@ -16,8 +16,8 @@ mod result;
 mod stored;
 
 pub(crate) use call::Call;
-pub use call_id::content_hash;
 pub(crate) use call_id::Scope;
+pub use call_id::content_hash;
 #[cfg(feature = "schemars")]
 pub(crate) use call_id::random_id;
 pub use context::{CancellationToken, ToolContext};

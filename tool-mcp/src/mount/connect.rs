@@ -6,8 +6,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use hyper::header::{HeaderName, HeaderValue};
-use rmcp::handler::client::progress::ProgressDispatcher;
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam};
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -16,7 +15,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::Notify;
 
 use super::MountError;
-use super::tap::{ChildInput, ChildOutput, TappedHttp, TaskTools};
+use super::tap::{Alive, ChildInput, ChildOutput, Heard, TappedHttp};
 
 /// Where a server is.
 pub(crate) enum Source {
@@ -52,24 +51,20 @@ impl std::fmt::Debug for Source {
 }
 
 /// The mount's side of the connection: it hears the server's list change.
+/// (The calls' progress is read below rmcp, in order: `progress.rs`.)
 #[derive(Clone)]
 pub(crate) struct Client {
     changed: Arc<Notify>,
-    progress: ProgressDispatcher,
     info: ClientConfig,
 }
 
 impl Client {
-    pub(crate) fn new(changed: Arc<Notify>, progress: ProgressDispatcher) -> Self {
+    pub(crate) fn new(changed: Arc<Notify>) -> Self {
         let info = ClientConfig::new(
             ClientCapabilities::default(),
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         );
-        Self {
-            changed,
-            progress,
-            info,
-        }
+        Self { changed, info }
     }
 }
 
@@ -78,26 +73,20 @@ impl ClientHandler for Client {
         self.changed.notify_one();
     }
 
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.progress.handle_notification(params).await;
-    }
-
     fn get_info(&self) -> ClientConfig {
         self.info.clone()
     }
 }
 
-/// Starts or reaches the server, and completes MCP's initialization; what
-/// the server lists as run by tasks is noted in `tasks` on the way.
+/// Starts or reaches the server, and completes MCP's initialization; each
+/// message the server sends is read for `heard` on the way; a child
+/// process holds `alive` until it is reaped.
 pub(crate) async fn connect(
     server: &str,
     source: &Source,
     client: Client,
-    tasks: Arc<TaskTools>,
+    heard: Heard,
+    alive: &Alive,
 ) -> Result<RunningService<RoleClient, Client>, MountError> {
     let failed = |reason: String| MountError::Connect {
         server: server.to_owned(),
@@ -120,8 +109,8 @@ pub(crate) async fn connect(
             };
             let stderr = child.stderr.take();
             let transport = (
-                ChildOutput::new(stdout, tasks),
-                ChildInput::new(stdin, child),
+                ChildOutput::new(stdout, heard),
+                ChildInput::new(stdin, child, alive.clone()),
             );
             if let Some(stderr) = stderr {
                 let server = server.to_owned();
@@ -158,7 +147,7 @@ pub(crate) async fn connect(
             if let Some(token) = bearer {
                 config = config.auth_header(token.clone());
             }
-            let http = TappedHttp::new(tasks).map_err(failed)?;
+            let http = TappedHttp::new(heard).map_err(failed)?;
             client
                 .serve(StreamableHttpClientTransport::with_client(http, config))
                 .await

@@ -1,7 +1,8 @@
 //! Following a mounted server until the mount ends: its list changes put
 //! in the registry, and, when its connection ends, the server started or
 //! reached again with backoff, its tools answering that it is down
-//! meanwhile.
+//! meanwhile; or, when it is not to be started again, its tools taken out
+//! of the registry.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,8 +12,11 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
 
-use super::Shared;
 use super::connect::{Client, Source, connect};
+use super::connection::{Gone, Link};
+use super::progress::Reports;
+use super::shared::Shared;
+use super::tap::{Alive, Heard};
 
 /// How a mount brings back a server whose connection ended (a child
 /// process that exited, an HTTP server gone): it tries again after
@@ -56,6 +60,8 @@ pub(crate) struct Follow<Ctx> {
     pub(crate) stop: CancellationToken,
     pub(crate) restart: Option<Restart>,
     pub(crate) connect_timeout: Duration,
+    /// Held until the following ends.
+    pub(crate) alive: Alive,
 }
 
 impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
@@ -65,22 +71,28 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
         loop {
             let peer = running.peer().clone();
             let stopped = self.session(&peer).await;
-            let _ = running.close().await;
             let restart = match (stopped, self.restart) {
                 (false, Some(restart)) => restart,
                 (false, None) => {
-                    self.down("it closed its connection");
+                    // Gone before the connection is closed, so that a call
+                    // it ends says so.
+                    self.shared.end(&self.handle, Gone::Ended);
+                    let _ = running.close().await;
                     return;
                 }
                 (true, _) => {
-                    self.down("its mount has ended");
+                    // Dropped: its tools are out of the registry already;
+                    // closing ends the calls still running.
+                    self.shared.end(&self.handle, Gone::Unmounted);
+                    let _ = running.close().await;
                     return;
                 }
             };
+            let _ = running.close().await;
             match self.reconnect(restart).await {
                 Some(next) => running = next,
                 None => {
-                    self.down("its mount has ended");
+                    self.shared.end(&self.handle, Gone::Unmounted);
                     return;
                 }
             }
@@ -126,8 +138,19 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                 () = tokio::time::sleep(delay) => {}
             }
             delay = (delay * 2).min(restart.max);
-            let tasks = Arc::clone(&self.shared.connection.tasks);
-            let connecting = connect(server, &self.source, self.client.clone(), tasks);
+            // A new connection's calls count their progress tokens anew.
+            let heard = Heard {
+                tasks: Arc::clone(&self.shared.connection.tasks),
+                reports: Arc::new(Reports::default()),
+            };
+            let reports = Arc::clone(&heard.reports);
+            let connecting = connect(
+                server,
+                &self.source,
+                self.client.clone(),
+                heard,
+                &self.alive,
+            );
             let running = match tokio::time::timeout(self.connect_timeout, connecting).await {
                 Ok(Ok(running)) => running,
                 Ok(Err(error)) => {
@@ -142,7 +165,10 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
             let listing = self.shared.connection.list(running.peer());
             match tokio::time::timeout(self.connect_timeout, listing).await {
                 Ok(Ok(listed)) => {
-                    self.shared.connection.up(running.peer().clone());
+                    self.shared.connection.up(Link {
+                        peer: running.peer().clone(),
+                        reports,
+                    });
                     if let Err(error) = self.shared.put(&self.handle, &listed, false) {
                         tracing::warn!(%server, %error, "the tool list is not mounted");
                     }

@@ -4,36 +4,48 @@
 //! the others, through the mount's [`Compose`] rules; the server's
 //! `notifications/tools/list_changed` puts the new list in place.
 //!
+//! The mount lasts as long as the [`Mounted`] it gives: dropped, the
+//! server's tools leave the registry. A tool whose name the registry
+//! already holds fails the mount ([`MountError::Clash`]) unless it is
+//! [`lenient`](Mount::lenient).
+//!
 //! The server is not trusted: a tool it lists with a name providers
 //! refuse, a schema that does not compile or a description over the limit
 //! is left out ([`Mounted::refused`] says which and why, naming the
 //! server); a call it fails, answers with something that is not MCP's, or
 //! never answers ends in an error result that says so, within the call's
-//! time limit; the other tools keep working.
+//! time limit; the other tools keep working. Every text the model reads
+//! names the tool as the model knows it, after the mount's rules.
 
 mod connect;
+mod connection;
 mod follow;
+mod mounted;
+mod progress;
 mod remote;
+mod shared;
 mod tap;
 mod task_call;
+mod task_tools;
 mod unfinished;
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::handler::client::progress::ProgressDispatcher;
-use rmcp::model::Tool as Listed;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
-use tool_core::ToolRegistry;
-use tool_core::registry::RegistryError;
 use tool_core::toolset::{Compose, RegistryHandle};
 
 use connect::{Client, Source};
+use connection::{Connection, Link};
 use follow::Follow;
 pub use follow::Restart;
-use remote::{Connection, Limits, RemoteTool};
-use tap::TaskTools;
+pub use mounted::{MountError, Mounted, Refused};
+use progress::Reports;
+use remote::Limits;
+use shared::Shared;
+use tap::{Heard, alive};
+use task_tools::TaskTools;
 
 /// The default bound on a listed tool's description: a longer one is a
 /// server filling the model's context, and the tool is left out.
@@ -73,6 +85,7 @@ pub struct Mount {
     limits: Limits,
     connect_timeout: Duration,
     restart: Option<Restart>,
+    lenient: bool,
 }
 
 impl Mount {
@@ -107,6 +120,7 @@ impl Mount {
             },
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
+            lenient: false,
         }
     }
 
@@ -167,10 +181,21 @@ impl Mount {
     }
 
     /// The server is not brought back when its connection ends: its tools
-    /// answer that it is down until it is mounted again.
+    /// leave the registry then, as when the mount is dropped.
     #[must_use]
     pub fn no_restart(mut self) -> Self {
         self.restart = None;
+        self
+    }
+
+    /// Mounts the server's other tools when some would take a name the
+    /// registry already holds: those are left out, and
+    /// [`Mounted::refused`] says which. Without it, such a tool fails the
+    /// mount ([`MountError::Clash`]) and nothing is added; a list the
+    /// server sends later leaves such tools out either way.
+    #[must_use]
+    pub fn lenient(mut self) -> Self {
+        self.lenient = true;
         self
     }
 
@@ -184,7 +209,7 @@ impl Mount {
 
     /// Connects, lists the server's tools and adds them to `handle`'s
     /// registry, then keeps them as the server lists them until the
-    /// [`Mounted`] is unmounted or dropped. An error says what failed and
+    /// [`Mounted`] is dropped or unmounted. An error says what failed and
     /// names the server; then nothing is added.
     pub async fn mount<Ctx: Send + Sync + 'static>(
         self,
@@ -192,28 +217,37 @@ impl Mount {
     ) -> Result<Mounted, MountError> {
         let server = Arc::clone(&self.name);
         let changed = Arc::new(Notify::new());
-        let progress = ProgressDispatcher::new();
-        let client = Client::new(Arc::clone(&changed), progress.clone());
+        let client = Client::new(Arc::clone(&changed));
         let tasks = Arc::new(TaskTools::default());
-        let connecting =
-            connect::connect(&server, &self.source, client.clone(), Arc::clone(&tasks));
+        let heard = Heard {
+            tasks: Arc::clone(&tasks),
+            reports: Arc::new(Reports::default()),
+        };
+        let reports = Arc::clone(&heard.reports);
+        let (alive, ended) = alive();
+        let connecting = connect::connect(&server, &self.source, client.clone(), heard, &alive);
         let running = tokio::time::timeout(self.connect_timeout, connecting)
             .await
             .map_err(|_| MountError::Connect {
                 server: server.to_string(),
                 reason: format!("no answer within {:?}", self.connect_timeout),
             })??;
+        let link = Link {
+            peer: running.peer().clone(),
+            reports,
+        };
         let connection = Arc::new(Connection::new(
             Arc::clone(&server),
-            running.peer().clone(),
-            progress,
+            link,
             tasks,
+            self.restart.is_some(),
         ));
         let shared = Arc::new(Shared {
             server: Arc::clone(&server),
             connection,
             rules: self.rules,
             limits: self.limits,
+            lenient: self.lenient,
             state: Mutex::default(),
         });
         let listing =
@@ -238,221 +272,18 @@ impl Mount {
             stop: stop.clone(),
             restart: self.restart,
             connect_timeout: self.connect_timeout,
+            alive,
         };
         tokio::spawn(follow.run(running));
-        Ok(Mounted { shared, stop })
-    }
-}
-
-/// What a mount and the task that follows its server share.
-pub(crate) struct Shared {
-    server: Arc<str>,
-    pub(crate) connection: Arc<Connection>,
-    rules: Compose,
-    limits: Limits,
-    state: Mutex<MountState>,
-}
-
-/// The mount's tools in the registry, by the names they have there, and
-/// those left out.
-#[derive(Default)]
-struct MountState {
-    names: Vec<String>,
-    refused: Vec<Refused>,
-}
-
-impl Shared {
-    fn list_error(&self, reason: String) -> MountError {
-        MountError::List {
-            server: self.server.to_string(),
-            reason,
-        }
-    }
-
-    /// Puts the server's tools, as `listed`, in the registry in place of
-    /// the ones it listed before. `first`: a rule that names no tool is an
-    /// error (later lists may lose tools).
-    pub(crate) fn put<Ctx: Send + Sync + 'static>(
-        &self,
-        handle: &RegistryHandle<Ctx>,
-        listed: &[Listed],
-        first: bool,
-    ) -> Result<(), MountError> {
-        let mut tools: ToolRegistry<Ctx> = ToolRegistry::new();
-        let mut refused = Vec::new();
-        for listed in listed {
-            let added = RemoteTool::new(listed, &self.connection, self.limits)
-                .and_then(|tool| tools.register(tool).map_err(|error| error.to_string()));
-            if let Err(reason) = added {
-                tracing::warn!(server = %self.server, tool = %listed.name, %reason, "tool not mounted");
-                refused.push(Refused {
-                    tool: listed.name.to_string(),
-                    reason,
-                });
-            }
-        }
-        let rules = if first {
-            self.rules.clone()
-        } else {
-            self.rules.clone().lenient()
+        let end = {
+            let (shared, handle) = (Arc::clone(&shared), handle.clone());
+            Box::new(move |why| shared.end(&handle, why))
         };
-        let composed = rules.apply(tools).map_err(|error| MountError::Registry {
-            server: self.server.to_string(),
-            error,
-        })?;
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let before = std::mem::take(&mut state.names);
-        let offered: Vec<String> = composed.names().map(str::to_owned).collect();
-        // Each tool the registry refuses (a name another tool holds, a
-        // provider's check) is left out; the others are mounted.
-        let merged = handle.update(|registry| {
-            for name in &before {
-                registry.remove(name);
-            }
-            registry.merge_passing(composed)
-        });
-        let mut names = offered;
-        for error in merged {
-            let tool = refused_name(&error);
-            names.retain(|name| *name != tool);
-            tracing::warn!(server = %self.server, %tool, %error, "tool not mounted");
-            refused.push(Refused {
-                tool,
-                reason: error.to_string(),
-            });
-        }
-        state.names = names;
-        state.refused = refused;
-        Ok(())
+        Ok(Mounted {
+            shared,
+            stop,
+            end,
+            ended: Some(ended),
+        })
     }
-
-    /// Takes the mount's tools out of the registry.
-    fn remove<Ctx: Send + Sync + 'static>(&self, handle: &RegistryHandle<Ctx>) {
-        let names = std::mem::take(
-            &mut self
-                .state
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .names,
-        );
-        handle.update(|registry| {
-            for name in &names {
-                registry.remove(name);
-            }
-        });
-    }
-}
-
-/// The tool a registry's refusal is about.
-fn refused_name(error: &RegistryError) -> String {
-    match error {
-        RegistryError::DuplicateName { name }
-        | RegistryError::InvalidName { name, .. }
-        | RegistryError::InvalidSchema { name, .. }
-        | RegistryError::NameRejected { name, .. }
-        | RegistryError::SchemaRejected { name, .. }
-        | RegistryError::Compose { name, .. } => name.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// A server's tools in a registry, kept as the server lists them until
-/// [`unmount`](Mounted::unmount) or drop: then the connection ends (a
-/// child process with it); the tools stay in the registry after a drop
-/// but answer that the server is gone; `unmount` takes them out.
-pub struct Mounted {
-    shared: Arc<Shared>,
-    stop: CancellationToken,
-}
-
-impl Mounted {
-    /// The server's name, as the mount was given it.
-    pub fn server(&self) -> &str {
-        &self.shared.server
-    }
-
-    /// The names of the server's tools in the registry, after the rules.
-    pub fn tools(&self) -> Vec<String> {
-        self.shared
-            .state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .names
-            .clone()
-    }
-
-    /// The tools of the server's last list that were left out, and why.
-    pub fn refused(&self) -> Vec<Refused> {
-        self.shared
-            .state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .refused
-            .clone()
-    }
-
-    /// Takes the server's tools out of `handle`'s registry and ends the
-    /// connection.
-    pub fn unmount<Ctx: Send + Sync + 'static>(self, handle: &RegistryHandle<Ctx>) {
-        self.shared.remove(handle);
-        self.stop.cancel();
-    }
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        self.stop.cancel();
-    }
-}
-
-impl std::fmt::Debug for Mounted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mounted")
-            .field("server", &self.shared.server)
-            .field("tools", &self.tools())
-            .finish_non_exhaustive()
-    }
-}
-
-/// A tool a server listed that was left out, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused {
-    /// Its name: as the server listed it, or, refused by the registry
-    /// (a name another tool holds, a provider's check), as the mount's
-    /// rules made it.
-    pub tool: String,
-    /// Why it was left out.
-    pub reason: String,
-}
-
-/// Why a server's tools could not be mounted. Each names the server.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum MountError {
-    /// The server could not be started or reached, or did not complete
-    /// MCP's initialization.
-    #[error("the MCP server `{server}` could not be connected to: {reason}")]
-    Connect {
-        /// The mount's name for the server.
-        server: String,
-        /// What went wrong.
-        reason: String,
-    },
-    /// The server did not list its tools.
-    #[error("the MCP server `{server}` did not list its tools: {reason}")]
-    List {
-        /// The mount's name for the server.
-        server: String,
-        /// What went wrong.
-        reason: String,
-    },
-    /// A rule of the mount's [`Compose`] cannot be applied to the
-    /// server's tools.
-    #[error("the tools of the MCP server `{server}` cannot join the registry: {error}")]
-    Registry {
-        /// The mount's name for the server.
-        server: String,
-        /// What the registry said.
-        error: RegistryError,
-    },
 }

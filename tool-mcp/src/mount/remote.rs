@@ -3,83 +3,20 @@
 //! that goes to the server and comes back as a result, whatever happens
 //! on the way.
 
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 
-use std::future::poll_fn;
-use std::pin::Pin;
-
-use futures_core::Stream;
-use rmcp::handler::client::progress::{ProgressDispatcher, ProgressSubscriber};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest,
     ProgressNotificationParam, ServerResult, Tool as Listed,
 };
-use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
+use rmcp::service::{PeerRequestOptions, ServiceError};
 use serde_json::Value;
 use tool_core::provider::mcp::tool_result;
-use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolResult};
+use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
-use super::tap::TaskTools;
+use super::connection::{Connection, Link};
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
-
-/// The connection a mount's tools call through: the server's peer while
-/// it is up, and why not when it is down.
-pub(crate) struct Connection {
-    pub(crate) server: Arc<str>,
-    /// Where the server's progress notifications are sent to each call.
-    pub(crate) progress: ProgressDispatcher,
-    /// The tools the server's last listing said run as tasks.
-    pub(crate) tasks: Arc<TaskTools>,
-    state: RwLock<State>,
-}
-
-enum State {
-    Up(Peer<RoleClient>),
-    Down(String),
-}
-
-impl Connection {
-    pub(crate) fn new(
-        server: Arc<str>,
-        peer: Peer<RoleClient>,
-        progress: ProgressDispatcher,
-        tasks: Arc<TaskTools>,
-    ) -> Self {
-        Self {
-            server,
-            progress,
-            tasks,
-            state: RwLock::new(State::Up(peer)),
-        }
-    }
-
-    /// Every page of the server's tools, through `peer`, with which of
-    /// them run as tasks noted on the way.
-    pub(crate) async fn list(&self, peer: &Peer<RoleClient>) -> Result<Vec<Listed>, ServiceError> {
-        self.tasks.clear();
-        peer.list_all_tools().await
-    }
-
-    /// The peer to call, or why there is none.
-    fn peer(&self) -> Result<Peer<RoleClient>, String> {
-        match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
-            State::Up(peer) if !peer.is_transport_closed() => Ok(peer.clone()),
-            State::Up(_) => Err("its connection is closed".to_owned()),
-            State::Down(why) => Err(why.clone()),
-        }
-    }
-
-    /// The server is back, through `peer`.
-    pub(crate) fn up(&self, peer: Peer<RoleClient>) {
-        *self.state.write().unwrap_or_else(PoisonError::into_inner) = State::Up(peer);
-    }
-
-    /// The server is gone, for `why`, until [`Connection::up`].
-    pub(crate) fn down(&self, why: String) {
-        *self.state.write().unwrap_or_else(PoisonError::into_inner) = State::Down(why);
-    }
-}
 
 /// The bounds a mount puts on what a server sends.
 #[derive(Clone, Copy, Debug)]
@@ -154,71 +91,82 @@ impl RemoteTool {
 
     /// The call, on the server: its progress reported to `ctx` as it
     /// comes; dropped before its answer (cancelled, out of time), the
-    /// server is sent `notifications/cancelled`.
-    async fn call_remote<Ctx>(&self, ctx: &ToolContext<Ctx>, args: Value) -> ToolResult {
-        let server = &self.connection.server;
-        let tool = &self.name;
-        let peer = match self.connection.peer() {
-            Ok(peer) => peer,
-            Err(why) => {
-                return ToolResult::error(format!(
-                    "tool `{tool}` is not available: the MCP server `{server}` is down ({why}); try again later"
-                ));
+    /// server is sent `notifications/cancelled`. `shown` is the name the
+    /// model called the tool by, which every text it reads names.
+    async fn call_remote<Ctx>(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        shown: &str,
+        args: Value,
+    ) -> ToolResult {
+        let Link { peer, reports } = match self.connection.link() {
+            Ok(link) => link,
+            Err(reason) => {
+                return ToolResult::from(ToolError::Unavailable {
+                    tool: shown.to_owned(),
+                    reason,
+                });
             }
         };
         if self.as_task {
             // Boxed: the task's requests would make every call's future
             // several times larger, and each call moves it.
-            return match Box::pin(call_as_task(&peer, ctx, tool, args)).await {
-                Ok(answer) => self.read_answer(answer),
-                Err(error) => ToolResult::error(failed(server, tool, &error)),
+            return match Box::pin(call_as_task(&peer, ctx, &self.name, args)).await {
+                Ok(answer) => self.read_answer(shown, answer),
+                Err(error) => ToolResult::error(self.failed(shown, &error)),
             };
         }
-        let mut params = CallToolRequestParams::new(tool.clone());
+        let mut params = CallToolRequestParams::new(self.name.clone());
         if let Value::Object(arguments) = args {
             params = params.with_arguments(arguments);
         }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        // Relayed only to someone who hears them; expected before the
+        // request goes, as the server may report before the send ends.
+        let expecting = ctx.progress_heard().then(|| reports.expect());
         let sent = peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
             .await;
         let handle = match sent {
             Ok(handle) => handle,
-            Err(error) => return ToolResult::error(failed(server, tool, &error)),
+            Err(error) => return ToolResult::error(self.failed(shown, &error)),
         };
         let unanswered = Unfinished::new(&handle.peer, GiveUp::Request(handle.id.clone()));
         let mut answer = handle.rx;
-        // Relayed only to someone who hears them.
-        let answered = if ctx.progress_heard() {
-            let mut progress = self
-                .connection
-                .progress
-                .subscribe(handle.progress_token.clone())
-                .await;
-            loop {
-                tokio::select! {
-                    answered = &mut answer => break answered,
-                    Some(report) = next_report(&mut progress) => report_to(ctx, &report),
+        let answered = match expecting {
+            Some(expecting) => {
+                let mut progress = expecting.listen(handle.progress_token.clone());
+                let answered = loop {
+                    tokio::select! {
+                        biased;
+                        Some(report) = progress.next() => report_to(ctx, &report),
+                        answered = &mut answer => break answered,
+                    }
+                };
+                // Each report sent before the answer was read before it,
+                // and waits in the queue.
+                while let Some(report) = progress.try_next() {
+                    report_to(ctx, &report);
                 }
+                answered
             }
-        } else {
-            answer.await
+            None => answer.await,
         };
         unanswered.done();
         match answered {
-            Ok(Ok(answer)) => self.read_answer(answer),
-            Ok(Err(error)) => ToolResult::error(failed(server, tool, &error)),
-            Err(_) => ToolResult::error(failed(server, tool, &ServiceError::TransportClosed)),
+            Ok(Ok(answer)) => self.read_answer(shown, answer),
+            Ok(Err(error)) => ToolResult::error(self.failed(shown, &error)),
+            Err(_) => ToolResult::error(self.failed(shown, &ServiceError::TransportClosed)),
         }
     }
 
     /// The server's answer to a call, as a registry's result.
-    fn read_answer(&self, answer: ServerResult) -> ToolResult {
+    fn read_answer(&self, shown: &str, answer: ServerResult) -> ToolResult {
         match answer {
-            ServerResult::CallToolResult(result) => self.read_result(&result),
+            ServerResult::CallToolResult(result) => self.read_result(shown, &result),
             _ => ToolResult::error(format!(
-                "the MCP server `{}` answered the call of `{}` with something else than a result",
-                self.connection.server, self.name
+                "the MCP server `{}` answered the call of `{shown}` with something else than a result",
+                self.connection.server
             )),
         }
     }
@@ -226,11 +174,11 @@ impl RemoteTool {
     /// The server's result, bounded, as a registry's: a single text read as
     /// it is (the commonest answer), anything else through
     /// [`tool_result`].
-    fn read_result(&self, result: &CallToolResult) -> ToolResult {
-        let (server, tool, limit) = (&self.connection.server, &self.name, self.max_result_bytes);
+    fn read_result(&self, shown: &str, result: &CallToolResult) -> ToolResult {
+        let (server, limit) = (&self.connection.server, self.max_result_bytes);
         let over = |size: usize| {
             ToolResult::error(format!(
-                "the MCP server `{server}` answered `{tool}` with {size} bytes, over the mount's limit of {limit}"
+                "the MCP server `{server}` answered `{shown}` with {size} bytes, over the mount's limit of {limit}"
             ))
         };
         if result.is_error != Some(true)
@@ -250,9 +198,29 @@ impl RemoteTool {
         }
         tool_result(&sent).unwrap_or_else(|why| {
             ToolResult::error(format!(
-                "the MCP server `{server}` answered `{tool}` with a result that is not MCP's: {why}"
+                "the MCP server `{server}` answered `{shown}` with a result that is not MCP's: {why}"
             ))
         })
+    }
+
+    /// What the model reads when a call of `shown` fails on the way.
+    fn failed(&self, shown: &str, error: &ServiceError) -> String {
+        let server = &self.connection.server;
+        match error {
+            ServiceError::McpError(error) => {
+                format!(
+                    "the MCP server `{server}` refused to call `{shown}`: {}",
+                    error.message
+                )
+            }
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                self.connection.closed_during(shown)
+            }
+            ServiceError::Timeout { timeout } => format!(
+                "the MCP server `{server}` did not answer the call of `{shown}` within {timeout:?}"
+            ),
+            other => format!("the call of `{shown}` on the MCP server `{server}` failed: {other}"),
+        }
     }
 }
 
@@ -274,33 +242,9 @@ fn json_size(value: &Value) -> usize {
     count.0
 }
 
-/// The next progress report of a call.
-async fn next_report(progress: &mut ProgressSubscriber) -> Option<ProgressNotificationParam> {
-    poll_fn(|cx| Pin::new(&mut *progress).poll_next(cx)).await
-}
-
 /// A server's progress report, as the call's own.
 fn report_to<Ctx>(ctx: &ToolContext<Ctx>, report: &ProgressNotificationParam) {
     ctx.progress(report.progress, report.total, report.message.as_deref());
-}
-
-/// What the model reads when a call to the server fails.
-fn failed(server: &str, tool: &str, error: &ServiceError) -> String {
-    match error {
-        ServiceError::McpError(error) => {
-            format!(
-                "the MCP server `{server}` refused to call `{tool}`: {}",
-                error.message
-            )
-        }
-        ServiceError::TransportClosed | ServiceError::TransportSend(_) => format!(
-            "the MCP server `{server}` closed its connection during the call of `{tool}`; try again later"
-        ),
-        ServiceError::Timeout { timeout } => format!(
-            "the MCP server `{server}` did not answer the call of `{tool}` within {timeout:?}"
-        ),
-        other => format!("the call of `{tool}` on the MCP server `{server}` failed: {other}"),
-    }
 }
 
 impl<Ctx: Send + Sync + 'static> Tool<Ctx> for RemoteTool {
@@ -325,21 +269,17 @@ impl<Ctx: Send + Sync + 'static> Tool<Ctx> for RemoteTool {
     }
 
     fn check_available(&self, _ctx: &ToolContext<Ctx>) -> Result<(), String> {
-        self.connection.peer().map(drop).map_err(|why| {
-            format!(
-                "the MCP server `{}` is down ({why})",
-                self.connection.server
-            )
-        })
+        self.connection.link().map(drop)
     }
 
     fn call<'a>(&'a self, ctx: &'a ToolContext<Ctx>, args: Value) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
+            let shown = ctx.tool_name().unwrap_or(&self.name);
             // Dropping the call sends the server `notifications/cancelled`.
             tokio::select! {
-                result = self.call_remote(ctx, args) => result,
+                result = self.call_remote(ctx, shown, args) => result,
                 () = ctx.cancellation().cancelled() => ToolResult::error(format!(
-                    "the call of `{}` was cancelled", self.name
+                    "the call of `{shown}` was cancelled"
                 )),
             }
         })

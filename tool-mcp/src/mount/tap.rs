@@ -1,17 +1,19 @@
-//! Which of a server's tools run as tasks (`execution.taskSupport` of MCP
-//! 2025-11-25), read from its `tools/list` answers as they arrive.
+//! The mount's transports, tapped below rmcp: each message the server sends
+//! is read here, whole and in order, before rmcp reads it ([`Heard`]).
 //!
-//! rmcp's model of a listed tool has no `execution`: the field is gone once
-//! rmcp has parsed the answer. So the mount's transports are tapped below
-//! rmcp: over stdio, the child's output is scanned line by line
+//! rmcp's model of a listed tool has no `execution`, so which tools run as
+//! tasks is read from the server's raw `tools/list` answers; and rmcp hands
+//! each notification to the client in a task of its own, so a call's
+//! progress is read here, where it stays in order with the call's answer.
+//! Over stdio, the child's output is scanned line by line
 //! ([`ChildOutput`]); over HTTP, each server-sent event, and for a server
 //! that answers `tools/list` with plain JSON, that answer read again
-//! ([`TappedHttp`]). Only messages that name `taskSupport` are parsed; the
-//! rest pass through untouched.
+//! ([`TappedHttp`]). Only messages that name what is looked for are
+//! parsed; the rest pass through untouched.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::pin::Pin;
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
@@ -22,12 +24,31 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
-use serde::Deserialize;
 use sse_stream::Sse;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::sync::mpsc;
 
-/// The bytes of one message read for [`TaskTools::note`] at most, as rmcp
+use super::progress::Reports;
+use super::task_tools::TaskTools;
+
+/// What the mount reads from one connection's messages: which of the
+/// server's tools run as tasks, and the progress of its calls.
+#[derive(Clone)]
+pub(crate) struct Heard {
+    pub(crate) tasks: Arc<TaskTools>,
+    pub(crate) reports: Arc<Reports>,
+}
+
+impl Heard {
+    /// Reads one whole message from the server, before rmcp does.
+    fn note(&self, message: &[u8]) {
+        self.tasks.note(message);
+        self.reports.note(message);
+    }
+}
+
+/// The bytes of one message read for [`Heard::note`] at most, as rmcp
 /// bounds a line of stdio: a longer one passes through unread.
 const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
@@ -37,86 +58,20 @@ const MAX_REDIRECTS: usize = 10;
 /// How long a server whose input is closed has to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(3);
 
-/// The tools of one server whose listing said they run as tasks
-/// (`"required"` or `"optional"`).
-#[derive(Debug, Default)]
-pub(crate) struct TaskTools(Mutex<HashSet<String>>);
-
-impl TaskTools {
-    /// Forgets what the last listing said, before the next one.
-    pub(crate) fn clear(&self) {
-        self.lock().clear();
-    }
-
-    /// Whether the listing said `tool` runs as a task.
-    pub(crate) fn contains(&self, tool: &str) -> bool {
-        self.lock().contains(tool)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Reads one message from the server, if it is a page of `tools/list`
-    /// that names `taskSupport`.
-    pub(crate) fn note(&self, message: &[u8]) {
-        // Built once: every message from the server is searched.
-        static FIELD: LazyLock<memchr::memmem::Finder<'static>> =
-            LazyLock::new(|| memchr::memmem::Finder::new(b"\"taskSupport\""));
-        if FIELD.find(message).is_none() {
-            return;
-        }
-        #[derive(Deserialize)]
-        struct Page {
-            result: Listing,
-        }
-        #[derive(Deserialize)]
-        struct Listing {
-            tools: Vec<Listed>,
-        }
-        #[derive(Deserialize)]
-        struct Listed {
-            name: String,
-            #[serde(default)]
-            execution: Option<Execution>,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Execution {
-            #[serde(default)]
-            task_support: Option<String>,
-        }
-        // Anything else (a call's result that mentions the word, garbage)
-        // is rmcp's to read or refuse.
-        let Ok(page) = serde_json::from_slice::<Page>(message) else {
-            return;
-        };
-        let mut tools = self.lock();
-        for listed in page.result.tools {
-            let support = listed
-                .execution
-                .and_then(|execution| execution.task_support);
-            if matches!(support.as_deref(), Some("required" | "optional")) {
-                tools.insert(listed.name);
-            }
-        }
-    }
-}
-
 /// A server's output, read by rmcp and scanned here one line (one message)
 /// at a time.
 pub(crate) struct ChildOutput {
     stdout: ChildStdout,
     lines: Lines,
-    tasks: Arc<TaskTools>,
+    heard: Heard,
 }
 
 impl ChildOutput {
-    pub(crate) fn new(stdout: ChildStdout, tasks: Arc<TaskTools>) -> Self {
+    pub(crate) fn new(stdout: ChildStdout, heard: Heard) -> Self {
         Self {
             stdout,
             lines: Lines::default(),
-            tasks,
+            heard,
         }
     }
 }
@@ -131,7 +86,7 @@ struct Lines {
 
 impl Lines {
     /// Takes in what was read, and notes each line it ends.
-    fn scan(&mut self, mut read: &[u8], tasks: &TaskTools) {
+    fn scan(&mut self, mut read: &[u8], heard: &Heard) {
         while !read.is_empty() {
             let (part, ends) = match memchr::memchr(b'\n', read) {
                 Some(at) => (&read[..at], Some(at + 1)),
@@ -147,7 +102,7 @@ impl Lines {
             }
             let Some(rest) = ends else { return };
             if !self.overlong {
-                tasks.note(&self.line);
+                heard.note(&self.line);
             }
             self.line.clear();
             self.overlong = false;
@@ -165,25 +120,51 @@ impl AsyncRead for ChildOutput {
         let this = self.get_mut();
         let before = buf.filled().len();
         ready!(Pin::new(&mut this.stdout).poll_read(cx, buf))?;
-        this.lines.scan(&buf.filled()[before..], &this.tasks);
+        this.lines.scan(&buf.filled()[before..], &this.heard);
         Poll::Ready(Ok(()))
+    }
+}
+
+/// A mount's hold on what it runs: the task that follows the server holds
+/// one, and each child process one until it has exited and been reaped.
+#[derive(Clone)]
+pub(crate) struct Alive(
+    #[expect(dead_code, reason = "held for its drop, never read")] mpsc::Sender<()>,
+);
+
+/// What waits for every [`Alive`] of a mount to be let go of.
+pub(crate) struct Ended(mpsc::Receiver<()>);
+
+/// A mount's first hold, and what waits for its last.
+pub(crate) fn alive() -> (Alive, Ended) {
+    // Nothing is ever sent: the channel closes when the last hold goes.
+    let (alive, ended) = mpsc::channel(1);
+    (Alive(alive), Ended(ended))
+}
+
+impl Ended {
+    /// Until every hold is let go of.
+    pub(crate) async fn wait(mut self) {
+        let _ = self.0.recv().await;
     }
 }
 
 /// A server's input, which owns the server: dropped with the connection,
 /// it closes the input, gives the server [`EXIT_GRACE`] to exit, then
 /// kills it, and waits for it, so that no process is left behind, running
-/// or a zombie.
+/// or a zombie; then lets go of its [`Alive`].
 pub(crate) struct ChildInput {
     stdin: Option<ChildStdin>,
     child: Option<Child>,
+    alive: Option<Alive>,
 }
 
 impl ChildInput {
-    pub(crate) fn new(stdin: ChildStdin, child: Child) -> Self {
+    pub(crate) fn new(stdin: ChildStdin, child: Child, alive: Alive) -> Self {
         Self {
             stdin: Some(stdin),
             child: Some(child),
+            alive: Some(alive),
         }
     }
 
@@ -224,6 +205,7 @@ impl Drop for ChildInput {
             // (`kill_on_drop`), and tokio reaps it.
             return;
         };
+        let alive = self.alive.take();
         runtime.spawn(async move {
             if tokio::time::timeout(EXIT_GRACE, child.wait())
                 .await
@@ -231,16 +213,17 @@ impl Drop for ChildInput {
             {
                 let _ = child.kill().await;
             }
+            drop(alive);
         });
     }
 }
 
 /// rmcp's HTTP client, with each server-sent event it receives, and each
-/// plain JSON answer to `tools/list`, read for [`TaskTools::note`].
+/// plain JSON answer to `tools/list`, read for [`Heard::note`].
 #[derive(Clone)]
 pub(crate) struct TappedHttp {
     client: reqwest::Client,
-    tasks: Arc<TaskTools>,
+    heard: Heard,
 }
 
 impl TappedHttp {
@@ -249,7 +232,7 @@ impl TappedHttp {
     /// ACKs), and only redirects that keep the request whole (307, 308)
     /// to the same origin followed, so that neither the message nor the
     /// session and its headers go elsewhere.
-    pub(crate) fn new(tasks: Arc<TaskTools>) -> Result<Self, String> {
+    pub(crate) fn new(heard: Heard) -> Result<Self, String> {
         let redirects = reqwest::redirect::Policy::custom(|attempt| {
             let keeps_body = matches!(
                 attempt.status(),
@@ -270,7 +253,7 @@ impl TappedHttp {
             .redirect(redirects)
             .build()
             .map_err(|error| format!("no HTTP client: {error}"))?;
-        Ok(Self { client, tasks })
+        Ok(Self { client, heard })
     }
 
     /// `tools/list` sent again as it was, its plain JSON answer read for
@@ -321,7 +304,7 @@ impl TappedHttp {
             && small
             && let Ok(body) = response.bytes().await
         {
-            self.tasks.note(&body);
+            self.heard.tasks.note(&body);
         }
     }
 }
@@ -472,16 +455,16 @@ impl TappedHttp {
     ) -> BoxStream<'static, Result<Sse, SseError>> {
         Box::pin(TappedEvents {
             events,
-            tasks: Arc::clone(&self.tasks),
+            heard: self.heard.clone(),
         })
     }
 }
 
-/// A stream of server-sent events, each read for [`TaskTools::note`] as it
+/// A stream of server-sent events, each read for [`Heard::note`] as it
 /// passes.
 struct TappedEvents {
     events: BoxStream<'static, Result<Sse, SseError>>,
-    tasks: Arc<TaskTools>,
+    heard: Heard,
 }
 
 impl Stream for TappedEvents {
@@ -494,7 +477,7 @@ impl Stream for TappedEvents {
             data: Some(data), ..
         })) = &event
         {
-            this.tasks.note(data.as_bytes());
+            this.heard.note(data.as_bytes());
         }
         Poll::Ready(event)
     }
@@ -505,41 +488,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_page_that_names_task_support_marks_its_tools() {
-        let tasks = TaskTools::default();
-        tasks.note(
-            br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[
-                {"name":"research","inputSchema":{},"execution":{"taskSupport":"required"}},
-                {"name":"maybe","inputSchema":{},"execution":{"taskSupport":"optional"}},
-                {"name":"never","inputSchema":{},"execution":{"taskSupport":"forbidden"}},
-                {"name":"echo","inputSchema":{}}]}}"#,
-        );
-        assert!(tasks.contains("research") && tasks.contains("maybe"));
-        assert!(!tasks.contains("never") && !tasks.contains("echo"));
-        tasks.clear();
-        assert!(!tasks.contains("research"));
-    }
-
-    #[test]
-    fn anything_else_is_left_alone() {
-        let tasks = TaskTools::default();
-        tasks.note(br#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"\"taskSupport\""}]}}"#);
-        tasks.note(br#"{"tools":[{"name":"x","execution":{"taskSupport":"required"}}]"#);
-        assert!(tasks.0.lock().unwrap().is_empty());
-    }
-
-    #[test]
     fn lines_are_read_whole_across_reads() {
-        let tasks = TaskTools::default();
+        let heard = Heard {
+            tasks: Arc::default(),
+            reports: Arc::default(),
+        };
         let mut lines = Lines::default();
         let page = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"research","inputSchema":{},"execution":{"taskSupport":"required"}}]}}"#;
         let mut stream = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n".to_vec();
         stream.extend_from_slice(page);
         stream.push(b'\n');
         for chunk in stream.chunks(7) {
-            lines.scan(chunk, &tasks);
+            lines.scan(chunk, &heard);
         }
-        assert!(tasks.contains("research"));
+        assert!(heard.tasks.contains("research"));
         assert!(lines.line.is_empty(), "nothing left over at a line's end");
     }
 }

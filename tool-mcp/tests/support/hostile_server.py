@@ -1,8 +1,9 @@
 """An MCP server over stdio that a mount must not trust (the standard
 library only): tools whose names, schemas and descriptions a registry
 refuses, and calls that hang, crash the server, answer what is not MCP's,
-print garbage, or send media over the limit; and tools listed as run by
-tasks that answer at once, lose their task, or never end it."""
+print garbage, or send media over the limit; one whose progress comes in
+a burst, with its answer, in one write; and tools listed as run by tasks
+that answer at once, lose their task, or never end it."""
 
 import base64
 import json
@@ -34,6 +35,8 @@ TOOLS = [
     {"name": "pid", "description": "The server's process id.",
      "inputSchema": {"type": "object"}},
     {"name": "9lives", "description": "A name Gemini refuses.",
+     "inputSchema": {"type": "object"}},
+    {"name": "progress_burst", "description": "Twenty reports and the answer, written at once.",
      "inputSchema": {"type": "object"}},
     {"name": "task_at_once", "description": "Listed as a task; answers at once.",
      "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
@@ -93,6 +96,20 @@ def answer(request):
         elif name == "pid":
             send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
                 {"type": "text", "text": str(os.getpid())}]}})
+        elif name == "progress_burst":
+            # One write: the reports and the answer reach the client in the
+            # same read.
+            token = (request["params"].get("_meta") or {}).get("progressToken")
+            burst = ""
+            if token is not None:
+                for step in range(1, 21):
+                    burst += json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
+                                         "params": {"progressToken": token, "progress": step,
+                                                    "total": 20, "message": "step %d" % step}}) + "\n"
+            burst += json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": "burst done"}]}}) + "\n"
+            sys.stdout.write(burst)
+            sys.stdout.flush()
         elif name == "cancelled":
             send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
                 {"type": "text", "text": json.dumps(CANCELLED)}]}})

@@ -26,6 +26,39 @@ impl<Ctx> ToolContext<Ctx> {
         }
     }
 
+    /// The name of the tool being run, as the registry holds it: the name
+    /// the model called it by, after a [`Compose`](crate::toolset::Compose)
+    /// prefix or rename, which may not be the tool's own
+    /// ([`Tool::name`](crate::Tool::name)). What a tool's own texts for the
+    /// model should name it by. `None` outside a registry call.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::toolset::Compose;
+    /// use tool_core::{ToolContext, ToolRegistry, tool};
+    ///
+    /// /// Say which tool was called.
+    /// #[tool]
+    /// fn whoami(ctx: &ToolContext) -> String {
+    ///     format!("called as {}", ctx.tool_name().unwrap_or("?"))
+    /// }
+    ///
+    /// let registry = Compose::new().prefix("me_").apply(ToolRegistry::new().with(Whoami)).unwrap();
+    /// let ctx = ToolContext::new(());
+    /// let result = registry.call(&ctx, "me_whoami", json!({})).await;
+    /// assert_eq!(result.model_text(), "called as me_whoami");
+    /// assert_eq!(ctx.tool_name(), None);
+    /// # });
+    /// ```
+    pub fn tool_name(&self) -> Option<&str> {
+        match (&self.lent, self.call.get()) {
+            (Some(lent), _) => Some(&lent.tool),
+            (None, Some(call)) => Some(&call.tool),
+            (None, None) => None,
+        }
+    }
+
     /// The same context with the call id set: for a call made through a
     /// registry with it, the provider's id for the call (what
     /// [`Provider::respond`](crate::provider::Provider::respond) sets for

@@ -1,0 +1,130 @@
+//! The connection a mount's tools call through: the server's peer while
+//! it is up, and, when it is not, why, and whether it comes back. What a
+//! call tells the model of a server that went away depends on it: "try
+//! again later" only where that comes true.
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use rmcp::model::Tool as Listed;
+use rmcp::service::{Peer, RoleClient, ServiceError};
+
+use super::progress::Reports;
+use super::task_tools::TaskTools;
+
+/// One connection to the server: its peer, and its calls' progress.
+#[derive(Clone)]
+pub(crate) struct Link {
+    pub(crate) peer: Peer<RoleClient>,
+    pub(crate) reports: Arc<Reports>,
+}
+
+/// Why a server's tools are gone for good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Gone {
+    /// The mount ended: dropped, or unmounted.
+    Unmounted,
+    /// The server's connection ended, and the mount does not start it
+    /// again.
+    Ended,
+}
+
+pub(crate) struct Connection {
+    pub(crate) server: Arc<str>,
+    /// The tools the server's last listing said run as tasks.
+    pub(crate) tasks: Arc<TaskTools>,
+    /// Whether the server is started again when its connection ends.
+    restarts: bool,
+    state: RwLock<State>,
+}
+
+enum State {
+    Up(Link),
+    /// Down for the reason given, being started again.
+    Down(String),
+    Gone(Gone),
+}
+
+impl Connection {
+    pub(crate) fn new(server: Arc<str>, link: Link, tasks: Arc<TaskTools>, restarts: bool) -> Self {
+        Self {
+            server,
+            tasks,
+            restarts,
+            state: RwLock::new(State::Up(link)),
+        }
+    }
+
+    /// Every page of the server's tools, through `peer`, with which of
+    /// them run as tasks noted on the way.
+    pub(crate) async fn list(&self, peer: &Peer<RoleClient>) -> Result<Vec<Listed>, ServiceError> {
+        self.tasks.clear();
+        peer.list_all_tools().await
+    }
+
+    /// The connection to call through, or why a tool cannot be called:
+    /// what follows "tool `x` is not available: ".
+    pub(crate) fn link(&self) -> Result<Link, String> {
+        let server = &self.server;
+        match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
+            State::Up(link) if !link.peer.is_transport_closed() => Ok(link.clone()),
+            State::Up(_) if self.restarts => Err(format!(
+                "the MCP server `{server}` is down (its connection is closed)"
+            )),
+            State::Down(why) => Err(format!("the MCP server `{server}` is down ({why})")),
+            State::Up(_) | State::Gone(Gone::Ended) => Err(format!(
+                "the MCP server `{server}` closed its connection and is not started again"
+            )),
+            State::Gone(Gone::Unmounted) => {
+                Err(format!("the MCP server `{server}` is no longer mounted"))
+            }
+        }
+    }
+
+    /// What the model reads when the connection closed during a call of
+    /// `tool`, by the name the model called it.
+    pub(crate) fn closed_during(&self, tool: &str) -> String {
+        let server = &self.server;
+        let gone = match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
+            State::Gone(gone) => Some(*gone),
+            // The mount may not have noticed yet: it will do as it is set to.
+            _ => (!self.restarts).then_some(Gone::Ended),
+        };
+        match gone {
+            Some(Gone::Unmounted) => format!(
+                "the call of `{tool}` ended with the mount of the MCP server `{server}`; \
+                 its tools are no longer available"
+            ),
+            Some(Gone::Ended) => format!(
+                "the MCP server `{server}` closed its connection during the call of `{tool}`; \
+                 it is not started again, so its tools are no longer available"
+            ),
+            None => format!(
+                "the MCP server `{server}` closed its connection during the call of `{tool}`; \
+                 it is being started again: try again later"
+            ),
+        }
+    }
+
+    /// The server is back, through `link`; not after it is gone.
+    pub(crate) fn up(&self, link: Link) {
+        self.set(State::Up(link));
+    }
+
+    /// The server is down, for `why`, until [`Connection::up`]; not after
+    /// it is gone.
+    pub(crate) fn down(&self, why: String) {
+        self.set(State::Down(why));
+    }
+
+    /// The server's tools are gone for good; the first reason stays.
+    pub(crate) fn gone(&self, gone: Gone) {
+        self.set(State::Gone(gone));
+    }
+
+    fn set(&self, next: State) {
+        let mut state = self.state.write().unwrap_or_else(PoisonError::into_inner);
+        if !matches!(*state, State::Gone(_)) {
+            *state = next;
+        }
+    }
+}
