@@ -125,7 +125,7 @@ async fn run() -> Result<(), String> {
             before as f64 / tokens as f64
         );
     }
-    mounted.unmount(&handle);
+    mounted.unmount().await;
     let _ = std::fs::remove_dir_all(&folder);
     outcome
 }

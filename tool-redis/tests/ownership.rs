@@ -133,11 +133,11 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
     assert_ne!(ada_id, bob_id);
     assert_eq!(
         ownership::ids(registry.parked(&ada).await.expect("listed")),
-        [ada_id.clone()]
+        std::slice::from_ref(&ada_id)
     );
     assert_eq!(
         ownership::ids(registry.parked(&bob).await.expect("listed")),
-        [bob_id.clone()]
+        std::slice::from_ref(&bob_id)
     );
 
     // Ada lowers hers to 100 cents: hers alone.

@@ -125,7 +125,7 @@ pub(crate) async fn the_same_payment_in_two_conversations_is_two_calls(
     // The second still waits for its own decision, listed where it is
     // decided.
     let parked = there.parked(&second).await.expect("listed");
-    assert_eq!(ids(parked.clone()), [b_id.clone()]);
+    assert_eq!(ids(parked.clone()), std::slice::from_ref(&b_id));
     assert_eq!(parked[0].arguments(), &json!({"to": "ada", "cents": 5000}));
     let denied = Decision::deny("not today");
     there
@@ -173,11 +173,11 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
 
     assert_eq!(
         ids(there.parked(&ada).await.expect("listed")),
-        [ada_id.clone()]
+        std::slice::from_ref(&ada_id)
     );
     assert_eq!(
         ids(there.parked(&bob).await.expect("listed")),
-        [bob_id.clone()]
+        std::slice::from_ref(&bob_id)
     );
     // A context naming no caller is no one's: it sees neither.
     assert!(
@@ -210,7 +210,7 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
         .expect("hers");
     assert_eq!(
         ids(there.parked(&bob).await.expect("listed")),
-        [bob_id.clone()]
+        std::slice::from_ref(&bob_id)
     );
     let result = there
         .decide(&bob, &bob_id, Decision::Approve)
