@@ -5,11 +5,10 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use tool_core::store::testing::holds_the_contract;
 use tool_core::store::{Store, StoreError, When};
 use tool_redis::RedisStore;
 
-#[path = "../../tool-core/tests/support/store_contract.rs"]
-mod contract;
 // Each test binary uses its own part of the server's controls.
 #[allow(dead_code)]
 #[path = "support/server.rs"]
@@ -20,7 +19,7 @@ async fn two_replicas_sharing_redis_hold_the_contract() {
     let server = server::Server::start();
     let a = RedisStore::connect(&server.url()).await.expect("connect");
     let b = RedisStore::connect(&server.url()).await.expect("connect");
-    contract::holds_the_contract(a, b, "redis").await;
+    holds_the_contract(a, b, "redis").await;
 }
 
 #[tokio::test]

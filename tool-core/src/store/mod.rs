@@ -38,6 +38,8 @@ mod lease;
 mod memory;
 mod outage;
 mod set;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod watch;
 
 use std::time::Duration;

@@ -1,11 +1,16 @@
-//! What every [`Store`] must do, checked on two handles of one store (two
-//! processes sharing it, or two clones): written by one, read and heard
-//! by the other; claims won once; records gone when their time is up;
-//! sets whose members, added by either, each expire on their own.
+//! The contract every [`Store`] holds, as a test a store of one's own
+//! runs ([`holds_the_contract`]): the suite `MemoryStore` and
+//! `tool_redis::RedisStore` pass, for a store on Postgres, SQLite,
+//! DynamoDB or anything else. Behind the feature `testing`.
+//!
+//! ```toml
+//! [dev-dependencies]
+//! tool-core = { version = "0.1", features = ["testing"] }
+//! ```
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use tool_core::store::{Store, When};
+use super::{Store, When};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -13,8 +18,36 @@ const MINUTE: Duration = Duration::from_secs(60);
 /// machine; a notice that takes longer fails the test.
 const HEARD_WITHIN: Duration = Duration::from_secs(5);
 
-/// Runs every check; `tag` keeps the keys of concurrent runs apart.
-pub(crate) async fn holds_the_contract<S: Store + Clone>(a: S, b: S, tag: &str) {
+/// Checks that `a` and `b`, two handles of one store (two connections,
+/// as two processes would hold it, or two clones), do what every
+/// [`Store`] must: what one writes the other reads, byte for byte; a claim
+/// ([`When::Absent`]) is won once, and a change from what was read
+/// ([`When::Equals`]) made once, however many try at once; records are gone
+/// when their time is up; the other's writes and deletes wake a
+/// [`watch`](Store::watch); members added to a set by either are all kept,
+/// each until its own time, and the set goes with its last member.
+///
+/// `tag` begins every key the checks write, so that runs sharing a server
+/// keep apart. The checks take a few seconds (records are left to
+/// expire). Needs a Tokio runtime with more than one thread, as its
+/// claims race from tasks of their own.
+///
+/// # Panics
+///
+/// At the first check the store fails, saying which and what it got, as a
+/// test's assertion does: call it from a test.
+///
+/// ```
+/// # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+/// use tool_core::store::MemoryStore;
+/// use tool_core::store::testing::holds_the_contract;
+///
+/// // A test of a store of your own: two handles of one store.
+/// let store = MemoryStore::new();
+/// holds_the_contract(store.clone(), store, "memory").await;
+/// # });
+/// ```
+pub async fn holds_the_contract<S: Store + Clone>(a: S, b: S, tag: &str) {
     reads_what_the_other_wrote(&a, &b, tag).await;
     a_claim_is_won_once(&a, &b, tag).await;
     a_change_from_what_was_read_is_made_once(&a, &b, tag).await;
