@@ -65,6 +65,7 @@ async fn a_caller_never_sees_another_callers_call_in_one_registry() {
         tool_core::ToolRegistry::new()
             .with(ownership::SendMoney)
             .with(ownership::PickFile)
+            .with(ownership::Ship)
             .with_approval(ownership::AskLater)
     };
     let one = registry();
@@ -100,4 +101,24 @@ async fn a_loaded_turn_knows_its_call_was_decided() {
         &store,
     )
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approved_client_run_call_takes_its_delivery_under_its_parked_id() {
+    let store = MemoryStore::new();
+    ownership::an_approved_client_run_call_takes_its_delivery_under_its_parked_id(
+        &ownership::registry(store.clone()),
+        &ownership::registry(store),
+    )
+    .await;
+}
+
+/// In one registry without a store: the parked call in its memory, the
+/// approved run among its own pending calls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approved_client_run_call_takes_its_delivery_in_one_registry() {
+    let one = tool_core::ToolRegistry::new()
+        .with(ownership::Ship)
+        .with_approval(ownership::AskLater);
+    ownership::an_approved_client_run_call_takes_its_delivery_under_its_parked_id(&one, &one).await;
 }

@@ -74,6 +74,16 @@ async fn a_loaded_turn_knows_its_call_was_decided_on_another_replica() {
     .await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approved_client_run_call_takes_its_delivery_under_its_parked_id_on_any_replica() {
+    let server = server::Server::start();
+    ownership::an_approved_client_run_call_takes_its_delivery_under_its_parked_id(
+        &ownership::registry(connect(&server.url()).await),
+        &ownership::registry(connect(&server.url()).await),
+    )
+    .await;
+}
+
 /// Set in the process that parks the calls: the Redis to park them in.
 const PARKING: &str = "TOOL_TEST_OWNERSHIP_PARK";
 

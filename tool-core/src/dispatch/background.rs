@@ -105,7 +105,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let id = call.id();
         let pending = ToolResult::pending(&name, id);
         let pending_timeout = self.settings.pending_timeout;
-        let claim = match calls.open(id, &name, timeout + pending_timeout).await {
+        let owner = call.scope().caller();
+        let claim = match calls
+            .open(id, &name, owner, timeout + pending_timeout)
+            .await
+        {
             Ok(Some(claim)) => claim,
             // Pending already, here or in another process: one run.
             Ok(None) => return pending,

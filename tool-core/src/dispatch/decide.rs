@@ -2,6 +2,7 @@
 //! the model asked, or with edited arguments) or is denied, in the process
 //! that decides, and its result becomes the parked call's.
 
+use crate::dispatch::pending::StoredClaim;
 use crate::dispatch::policy::{ApproveAll, Decision, DecisionError, ParkedCall};
 use crate::store::StoreError;
 use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
@@ -73,8 +74,8 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let tool = claim.tool().to_owned();
         let result = match decision {
             Decision::Deny { reason } => ToolError::Denied { tool, reason }.into(),
-            Decision::Approve => self.run_approved(ctx, &tool, arguments).await,
-            Decision::Edit { arguments } => self.run_approved(ctx, &tool, arguments).await,
+            Decision::Approve => self.run_approved(ctx, &claim, arguments).await,
+            Decision::Edit { arguments } => self.run_approved(ctx, &claim, arguments).await,
         };
         claim.finish(result.clone(), settings.pending_timeout).await;
         Ok(result)
@@ -123,21 +124,24 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Runs an approved call through the whole pipeline but the approval,
-    /// to its final result.
+    /// to its final result. A `long_running` tool's runs as a call of its
+    /// own, to which what is delivered to the parked call goes.
     async fn run_approved(
         &self,
         ctx: &ToolContext<Ctx>,
-        tool: &str,
+        claim: &StoredClaim,
         arguments: serde_json::Value,
     ) -> ToolResult {
         // A run of its own: not the parked call, whose id the caller's
         // given id would make again.
         let approved = ctx.clone().with_approval(ApproveAll).without_call_id();
-        let result = self.call(&approved, tool, arguments).await;
-        match result.pending_call_id() {
-            // A `long_running` tool: its result, once it has one.
-            Some(id) => self.wait(id).await.unwrap_or(result),
-            None => result,
+        let result = self.call(&approved, claim.tool(), arguments).await;
+        let Some(id) = result.pending_call_id() else {
+            return result;
+        };
+        if let Err(error) = claim.approved_as(id).await {
+            tracing::warn!(tool = claim.tool(), %error, "an approved call's deliveries cannot be passed on");
         }
+        self.wait(id).await.unwrap_or(result)
     }
 }

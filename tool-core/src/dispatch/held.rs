@@ -38,11 +38,11 @@ impl Held<'_> {
         match self {
             Held::Local {
                 tool,
+                arguments,
                 scope,
                 given,
                 id,
-                ..
-            } => id.get_or_init(|| scope.call_id(*given, tool)),
+            } => id.get_or_init(|| scope.call_id(*given, tool, || arguments)),
             Held::Shared(call) => call.id(),
         }
     }

@@ -19,14 +19,14 @@ use crate::dispatch::execute::{Run, execute, panicked, poll_once, with_waker};
 use crate::dispatch::held::Held;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::finished;
-use crate::dispatch::pending::PendingCalls;
+use crate::dispatch::pending::{Parking, PendingCalls};
 use crate::dispatch::policy::DynApprovalHook;
 use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::read::raw::normalize;
 use crate::dispatch::settings::{Settings, Validation};
-use crate::tool::Call;
 use crate::tool::echo::Echo;
 use crate::tool::progress::ProgressSink;
+use crate::tool::{Call, random_id};
 use crate::{Approval, ToolContext, ToolError, ToolResult, ToolTier};
 
 /// How far [`Pipeline::begin`] took a call, in the tool's turn (`'t`) if
@@ -131,7 +131,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // Step 2: the raw arguments, held as the call's.
         let mut call = match normalize(name, args, self.settings.max_argument_bytes) {
             Ok(arguments) => self.hold(entry, ctx, arguments),
-            Err(error) => return self.refuse(&span, start, (name, ctx, name), error),
+            Err(error) => return self.refuse(&span, start, name, error),
         };
         if watched {
             span.record("call_id", call.id());
@@ -173,29 +173,29 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Ok(found) => found,
             Err(unknown) => {
                 let shown = Echo(name).to_string();
-                return Err(self.refuse(span, start, (&shown, ctx, name), *unknown));
+                return Err(self.refuse(span, start, &shown, *unknown));
             }
         };
         if ctx.caller_cancelled() {
-            return Err(self.refuse(span, start, (name, ctx, name), cancelled(entry)));
+            return Err(self.refuse(span, start, name, cancelled(entry)));
         }
         Ok((entry, input_schema))
     }
 
     /// A call that ends before its tool is read: its result, reported to
-    /// whoever watches under the name `shown`, with an id made for a call
-    /// of `name` with `ctx`.
+    /// whoever watches under the name `shown`, with an id of its own
+    /// (nothing of it waits, to be found under its id).
     #[cold]
     fn refuse(
         &self,
         span: &tracing::Span,
         start: Option<Instant>,
-        (shown, ctx, name): (&str, &ToolContext<Ctx>, &str),
+        shown: &str,
         error: ToolError,
     ) -> ToolResult {
         let result = ToolResult::from(error);
         if self.observer.is_some() || !span.is_disabled() {
-            self.report(span, shown, &ctx.new_call_id(name), start, &result);
+            self.report(span, shown, &random_id(), start, &result);
         }
         result
     }
@@ -407,7 +407,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             .await;
         match parked {
             // Parked now, or already: one parking, one decision.
-            Ok(()) => ToolResult::parked(tool, id),
+            Ok(Parking::Parked) => ToolResult::parked(tool, id),
+            // Decided already: its result follows, as a pending call's.
+            Ok(Parking::Decided) => ToolResult::pending(tool, id),
             Err(error) => ToolError::Unavailable {
                 tool: tool.to_owned(),
                 reason: format!("its call could not be parked for approval: {error}"),

@@ -183,8 +183,10 @@ impl Call {
     /// The call's id, made once, when first asked for
     /// ([`Scope::call_id`]).
     pub(crate) fn id(&self) -> &str {
-        self.id
-            .get_or_init(|| self.scope.call_id(self.given.as_deref(), &self.tool))
+        self.id.get_or_init(|| {
+            self.scope
+                .call_id(self.given.as_deref(), &self.tool, || self.arguments())
+        })
     }
 
     /// The call's own token: a child of the caller's, cancelled with it or

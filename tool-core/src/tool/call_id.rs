@@ -42,13 +42,21 @@ impl Scope {
         }
     }
 
-    /// The id of a call of `tool` in this scope: the same for the same
-    /// provider's id (`given`) in a named conversation, and 128 fresh
-    /// random bits otherwise. Never the same for two callers or two
-    /// conversations.
-    pub(crate) fn call_id(&self, given: Option<&str>, tool: &str) -> String {
+    /// The id of a call of `tool` with `arguments` in this scope: the
+    /// same for the same provider's id (`given`) with the same arguments in
+    /// a named conversation (a request asked again), and 128 fresh random
+    /// bits otherwise. Never the same for two callers or two
+    /// conversations, nor for a provider's id reused with other arguments
+    /// (a client that numbers its requests anew).
+    pub(crate) fn call_id<'a>(
+        &self,
+        given: Option<&str>,
+        tool: &str,
+        arguments: impl FnOnce() -> &'a Value,
+    ) -> String {
         match (self.conversation.as_deref(), given) {
             (Some(conversation), Some(given)) => {
+                let content = content_hash(tool, arguments());
                 let mut hash = Sha256::new();
                 // Each part with its length before it, so that no two
                 // scopes write the same bytes.
@@ -57,6 +65,7 @@ impl Scope {
                     conversation,
                     tool,
                     given,
+                    &content,
                 ] {
                     hash.update((part.len() as u64).to_le_bytes());
                     hash.update(part.as_bytes());
@@ -205,6 +214,8 @@ mod tests {
         );
     }
 
+    static ARGS: Value = Value::Null;
+
     fn scope(caller: Option<&str>, conversation: Option<&str>) -> Scope {
         Scope {
             caller: caller.map(Arc::from),
@@ -215,28 +226,31 @@ mod tests {
     #[test]
     fn a_provider_call_in_a_named_conversation_has_the_same_id_each_time() {
         let alice = scope(Some("alice"), Some("c1"));
-        let id = alice.call_id(Some("toolu_1"), "send_money");
+        let id = alice.call_id(Some("toolu_1"), "send_money", || &ARGS);
         assert_eq!(id.len(), 32);
-        assert_eq!(alice.call_id(Some("toolu_1"), "send_money"), id);
+        assert_eq!(alice.call_id(Some("toolu_1"), "send_money", || &ARGS), id);
         // Another call, tool, conversation or caller: another id.
-        assert_ne!(alice.call_id(Some("toolu_2"), "send_money"), id);
-        assert_ne!(alice.call_id(Some("toolu_1"), "get_balance"), id);
+        assert_ne!(alice.call_id(Some("toolu_2"), "send_money", || &ARGS), id);
+        assert_ne!(alice.call_id(Some("toolu_1"), "get_balance", || &ARGS), id);
         assert_ne!(
-            scope(Some("alice"), Some("c2")).call_id(Some("toolu_1"), "send_money"),
+            scope(Some("alice"), Some("c2")).call_id(Some("toolu_1"), "send_money", || &ARGS),
             id
         );
         assert_ne!(
-            scope(Some("bob"), Some("c1")).call_id(Some("toolu_1"), "send_money"),
+            scope(Some("bob"), Some("c1")).call_id(Some("toolu_1"), "send_money", || &ARGS),
             id
         );
         assert_ne!(
-            scope(None, Some("c1")).call_id(Some("toolu_1"), "send_money"),
-            scope(Some(""), Some("c1")).call_id(Some("toolu_1"), "send_money"),
+            scope(None, Some("c1")).call_id(Some("toolu_1"), "send_money", || &ARGS),
+            scope(Some(""), Some("c1")).call_id(Some("toolu_1"), "send_money", || &ARGS),
         );
+        // The same provider's id with other arguments: another call.
+        let other = json!({"cents": 1});
+        assert_ne!(alice.call_id(Some("toolu_1"), "send_money", || &other), id);
         // Parts are not run together.
         assert_ne!(
-            scope(Some("ab"), Some("c")).call_id(Some("x"), "t"),
-            scope(Some("a"), Some("bc")).call_id(Some("x"), "t"),
+            scope(Some("ab"), Some("c")).call_id(Some("x"), "t", || &ARGS),
+            scope(Some("a"), Some("bc")).call_id(Some("x"), "t", || &ARGS),
         );
     }
 
@@ -245,10 +259,13 @@ mod tests {
         let named = scope(Some("alice"), Some("c1"));
         let unnamed = scope(Some("alice"), None);
         assert_ne!(
-            unnamed.call_id(Some("toolu_1"), "t"),
-            unnamed.call_id(Some("toolu_1"), "t")
+            unnamed.call_id(Some("toolu_1"), "t", || &ARGS),
+            unnamed.call_id(Some("toolu_1"), "t", || &ARGS)
         );
-        assert_ne!(named.call_id(None, "t"), named.call_id(None, "t"));
+        assert_ne!(
+            named.call_id(None, "t", || &ARGS),
+            named.call_id(None, "t", || &ARGS)
+        );
         assert_eq!(random_id().len(), 32);
     }
 }

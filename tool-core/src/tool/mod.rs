@@ -16,10 +16,8 @@ mod result;
 mod stored;
 
 pub(crate) use call::Call;
-pub(crate) use call_id::Scope;
 pub use call_id::content_hash;
-#[cfg(feature = "schemars")]
-pub(crate) use call_id::random_id;
+pub(crate) use call_id::{Scope, random_id};
 pub use context::{CancellationToken, ToolContext};
 pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};

@@ -36,6 +36,17 @@ pub(crate) fn pick_file(
     ToolResult::deferred()
 }
 
+/// Ship an order; the warehouse confirms it later. A `Confirm` tool whose
+/// result the application delivers.
+#[tool(tier = Confirm, long_running)]
+pub(crate) fn ship(
+    /// The order.
+    order: String,
+) -> ToolResult {
+    let _ = order;
+    ToolResult::deferred()
+}
+
 /// Leaves every payment to a person, later.
 pub(crate) struct AskLater;
 
@@ -50,6 +61,7 @@ pub(crate) fn registry(store: impl Store) -> ToolRegistry {
     ToolRegistry::new()
         .with(SendMoney)
         .with(PickFile)
+        .with(Ship)
         .with_approval(AskLater)
         .with_store(store)
 }
@@ -212,6 +224,13 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
         ids(there.parked(&bob).await.expect("listed")),
         std::slice::from_ref(&bob_id)
     );
+    // Decided, Ada's call is still not Bob's to know of.
+    assert_eq!(
+        there.decide(&bob, &ada_id, Decision::Approve).await,
+        Err(DecisionError::UnknownCall {
+            call_id: ada_id.clone()
+        })
+    );
     let result = there
         .decide(&bob, &bob_id, Decision::Approve)
         .await
@@ -262,14 +281,28 @@ pub(crate) async fn the_same_call_asked_again_in_its_conversation_runs_once(
     let chat = ctx("ada", "chat:retried");
     let input = json!({"prompt": "Which file?"});
     let first = respond(here, &chat, &response("pick_file", input.clone())).await;
-    let retried = respond(there, &chat, &response("pick_file", input)).await;
+    let retried = respond(there, &chat, &response("pick_file", input.clone())).await;
     let id = waiting_id(&first);
     assert_eq!(waiting_id(&retried), id, "the same call");
     there
         .deliver(&id, ToolResult::text("notes.txt"))
         .await
         .expect("delivered once");
+    // Asked again once delivered, before anyone took the result: the same
+    // call, its result waiting, not a second run.
+    let third = respond(here, &chat, &response("pick_file", input.clone())).await;
+    assert_eq!(waiting_id(&third), id);
     assert_eq!(finished(here, first).await, "notes.txt");
+    assert_eq!(finished(there, third).await, "notes.txt");
+    // The same provider's id with other arguments (a client that numbers
+    // its calls anew): another call.
+    let other = respond(
+        here,
+        &chat,
+        &response("pick_file", json!({"prompt": "And?"})),
+    )
+    .await;
+    assert_ne!(waiting_id(&other), id);
 
     let parked = respond(
         here,
@@ -290,7 +323,56 @@ pub(crate) async fn the_same_call_asked_again_in_its_conversation_runs_once(
         .decide(&chat, &id, Decision::Approve)
         .await
         .expect("parked");
+    // Asked again after the decision, before its result was taken:
+    // neither parked again nor run again.
+    let after = respond(
+        here,
+        &chat,
+        &response("send_money", json!({"to": "ada", "cents": 1})),
+    )
+    .await;
+    assert_eq!(waiting_id(&after), id);
+    assert!(after.waiting().all(|waiting| !waiting.awaits_decision()));
+    assert!(there.parked(&chat).await.expect("listed").is_empty());
     assert_eq!(finished(there, again).await, "sent 1 cents to ada");
+    assert_eq!(finished(here, after).await, "sent 1 cents to ada");
+}
+
+/// A `Confirm` tool whose result the application delivers: approved, it
+/// runs, and the result delivered under the parked call's id is the
+/// call's, in either process.
+pub(crate) async fn an_approved_client_run_call_takes_its_delivery_under_its_parked_id(
+    here: &ToolRegistry,
+    there: &ToolRegistry,
+) {
+    let chat = ctx("ada", "chat:ship");
+    let parked = here.call(&chat, "ship", json!({"order": "o-1"})).await;
+    assert!(parked.awaits_decision(), "{}", parked.model_text());
+    let id = parked.pending_call_id().expect("parked").to_owned();
+    let deciding = there.decide(&chat, &id, Decision::Approve);
+    let delivering = async {
+        // Refused until the approved run waits for it.
+        loop {
+            match here.deliver(&id, ToolResult::text("shipped o-1")).await {
+                Ok(()) => break,
+                Err(tool_core::registry::DeliveryError::NotAwaitingDelivery { .. }) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(error) => panic!("{error}"),
+            }
+        }
+    };
+    let (decided, ()) = tokio::time::timeout(Duration::from_secs(10), async {
+        tokio::join!(deciding, delivering)
+    })
+    .await
+    .expect("the decision ends with the delivery");
+    assert_eq!(decided.expect("parked").model_text(), "shipped o-1");
+    let result = tokio::time::timeout(Duration::from_secs(10), here.wait(&id))
+        .await
+        .expect("the wait ends")
+        .expect("a result");
+    assert_eq!(result.model_text(), "shipped o-1");
 }
 
 /// A turn saved while its call waited for a decision, loaded after the

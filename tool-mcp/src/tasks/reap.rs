@@ -14,9 +14,9 @@ use tool_core::policy::ApproveAll;
 use tool_core::store::StoreError;
 use tool_core::{ToolError, ToolResult};
 
-use super::Tasks;
 use super::record::TaskRecord;
 use super::run::{Call, Ended, record_end, run};
+use super::{Caller, Tasks};
 use crate::report::Report;
 use crate::server::McpServer;
 use crate::task_store::TaskOrigin;
@@ -144,6 +144,12 @@ async fn finish<Ctx: Send + Sync + 'static>(
     let (sender, reports) = mpsc::unbounded_channel();
     // The call passed the server's policy when it began: running the same
     // arguments again is the call that was approved.
+    // The run is the caller's, as the first was, unless the application's
+    // context names one itself.
+    let base = match base.caller() {
+        None if record.caller != Caller::Anyone.key() => base.with_caller(record.caller.clone()),
+        _ => base,
+    };
     let ctx = base
         .with_scopes(input.scopes)
         .with_cancellation(token.clone())

@@ -8,7 +8,7 @@ use super::stored::{
     MARGIN, Record, State, StoredClaim, key, lost, millis, now_ms, pending_timeout,
 };
 use crate::ToolResult;
-use crate::store::{When, through_outage};
+use crate::store::{StoreError, When, through_outage};
 
 impl StoredClaim {
     /// The tool deferred its result at once: records that a delivery is
@@ -55,13 +55,16 @@ impl StoredClaim {
                 Err(error) => return failed(error.to_string()),
             };
             let next = match record.state {
-                State::Done { result } => return Some((result, true)),
+                State::Done { result, .. } => return Some((result, true)),
                 // Never a claimed call's state: someone emptied and reused it.
                 State::Parked { .. } => return failed(calls.gone()),
                 State::Running {
                     delivered: Some(result),
                     ..
-                } => State::Done { result },
+                } => State::Done {
+                    result,
+                    taken: false,
+                },
                 State::Running {
                     delivered: None, ..
                 } => State::Awaiting {
@@ -83,6 +86,7 @@ impl StoredClaim {
                     }
                     State::Done {
                         result: pending_timeout(&self.tool, &self.id, after_ms),
+                        taken: false,
                     }
                 }
             };
@@ -92,6 +96,7 @@ impl StoredClaim {
             };
             let next = Record {
                 tool: record.tool,
+                caller: record.caller,
                 state: next,
             };
             let write = || calls.write(&key, &next, ttl, When::Equals(&read));
@@ -102,7 +107,7 @@ impl StoredClaim {
             };
             match written {
                 Ok(true) => match next.state {
-                    State::Done { result } => return Some((result, true)),
+                    State::Done { result, .. } => return Some((result, true)),
                     // Awaiting now: read again only to wait.
                     _ if !waits => return None,
                     _ => {}
@@ -117,6 +122,42 @@ impl StoredClaim {
     /// The tool the call is of.
     pub(crate) fn tool(&self) -> &str {
         &self.tool
+    }
+
+    /// A parked call approved, whose tool runs as the registry's call
+    /// `other` (a `long_running` tool's, under an id of its own): results
+    /// delivered to this call go there from now on, in any process.
+    pub(crate) async fn approved_as(&self, other: &str) -> Result<(), StoreError> {
+        let calls = &self.calls;
+        let key = key(&self.id);
+        loop {
+            let Some((read, record)) = calls.read(&key).await? else {
+                return Ok(());
+            };
+            let State::Running {
+                owner,
+                until_ms,
+                delivered,
+                ..
+            } = record.state
+            else {
+                return Ok(());
+            };
+            let next = Record {
+                tool: record.tool,
+                caller: record.caller,
+                state: State::Running {
+                    owner,
+                    until_ms,
+                    delivered,
+                    approved_as: Some(other.to_owned()),
+                },
+            };
+            let ttl = Duration::from_millis(until_ms.saturating_sub(now_ms())) + MARGIN;
+            if calls.write(&key, &next, ttl, When::Equals(&read)).await? {
+                return Ok(());
+            }
+        }
     }
 
     /// Forgets the call here: its result is recorded already.
@@ -134,7 +175,11 @@ impl StoredClaim {
         let key = key(&self.id);
         let done = Record {
             tool: self.tool.clone(),
-            state: State::Done { result },
+            caller: self.caller.clone(),
+            state: State::Done {
+                result,
+                taken: false,
+            },
         };
         loop {
             let written = match through_outage(&*calls.store, || calls.read(&key)).await {

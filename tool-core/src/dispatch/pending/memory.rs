@@ -37,13 +37,12 @@ impl MemoryCalls {
         self.slots.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Registers a call; `None` when the same call is pending already. A
-    /// call whose result is final but was never taken is replaced.
+    /// Registers a call; `None` when the same call is pending already, or
+    /// its result waits to be taken (one run, one result). A call whose
+    /// result was taken is forgotten, and runs again.
     pub(crate) fn open(&self, call_id: &str) -> Option<MemoryOpened> {
         let mut slots = self.slots();
-        if let Some(slot) = slots.get(call_id)
-            && slot.result.borrow().is_none()
-        {
+        if slots.contains_key(call_id) {
             return None;
         }
         let (deliver, delivered) = oneshot::channel();
@@ -99,6 +98,12 @@ impl MemoryCalls {
             slots.remove(call_id);
         }
         result
+    }
+
+    /// Whether the call `call_id` is pending here, or finished with its
+    /// result not yet taken.
+    pub(crate) fn has(&self, call_id: &str) -> bool {
+        self.slots().contains_key(call_id)
     }
 
     /// The ids of the calls still pending, or finished with their result

@@ -10,7 +10,7 @@ mod parked;
 mod stored;
 
 pub(crate) use memory::MemoryCalls;
-pub(crate) use parked::awaits_decision;
+pub(crate) use parked::{Parking, awaits_decision};
 pub(crate) use stored::{StoredCalls, StoredClaim};
 
 use std::sync::{Arc, OnceLock};
@@ -87,18 +87,38 @@ impl PendingCalls {
         max_media_bytes: usize,
     ) -> Result<(), DeliveryError> {
         match self {
-            PendingCalls::Memory { calls, parked } => match calls.deliver(call_id, result) {
-                Err(DeliveryError::UnknownCall { .. }) if parked.get().is_some() => {
-                    Err(DeliveryError::NotAwaitingDelivery {
-                        call_id: call_id.to_owned(),
-                    })
+            PendingCalls::Memory { calls, parked } => {
+                let Some(parking) = parked.get() else {
+                    return calls.deliver(call_id, result);
+                };
+                if !calls.has(call_id) {
+                    // A parked call approved, whose tool runs here under
+                    // an id of its own, takes its deliveries there.
+                    return match parking.approved_as(call_id).await {
+                        Ok(Some(other)) => calls.deliver(&other, result),
+                        Ok(None) => Err(DeliveryError::NotAwaitingDelivery {
+                            call_id: call_id.to_owned(),
+                        }),
+                        Err(error) => Err(DeliveryError::Store {
+                            call_id: call_id.to_owned(),
+                            error,
+                        }),
+                    };
                 }
-                delivered => delivered,
-            },
+                calls.deliver(call_id, result)
+            }
             PendingCalls::Stored(calls) => {
-                calls
+                let forwarded = calls
                     .deliver(call_id, result, keep_for, max_media_bytes)
-                    .await
+                    .await?;
+                match forwarded {
+                    None => Ok(()),
+                    // Approved and run as another call: once, no further.
+                    Some((other, result)) => calls
+                        .deliver(&other, result, keep_for, max_media_bytes)
+                        .await
+                        .map(|_| ()),
+                }
             }
         }
     }
@@ -136,11 +156,10 @@ impl PendingCalls {
         arguments: &serde_json::Value,
         scope: &Scope,
         within: Duration,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Parking, StoreError> {
         self.parking()
             .park(call_id, tool, arguments, scope, within)
             .await
-            .map(|_| ())
     }
 
     /// Takes `caller`'s decision on a parked call: the claim on its run

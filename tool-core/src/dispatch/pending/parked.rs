@@ -21,10 +21,21 @@ fn index(caller: Option<&str>) -> String {
     format!("parked:{}", Scope::caller_key(caller))
 }
 
+/// Where parking a call left it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Parking {
+    /// Parked for a decision: now, or by an earlier ask of the same call.
+    Parked,
+    /// The same call was decided already, and runs or has its result
+    /// waiting to be taken: one decision, one run.
+    Decided,
+}
+
 impl StoredCalls {
     /// Parks the call `id` of `scope`'s caller until a decision or until
-    /// `within` has passed: `false` if it is parked or pending already
-    /// (one parking, one run).
+    /// `within` has passed, unless the same call is parked or decided
+    /// already (one parking, one decision, one run). A call whose result
+    /// was taken is parked again: it is asked for anew.
     pub(crate) async fn park(
         &self,
         id: &str,
@@ -32,20 +43,27 @@ impl StoredCalls {
         arguments: &Value,
         scope: &Scope,
         within: Duration,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Parking, StoreError> {
         let key = key(id);
         let now = now_ms();
         let deadline_ms = now.saturating_add(millis(within));
         let parked = Record {
             tool: tool.to_owned(),
+            caller: scope.caller().map(str::to_owned),
             state: State::Parked {
                 arguments: arguments.clone(),
                 deadline_ms,
                 after_ms: millis(within),
-                caller: scope.caller().map(str::to_owned),
                 conversation: scope.conversation().map(str::to_owned),
             },
         };
+        // Indexed first, so that a parked call is always listed: an entry
+        // whose record is not parked (never written, decided) is passed
+        // over when read.
+        let member = format!("{now:016x}:{id}");
+        self.store
+            .add_member(&index(scope.caller()), &member, deadline_ms)
+            .await?;
         loop {
             let parks = match self.read(&key).await? {
                 None => {
@@ -55,23 +73,24 @@ impl StoredCalls {
                 Some((
                     read,
                     Record {
-                        state: State::Done { .. },
+                        state: State::Done { taken: true, .. },
                         ..
                     },
                 )) => {
                     self.write(&key, &parked, within + MARGIN, When::Equals(&read))
                         .await?
                 }
-                Some(_) => return Ok(false),
+                Some((
+                    _,
+                    Record {
+                        state: State::Parked { .. },
+                        ..
+                    },
+                )) => return Ok(Parking::Parked),
+                Some(_) => return Ok(Parking::Decided),
             };
             if parks {
-                // Listed from any process until its deadline; a call
-                // decided before is left out when read.
-                let member = format!("{now:016x}:{id}");
-                self.store
-                    .add_member(&index(scope.caller()), &member, deadline_ms)
-                    .await?;
-                return Ok(true);
+                return Ok(Parking::Parked);
             }
         }
     }
@@ -79,7 +98,8 @@ impl StoredCalls {
     /// Takes the decision on the parked call `id` for this process, for
     /// `caller`: its tool and the arguments the model sent, and the claim
     /// on its run, whose result [`StoredClaim::finish`] records. Another
-    /// caller's call is as unknown as one that never was.
+    /// caller's call, in whatever state, is as unknown as one that never
+    /// was.
     pub(crate) async fn decide(
         self: &Arc<Self>,
         id: &str,
@@ -90,18 +110,19 @@ impl StoredCalls {
             call_id: id.to_owned(),
             error,
         };
-        let unknown = || DecisionError::UnknownCall {
-            call_id: id.to_owned(),
-        };
         let key = key(id);
         loop {
-            let Some((read, record)) = self.read(&key).await.map_err(failed)? else {
-                return Err(unknown());
+            let found = self.read(&key).await.map_err(failed)?;
+            let Some((read, record)) =
+                found.filter(|(_, record)| record.caller.as_deref() == caller)
+            else {
+                return Err(DecisionError::UnknownCall {
+                    call_id: id.to_owned(),
+                });
             };
             let State::Parked {
                 arguments,
                 deadline_ms,
-                caller: parked_by,
                 ..
             } = record.state
             else {
@@ -109,16 +130,13 @@ impl StoredCalls {
                     call_id: id.to_owned(),
                 });
             };
-            if parked_by.as_deref() != caller {
-                return Err(unknown());
-            }
             if now_ms() >= deadline_ms {
                 return Err(DecisionError::NotParked {
                     call_id: id.to_owned(),
                 });
             }
             if let Some(claim) = self
-                .claim_from(id, &record.tool, runs_for, Some(&read))
+                .claim_as(id, &record.tool, caller, runs_for, Some(&read), true)
                 .await
                 .map_err(failed)?
             {
@@ -129,24 +147,26 @@ impl StoredCalls {
     }
 
     /// The calls of `caller` parked for a decision now, parked by any
-    /// process sharing the store, the longest parked first.
+    /// process sharing the store, the longest parked first, each once.
     pub(crate) async fn parked(&self, caller: Option<&str>) -> Result<Vec<ParkedCall>, StoreError> {
-        let mut calls = Vec::new();
+        let mut calls: Vec<ParkedCall> = Vec::new();
         for member in self.store.members(&index(caller)).await? {
             let Some((_, id)) = member.split_once(':') else {
                 continue;
             };
+            if calls.iter().any(|call| call.call_id == id) {
+                continue;
+            }
             let Some((_, record)) = self.read(&key(id)).await? else {
                 continue;
             };
             if let State::Parked {
                 arguments,
                 deadline_ms,
-                caller: parked_by,
                 conversation,
                 ..
             } = record.state
-                && parked_by.as_deref() == caller
+                && record.caller.as_deref() == caller
                 && now_ms() < deadline_ms
             {
                 calls.push(ParkedCall {

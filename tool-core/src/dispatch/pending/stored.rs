@@ -31,10 +31,13 @@ const STOPPED: &str = "the process that ran it stopped before it finished";
 /// process that finds it to act on it.
 pub(super) const MARGIN: Duration = Duration::from_secs(60);
 
-/// One call's record.
+/// One call's record, and whose the call is: only its caller lists and
+/// decides it.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct Record {
     pub(super) tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) caller: Option<String>,
     #[serde(flatten)]
     pub(super) state: State,
 }
@@ -53,21 +56,28 @@ pub(super) enum State {
         until_ms: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         delivered: Option<ToolResult>,
+        /// A parked call being decided: empty until its tool runs as
+        /// another call of the registry (a `long_running` one's), that
+        /// call's id then, where its deliveries go.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approved_as: Option<String>,
     },
     /// The tool deferred: a delivery is awaited until the deadline (ms
     /// since the Unix epoch, every process's clock).
     Awaiting { deadline_ms: u64, after_ms: u64 },
-    /// The call's final result.
-    Done { result: ToolResult },
+    /// The call's final result; `taken` once someone waiting had it,
+    /// after which the same call asked for again is run again.
+    Done {
+        result: ToolResult,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        taken: bool,
+    },
     /// Parked for a person's decision until the deadline, with the
-    /// arguments the model sent, and whose the call is: only its caller
-    /// lists and decides it.
+    /// arguments the model sent and the conversation it was made in.
     Parked {
         arguments: Value,
         deadline_ms: u64,
         after_ms: u64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        caller: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         conversation: Option<String>,
     },
@@ -92,6 +102,7 @@ pub(crate) struct StoredClaim {
     pub(super) calls: Arc<StoredCalls>,
     pub(super) id: String,
     pub(super) tool: String,
+    pub(super) caller: Option<String>,
 }
 
 /// The owner of the calls of a store no other process sees.
@@ -147,37 +158,42 @@ impl StoredCalls {
         self.running().clone()
     }
 
-    /// Claims the call `id` for this process to run: `None` when it is
-    /// pending already, here or in another process sharing the store (one
-    /// run, one result). A call whose result is final but was never taken,
-    /// or whose process stopped before it finished, is claimed again.
+    /// Claims the call `id` of `caller` for this process to run: `None`
+    /// when it is pending already, here or in another process sharing the
+    /// store, or its result waits to be taken (one run, one result). A
+    /// call whose result was taken, or whose process stopped before it
+    /// finished, is claimed again.
     pub(crate) async fn open(
         self: &Arc<Self>,
         id: &str,
         tool: &str,
+        caller: Option<&str>,
         runs_for: Duration,
     ) -> Result<Option<StoredClaim>, StoreError> {
         // Most calls are new: claimed without a read first.
-        if let Some(claim) = self.claim_from(id, tool, runs_for, None).await? {
+        if let Some(claim) = self.claim_from(id, tool, caller, runs_for, None).await? {
             return Ok(Some(claim));
         }
         let key = key(id);
         loop {
             let Some((read, record)) = self.read(&key).await? else {
-                if let Some(claim) = self.claim_from(id, tool, runs_for, None).await? {
+                if let Some(claim) = self.claim_from(id, tool, caller, runs_for, None).await? {
                     return Ok(Some(claim));
                 }
                 continue;
             };
             let free = match &record.state {
-                State::Done { .. } => true,
+                State::Done { taken, .. } => *taken,
                 State::Running { owner, .. } => !self.lives(owner).await?,
                 State::Awaiting { .. } | State::Parked { .. } => false,
             };
             if !free {
                 return Ok(None);
             }
-            if let Some(claim) = self.claim_from(id, tool, runs_for, Some(&read)).await? {
+            if let Some(claim) = self
+                .claim_from(id, tool, caller, runs_for, Some(&read))
+                .await?
+            {
                 return Ok(Some(claim));
             }
             // Changed between the read and the write: read again.
@@ -190,18 +206,36 @@ impl StoredCalls {
         self: &Arc<Self>,
         id: &str,
         tool: &str,
+        caller: Option<&str>,
         runs_for: Duration,
         read: Option<&[u8]>,
+    ) -> Result<Option<StoredClaim>, StoreError> {
+        self.claim_as(id, tool, caller, runs_for, read, false).await
+    }
+
+    /// [`claim_from`](Self::claim_from), for a decision on a parked call
+    /// when `deciding`: no delivery is taken until its approved run has an
+    /// id ([`StoredClaim::approved_as`]).
+    pub(super) async fn claim_as(
+        self: &Arc<Self>,
+        id: &str,
+        tool: &str,
+        caller: Option<&str>,
+        runs_for: Duration,
+        read: Option<&[u8]>,
+        deciding: bool,
     ) -> Result<Option<StoredClaim>, StoreError> {
         if let Some(lease) = &self.lease {
             lease.hold().await?;
         }
         let running = Record {
             tool: tool.to_owned(),
+            caller: caller.map(str::to_owned),
             state: State::Running {
                 owner: self.owner().to_owned(),
                 until_ms: now_ms().saturating_add(millis(runs_for)),
                 delivered: None,
+                approved_as: deciding.then(String::new),
             },
         };
         let when = match read {
@@ -216,17 +250,20 @@ impl StoredCalls {
             calls: Arc::clone(self),
             id: id.to_owned(),
             tool: tool.to_owned(),
+            caller: caller.map(str::to_owned),
         }))
     }
 
-    /// Hands a result to the call `id`, from any process.
+    /// Hands a result to the call `id`, from any process: delivered, or
+    /// given back with the id of the call it goes to instead (a parked
+    /// call approved, whose tool runs as another call).
     pub(crate) async fn deliver(
         &self,
         id: &str,
         result: ToolResult,
         keep_for: Duration,
         max_media_bytes: usize,
-    ) -> Result<(), DeliveryError> {
+    ) -> Result<Option<(String, ToolResult)>, DeliveryError> {
         let key = key(id);
         let failed = |error| DeliveryError::Store {
             call_id: id.to_owned(),
@@ -251,15 +288,29 @@ impl StoredCalls {
                 )
             };
             let (state, ttl) = match record.state {
+                // Being decided: its run has no id yet.
+                State::Running {
+                    approved_as: Some(other),
+                    ..
+                } if other.is_empty() => return Err(not_awaiting()),
+                State::Running {
+                    approved_as: Some(other),
+                    ..
+                } => {
+                    let result = result.take().unwrap_or_else(|| ToolResult::text(""));
+                    return Ok(Some((other, result)));
+                }
                 State::Running {
                     owner,
                     until_ms,
                     delivered: None,
+                    approved_as: None,
                 } => (
                     State::Running {
                         owner,
                         until_ms,
                         delivered: Some(delivered()),
+                        approved_as: None,
                     },
                     // As long as the run may last, which the claim set.
                     Duration::from_millis(until_ms.saturating_sub(now_ms())).max(keep_for) + MARGIN,
@@ -267,6 +318,7 @@ impl StoredCalls {
                 State::Awaiting { deadline_ms, .. } if now_ms() < deadline_ms => (
                     State::Done {
                         result: delivered(),
+                        taken: false,
                     },
                     keep_for,
                 ),
@@ -274,6 +326,7 @@ impl StoredCalls {
             };
             let next = Record {
                 tool: record.tool,
+                caller: record.caller,
                 state,
             };
             let wrote = self
@@ -281,15 +334,29 @@ impl StoredCalls {
                 .await
                 .map_err(failed)?;
             if wrote {
-                return Ok(());
+                return Ok(None);
             }
             // Changed meanwhile: take the result back and read again.
             result = match next.state {
                 State::Running { delivered, .. } => delivered,
-                State::Done { result } => Some(result),
+                State::Done { result, .. } => Some(result),
                 State::Awaiting { .. } | State::Parked { .. } => None,
             };
         }
+    }
+
+    /// The call that the parked call `id`, approved, runs as, if it does.
+    pub(crate) async fn approved_as(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(match self.read(&key(id)).await? {
+            Some((
+                _,
+                Record {
+                    state: State::Running { approved_as, .. },
+                    ..
+                },
+            )) => approved_as.filter(|other| !other.is_empty()),
+            _ => None,
+        })
     }
 
     /// The final result of the call `id`, once there is one; `None` when
@@ -318,13 +385,21 @@ impl StoredCalls {
             };
             seen = Some(record.tool.clone());
             match record.state {
-                State::Done { result } => {
+                State::Done { result, .. } => {
                     // Final: nothing of it runs here any more.
                     self.running().retain(|running| running != id);
-                    // Left a moment for the other waiters, then forgotten.
+                    // Taken: left a moment for the other waiters, then
+                    // forgotten; the same call asked for again runs again.
+                    let taken = Record {
+                        tool: record.tool,
+                        caller: record.caller,
+                        state: State::Done {
+                            result: result.clone(),
+                            taken: true,
+                        },
+                    };
                     let _ = self
-                        .store
-                        .put(&key, read.clone(), TAKEN_GRACE, When::Equals(&read))
+                        .write(&key, &taken, TAKEN_GRACE, When::Equals(&read))
                         .await;
                     return Some(result);
                 }
@@ -345,7 +420,11 @@ impl StoredCalls {
                         };
                         let done = Record {
                             tool: record.tool,
-                            state: State::Done { result: timeout },
+                            caller: record.caller,
+                            state: State::Done {
+                                result: timeout,
+                                taken: false,
+                            },
                         };
                         let write = || self.write(&key, &done, MARGIN, When::Equals(&read));
                         if let Err(error) = through_outage(&*self.store, write).await {
@@ -367,7 +446,11 @@ impl StoredCalls {
                                 .unwrap_or_else(|| lost(&record.tool, id, STOPPED.to_owned()));
                             let done = Record {
                                 tool: record.tool,
-                                state: State::Done { result },
+                                caller: record.caller,
+                                state: State::Done {
+                                    result,
+                                    taken: false,
+                                },
                             };
                             let write = || self.write(&key, &done, MARGIN, When::Equals(&read));
                             if let Err(error) = through_outage(&*self.store, write).await {

@@ -136,10 +136,15 @@ impl<Ctx> ToolContext<Ctx> {
     /// provider's response names (its `tool_use` id, `call_id`, ...: what
     /// [`Provider::respond`](crate::provider::Provider::respond) passes as
     /// [`with_call_id`](Self::with_call_id)) has the same registry id each
-    /// time it is asked for, by this caller: a retried request, or another
-    /// replica that picks up the same turn, finds the first run's record
-    /// (in the registry's [store](crate::ToolRegistry::with_store)) and
-    /// waits for that run instead of running the tool again. Without a
+    /// time it is asked for with the same arguments, by this caller. What
+    /// waits of it is then found again: a `long_running` tool's call, or
+    /// one parked for approval, asked for again (a retried request, another
+    /// replica that picks up the same turn) waits for the first run or
+    /// decision, and its result, instead of running the tool again, for as
+    /// long as its record is kept (in the registry's
+    /// [store](crate::ToolRegistry::with_store); until its result is taken,
+    /// and a few seconds after). A call that leaves nothing waiting (a tool
+    /// that ends at once) runs each time it is asked for. Without a
     /// conversation, or for a call the provider gave no id (Gemini's often
     /// have none), every call is one of its own. Two conversations, and
     /// two callers, never share a call.
@@ -198,11 +203,5 @@ impl<Ctx> ToolContext<Ctx> {
     /// The same, shared.
     pub(crate) fn given_call_id_shared(&self) -> Option<Arc<str>> {
         self.call_id.clone()
-    }
-
-    /// The id of a call of `tool` made with this context, for one that
-    /// ends before its tool is found or read.
-    pub(crate) fn new_call_id(&self, tool: &str) -> String {
-        self.shared.scope.call_id(self.call_id.as_deref(), tool)
     }
 }
