@@ -828,6 +828,26 @@ async fn a_long_running_tool_returns_pending_and_its_result_later() {
     assert_eq!(registry.wait(&id).await, None, "one result, taken once");
 }
 
+/// A result no one takes is kept for the pending timeout, as a store
+/// keeps it, then forgotten: a registry's memory does not grow with the
+/// calls whose results were never asked for.
+#[tokio::test(start_paused = true)]
+async fn a_result_no_one_takes_is_forgotten_after_the_pending_timeout() {
+    let registry: ToolRegistry = ToolRegistry::new()
+        .with(Index)
+        .with_pending_timeout(Duration::from_secs(60));
+    let pending = registry
+        .call(&ToolContext::new(()), "index", json!({"document": "b.txt"}))
+        .await;
+    let id = pending.pending_call_id().expect("pending").to_owned();
+    // It runs for 3 s; its result then waits a minute to be taken.
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    assert_eq!(registry.pending_calls(), [id.as_str()]);
+    tokio::time::sleep(Duration::from_secs(40)).await;
+    assert!(registry.pending_calls().is_empty(), "forgotten");
+    assert_eq!(registry.wait(&id).await, None);
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_deferred_result_is_delivered_by_the_application() {
     let registry = Arc::new(ToolRegistry::<()>::new().with(AskUser));

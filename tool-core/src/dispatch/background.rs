@@ -61,6 +61,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let pending_timeout = self.settings.pending_timeout;
         let finished = self.finisher(entry, call);
         let exclusive = entry.exclusive.clone();
+        let calls_here = Arc::clone(&self.pending);
         let task = async move {
             let call = &finished.call;
             let result = finished.execute(run, timeout, exclusive, caller).await;
@@ -81,8 +82,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 result
             };
             let result = finished.observe(result);
-            // Kept for waiters to come, if none waits yet.
+            // Kept for waiters to come, if none waits yet; forgotten once
+            // no one took it in the pending timeout, as a store forgets.
             opened.finish.send_replace(Some(result));
+            tokio::time::sleep(pending_timeout).await;
+            if let PendingCalls::Memory { calls, .. } = &*calls_here {
+                calls.forget(finished.call.id(), &opened.finish);
+            }
         };
         tokio::spawn(task.instrument(self.span(entry, id)));
         pending

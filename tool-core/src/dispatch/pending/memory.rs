@@ -100,6 +100,18 @@ impl MemoryCalls {
         result
     }
 
+    /// Forgets the call `call_id` whose result went to `finish`, if no one
+    /// took it (and no new call of the same id took its place).
+    pub(crate) fn forget(&self, call_id: &str, finish: &watch::Sender<Option<ToolResult>>) {
+        let mut slots = self.slots();
+        if slots
+            .get(call_id)
+            .is_some_and(|slot| slot.result.subscribe().same_channel(&finish.subscribe()))
+        {
+            slots.remove(call_id);
+        }
+    }
+
     /// Whether the call `call_id` is pending here, or finished with its
     /// result not yet taken.
     pub(crate) fn has(&self, call_id: &str) -> bool {
