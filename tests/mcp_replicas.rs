@@ -263,6 +263,15 @@ fn a_killed_replica_s_tasks_end_or_run_again_once() {
                 "ran thumbnail cat on replica-2"
             ]
         );
+        // Run again for the caller that asked first: the token's.
+        let callers: Vec<String> = log
+            .starting("caller of thumbnail cat ")
+            .iter()
+            .filter_map(|line| Some(line.split_once(": ")?.1.to_owned()))
+            .collect();
+        assert_eq!(callers.len(), 2, "{callers:?}");
+        assert!(callers[0].starts_with("t:"), "{callers:?}");
+        assert_eq!(callers[0], callers[1], "the first caller's");
         let dog_runs = log.starting("ran thumbnail dog ");
         assert_eq!(
             dog_runs,

@@ -55,6 +55,8 @@ fn log(line: &str) {
 async fn run(ctx: &ToolContext<Here>, tool: &str, arg: &str, ms: u64) -> String {
     let here = &ctx.state().name;
     log(&format!("ran {tool} {arg} on {here}"));
+    let caller = ctx.caller().unwrap_or("no one");
+    log(&format!("caller of {tool} {arg} on {here}: {caller}"));
     ctx.progress(1.0, Some(2.0), format!("started on {here}").as_str());
     tokio::select! {
         () = tokio::time::sleep(Duration::from_millis(ms)) => format!("{tool} {arg} on {here}"),
