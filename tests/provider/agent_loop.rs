@@ -88,7 +88,7 @@ fn scripted_claude() -> impl AsyncFnMut(Value) -> Value {
     }
 }
 
-/// The README's loop, word for word.
+/// The guide's loop (docs/guide/providers.md), word for word.
 async fn converse<App: Send + Sync + 'static>(
     registry: &ToolRegistry<App>,
     ctx: &ToolContext<App>,
