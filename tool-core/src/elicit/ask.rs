@@ -321,14 +321,34 @@ struct Whole {
     check: Option<SchemaCheck>,
 }
 
+/// Every question type's whole schema and check made so far in this
+/// process, by type: derived and compiled once, not at every question.
+#[cfg(feature = "schemars")]
+static WHOLE: Mutex<std::collections::BTreeMap<std::any::TypeId, Arc<Whole>>> =
+    Mutex::new(std::collections::BTreeMap::new());
+
 #[cfg(feature = "schemars")]
 impl Whole {
-    fn of<T: Elicit>() -> Self {
+    fn of<T: Elicit>() -> Arc<Self> {
+        let made = WHOLE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&std::any::TypeId::of::<T>())
+            .cloned();
+        if let Some(made) = made {
+            return made;
+        }
+        // Made outside the lock, as a type's requested schema is.
         let schema = crate::schema::input_schema_for::<T>();
         // A derived schema is one; were it not, reading the answer still
         // checks its types.
         let check = SchemaCheck::new(&schema).ok();
-        Self { schema, check }
+        let made = Arc::new(Self { schema, check });
+        WHOLE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(std::any::TypeId::of::<T>(), Arc::clone(&made));
+        made
     }
 }
 
