@@ -120,16 +120,6 @@ pub use tool::{
     BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool, Violation,
 };
 
-// Inside the crate every item is named at the root, whatever module users
-// reach it through.
-pub(crate) use dispatch::{
-    Approval, ApprovalHook, CallFinished, DeliveryError, ToolCall, ToolCheck,
-};
-pub(crate) use tool::{
-    CallProgress, Echo, ExecuteOutput, IntoToolOutput, Media, MediaKind, Part, RegistryError,
-    ToolDefinition, ToolInfo, ToolOutput, ToolTier,
-};
-
 #[doc(inline)]
 #[doc = include_str!("tool_attribute.md")]
 pub use tool_macros::tool;

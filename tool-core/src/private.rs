@@ -48,8 +48,9 @@ pub use crate::{
     ToolContext, ToolError, ToolMetadata, ToolResult,
 };
 
-use crate::IntoToolOutput;
-use crate::tool::{ErrorMessage, from_error, from_message};
+use crate::tool::message::ErrorMessage;
+use crate::tool::result::IntoToolOutput;
+use crate::tool::result::{from_error, from_message};
 
 pub const fn check_parameter<T: Parameter>() {}
 

@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use crate::dispatch::read::Arguments;
 use crate::dispatch::runner::{Prepare, Started};
-use crate::{ExecuteOutput, Tool, ToolContext, ToolError, TypedTool};
+use crate::tool::context::ToolContext;
+use crate::tool::error::ToolError;
+use crate::tool::result::ExecuteOutput;
+use crate::tool::{Tool, TypedTool};
 
 /// A typed tool as the registry runs it: its input read, then its run, at
 /// once when it can and may.

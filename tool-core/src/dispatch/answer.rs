@@ -3,9 +3,12 @@
 //! are asked, and the answer to each, from any process sharing the
 //! registry's store.
 
-use crate::elicit::{Answer, AnswerError, Question, Questions};
+use crate::dispatch::registry::ToolRegistry;
+use crate::elicit::desk::Questions;
+use crate::elicit::error::AnswerError;
+use crate::elicit::question::{Answer, Question};
 use crate::store::StoreError;
-use crate::{ToolContext, ToolRegistry};
+use crate::tool::context::ToolContext;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Answers the question `question_id` that a tool asked

@@ -13,12 +13,16 @@ use tracing::Instrument;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, Work, execute, quietly};
 use crate::dispatch::held::Held;
+use crate::dispatch::observe::CallFinished;
 use crate::dispatch::output::bound_media;
-use crate::dispatch::pending::{MemoryCalls, PendingCalls, StoredCalls};
+use crate::dispatch::pending::PendingCalls;
+use crate::dispatch::pending::memory::MemoryCalls;
+use crate::dispatch::pending::stored::StoredCalls;
 use crate::dispatch::pipeline::Pipeline;
-use crate::tool::Call;
+use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
-use crate::{CallFinished, ToolError, ToolResult};
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Step 6 for a `long_running` tool: a pending result now, the tool's
@@ -195,7 +199,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 struct Finisher {
     name: String,
     call: Arc<Call>,
-    observer: Option<Arc<dyn crate::observe::CallObserver>>,
+    observer: Option<Arc<dyn crate::dispatch::observe::CallObserver>>,
     max_media_bytes: usize,
     start: Instant,
 }

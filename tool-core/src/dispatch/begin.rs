@@ -22,7 +22,9 @@ use crate::dispatch::read::{Arguments, Now};
 use crate::dispatch::runner::Started;
 use crate::dispatch::settings::Validation;
 use crate::dispatch::turn::TurnGuard;
-use crate::{ToolContext, ToolError, ToolResult};
+use crate::tool::context::ToolContext;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as

@@ -6,10 +6,12 @@
 use std::sync::Arc;
 
 use crate::dispatch::entry::Entry;
+use crate::dispatch::registry::Inserted;
+use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::registry::{Cached, OnDuplicate};
 use crate::dispatch::runner::Registration;
-use crate::registry::Inserted;
-use crate::{RegistryError, ToolDefinition, ToolRegistry};
+use crate::tool::ToolDefinition;
+use crate::tool::error::RegistryError;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Removes the tool of that name, enabled or disabled; whether there

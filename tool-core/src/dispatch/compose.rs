@@ -9,10 +9,12 @@ use serde_json::{Map, Value};
 
 use crate::dispatch::bound::hide;
 use crate::dispatch::entry::Entry;
+use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::runner::{Bound, Runner};
 use crate::dispatch::schemas::described;
-use crate::tool::{Name, check_tool_name};
-use crate::{RegistryError, ToolDefinition, ToolInfo, ToolRegistry};
+use crate::tool::error::RegistryError;
+use crate::tool::name::{Name, check_tool_name};
+use crate::tool::{ToolDefinition, ToolInfo};
 
 /// A predicate on a tool, for [`Compose::keep_if`].
 type Keep = Arc<dyn Fn(&ToolInfo<'_>) -> bool + Send + Sync>;

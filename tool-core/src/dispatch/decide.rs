@@ -2,10 +2,13 @@
 //! the model asked, or with edited arguments) or is denied, in the process
 //! that decides, and its result becomes the parked call's.
 
-use crate::dispatch::pending::StoredClaim;
+use crate::dispatch::pending::stored::StoredClaim;
 use crate::dispatch::policy::{ApproveAll, Decision, DecisionError, ParkedCall};
+use crate::dispatch::registry::ToolRegistry;
 use crate::store::StoreError;
-use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
+use crate::tool::context::ToolContext;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Decides on a call parked for approval

@@ -6,8 +6,11 @@ use std::sync::Arc;
 use crate::dispatch::runner::{Registration, Runner};
 use crate::dispatch::schemas::{self, Schemas};
 use crate::dispatch::turn::Turn;
-use crate::tool::{Name, Violations};
-use crate::{RegistryError, ToolDefinition, ToolInfo, ToolMetadata, ToolTier};
+use crate::tool::error::RegistryError;
+use crate::tool::error::Violations;
+use crate::tool::metadata::{ToolMetadata, ToolTier};
+use crate::tool::name::Name;
+use crate::tool::{ToolDefinition, ToolInfo};
 
 /// A registered tool with what the pipeline needs of it, made once.
 pub(crate) struct Entry<Ctx> {

@@ -11,9 +11,11 @@ use std::time::Duration;
 use futures_util::FutureExt;
 
 use crate::dispatch::turn::{Turn, TurnGuard};
-use crate::tool::Call;
+use crate::tool::BoxFuture;
+use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
-use crate::{BoxFuture, ToolError, ToolResult};
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 /// What is left of a started tool's run, which may borrow what the call
 /// holds (`'t`): the context lent to the tool, the tool's turn if it

@@ -7,9 +7,14 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use serde_json::Value;
 use tokio::sync::watch;
 
+use crate::dispatch::batch::ToolCall;
 use crate::dispatch::into_tool::IntoTool;
-use crate::registry::{Inserted, OnDuplicate, ToolCall};
-use crate::{DeliveryError, RegistryError, ToolContext, ToolRegistry, ToolResult};
+use crate::dispatch::pending::DeliveryError;
+use crate::dispatch::registry::ToolRegistry;
+use crate::dispatch::registry::{Inserted, OnDuplicate};
+use crate::tool::context::ToolContext;
+use crate::tool::error::RegistryError;
+use crate::tool::result::ToolResult;
 
 /// A [`ToolRegistry`] that can change while it is used: tools added,
 /// removed, enabled and disabled, registries merged, from any task, while

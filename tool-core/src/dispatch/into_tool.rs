@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::dispatch::adapter::{TypedRunner, UntypedAdapter};
 use crate::dispatch::runner::SchemaSource;
 use crate::dispatch::runner::{Registration, Runner};
-use crate::{Tool, TypedTool};
+use crate::tool::{Tool, TypedTool};
 
 /// A tool a [`ToolRegistry<Ctx>`](crate::ToolRegistry) can take: a `#[tool]` (its generated
 /// unit struct), a [`TypedTool`], or a [`Tool`].

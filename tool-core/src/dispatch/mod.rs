@@ -3,36 +3,36 @@
 //! pending calls, events). Knows the vocabulary and the schema checks, no
 //! provider.
 
-mod access;
-mod adapter;
-mod answer;
-mod background;
-mod batch;
-mod begin;
-mod bound;
-mod change;
-mod compose;
-mod decide;
-mod entry;
-mod execute;
-mod handle;
-mod held;
+pub(crate) mod access;
+pub(crate) mod adapter;
+pub(crate) mod answer;
+pub(crate) mod background;
+pub(crate) mod batch;
+pub(crate) mod begin;
+pub(crate) mod bound;
+pub(crate) mod change;
+pub(crate) mod compose;
+pub(crate) mod decide;
+pub(crate) mod entry;
+pub(crate) mod execute;
+pub(crate) mod handle;
+pub(crate) mod held;
 pub(crate) mod into_tool;
-mod observe;
-mod options;
-mod output;
-mod pending;
-mod pipeline;
+pub(crate) mod observe;
+pub(crate) mod options;
+pub(crate) mod output;
+pub(crate) mod pending;
+pub(crate) mod pipeline;
 pub(crate) mod policy;
 pub(crate) mod read;
 pub(crate) mod registry;
 pub(crate) mod runner;
 pub(crate) mod schemas;
-mod settings;
-mod turn;
-mod view;
-mod waiting;
-mod watch;
+pub(crate) mod settings;
+pub(crate) mod turn;
+pub(crate) mod view;
+pub(crate) mod waiting;
+pub(crate) mod watch;
 
 pub use batch::{Batch, ToolCall};
 pub use compose::Compose;
@@ -40,7 +40,6 @@ pub use handle::{Changes, RegistryHandle};
 pub use into_tool::IntoTool;
 pub use observe::{CallFinished, CallObserver, CallStarted};
 pub use pending::DeliveryError;
-pub(crate) use pending::awaits_decision;
 pub use policy::{
     Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError, ParkedCall,
 };

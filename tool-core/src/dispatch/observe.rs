@@ -4,8 +4,9 @@
 use std::time::Duration;
 
 use crate::dispatch::execute::quietly;
+use crate::tool::progress::CallProgress;
 use crate::tool::progress::ProgressSink;
-use crate::{CallProgress, ToolResult};
+use crate::tool::result::ToolResult;
 
 /// Receives an event when a call starts, when it reports progress, and when
 /// it finishes.

@@ -7,11 +7,13 @@ use std::time::Duration;
 
 use crate::dispatch::batch::Batch;
 use crate::dispatch::observe::CallObserver;
-use crate::dispatch::pending::{PendingCalls, StoredCalls};
+use crate::dispatch::pending::PendingCalls;
+use crate::dispatch::pending::stored::StoredCalls;
+use crate::dispatch::policy::ApprovalHook;
 use crate::dispatch::registry::ToolCheck;
+use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::settings::Validation;
 use crate::store::Store;
-use crate::{ApprovalHook, ToolRegistry};
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Installs the hook that approves or denies calls of tools of tier

@@ -6,7 +6,9 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::store::StoreError;
-use crate::{BoxFuture, ToolContext, ToolMetadata};
+use crate::tool::BoxFuture;
+use crate::tool::context::ToolContext;
+use crate::tool::metadata::ToolMetadata;
 
 /// The application's decision on one call.
 #[derive(Clone, Debug, PartialEq, Eq)]

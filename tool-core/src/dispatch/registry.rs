@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
-use crate::ToolInfo;
 use crate::dispatch::access::allowed;
 use crate::dispatch::batch::ToolCall;
 use crate::dispatch::batch::{Batch, run_batch};
@@ -17,8 +16,12 @@ use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::pipeline::Pipeline;
 use crate::dispatch::runner::Registration;
 use crate::dispatch::settings::Settings;
-use crate::tool::check_tool_name;
-use crate::{RegistryError, ToolContext, ToolDefinition, ToolError, ToolResult};
+use crate::tool::ToolDefinition;
+use crate::tool::ToolInfo;
+use crate::tool::context::ToolContext;
+use crate::tool::error::{RegistryError, ToolError};
+use crate::tool::name::check_tool_name;
+use crate::tool::result::ToolResult;
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -18,7 +18,8 @@ use crate::dispatch::runner::SchemaSource;
 use crate::schema::implied::reading_implies;
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
-use crate::{RegistryError, ToolDefinition};
+use crate::tool::ToolDefinition;
+use crate::tool::error::RegistryError;
 
 /// What the pipeline checks a tool's arguments and output with.
 pub(crate) struct Schemas {

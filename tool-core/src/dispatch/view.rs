@@ -10,10 +10,14 @@ use serde_json::Value;
 use crate::dispatch::access::allowed;
 use crate::dispatch::batch::{ToolCall, run_batch};
 use crate::dispatch::registry::Cached;
-use crate::provider::{Definitions, Listing, Provider, build_definitions};
-use crate::{
-    RegistryError, ToolContext, ToolDefinition, ToolError, ToolInfo, ToolRegistry, ToolResult,
-};
+use crate::dispatch::registry::ToolRegistry;
+use crate::provider::Provider;
+use crate::provider::definitions::{Definitions, build_definitions};
+use crate::provider::listing::Listing;
+use crate::tool::context::ToolContext;
+use crate::tool::error::{RegistryError, ToolError};
+use crate::tool::result::ToolResult;
+use crate::tool::{ToolDefinition, ToolInfo};
 
 /// What a provider's definitions are made from
 /// ([`Provider::definitions`]): a whole registry, or a [`View`] of one.
@@ -29,7 +33,7 @@ pub trait ToolList: sealed::Sealed {
 
 mod sealed {
     pub trait Sealed {}
-    impl<Ctx> Sealed for crate::ToolRegistry<Ctx> {}
+    impl<Ctx> Sealed for crate::dispatch::registry::ToolRegistry<Ctx> {}
     impl<Ctx> Sealed for super::View<'_, Ctx> {}
 }
 

@@ -2,8 +2,9 @@
 //! deferred one delivered, the ids of those still pending. Where they are
 //! kept is the registry's choice ([`ToolRegistry::with_store`]).
 
-use crate::registry::DeliveryError;
-use crate::{ToolRegistry, ToolResult};
+use crate::dispatch::pending::DeliveryError;
+use crate::dispatch::registry::ToolRegistry;
+use crate::tool::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Waits for the final result of a pending call (one that returned

@@ -3,10 +3,10 @@
 
 use tokio::time::Instant;
 
-use crate::ToolResult;
 use crate::dispatch::execute::quietly;
 use crate::dispatch::observe::{CallFinished, CallStarted};
 use crate::dispatch::pipeline::Pipeline;
+use crate::tool::result::ToolResult;
 
 impl<Ctx> Pipeline<Ctx> {
     /// Events and span of a call that ended before it began.

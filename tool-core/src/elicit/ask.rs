@@ -14,18 +14,21 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 #[cfg(feature = "schemars")]
 use serde_json::Value;
 
-use super::{Answer, ElicitError, Question};
 #[cfg(feature = "schemars")]
-use super::{Elicit, Elicitation};
-#[cfg(feature = "schemars")]
-use crate::Violation;
+use super::Elicit;
 #[cfg(feature = "schemars")]
 use crate::dispatch::read::value::{Node, Path};
+use crate::elicit::Elicitation;
+use crate::elicit::error::ElicitError;
+use crate::elicit::question::{Answer, Question};
 #[cfg(feature = "schemars")]
 use crate::schema::validation::{SchemaCheck, from_serde};
+use crate::tool::BoxFuture;
+use crate::tool::context::ToolContext;
 #[cfg(feature = "schemars")]
-use crate::tool::Violations;
-use crate::{BoxFuture, ToolContext};
+use crate::tool::error::Violation;
+#[cfg(feature = "schemars")]
+use crate::tool::error::Violations;
 
 /// How many times a question whose answers do not fit is asked, in all.
 pub const ASKS: u32 = 3;
@@ -372,7 +375,7 @@ fn read_answer<T: Elicit>(whole: &Whole, content: &Value) -> Result<T, Vec<Viola
 /// A question's id: 128 random bits, since the id is what answers it.
 #[cfg(feature = "schemars")]
 fn new_question_id() -> String {
-    crate::tool::random_id()
+    crate::tool::call_id::random_id()
 }
 
 pub(crate) fn now_ms() -> u64 {

@@ -15,12 +15,15 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::ask::now_ms;
-use super::{Answer, AnswerError, Asker, ElicitError, Question};
-use crate::BoxFuture;
+use crate::elicit::ask::Asker;
+use crate::elicit::ask::now_ms;
+use crate::elicit::error::{AnswerError, ElicitError};
+use crate::elicit::question::{Answer, Question};
 use crate::schema::validation::SchemaCheck;
-use crate::store::{Store, StoreError, Watch, When};
-use crate::tool::Scope;
+use crate::store::watch::Watch;
+use crate::store::{Store, StoreError, When};
+use crate::tool::BoxFuture;
+use crate::tool::call_id::Scope;
 
 /// How long a question's record outlives its deadline: the time to take
 /// an answer given at the last moment.

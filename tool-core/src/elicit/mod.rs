@@ -55,12 +55,12 @@
 //! Only with tool-core's `schemars` feature (on by default): what is asked
 //! is the type's derived schema.
 
-mod ask;
+pub(crate) mod ask;
 pub(crate) mod desk;
-mod error;
+pub(crate) mod error;
 #[cfg(feature = "schemars")]
 pub(crate) mod field;
-mod question;
+pub(crate) mod question;
 
 #[cfg(feature = "schemars")]
 use std::any::{TypeId, type_name};
@@ -197,4 +197,4 @@ pub(crate) fn requested_schema_of<T: schemars::JsonSchema + 'static>()
 }
 
 #[cfg(all(test, feature = "schemars"))]
-mod tests;
+pub(crate) mod tests;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::*;
-use crate::Violation;
+use crate::tool::error::Violation;
 
 /// What the guest chooses.
 #[derive(Deserialize, JsonSchema, Elicit)]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::ToolCall;
+use crate::dispatch::batch::ToolCall;
 pub(super) use crate::dispatch::read::raw::kind;
 use crate::provider::Provider;
 

@@ -5,9 +5,13 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::provider::{Listing, Provider, extras};
-use crate::schema::dialect::{self, AnthropicBudget, Unfit};
-use crate::{RegistryError, ToolInfo};
+use crate::provider::listing::Listing;
+use crate::provider::{Provider, extras};
+use crate::schema::dialect;
+use crate::schema::dialect::Unfit;
+use crate::schema::dialect::anthropic::AnthropicBudget;
+use crate::tool::ToolInfo;
+use crate::tool::error::RegistryError;
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
@@ -303,7 +307,7 @@ pub(crate) fn definition_of(
         Provider::Groq => (dialect::json_schema(schema), false, None),
         Provider::Ollama => (dialect::ollama(schema).map_err(rejected)?, false, None),
         Provider::Anthropic { strict } => {
-            let made = strict.then(|| dialect::anthropic_strict(schema, budget));
+            let made = strict.then(|| dialect::anthropic::anthropic_strict(schema, budget));
             strictly(made, || dialect::json_schema(schema), fallback)
         }
         Provider::Gemini { openapi: false } => {

@@ -3,10 +3,10 @@
 
 use serde_json::{Value, json};
 
-use crate::ToolInfo;
-use crate::policy::Callers;
 use crate::provider::Provider;
 use crate::provider::definitions::{Blocker, NotStrict};
+use crate::tool::ToolInfo;
+use crate::tool::metadata::Callers;
 
 /// The code execution tool whose sandbox calls a tool programmatically,
 /// as Anthropic names it in `allowed_callers`.

@@ -4,11 +4,13 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::call::{kind, optional_string, string_at};
-use super::parts::{LeftOut, is_common_image, parts_of};
-use crate::provider::ProviderCall;
+use crate::dispatch::read::raw::kind;
+use crate::provider::call::ProviderCall;
+use crate::provider::call::{optional_string, string_at};
+use crate::provider::parts::{LeftOut, is_common_image, parts_of};
 use crate::tool::media::AsText;
-use crate::{Media, MediaKind, Part, ToolOutput, ToolResult};
+use crate::tool::media::{Media, MediaKind, Part};
+use crate::tool::result::{ToolOutput, ToolResult};
 
 /// The model's content: `candidates[0].content` of a response, the content
 /// itself, or its bare `parts` (read as the model's content that holds

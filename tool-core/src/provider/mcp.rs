@@ -4,11 +4,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::call::{kind, string_at};
-use super::parts::parts_of;
-use crate::output::{Link, Media, Part};
-use crate::provider::ProviderCall;
-use crate::{ToolError, ToolResult};
+use crate::dispatch::read::raw::kind;
+use crate::provider::call::ProviderCall;
+use crate::provider::call::string_at;
+use crate::provider::parts::parts_of;
+use crate::tool::error::ToolError;
+use crate::tool::media::{Link, Media, Part};
+use crate::tool::result::ToolResult;
 
 /// JSON-RPC's "invalid params", which MCP answers an unknown tool with.
 const INVALID_PARAMS: i64 = -32602;

@@ -1,19 +1,19 @@
 //! The providers a registry speaks to: their tool definitions, the tool
 //! calls in their responses, and the shape of the results they take back.
 
-mod anthropic;
-mod call;
-mod choice;
-mod definitions;
-mod extras;
-mod gemini;
-mod listing;
+pub(crate) mod anthropic;
+pub(crate) mod call;
+pub(crate) mod choice;
+pub(crate) mod definitions;
+pub(crate) mod extras;
+pub(crate) mod gemini;
+pub(crate) mod listing;
 pub mod mcp;
-mod openai;
-mod parts;
-mod stored_turn;
+pub(crate) mod openai;
+pub(crate) mod parts;
+pub(crate) mod stored_turn;
 pub mod stream;
-mod turn;
+pub(crate) mod turn;
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,8 +22,11 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use crate::toolset::ToolList;
-use crate::{RegistryError, ToolCheck, ToolInfo, ToolResult};
+use crate::dispatch::registry::ToolCheck;
+use crate::dispatch::view::ToolList;
+use crate::tool::ToolInfo;
+use crate::tool::error::RegistryError;
+use crate::tool::result::ToolResult;
 
 pub use call::{ParseError, ProviderCall};
 pub use choice::{ChoiceError, ToolChoice};
@@ -31,7 +34,6 @@ pub use choice::{ChoiceError, ToolChoice};
 pub use definitions::ToolTokens;
 pub(crate) use definitions::build_definitions;
 pub use definitions::{Blocker, Definitions, NotStrict};
-pub(crate) use listing::SEARCH_TOOL;
 pub use listing::{Listing, Search};
 pub use turn::{Turn, Waiting};
 
@@ -251,7 +253,7 @@ impl Provider {
     /// passes OpenAI's, Anthropic's and MCP's rules, and Groq's (OpenAI's);
     /// Gemini also wants the first character to be a letter or `_`.
     pub fn check_name(self, name: &str) -> Result<(), &'static str> {
-        crate::tool::check_tool_name(name)?;
+        crate::tool::name::check_tool_name(name)?;
         match self {
             Provider::Gemini { .. }
                 if !name

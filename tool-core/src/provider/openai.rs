@@ -6,11 +6,14 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::call::{kind, list, optional_string, string_at, typed_call};
-use super::parts::{LeftOut, is_common_image, parts_of};
-use crate::provider::{ProviderCall, SEARCH_TOOL};
+use crate::dispatch::read::raw::kind;
+use crate::provider::call::ProviderCall;
+use crate::provider::call::{list, optional_string, string_at, typed_call};
+use crate::provider::listing::SEARCH_TOOL;
+use crate::provider::parts::{LeftOut, is_common_image, parts_of};
 use crate::tool::media::AsText;
-use crate::{Media, MediaKind, Part, ToolResult};
+use crate::tool::media::{Media, MediaKind, Part};
+use crate::tool::result::ToolResult;
 
 /// How a server of the OpenAI Chat family differs from OpenAI's own Chat
 /// Completions in the calls it sends and the messages it takes back

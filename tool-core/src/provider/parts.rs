@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::tool::media::AsText;
-use crate::{Part, ToolResult};
+use crate::tool::media::Part;
+use crate::tool::result::ToolResult;
 
 /// The parts of a result made of parts; `None` for text and JSON, which
 /// every provider writes as it always has.

@@ -7,9 +7,13 @@ use std::collections::HashMap;
 use futures_util::future::join_all;
 use serde_json::Value;
 
-use crate::provider::{ParseError, Provider, ProviderCall};
-use crate::toolset::View;
-use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
+use crate::dispatch::registry::ToolRegistry;
+use crate::dispatch::view::View;
+use crate::provider::Provider;
+use crate::provider::call::{ParseError, ProviderCall};
+use crate::tool::context::ToolContext;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 /// A provider's response with its tool calls run: what
 /// [`Provider::respond`] returns.
@@ -111,7 +115,7 @@ impl Turn {
     }
 
     /// The tools this turn's results point the model to
-    /// ([`Part::Tool`](crate::Part::Tool)), in order, once each: what a
+    /// ([`Part::Tool`](crate::tool::media::Part::Tool)), in order, once each: what a
     /// search tool found. To show them to the model from its next turn,
     /// list them beside the others
     /// ([`Select::names`](crate::toolset::Select::names)).
@@ -119,7 +123,7 @@ impl Turn {
         let mut found: Vec<&str> = Vec::new();
         for result in &self.results {
             for part in result.as_parts().into_iter().flatten() {
-                if let crate::Part::Tool(tool) = part
+                if let crate::tool::media::Part::Tool(tool) = part
                     && !found.contains(&tool.name())
                 {
                     found.push(tool.name());

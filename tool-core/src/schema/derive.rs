@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 #[cfg(feature = "schemars")]
-use super::{input_schema_for, root_schema};
+use crate::schema::{input_schema_for, root_schema};
 
 /// A type whose JSON Schema `#[tool]` can derive: the bound that explains
 /// itself when a `#[tool]` struct forgot `#[derive(JsonSchema)]`.

@@ -491,4 +491,4 @@ fn describe_value(value: &Value) -> String {
 }
 
 #[cfg(all(test, feature = "schemars"))]
-mod tests;
+pub(crate) mod tests;

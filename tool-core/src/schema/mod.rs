@@ -14,10 +14,6 @@ pub(crate) mod implied;
 pub(crate) mod nulls;
 pub(crate) mod validation;
 
-// The vocabulary's JSON Pointer helper, here too for the callers that
-// name it through this module.
-pub(crate) use crate::tool::pointer::push_key;
-
 #[cfg(feature = "schemars")]
 use serde_json::Value;
 

@@ -8,8 +8,8 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-use crate::Violation;
 use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
+use crate::tool::error::Violation;
 use crate::tool::pointer::unescape_key;
 
 /// A tool's schema as the arguments are checked against it: compiled at

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::words::stems;
-use super::{Hit, Ranker};
-use crate::ToolInfo;
+use crate::search::words::stems;
+use crate::search::{Hit, Ranker};
+use crate::tool::ToolInfo;
 
 /// How fast a word's repeats stop counting.
 const K1: f32 = 1.2;

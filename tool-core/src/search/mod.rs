@@ -6,9 +6,9 @@
 //! the providers without a search of their own, and for Anthropic's
 //! client-side search.
 
-mod bm25;
-mod tool;
-mod words;
+pub(crate) mod bm25;
+pub(crate) mod tool;
+pub(crate) mod words;
 
 pub use bm25::Bm25;
 pub use tool::{DEFAULT_SEARCH_LIMIT, SearchTool};

@@ -7,9 +7,14 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::{Bm25, Ranker};
-use crate::output::ToolRef;
-use crate::{BoxFuture, Part, Tool, ToolContext, ToolInfo, ToolMetadata, ToolResult};
+use crate::search::Ranker;
+use crate::search::bm25::Bm25;
+use crate::tool::context::ToolContext;
+use crate::tool::media::Part;
+use crate::tool::media::ToolRef;
+use crate::tool::metadata::ToolMetadata;
+use crate::tool::result::ToolResult;
+use crate::tool::{BoxFuture, Tool, ToolInfo};
 
 /// How many tools one search finds at most, by default: as many as
 /// Anthropic's own search returns.
@@ -161,7 +166,7 @@ impl<R> std::fmt::Debug for SearchTool<R> {
 
 impl<Ctx: Send + Sync + 'static, R: Ranker + 'static> Tool<Ctx> for SearchTool<R> {
     fn name(&self) -> &str {
-        crate::provider::SEARCH_TOOL
+        crate::provider::listing::SEARCH_TOOL
     }
 
     fn description(&self) -> &str {

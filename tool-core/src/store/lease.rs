@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sha2::{Digest, Sha256};
 use tokio::sync::OnceCell;
 
-use super::{Store, StoreError, When};
+use crate::store::{Store, StoreError, When};
 
 /// How long a process's word that it lives lasts: at most this, and a
 /// renewal more, passes between a process's stop and its records being
@@ -161,8 +161,9 @@ mod tests {
     use std::sync::Arc;
 
     use super::{LEASE, Lease, RENEW_EVERY, key};
+    use crate::store::Store;
+    use crate::store::memory::MemoryStore;
     use crate::store::outage::tests::Severable;
-    use crate::store::{MemoryStore, Store};
 
     /// A held lease is renewed past its first five seconds; once let go,
     /// its word lapses and its process is taken for stopped.

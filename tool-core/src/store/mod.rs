@@ -34,13 +34,13 @@
 //! # }).unwrap();
 //! ```
 
-mod lease;
-mod memory;
-mod outage;
-mod set;
+pub(crate) mod lease;
+pub(crate) mod memory;
+pub(crate) mod outage;
+pub(crate) mod set;
 #[cfg(feature = "testing")]
 pub mod testing;
-mod watch;
+pub(crate) mod watch;
 
 use std::time::Duration;
 
@@ -49,7 +49,7 @@ pub use memory::MemoryStore;
 pub use outage::{OUTAGE_GRACE, through_outage};
 pub use watch::{Watch, Watchers};
 
-use crate::BoxFuture;
+use crate::tool::BoxFuture;
 
 /// When [`Store::put`] writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

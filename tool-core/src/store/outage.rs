@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{Store, StoreError};
+use crate::store::{Store, StoreError};
 
 /// How long what waits on a store keeps waiting while the store cannot be
 /// reached, unless the store says otherwise ([`Store::outage_grace`]):
@@ -84,8 +84,10 @@ pub(crate) mod tests {
     use tokio::time::Instant;
 
     use super::{OUTAGE_GRACE, through_outage};
-    use crate::BoxFuture;
-    use crate::store::{MemoryStore, Store, StoreError, Watch, When};
+    use crate::store::memory::MemoryStore;
+    use crate::store::watch::Watch;
+    use crate::store::{Store, StoreError, When};
+    use crate::tool::BoxFuture;
 
     /// A store in memory that can be cut off: while it is, every
     /// operation fails as a server's would ([`StoreError::Unreachable`]),

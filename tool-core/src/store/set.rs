@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::{Store, StoreError, When};
+use crate::store::{Store, StoreError, When};
 
 /// A set as it is kept: each member and when it expires, in ms since the
 /// Unix epoch. Members are in text order.

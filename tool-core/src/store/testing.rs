@@ -10,7 +10,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::{Store, When};
+use crate::store::{Store, When};
 
 const MINUTE: Duration = Duration::from_secs(60);
 

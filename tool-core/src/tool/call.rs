@@ -11,9 +11,10 @@ use tokio::time::Instant;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::elicit::Asker;
+use crate::elicit::ask::Asker;
+use crate::tool::call_id::Scope;
+use crate::tool::name::Name;
 use crate::tool::progress::{Progress, ProgressSink};
-use crate::tool::{Name, Scope};
 
 /// One call through a registry: its arguments, and the id and token made
 /// from them when first asked for. Most calls never ask, and a hash and a

@@ -5,13 +5,15 @@ use std::sync::{Arc, OnceLock};
 
 pub use tokio_util::sync::CancellationToken;
 
-use crate::ApprovalHook;
+use crate::dispatch::policy::ApprovalHook;
 use crate::dispatch::policy::DynApprovalHook;
-use crate::elicit::Asker;
+use crate::elicit::ask::Asker;
+use crate::tool::call::Call;
+use crate::tool::call_id::Scope;
+use crate::tool::name::Name;
 use crate::tool::progress::{
     CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
 };
-use crate::tool::{Call, Name, Scope};
 
 /// What a tool sees besides its arguments: the application's state and the
 /// data of the current call.
@@ -545,6 +547,6 @@ impl<Ctx> fmt::Debug for ToolContext<Ctx> {
     }
 }
 
-mod identity;
+pub(crate) mod identity;
 #[cfg(test)]
 mod tests;

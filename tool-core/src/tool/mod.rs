@@ -1,34 +1,29 @@
 //! The vocabulary: the two tool traits, the context a tool runs in, its
 //! results and errors, its metadata. Knows nothing of dispatch or providers.
 
-mod call;
-mod call_id;
+pub(crate) mod call;
+pub(crate) mod call_id;
 pub(crate) mod context;
 pub(crate) mod echo;
-mod error;
+pub(crate) mod error;
 pub(crate) mod media;
-mod message;
-mod metadata;
-mod name;
+pub(crate) mod message;
+pub(crate) mod metadata;
+pub(crate) mod name;
 pub(crate) mod pointer;
 pub(crate) mod progress;
-mod result;
-mod stored;
+pub(crate) mod result;
+pub(crate) mod stored;
 
-pub(crate) use call::Call;
 pub use call_id::content_hash;
-pub(crate) use call_id::{Scope, random_id};
 pub use context::{CancellationToken, ToolContext};
 pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
 pub use error::{RegistryError, ToolError, Violation};
-pub(crate) use error::{Secs, Violations};
 pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part, ToolRef};
 pub use message::ErrorMessage;
 pub use metadata::{Callers, ToolMetadata, ToolTier};
-pub(crate) use name::{Name, check_tool_name};
 pub use progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};
 pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
-pub(crate) use result::{from_error, from_message};
 
 use serde_json::Value;
 

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ToolError;
+use crate::tool::error::ToolError;
 use crate::tool::media::{AsText, Image, Link, Media, Part};
 use crate::tool::message::ErrorMessage;
 

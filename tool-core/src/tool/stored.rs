@@ -17,8 +17,8 @@
 //! {"v":1,"output":{"text":""},"state":"deferred"}
 //! ```
 
-mod error;
-mod forms;
+pub(crate) mod error;
+pub(crate) mod forms;
 #[cfg(test)]
 mod tests;
 
@@ -29,9 +29,9 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::tool::ToolResult;
-use error::ErrorForm;
-use forms::{OutputForm, StateForm};
+use crate::tool::result::ToolResult;
+use crate::tool::stored::error::ErrorForm;
+use crate::tool::stored::forms::{OutputForm, StateForm};
 
 /// The version this build writes, and the only one it reads.
 const VERSION: u64 = 1;

@@ -4,11 +4,12 @@
 
 use std::time::Duration;
 
-use super::stored::{
+use crate::dispatch::pending::stored::{
     MARGIN, Record, State, StoredClaim, key, lost, millis, now_ms, pending_timeout,
 };
-use crate::ToolResult;
-use crate::store::{StoreError, When, through_outage};
+use crate::store::outage::through_outage;
+use crate::store::{StoreError, When};
+use crate::tool::result::ToolResult;
 
 impl StoredClaim {
     /// The tool deferred its result at once: records that a delivery is

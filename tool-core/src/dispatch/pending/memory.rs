@@ -5,8 +5,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::{oneshot, watch};
 
-use super::DeliveryError;
-use crate::ToolResult;
+use crate::dispatch::pending::DeliveryError;
+use crate::tool::result::ToolResult;
 
 /// One pending call.
 struct Slot {

@@ -4,22 +4,22 @@
 //! any of them reaches whoever waits on the call, and a turn paused in
 //! one can be finished in another.
 
-mod claim;
-mod memory;
-mod parked;
-mod stored;
-
-pub(crate) use memory::MemoryCalls;
-pub(crate) use parked::{Parking, awaits_decision};
-pub(crate) use stored::{StoredCalls, StoredClaim};
+pub(crate) mod claim;
+pub(crate) mod memory;
+pub(crate) mod parked;
+pub(crate) mod stored;
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crate::ToolResult;
-use crate::policy::{DecisionError, ParkedCall};
-use crate::store::{MemoryStore, StoreError};
-use crate::tool::Scope;
+use crate::dispatch::pending::memory::MemoryCalls;
+use crate::dispatch::pending::parked::Parking;
+use crate::dispatch::pending::stored::{StoredCalls, StoredClaim};
+use crate::dispatch::policy::{DecisionError, ParkedCall};
+use crate::store::StoreError;
+use crate::store::memory::MemoryStore;
+use crate::tool::call_id::Scope;
+use crate::tool::result::ToolResult;
 
 /// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
 /// a result.

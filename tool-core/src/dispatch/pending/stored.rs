@@ -9,13 +9,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::DeliveryError;
 use crate::dispatch::output::bound_media;
+use crate::dispatch::pending::DeliveryError;
 use crate::elicit::desk::Desk;
-use crate::store::{LEASE, Lease};
-use crate::store::{Store, StoreError, When, through_outage};
-use crate::tool::Secs;
-use crate::{ToolError, ToolResult};
+use crate::store::lease::{LEASE, Lease};
+use crate::store::outage::through_outage;
+use crate::store::{Store, StoreError, When};
+use crate::tool::error::Secs;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 /// Before every call's key.
 const PREFIX: &str = "call:";

@@ -24,10 +24,10 @@
 //! imply it is made when reading fails). `tests.rs` holds the differential
 //! tests that prove it over tools of every shape.
 
-mod closed;
+pub(crate) mod closed;
 pub(crate) mod params;
 pub(crate) mod raw;
-mod root;
+pub(crate) mod root;
 pub(crate) mod text;
 pub(crate) mod value;
 
@@ -40,10 +40,10 @@ use std::task::Waker;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::{ToolError, Violation};
-use closed::read_input_text;
-use text::Scan;
-use value::{Node, Path};
+use crate::dispatch::read::closed::read_input_text;
+use crate::dispatch::read::text::Scan;
+use crate::dispatch::read::value::{Node, Path};
+use crate::tool::error::{ToolError, Violation};
 
 /// A call as a tool's start function receives it: the model's arguments,
 /// read into the tool's input with [`Arguments::read`], which also passes

@@ -7,9 +7,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::frame::Frame;
-use super::{StreamEvent, bounded, event_type, json};
 use crate::provider::Provider;
+use crate::provider::stream::frame::Frame;
+use crate::provider::stream::{StreamEvent, bounded, event_type, json};
 
 /// A content block as its deltas build it.
 #[derive(Debug)]

@@ -8,9 +8,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::frame::Frame;
-use super::{StreamEvent, bounded, json};
 use crate::provider::Provider;
+use crate::provider::stream::frame::Frame;
+use crate::provider::stream::{StreamEvent, bounded, json};
 
 /// A call as its deltas build it.
 #[derive(Debug, Default)]

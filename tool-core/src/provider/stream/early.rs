@@ -10,10 +10,15 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::{StreamError, StreamEvent, StreamReader};
-use crate::provider::{Provider, ProviderCall, Turn};
-use crate::registry::Batch;
-use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};
+use crate::dispatch::batch::Batch;
+use crate::dispatch::registry::ToolRegistry;
+use crate::provider::Provider;
+use crate::provider::call::ProviderCall;
+use crate::provider::stream::{StreamError, StreamEvent, StreamReader};
+use crate::provider::turn::Turn;
+use crate::tool::context::ToolContext;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolResult;
 
 /// A streamed turn: feed it the response's bytes, and it starts each call
 /// as soon as it is whole; [`StreamedTurn::finish`] gives the [`Turn`].
@@ -157,7 +162,7 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
     pub async fn finish(self) -> Result<Turn, StreamError> {
         let provider = self.reader.provider();
         let response = self.reader.finish()?;
-        let parse_error = |error: crate::provider::ParseError| StreamError {
+        let parse_error = |error: crate::provider::call::ParseError| StreamError {
             provider,
             offset: 0,
             message: format!("the whole response does not read: {}", error.message),

@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::StreamedTurn;
+use crate::dispatch::registry::ToolRegistry;
 use crate::provider::Provider;
-use crate::{ToolContext, ToolRegistry, tool};
+use crate::provider::stream::early::StreamedTurn;
+use crate::tool;
+use crate::tool::context::ToolContext;
 
 #[derive(Default)]
 struct Log(Mutex<Vec<String>>);
@@ -151,8 +153,8 @@ async fn a_write_waits_for_the_calls_before_it_and_the_calls_after_it_wait_for_i
 
 /// Ask the user to pick a file; the client shows the dialog.
 #[tool(long_running)]
-fn pick_file() -> crate::ToolResult {
-    crate::ToolResult::deferred()
+fn pick_file() -> crate::tool::result::ToolResult {
+    crate::tool::result::ToolResult::deferred()
 }
 
 #[tokio::test]
@@ -170,7 +172,10 @@ async fn a_client_run_call_waits_as_in_any_turn() {
     let waiting: Vec<_> = turn.waiting().map(|w| w.call_id().to_owned()).collect();
     assert_eq!(waiting.len(), 1);
     registry
-        .deliver(&waiting[0], crate::ToolResult::text("notes.txt"))
+        .deliver(
+            &waiting[0],
+            crate::tool::result::ToolResult::text("notes.txt"),
+        )
         .await
         .expect("delivered");
     turn.resume(&registry).await;

@@ -31,24 +31,25 @@
 //! assert_eq!(provider.parse_calls(&response).unwrap()[0].id(), Some("call_1"));
 //! ```
 
-mod anthropic;
-mod chat;
-mod early;
-mod frame;
-mod gemini;
-mod ollama;
-mod partial;
-mod replay;
-mod responses;
+pub(crate) mod anthropic;
+pub(crate) mod chat;
+pub(crate) mod early;
+pub(crate) mod frame;
+pub(crate) mod gemini;
+pub(crate) mod ollama;
+pub(crate) mod partial;
+pub(crate) mod replay;
+pub(crate) mod responses;
 
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::provider::{Provider, ProviderCall};
-use crate::registry::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::dispatch::read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
+use crate::provider::Provider;
+use crate::provider::call::ProviderCall;
+use crate::provider::stream::frame::{Frame, FrameError, Frames, Framing};
 pub use early::StreamedTurn;
-use frame::{Frame, FrameError, Frames, Framing};
 
 /// What a stream says, in the order it says it.
 #[derive(Clone, Debug, PartialEq)]

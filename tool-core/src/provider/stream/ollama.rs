@@ -6,9 +6,9 @@
 
 use serde_json::{Map, Value};
 
-use super::frame::Frame;
-use super::{StreamEvent, bounded, json};
 use crate::provider::Provider;
+use crate::provider::stream::frame::Frame;
+use crate::provider::stream::{StreamEvent, bounded, json};
 
 /// The response as its lines build it.
 #[derive(Debug, Default)]

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::frame::Frame;
-use super::{StreamEvent, bounded, event_type, json};
 use crate::provider::Provider;
+use crate::provider::stream::frame::Frame;
+use crate::provider::stream::{StreamEvent, bounded, event_type, json};
 
 /// The response as its events build it.
 #[derive(Debug, Default)]

@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::{StreamEvent, StreamReader};
 use crate::provider::Provider;
+use crate::provider::stream::{StreamEvent, StreamReader};
 
 const CHAT: Provider = Provider::OpenAiChat { strict: false };
 const ANTHROPIC: Provider = Provider::Anthropic { strict: false };

@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::each_subschema;
-use super::{describe, said_aloud};
+use crate::schema::dialect::walk::each_subschema;
+use crate::schema::dialect::{describe, said_aloud};
 
 /// JSON Schema 2020-12's format vocabulary (Validation, section 7.3): the
 /// formats of MCP's `inputSchema` and `outputSchema`, of Anthropic's and of

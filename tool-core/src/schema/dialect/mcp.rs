@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::formats::standard_formats;
-use super::walk::each_subschema;
-use super::{drop_null, is_object, make_nullable, plain, required_names};
+use crate::schema::dialect::formats::standard_formats;
+use crate::schema::dialect::walk::each_subschema;
+use crate::schema::dialect::{drop_null, is_object, make_nullable, plain, required_names};
 
 /// The `outputSchema`: [`plain`](super::plain), with a hand-written OpenAPI
 /// `nullable` spelled as JSON Schema (`null` added to the type), and only

@@ -4,19 +4,18 @@
 //! subschemas by keyword, so a property that happens to be called `title` or
 //! `format` is a property, not a keyword.
 
-mod anthropic;
-mod compact;
-mod formats;
-mod gemini;
-mod mcp;
-mod ollama;
-mod openai;
-mod refs;
-mod strict;
-mod subset;
-mod walk;
+pub(crate) mod anthropic;
+pub(crate) mod compact;
+pub(crate) mod formats;
+pub(crate) mod gemini;
+pub(crate) mod mcp;
+pub(crate) mod ollama;
+pub(crate) mod openai;
+pub(crate) mod refs;
+pub(crate) mod strict;
+pub(crate) mod subset;
+pub(crate) mod walk;
 
-pub(crate) use anthropic::{AnthropicBudget, anthropic_strict};
 pub(crate) use gemini::{gemini, gemini_openapi};
 pub(crate) use mcp::{mcp_input, mcp_output};
 pub(crate) use ollama::ollama;

@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::Unfit;
 use super::walk::children;
+use crate::schema::dialect::Unfit;
 
 /// Which `$ref`s [`inline`] replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

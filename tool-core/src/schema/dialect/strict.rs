@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Unfit, one_of_as_any_of};
+use crate::schema::dialect::{Unfit, one_of_as_any_of};
 
 /// Keywords that make a schema unfit for either strict mode but hold
 /// subschemas: a pass keeps them (its output is thrown away anyway, as

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::one_of_as_any_of;
+use crate::schema::dialect::one_of_as_any_of;
 
 /// One node rewritten with fewer keywords, meaning the same for the
 /// arguments a model sends: `oneOf` as `anyOf`, `allOf` merged, a tuple

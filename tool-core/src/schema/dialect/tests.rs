@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::schema::dialect::anthropic::{AnthropicBudget, anthropic_strict};
 
 /// Each blocker as its message reads.
 fn texts(unfit: Vec<Unfit>) -> Vec<String> {

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::requested_schema;
+use crate::schema::elicit::requested_schema;
 use crate::schema::input_schema_for;
 
 fn requested<T: JsonSchema>() -> String {

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::tests::check;
+use crate::schema::validation::tests::check;
 
 #[test]
 fn a_documented_unit_enum_lists_its_values_as_a_plain_one_does() {

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use super::ToolContext;
-use crate::tool::Scope;
+use crate::tool::call_id::Scope;
+use crate::tool::context::ToolContext;
 
 impl<Ctx> ToolContext<Ctx> {
     /// The id of the call being run. Inside a call made through a

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ToolError;
-use crate::tool::{ErrorMessage, Violation};
+use crate::tool::error::ToolError;
+use crate::tool::error::Violation;
+use crate::tool::message::ErrorMessage;
 
 type Text<'a> = Cow<'a, str>;
 

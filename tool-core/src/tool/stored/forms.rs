@@ -16,8 +16,9 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::tool::media::{Link, Media, Part, ToolRef};
 use crate::tool::result::State;
-use crate::tool::{Link, Media, Part, ToolOutput, ToolRef};
+use crate::tool::result::ToolOutput;
 
 /// `{"text":"sunny"}`, `{"json":{"temp":21}}`, `{"parts":[...]}`.
 #[derive(Serialize, Deserialize)]

@@ -25,7 +25,7 @@ use serde_json::{Error, Value};
 use crate::dispatch::read::text::{Scan, read_text};
 use crate::dispatch::read::value::{Node, Path};
 
-mod object;
+pub(crate) mod object;
 
 /// What a `#[tool]` function says of one parameter, in a `static`: its
 /// name, and its doc comment as schemars splits a field's.
@@ -292,8 +292,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::ToolError;
     use crate::dispatch::read::Arguments;
+    use crate::tool::error::ToolError;
 
     // The struct `#[tool]` derives for parameters with attributes, here for
     // the same parameters as the statics below (undocumented, as it is).

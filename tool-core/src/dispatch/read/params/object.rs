@@ -5,11 +5,11 @@
 use serde::de;
 use serde_json::{Error, Value};
 
-use super::Slot;
-use crate::ToolError;
+use crate::dispatch::read::params::Slot;
 use crate::dispatch::read::text::Scan;
 use crate::dispatch::read::value::{Node, Path, unexpected};
 use crate::dispatch::read::{Arguments, Checks, Gate, Source};
+use crate::tool::error::ToolError;
 
 impl<'a> Arguments<'a> {
     /// The arguments as the object a function's parameters are read out

@@ -3,5 +3,5 @@
 //! only when reading fails (`Auto`, for a tool whose reading implies its
 //! schema), over tools of every shape people write.
 
-mod shapes;
-mod text_path;
+pub(crate) mod shapes;
+pub(crate) mod text_path;

@@ -15,8 +15,10 @@ use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
 use crate::dispatch::read::raw::normalize;
-use crate::registry::Validation;
-use crate::{ToolContext, ToolRegistry, tool};
+use crate::dispatch::registry::ToolRegistry;
+use crate::dispatch::settings::Validation;
+use crate::tool;
+use crate::tool::context::ToolContext;
 
 #[derive(Deserialize, JsonSchema, Debug)]
 #[serde(rename_all = "lowercase")]
@@ -408,7 +410,7 @@ fn always_checks_what_a_hand_written_deserialize_would_let_through() {
     let args = || json!({"degrees": 20, "to": "CELSIUS"});
     let trusted = ToolRegistry::new().with(Convert);
     assert_eq!(outcome(&runtime, &trusted, "convert", args()), {
-        let result = crate::ToolResult::text("20 Celsius");
+        let result = crate::tool::result::ToolResult::text("20 Celsius");
         format!("{result:?}")
     });
     let checked = ToolRegistry::new()

@@ -7,8 +7,10 @@ use std::cell::Cell;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::observe::CallObserver;
-use crate::{ToolContext, ToolRegistry, tool};
+use crate::dispatch::observe::CallObserver;
+use crate::dispatch::registry::ToolRegistry;
+use crate::tool;
+use crate::tool::context::ToolContext;
 
 thread_local! {
     /// Titles read straight out of the arguments' text, on this thread.

@@ -14,14 +14,14 @@
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Error, Number, Value};
 
-use crate::ToolError;
-use crate::schema::push_key;
 use crate::schema::validation::from_serde;
+use crate::tool::error::ToolError;
+use crate::tool::pointer::push_key;
 
-mod compound;
+pub(crate) mod compound;
 pub(super) mod key;
 
-use compound::{Map, Seq, Variant};
+use crate::dispatch::read::value::compound::{Map, Seq, Variant};
 
 /// A value to read: borrowed, or taken (its strings move out).
 pub(crate) enum Node<'a> {
