@@ -114,11 +114,17 @@ pub mod toolset;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+pub(crate) mod value;
 
-pub use dispatch::ToolRegistry;
-pub use tool::{
-    BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult, TypedTool, Violation,
-};
+pub use dispatch::registry::ToolRegistry;
+pub use error::tool_error::{ToolError, Violation};
+pub use output::result::ToolResult;
+pub use tool::context::ToolContext;
+pub use tool::metadata::ToolMetadata;
+pub use tool::{Tool, TypedTool};
+
+/// A boxed future that is `Send`, as returned by [`Tool::call`].
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 #[doc(inline)]
 #[doc = include_str!("tool_attribute.md")]

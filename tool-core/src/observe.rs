@@ -24,5 +24,5 @@
 //! # let _ = registry;
 //! ```
 
-pub use crate::dispatch::{CallFinished, CallObserver, CallStarted};
-pub use crate::tool::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};
+pub use crate::dispatch::observe::{CallFinished, CallObserver, CallStarted};
+pub use crate::tool::progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};

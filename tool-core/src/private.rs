@@ -39,25 +39,32 @@ pub use crate::dispatch::read::params::{
 };
 pub use crate::dispatch::read::{Arguments, Checks, Now, Verdict, unread};
 pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
-pub use crate::policy::{Callers, ToolTier};
+pub use crate::error::tool_error::ToolError;
+pub use crate::output::result::ToolResult;
 pub use crate::schema::derive::{
     DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,
 };
+pub use crate::tool::context::ToolContext;
+pub use crate::tool::metadata::ToolMetadata;
+pub use crate::tool::metadata::{Callers, ToolTier};
 pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
-    ToolContext, ToolError, ToolMetadata, ToolResult,
 };
 
-use crate::tool::message::ErrorMessage;
-use crate::tool::result::IntoToolOutput;
-use crate::tool::result::{from_error, from_message};
+use crate::error::message::ErrorMessage;
+use crate::output::result::IntoToolOutput;
+use crate::output::result::{from_error, from_message};
 
 pub const fn check_parameter<T: Parameter>() {}
 
 #[cfg(feature = "schemars")]
+pub use crate::elicit::Elicit;
+#[cfg(feature = "schemars")]
 pub use crate::elicit::field::ElicitValue;
 #[cfg(feature = "schemars")]
-pub use crate::elicit::{Elicit, ElicitChoice, ElicitError, ElicitField};
+pub use crate::elicit::field::{ElicitChoice, ElicitField};
+#[cfg(feature = "schemars")]
+pub use crate::tool::ask::error::ElicitError;
 
 /// `#[derive(Elicit)]`'s bound on a field's type, written at that type.
 #[cfg(feature = "schemars")]

@@ -34,8 +34,12 @@
 //! # });
 //! ```
 
-pub use crate::dispatch::{
-    Batch, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, DeliveryError,
-    Inserted, IntoTool, OnDuplicate, ToolCall, ToolCheck, Validation,
-};
-pub use crate::tool::{DEFAULT_MAX_MEDIA_BYTES, RegistryError, ToolDefinition, ToolInfo};
+pub use crate::dispatch::batch::{Batch, ToolCall};
+pub use crate::dispatch::into_tool::IntoTool;
+pub use crate::dispatch::pending::DeliveryError;
+pub use crate::dispatch::read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
+pub use crate::dispatch::registry::{Inserted, OnDuplicate, ToolCheck};
+pub use crate::dispatch::settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};
+pub use crate::error::tool_error::RegistryError;
+pub use crate::output::media::DEFAULT_MAX_MEDIA_BYTES;
+pub use crate::tool::{ToolDefinition, ToolInfo};

@@ -37,4 +37,6 @@
 //! # }).unwrap();
 //! ```
 
-pub use crate::dispatch::{Changes, Compose, RegistryHandle, Select, ToolList, View};
+pub use crate::dispatch::compose::Compose;
+pub use crate::dispatch::handle::{Changes, RegistryHandle};
+pub use crate::dispatch::view::{Select, ToolList, View};

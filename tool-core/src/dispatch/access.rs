@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use crate::dispatch::entry::Entry;
 use crate::dispatch::registry::ToolRegistry;
+use crate::error::tool_error::ToolError;
 use crate::tool::ToolDefinition;
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// The definitions of the tools `ctx` may call, in registration order:

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use crate::dispatch::read::Arguments;
 use crate::dispatch::runner::{Prepare, Started};
+use crate::error::tool_error::ToolError;
+use crate::output::result::ExecuteOutput;
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
-use crate::tool::result::ExecuteOutput;
 use crate::tool::{Tool, TypedTool};
 
 /// A typed tool as the registry runs it: its input read, then its run, at
@@ -85,7 +85,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dispatch::read::value::Node;
+    use crate::value::Node;
     use serde::Deserialize;
     use serde::de::DeserializeOwned;
     use serde_json::{Value, json};

@@ -5,9 +5,9 @@
 
 use crate::dispatch::registry::ToolRegistry;
 use crate::elicit::desk::Questions;
-use crate::elicit::error::AnswerError;
-use crate::elicit::question::{Answer, Question};
 use crate::store::StoreError;
+use crate::tool::ask::error::AnswerError;
+use crate::tool::ask::question::{Answer, Question};
 use crate::tool::context::ToolContext;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {

@@ -19,10 +19,10 @@ use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::memory::MemoryCalls;
 use crate::dispatch::pending::stored::StoredCalls;
 use crate::dispatch::pipeline::Pipeline;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Step 6 for a `long_running` tool: a pending result now, the tool's

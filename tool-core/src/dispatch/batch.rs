@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use std::borrow::Cow;
 
+use crate::output::result::ToolResult;
 use crate::tool::context::ToolContext;
-use crate::tool::result::ToolResult;
 
 /// One call of a batch: a tool's name and the model's arguments.
 #[derive(Clone, Debug, PartialEq)]

@@ -17,14 +17,14 @@ use crate::dispatch::execute::{Run, Work, free_turn};
 use crate::dispatch::held::{Held, context_of};
 use crate::dispatch::output::finish;
 use crate::dispatch::pipeline::{Begun, Pipeline};
-use crate::dispatch::read::value::Node;
 use crate::dispatch::read::{Arguments, Now};
 use crate::dispatch::runner::Started;
 use crate::dispatch::settings::Validation;
 use crate::dispatch::turn::TurnGuard;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
+use crate::value::Node;
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Steps 3 to 7 for a known tool and well-formed arguments, as far as

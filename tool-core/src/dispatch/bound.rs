@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::tool::error::{ToolError, Violation};
+use crate::error::tool_error::{ToolError, Violation};
 
 /// Puts `values` into a call's arguments. An argument the model sent under
 /// a bound name is refused, not overwritten: the model was not shown it,

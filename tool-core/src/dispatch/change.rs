@@ -10,8 +10,8 @@ use crate::dispatch::registry::Inserted;
 use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::registry::{Cached, OnDuplicate};
 use crate::dispatch::runner::Registration;
+use crate::error::tool_error::RegistryError;
 use crate::tool::ToolDefinition;
-use crate::tool::error::RegistryError;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Removes the tool of that name, enabled or disabled; whether there

@@ -12,7 +12,7 @@ use crate::dispatch::entry::Entry;
 use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::runner::{Bound, Runner};
 use crate::dispatch::schemas::described;
-use crate::tool::error::RegistryError;
+use crate::error::tool_error::RegistryError;
 use crate::tool::name::{Name, check_tool_name};
 use crate::tool::{ToolDefinition, ToolInfo};
 

@@ -3,12 +3,13 @@
 //! that decides, and its result becomes the parked call's.
 
 use crate::dispatch::pending::stored::StoredClaim;
-use crate::dispatch::policy::{ApproveAll, Decision, DecisionError, ParkedCall};
 use crate::dispatch::registry::ToolRegistry;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
+use crate::policy::{Decision, DecisionError, ParkedCall};
 use crate::store::StoreError;
+use crate::tool::approval::ApproveAll;
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Decides on a call parked for approval

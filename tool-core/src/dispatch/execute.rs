@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 
+use crate::BoxFuture;
 use crate::dispatch::turn::{Turn, TurnGuard};
-use crate::tool::BoxFuture;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
 
 /// What is left of a started tool's run, which may borrow what the call
 /// holds (`'t`): the context lent to the tool, the tool's turn if it

@@ -12,9 +12,9 @@ use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::pending::DeliveryError;
 use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::registry::{Inserted, OnDuplicate};
+use crate::error::tool_error::RegistryError;
+use crate::output::result::ToolResult;
 use crate::tool::context::ToolContext;
-use crate::tool::error::RegistryError;
-use crate::tool::result::ToolResult;
 
 /// A [`ToolRegistry`] that can change while it is used: tools added,
 /// removed, enabled and disabled, registries merged, from any task, while

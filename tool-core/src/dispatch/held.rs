@@ -6,12 +6,12 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::dispatch::read::value::Node;
+use crate::context::call_id::Scope;
 use crate::tool::call::Call;
-use crate::tool::call_id::Scope;
 use crate::tool::context::ToolContext;
 use crate::tool::name::Name;
 use crate::tool::progress::ProgressSink;
+use crate::value::Node;
 
 /// A call's data: on the stack for a tool that never sees it, shared with
 /// the tool's context otherwise.

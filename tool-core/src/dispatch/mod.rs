@@ -23,7 +23,6 @@ pub(crate) mod options;
 pub(crate) mod output;
 pub(crate) mod pending;
 pub(crate) mod pipeline;
-pub(crate) mod policy;
 pub(crate) mod read;
 pub(crate) mod registry;
 pub(crate) mod runner;
@@ -33,17 +32,3 @@ pub(crate) mod turn;
 pub(crate) mod view;
 pub(crate) mod waiting;
 pub(crate) mod watch;
-
-pub use batch::{Batch, ToolCall};
-pub use compose::Compose;
-pub use handle::{Changes, RegistryHandle};
-pub use into_tool::IntoTool;
-pub use observe::{CallFinished, CallObserver, CallStarted};
-pub use pending::DeliveryError;
-pub use policy::{
-    Approval, ApprovalHook, ApprovalRequest, ApproveAll, Decision, DecisionError, ParkedCall,
-};
-pub use read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
-pub use registry::{Inserted, OnDuplicate, ToolCheck, ToolRegistry};
-pub use settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};
-pub use view::{Select, ToolList, View};

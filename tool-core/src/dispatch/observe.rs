@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use crate::dispatch::execute::quietly;
+use crate::output::result::ToolResult;
 use crate::tool::progress::CallProgress;
 use crate::tool::progress::ProgressSink;
-use crate::tool::result::ToolResult;
 
 /// Receives an event when a call starts, when it reports progress, and when
 /// it finishes.

@@ -9,11 +9,11 @@ use crate::dispatch::batch::Batch;
 use crate::dispatch::observe::CallObserver;
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::stored::StoredCalls;
-use crate::dispatch::policy::ApprovalHook;
 use crate::dispatch::registry::ToolCheck;
 use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::settings::Validation;
 use crate::store::Store;
+use crate::tool::approval::ApprovalHook;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Installs the hook that approves or denies calls of tools of tier

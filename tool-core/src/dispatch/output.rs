@@ -4,9 +4,9 @@
 
 use crate::dispatch::entry::Entry;
 use crate::dispatch::settings::Settings;
-use crate::tool::error::ToolError;
-use crate::tool::media::Part;
-use crate::tool::result::{ToolOutput, ToolResult};
+use crate::error::tool_error::ToolError;
+use crate::output::media::Part;
+use crate::output::result::{ToolOutput, ToolResult};
 
 /// The end of a call that ran: a deferred result from a tool that cannot
 /// defer is an error; otherwise step 7. In place: a result that passes,

@@ -14,6 +14,7 @@ use futures_util::FutureExt;
 use serde_json::Value;
 use tracing::Instrument;
 
+use crate::context::call_id::random_id;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, panicked, poll_once, with_waker};
 use crate::dispatch::held::Held;
@@ -21,19 +22,18 @@ use crate::dispatch::observe::CallObserver;
 use crate::dispatch::output::finished;
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::parked::Parking;
-use crate::dispatch::policy::Approval;
-use crate::dispatch::policy::DynApprovalHook;
-use crate::dispatch::policy::{ApprovalRequest, NO_HOOK};
 use crate::dispatch::read::raw::normalize;
 use crate::dispatch::settings::{Settings, Validation};
+use crate::error::echo::Echo;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
+use crate::tool::approval::Approval;
+use crate::tool::approval::DynApprovalHook;
+use crate::tool::approval::{ApprovalRequest, NO_HOOK};
 use crate::tool::call::Call;
-use crate::tool::call_id::random_id;
 use crate::tool::context::ToolContext;
-use crate::tool::echo::Echo;
-use crate::tool::error::ToolError;
 use crate::tool::metadata::ToolTier;
 use crate::tool::progress::ProgressSink;
-use crate::tool::result::ToolResult;
 
 /// How far [`Pipeline::begin`] took a call, in the tool's turn (`'t`) if
 /// it started in it.

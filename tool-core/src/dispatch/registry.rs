@@ -16,12 +16,12 @@ use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::pipeline::Pipeline;
 use crate::dispatch::runner::Registration;
 use crate::dispatch::settings::Settings;
+use crate::error::tool_error::{RegistryError, ToolError};
+use crate::output::result::ToolResult;
 use crate::tool::ToolDefinition;
 use crate::tool::ToolInfo;
 use crate::tool::context::ToolContext;
-use crate::tool::error::{RegistryError, ToolError};
 use crate::tool::name::check_tool_name;
-use crate::tool::result::ToolResult;
 
 /// What [`ToolRegistry::insert`] does when the name is taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -15,12 +15,12 @@ use std::task::{Context, Poll};
 
 use serde_json::{Map, Value};
 
+use crate::BoxFuture;
 use crate::dispatch::read::{Arguments, Now};
-use crate::tool::BoxFuture;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
 use crate::tool::metadata::ToolMetadata;
-use crate::tool::result::ToolResult;
 
 /// A tool once started: its result, or what is left to run, which may
 /// borrow the call's context (`'c`): a call that runs where it was made

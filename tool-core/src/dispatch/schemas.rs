@@ -15,11 +15,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 
 use crate::dispatch::runner::SchemaSource;
+use crate::error::tool_error::RegistryError;
 use crate::schema::implied::reading_implies;
 use crate::schema::nulls::AbsentNulls;
 use crate::schema::validation::SchemaCheck;
 use crate::tool::ToolDefinition;
-use crate::tool::error::RegistryError;
 
 /// What the pipeline checks a tool's arguments and output with.
 pub(crate) struct Schemas {

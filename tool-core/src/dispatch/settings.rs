@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::dispatch::read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
-use crate::tool::media::DEFAULT_MAX_MEDIA_BYTES;
+use crate::output::media::DEFAULT_MAX_MEDIA_BYTES;
 
 /// The time a call may run when its tool sets no `timeout`: 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

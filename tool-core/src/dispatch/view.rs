@@ -11,12 +11,12 @@ use crate::dispatch::access::allowed;
 use crate::dispatch::batch::{ToolCall, run_batch};
 use crate::dispatch::registry::Cached;
 use crate::dispatch::registry::ToolRegistry;
+use crate::error::tool_error::{RegistryError, ToolError};
+use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::definitions::{Definitions, build_definitions};
 use crate::provider::listing::Listing;
 use crate::tool::context::ToolContext;
-use crate::tool::error::{RegistryError, ToolError};
-use crate::tool::result::ToolResult;
 use crate::tool::{ToolDefinition, ToolInfo};
 
 /// What a provider's definitions are made from

@@ -4,7 +4,7 @@
 
 use crate::dispatch::pending::DeliveryError;
 use crate::dispatch::registry::ToolRegistry;
-use crate::tool::result::ToolResult;
+use crate::output::result::ToolResult;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Waits for the final result of a pending call (one that returned

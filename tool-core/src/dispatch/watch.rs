@@ -6,7 +6,7 @@ use tokio::time::Instant;
 use crate::dispatch::execute::quietly;
 use crate::dispatch::observe::{CallFinished, CallStarted};
 use crate::dispatch::pipeline::Pipeline;
-use crate::tool::result::ToolResult;
+use crate::output::result::ToolResult;
 
 impl<Ctx> Pipeline<Ctx> {
     /// Events and span of a call that ended before it began.

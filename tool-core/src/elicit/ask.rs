@@ -8,7 +8,9 @@ use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 #[cfg(feature = "schemars")]
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+#[cfg(feature = "schemars")]
+use std::sync::PoisonError;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[cfg(feature = "schemars")]
@@ -17,18 +19,22 @@ use serde_json::Value;
 #[cfg(feature = "schemars")]
 use super::Elicit;
 #[cfg(feature = "schemars")]
-use crate::dispatch::read::value::{Node, Path};
 use crate::elicit::Elicitation;
-use crate::elicit::error::ElicitError;
-use crate::elicit::question::{Answer, Question};
+#[cfg(feature = "schemars")]
+use crate::error::tool_error::Violation;
+#[cfg(feature = "schemars")]
+use crate::error::tool_error::Violations;
 #[cfg(feature = "schemars")]
 use crate::schema::validation::{SchemaCheck, from_serde};
-use crate::tool::BoxFuture;
+#[cfg(feature = "schemars")]
+use crate::tool::ask::error::ElicitError;
+use crate::tool::ask::question::Answer;
+#[cfg(feature = "schemars")]
+use crate::tool::ask::question::Question;
+use crate::tool::ask::{Asker, Given, NoOne};
 use crate::tool::context::ToolContext;
 #[cfg(feature = "schemars")]
-use crate::tool::error::Violation;
-#[cfg(feature = "schemars")]
-use crate::tool::error::Violations;
+use crate::value::{Node, Path};
 
 /// How many times a question whose answers do not fit is asked, in all.
 pub const ASKS: u32 = 3;
@@ -36,71 +42,6 @@ pub const ASKS: u32 = 3;
 /// How long a question waits for its answer unless
 /// [`Ask::timeout`] says otherwise: ten minutes.
 pub const DEFAULT_QUESTION_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// Whoever puts a tool's questions to the person: an MCP client
-/// (`tool-mcp` names it for each request), the registry's parked
-/// questions ([`ToolRegistry::answer`](crate::ToolRegistry::answer)), or
-/// answers given beforehand ([`ToolContext::with_answers`]).
-///
-/// ```
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
-/// use tool_core::elicit::{Answer, Asker, Elicit, ElicitError, Elicitation, Question};
-/// use tool_core::{BoxFuture, ToolContext};
-///
-/// /// Says yes to every question, with a fixed answer.
-/// struct AlwaysTwo;
-///
-/// impl Asker for AlwaysTwo {
-///     fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
-///         Box::pin(async { Ok(Answer::Accept(serde_json::json!({"guests": 2}))) })
-///     }
-/// }
-///
-/// #[derive(Deserialize, JsonSchema, Elicit)]
-/// struct Party {
-///     /// How many.
-///     guests: u8,
-/// }
-///
-/// let ctx = ToolContext::new(()).with_asker(AlwaysTwo);
-/// let answer = ctx.elicit::<Party>("How many guests?").await?;
-/// assert_eq!(answer.accepted().map(|party| party.guests), Some(2));
-/// # Ok::<(), ElicitError>(())
-/// # }).unwrap();
-/// ```
-pub trait Asker: Send + Sync + 'static {
-    /// Puts `question` to the person: what they did with it, or why no
-    /// answer can come. The time limit and the call's cancellation are
-    /// the caller's to keep: the future is dropped when either comes.
-    fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>>;
-}
-
-/// No one to ask, for this reason.
-struct NoOne(String);
-
-impl Asker for NoOne {
-    fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
-        let reason = self.0.clone();
-        Box::pin(std::future::ready(Err(ElicitError::Unsupported { reason })))
-    }
-}
-
-/// Answers given beforehand, one a question, in order.
-struct Given(Mutex<std::vec::IntoIter<Answer>>);
-
-impl Asker for Given {
-    fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
-        let next = self.0.lock().unwrap_or_else(PoisonError::into_inner).next();
-        Box::pin(std::future::ready(next.ok_or_else(|| {
-            ElicitError::Unsupported {
-                reason: "every answer given beforehand (ToolContext::with_answers) was used"
-                    .to_owned(),
-            }
-        })))
-    }
-}
 
 impl<Ctx> ToolContext<Ctx> {
     /// Asks the person `message`, for an answer of the form `T` (a struct
@@ -375,7 +316,7 @@ fn read_answer<T: Elicit>(whole: &Whole, content: &Value) -> Result<T, Vec<Viola
 /// A question's id: 128 random bits, since the id is what answers it.
 #[cfg(feature = "schemars")]
 fn new_question_id() -> String {
-    crate::tool::call_id::random_id()
+    crate::context::call_id::random_id()
 }
 
 pub(crate) fn now_ms() -> u64 {

@@ -15,15 +15,15 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::elicit::ask::Asker;
+use crate::BoxFuture;
+use crate::context::call_id::Scope;
 use crate::elicit::ask::now_ms;
-use crate::elicit::error::{AnswerError, ElicitError};
-use crate::elicit::question::{Answer, Question};
 use crate::schema::validation::SchemaCheck;
 use crate::store::watch::Watch;
 use crate::store::{Store, StoreError, When};
-use crate::tool::BoxFuture;
-use crate::tool::call_id::Scope;
+use crate::tool::ask::Asker;
+use crate::tool::ask::error::{AnswerError, ElicitError};
+use crate::tool::ask::question::{Answer, Question};
 
 /// How long a question's record outlives its deadline: the time to take
 /// an answer given at the last moment.

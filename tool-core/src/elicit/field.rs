@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::elicit::error::ElicitError;
+use crate::tool::ask::error::ElicitError;
 
 /// A question to a person: a struct with named fields, each an
 /// [`ElicitField`], that derives `Elicit` beside `Deserialize` and

@@ -57,10 +57,8 @@
 
 pub(crate) mod ask;
 pub(crate) mod desk;
-pub(crate) mod error;
 #[cfg(feature = "schemars")]
 pub(crate) mod field;
-pub(crate) mod question;
 
 #[cfg(feature = "schemars")]
 use std::any::{TypeId, type_name};
@@ -72,14 +70,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 #[cfg(feature = "schemars")]
 use serde_json::Value;
 
+pub use crate::tool::ask::Asker;
+pub use crate::tool::ask::error::{AnswerError, ElicitError};
+pub use crate::tool::ask::question::{Answer, Question};
 #[cfg(feature = "schemars")]
 pub use ask::Ask;
-pub use ask::{ASKS, Asker, DEFAULT_QUESTION_TIMEOUT};
+pub use ask::{ASKS, DEFAULT_QUESTION_TIMEOUT};
 pub use desk::Questions;
-pub use error::{AnswerError, ElicitError};
 #[cfg(feature = "schemars")]
 pub use field::{Elicit, ElicitChoice, ElicitField};
-pub use question::{Answer, Question};
 
 /// Derives [`Elicit`](trait@Elicit) for a struct with named fields (a
 /// question), or [`ElicitChoice`] and [`ElicitField`] for an enum of unit

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::*;
-use crate::tool::error::Violation;
+use crate::error::tool_error::Violation;
 
 /// What the guest chooses.
 #[derive(Deserialize, JsonSchema, Elicit)]

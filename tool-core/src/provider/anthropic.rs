@@ -2,12 +2,12 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::output::media::{AsText, text_of};
+use crate::output::media::{MediaKind, Part};
+use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
 use crate::provider::call::{list, typed_calls};
 use crate::provider::parts::{LeftOut, is_common_image, parts_of};
-use crate::tool::media::{AsText, text_of};
-use crate::tool::media::{MediaKind, Part};
-use crate::tool::result::ToolResult;
 
 const API: &str = "Anthropic Messages";
 

@@ -5,13 +5,13 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::error::tool_error::RegistryError;
 use crate::provider::listing::Listing;
 use crate::provider::{Provider, extras};
 use crate::schema::dialect;
 use crate::schema::dialect::Unfit;
 use crate::schema::dialect::anthropic::AnthropicBudget;
 use crate::tool::ToolInfo;
-use crate::tool::error::RegistryError;
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once

@@ -5,12 +5,12 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use crate::dispatch::read::raw::kind;
+use crate::output::media::AsText;
+use crate::output::media::{Media, MediaKind, Part};
+use crate::output::result::{ToolOutput, ToolResult};
 use crate::provider::call::ProviderCall;
 use crate::provider::call::{optional_string, string_at};
 use crate::provider::parts::{LeftOut, is_common_image, parts_of};
-use crate::tool::media::AsText;
-use crate::tool::media::{Media, MediaKind, Part};
-use crate::tool::result::{ToolOutput, ToolResult};
 
 /// The model's content: `candidates[0].content` of a response, the content
 /// itself, or its bare `parts` (read as the model's content that holds

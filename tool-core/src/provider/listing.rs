@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
+use crate::error::tool_error::RegistryError;
 use crate::provider::Provider;
-use crate::tool::error::RegistryError;
 
 /// The name of the registry's own search tool (`SearchTool`, feature
 /// `search`), which OpenAI Responses' client-executed search stands in for.

@@ -5,12 +5,12 @@
 use serde_json::{Map, Value, json};
 
 use crate::dispatch::read::raw::kind;
+use crate::error::tool_error::ToolError;
+use crate::output::media::{Link, Media, Part};
+use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
 use crate::provider::call::string_at;
 use crate::provider::parts::parts_of;
-use crate::tool::error::ToolError;
-use crate::tool::media::{Link, Media, Part};
-use crate::tool::result::ToolResult;
 
 /// JSON-RPC's "invalid params", which MCP answers an unknown tool with.
 const INVALID_PARAMS: i64 = -32602;
@@ -183,7 +183,7 @@ pub fn tool_result(result: &Value) -> Result<ToolResult, String> {
             .iter()
             .map(|part| match part {
                 Part::Text(text) => text.clone(),
-                other => crate::tool::media::AsText(other).to_string(),
+                other => crate::output::media::AsText(other).to_string(),
             })
             .collect();
         return Ok(ToolResult::error(text.join("\n")));

@@ -24,9 +24,9 @@ use std::sync::Arc;
 
 use crate::dispatch::registry::ToolCheck;
 use crate::dispatch::view::ToolList;
+use crate::error::tool_error::RegistryError;
+use crate::output::result::ToolResult;
 use crate::tool::ToolInfo;
-use crate::tool::error::RegistryError;
-use crate::tool::result::ToolResult;
 
 pub use call::{ParseError, ProviderCall};
 pub use choice::{ChoiceError, ToolChoice};

@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use crate::dispatch::read::raw::kind;
+use crate::output::media::AsText;
+use crate::output::media::{Media, MediaKind, Part};
+use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
 use crate::provider::call::{list, optional_string, string_at, typed_call};
 use crate::provider::listing::SEARCH_TOOL;
 use crate::provider::parts::{LeftOut, is_common_image, parts_of};
-use crate::tool::media::AsText;
-use crate::tool::media::{Media, MediaKind, Part};
-use crate::tool::result::ToolResult;
 
 /// How a server of the OpenAI Chat family differs from OpenAI's own Chat
 /// Completions in the calls it sends and the messages it takes back

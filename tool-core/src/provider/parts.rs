@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use crate::tool::media::AsText;
-use crate::tool::media::Part;
-use crate::tool::result::ToolResult;
+use crate::output::media::AsText;
+use crate::output::media::Part;
+use crate::output::result::ToolResult;
 
 /// The parts of a result made of parts; `None` for text and JSON, which
 /// every provider writes as it always has.

@@ -9,11 +9,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::dispatch::pending::parked::awaits_decision;
+use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::call::ProviderCall;
 use crate::provider::turn::Turn;
 use crate::store::{Store, StoreError, When};
-use crate::tool::result::ToolResult;
 
 /// The form's version: a reader refuses a form it does not know.
 const VERSION: u32 = 1;

@@ -9,11 +9,11 @@ use serde_json::Value;
 
 use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::view::View;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::call::{ParseError, ProviderCall};
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
 
 /// A provider's response with its tool calls run: what
 /// [`Provider::respond`] returns.
@@ -115,7 +115,7 @@ impl Turn {
     }
 
     /// The tools this turn's results point the model to
-    /// ([`Part::Tool`](crate::tool::media::Part::Tool)), in order, once each: what a
+    /// ([`Part::Tool`](crate::output::media::Part::Tool)), in order, once each: what a
     /// search tool found. To show them to the model from its next turn,
     /// list them beside the others
     /// ([`Select::names`](crate::toolset::Select::names)).
@@ -123,7 +123,7 @@ impl Turn {
         let mut found: Vec<&str> = Vec::new();
         for result in &self.results {
             for part in result.as_parts().into_iter().flatten() {
-                if let crate::tool::media::Part::Tool(tool) = part
+                if let crate::output::media::Part::Tool(tool) = part
                     && !found.contains(&tool.name())
                 {
                     found.push(tool.name());

@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::tool::pointer::push_key;
+use crate::error::pointer::push_key;
 
 /// The formats MCP lets a string property carry.
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];

@@ -8,9 +8,9 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
-use crate::tool::error::Violation;
-use crate::tool::pointer::unescape_key;
+use crate::error::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
+use crate::error::pointer::unescape_key;
+use crate::error::tool_error::Violation;
 
 /// A tool's schema as the arguments are checked against it: compiled at
 /// the first check, so that a registry of many tools is quick to build and

@@ -7,14 +7,15 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use crate::BoxFuture;
+use crate::output::media::Part;
+use crate::output::media::ToolRef;
+use crate::output::result::ToolResult;
 use crate::search::Ranker;
 use crate::search::bm25::Bm25;
 use crate::tool::context::ToolContext;
-use crate::tool::media::Part;
-use crate::tool::media::ToolRef;
 use crate::tool::metadata::ToolMetadata;
-use crate::tool::result::ToolResult;
-use crate::tool::{BoxFuture, Tool, ToolInfo};
+use crate::tool::{Tool, ToolInfo};
 
 /// How many tools one search finds at most, by default: as many as
 /// Anthropic's own search returns.

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::BoxFuture;
 use crate::store::watch::{Watch, Watchers};
 use crate::store::{Store, StoreError, When};
-use crate::tool::BoxFuture;
 
 /// How often a write also sweeps out the records that expired.
 const SWEEP_EVERY: Duration = Duration::from_secs(1);

@@ -49,7 +49,7 @@ pub use memory::MemoryStore;
 pub use outage::{OUTAGE_GRACE, through_outage};
 pub use watch::{Watch, Watchers};
 
-use crate::tool::BoxFuture;
+use crate::BoxFuture;
 
 /// When [`Store::put`] writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

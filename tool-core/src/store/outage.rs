@@ -84,10 +84,10 @@ pub(crate) mod tests {
     use tokio::time::Instant;
 
     use super::{OUTAGE_GRACE, through_outage};
+    use crate::BoxFuture;
     use crate::store::memory::MemoryStore;
     use crate::store::watch::Watch;
     use crate::store::{Store, StoreError, When};
-    use crate::tool::BoxFuture;
 
     /// A store in memory that can be cut off: while it is, every
     /// operation fails as a server's would ([`StoreError::Unreachable`]),

@@ -3,13 +3,13 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-pub use tokio_util::sync::CancellationToken;
+use tokio_util::sync::CancellationToken;
 
-use crate::dispatch::policy::ApprovalHook;
-use crate::dispatch::policy::DynApprovalHook;
-use crate::elicit::ask::Asker;
+use crate::context::call_id::Scope;
+use crate::tool::approval::ApprovalHook;
+use crate::tool::approval::DynApprovalHook;
+use crate::tool::ask::Asker;
 use crate::tool::call::Call;
-use crate::tool::call_id::Scope;
 use crate::tool::name::Name;
 use crate::tool::progress::{
     CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,

@@ -1,40 +1,26 @@
 //! The vocabulary: the two tool traits, the context a tool runs in, its
 //! results and errors, its metadata. Knows nothing of dispatch or providers.
 
+pub(crate) mod approval;
+pub(crate) mod ask;
 pub(crate) mod call;
-pub(crate) mod call_id;
 pub(crate) mod context;
-pub(crate) mod echo;
-pub(crate) mod error;
-pub(crate) mod media;
-pub(crate) mod message;
 pub(crate) mod metadata;
 pub(crate) mod name;
-pub(crate) mod pointer;
 pub(crate) mod progress;
-pub(crate) mod result;
-pub(crate) mod stored;
-
-pub use call_id::content_hash;
-pub use context::{CancellationToken, ToolContext};
-pub use echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
-pub use error::{RegistryError, ToolError, Violation};
-pub use media::{DEFAULT_MAX_MEDIA_BYTES, Image, Link, Media, MediaKind, Part, ToolRef};
-pub use message::ErrorMessage;
-pub use metadata::{Callers, ToolMetadata, ToolTier};
-pub use progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};
-pub use result::{ExecuteOutput, IntoToolOutput, ToolOutput, ToolResult};
 
 use serde_json::Value;
 
+use crate::BoxFuture;
+use crate::error::tool_error::Violation;
+use crate::output::result::{ExecuteOutput, ToolResult};
+use crate::tool::context::ToolContext;
+use crate::tool::metadata::ToolMetadata;
+
 use std::future::Future;
-use std::pin::Pin;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-
-/// A boxed future that is `Send`, as returned by [`Tool::call`].
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A tool with a typed input: the arguments are deserialized into
 /// [`TypedTool::Input`] before [`TypedTool::execute`] runs, and what it

@@ -7,9 +7,9 @@ use std::time::Duration;
 use crate::dispatch::pending::stored::{
     MARGIN, Record, State, StoredClaim, key, lost, millis, now_ms, pending_timeout,
 };
+use crate::output::result::ToolResult;
 use crate::store::outage::through_outage;
 use crate::store::{StoreError, When};
-use crate::tool::result::ToolResult;
 
 impl StoredClaim {
     /// The tool deferred its result at once: records that a delivery is

@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::{oneshot, watch};
 
 use crate::dispatch::pending::DeliveryError;
-use crate::tool::result::ToolResult;
+use crate::output::result::ToolResult;
 
 /// One pending call.
 struct Slot {

@@ -12,14 +12,14 @@ pub(crate) mod stored;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use crate::context::call_id::Scope;
 use crate::dispatch::pending::memory::MemoryCalls;
 use crate::dispatch::pending::parked::Parking;
 use crate::dispatch::pending::stored::{StoredCalls, StoredClaim};
-use crate::dispatch::policy::{DecisionError, ParkedCall};
+use crate::output::result::ToolResult;
+use crate::policy::{DecisionError, ParkedCall};
 use crate::store::StoreError;
 use crate::store::memory::MemoryStore;
-use crate::tool::call_id::Scope;
-use crate::tool::result::ToolResult;
 
 /// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
 /// a result.

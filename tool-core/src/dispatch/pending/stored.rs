@@ -12,12 +12,12 @@ use serde_json::Value;
 use crate::dispatch::output::bound_media;
 use crate::dispatch::pending::DeliveryError;
 use crate::elicit::desk::Desk;
+use crate::error::tool_error::Secs;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::store::lease::{LEASE, Lease};
 use crate::store::outage::through_outage;
 use crate::store::{Store, StoreError, When};
-use crate::tool::error::Secs;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
 
 /// Before every call's key.
 const PREFIX: &str = "call:";

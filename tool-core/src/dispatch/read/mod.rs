@@ -29,7 +29,6 @@ pub(crate) mod params;
 pub(crate) mod raw;
 pub(crate) mod root;
 pub(crate) mod text;
-pub(crate) mod value;
 
 #[cfg(test)]
 mod tests;
@@ -42,8 +41,8 @@ use serde_json::Value;
 
 use crate::dispatch::read::closed::read_input_text;
 use crate::dispatch::read::text::Scan;
-use crate::dispatch::read::value::{Node, Path};
-use crate::tool::error::{ToolError, Violation};
+use crate::error::tool_error::{ToolError, Violation};
+use crate::value::{Node, Path};
 
 /// A call as a tool's start function receives it: the model's arguments,
 /// read into the tool's input with [`Arguments::read`], which also passes

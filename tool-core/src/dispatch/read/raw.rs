@@ -7,8 +7,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::tool::error::{ToolError, Violation};
-use crate::tool::pointer::push_key;
+use crate::error::pointer::push_key;
+use crate::error::tool_error::{ToolError, Violation};
 
 /// The default limit on the arguments of one call: 1 MiB of compact JSON.
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1024 * 1024;

@@ -3,7 +3,7 @@
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
-use crate::dispatch::read::value::{Drain, Node, Path};
+use crate::value::{Drain, Node, Path};
 
 impl<'a> Path<'a> {
     /// The deserializer of the arguments as a whole: `closed`, a struct
@@ -52,7 +52,7 @@ impl<'de> Deserializer<'de> for Root<'_, '_> {
         {
             // Said of the arguments as a whole, the key bounded as the
             // path would bound it.
-            let key = crate::tool::echo::Echo(key).to_string();
+            let key = crate::error::echo::Echo(key).to_string();
             return Err(de::Error::unknown_field(&key, fields));
         }
         self.drain.deserialize_struct(name, fields, visitor)

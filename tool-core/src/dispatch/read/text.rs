@@ -20,7 +20,7 @@ use std::cell::Cell;
 use serde::de::DeserializeOwned;
 use serde_json::Error;
 
-use crate::tool::error::ToolError;
+use crate::error::tool_error::ToolError;
 
 /// Reads one value of `T` at the start of the text; how many bytes it took.
 pub(crate) type TextRead<T> = fn(&str) -> Result<(T, usize), Error>;

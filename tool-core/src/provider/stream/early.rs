@@ -12,13 +12,13 @@ use tokio::task::JoinHandle;
 
 use crate::dispatch::batch::Batch;
 use crate::dispatch::registry::ToolRegistry;
+use crate::error::tool_error::ToolError;
+use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::call::ProviderCall;
 use crate::provider::stream::{StreamError, StreamEvent, StreamReader};
 use crate::provider::turn::Turn;
 use crate::tool::context::ToolContext;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolResult;
 
 /// A streamed turn: feed it the response's bytes, and it starts each call
 /// as soon as it is whole; [`StreamedTurn::finish`] gives the [`Turn`].

@@ -153,8 +153,8 @@ async fn a_write_waits_for_the_calls_before_it_and_the_calls_after_it_wait_for_i
 
 /// Ask the user to pick a file; the client shows the dialog.
 #[tool(long_running)]
-fn pick_file() -> crate::tool::result::ToolResult {
-    crate::tool::result::ToolResult::deferred()
+fn pick_file() -> crate::output::result::ToolResult {
+    crate::output::result::ToolResult::deferred()
 }
 
 #[tokio::test]
@@ -174,7 +174,7 @@ async fn a_client_run_call_waits_as_in_any_turn() {
     registry
         .deliver(
             &waiting[0],
-            crate::tool::result::ToolResult::text("notes.txt"),
+            crate::output::result::ToolResult::text("notes.txt"),
         )
         .await
         .expect("delivered");

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::walk::children;
+use crate::error::pointer::unescape_key;
 use crate::schema::dialect::refs::{Table, recursive_refs, refs_in, write_definition};
 use crate::schema::dialect::walk::{each_subschema, named_by};
-use crate::tool::pointer::unescape_key;
 
 /// Compacts a schema in place: definitions referred to once are written
 /// where they are used; keywords at their default value go, so do titles

@@ -105,7 +105,7 @@ fn below<'b>(buffer: &'b mut String, at: &str, keyword: &str, key: Key<'_>) -> &
             // Writing into a `String` cannot fail.
             let _ = write!(buffer, "/{index}");
         }
-        Key::Name(name) => crate::tool::pointer::push_key(buffer, name),
+        Key::Name(name) => crate::error::pointer::push_key(buffer, name),
     }
     buffer
 }

@@ -98,7 +98,7 @@ fn long_values_are_shortened() {
         messages,
         [format!(
             "argument `a` at `/a`: expected an integer, got a string `{}…`",
-            "x".repeat(crate::tool::echo::MAX_ECHO_CHARS - 1)
+            "x".repeat(crate::error::echo::MAX_ECHO_CHARS - 1)
         )]
     );
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::tool::call_id::Scope;
+use crate::context::call_id::Scope;
 use crate::tool::context::ToolContext;
 
 impl<Ctx> ToolContext<Ctx> {

@@ -23,7 +23,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
 use crate::dispatch::read::text::{Scan, read_text};
-use crate::dispatch::read::value::{Node, Path};
+use crate::value::{Node, Path};
 
 pub(crate) mod object;
 
@@ -293,7 +293,7 @@ mod tests {
 
     use super::*;
     use crate::dispatch::read::Arguments;
-    use crate::tool::error::ToolError;
+    use crate::error::tool_error::ToolError;
 
     // The struct `#[tool]` derives for parameters with attributes, here for
     // the same parameters as the statics below (undocumented, as it is).

@@ -7,9 +7,9 @@ use serde_json::{Error, Value};
 
 use crate::dispatch::read::params::Slot;
 use crate::dispatch::read::text::Scan;
-use crate::dispatch::read::value::{Node, Path, unexpected};
 use crate::dispatch::read::{Arguments, Checks, Gate, Source};
-use crate::tool::error::ToolError;
+use crate::error::tool_error::ToolError;
+use crate::value::{Node, Path, unexpected};
 
 impl<'a> Arguments<'a> {
     /// The arguments as the object a function's parameters are read out

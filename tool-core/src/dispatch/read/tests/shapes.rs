@@ -410,7 +410,7 @@ fn always_checks_what_a_hand_written_deserialize_would_let_through() {
     let args = || json!({"degrees": 20, "to": "CELSIUS"});
     let trusted = ToolRegistry::new().with(Convert);
     assert_eq!(outcome(&runtime, &trusted, "convert", args()), {
-        let result = crate::tool::result::ToolResult::text("20 Celsius");
+        let result = crate::output::result::ToolResult::text("20 Celsius");
         format!("{result:?}")
     });
     let checked = ToolRegistry::new()

@@ -16,9 +16,9 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::tool::media::{Link, Media, Part, ToolRef};
-use crate::tool::result::State;
-use crate::tool::result::ToolOutput;
+use crate::output::media::{Link, Media, Part, ToolRef};
+use crate::output::result::State;
+use crate::output::result::ToolOutput;
 
 /// `{"text":"sunny"}`, `{"json":{"temp":21}}`, `{"parts":[...]}`.
 #[derive(Serialize, Deserialize)]

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::tool::error::ToolError;
-use crate::tool::media::{AsText, Image, Link, Media, Part};
-use crate::tool::message::ErrorMessage;
+use crate::error::message::ErrorMessage;
+use crate::error::tool_error::ToolError;
+use crate::output::media::{AsText, Image, Link, Media, Part};
 
 /// The content of a [`ToolResult`].
 #[derive(Clone, Debug, PartialEq)]

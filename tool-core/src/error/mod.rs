@@ -6,4 +6,9 @@
 //! A [`Violation`](crate::Violation), one problem with one argument, is at
 //! the root: a tool's own checks return it.
 
-pub use crate::tool::{Echo, ErrorMessage, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
+pub(crate) mod echo;
+pub(crate) mod message;
+pub(crate) mod pointer;
+pub(crate) mod tool_error;
+pub use crate::error::echo::{Echo, MAX_ECHO_CHARS, MAX_LISTED_PROBLEMS};
+pub use crate::error::message::ErrorMessage;

@@ -29,9 +29,9 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::tool::result::ToolResult;
-use crate::tool::stored::error::ErrorForm;
-use crate::tool::stored::forms::{OutputForm, StateForm};
+use crate::output::result::ToolResult;
+use crate::output::stored::error::ErrorForm;
+use crate::output::stored::forms::{OutputForm, StateForm};
 
 /// The version this build writes, and the only one it reads.
 const VERSION: u64 = 1;

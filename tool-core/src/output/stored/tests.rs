@@ -4,10 +4,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::tool::error::{ToolError, Violation};
-use crate::tool::media::{Image, Link, Media, Part, ToolRef};
-use crate::tool::message::ErrorMessage;
-use crate::tool::result::ToolResult;
+use crate::error::message::ErrorMessage;
+use crate::error::tool_error::{ToolError, Violation};
+use crate::output::media::{Image, Link, Media, Part, ToolRef};
+use crate::output::result::ToolResult;
 
 fn stored(result: &ToolResult) -> String {
     serde_json::to_string(result).unwrap()
@@ -414,7 +414,7 @@ fn a_result_inside_a_flattened_tagged_record_round_trips() {
 
 #[test]
 fn a_result_returned_by_a_tool_is_itself_not_its_json() {
-    use crate::tool::result::IntoToolOutput;
+    use crate::output::result::IntoToolOutput;
     let result = ToolResult::error("city not found");
     assert_eq!(result.clone().into_tool_result("weather"), result);
 }

@@ -20,4 +20,6 @@
 //! assert!(ctx.is_cancelled());
 //! ```
 
-pub use crate::tool::{CancellationToken, content_hash};
+pub(crate) mod call_id;
+pub use crate::context::call_id::content_hash;
+pub use tokio_util::sync::CancellationToken;

@@ -4,9 +4,9 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::time::Duration;
 
-use crate::tool::echo::{Echo, MAX_LISTED_PROBLEMS};
-use crate::tool::message::ErrorMessage;
-use crate::tool::pointer::{push_key, unescape_key};
+use crate::error::echo::{Echo, MAX_LISTED_PROBLEMS};
+use crate::error::message::ErrorMessage;
+use crate::error::pointer::{push_key, unescape_key};
 
 /// Why a call did not produce a successful result.
 ///

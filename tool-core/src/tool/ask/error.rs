@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::tool::error::Violation;
-use crate::tool::error::{Secs, Violations};
+use crate::error::tool_error::Violation;
+use crate::error::tool_error::{Secs, Violations};
 
 /// Every end of a question other than the person's accept, decline or
 /// cancel ([`Elicitation`](super::Elicitation)).

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tool::error::ToolError;
-use crate::tool::error::Violation;
-use crate::tool::message::ErrorMessage;
+use crate::error::message::ErrorMessage;
+use crate::error::tool_error::ToolError;
+use crate::error::tool_error::Violation;
 
 type Text<'a> = Cow<'a, str>;
 

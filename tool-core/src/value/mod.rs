@@ -14,14 +14,14 @@
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Error, Number, Value};
 
+use crate::error::pointer::push_key;
+use crate::error::tool_error::ToolError;
 use crate::schema::validation::from_serde;
-use crate::tool::error::ToolError;
-use crate::tool::pointer::push_key;
 
 pub(crate) mod compound;
 pub(super) mod key;
 
-use crate::dispatch::read::value::compound::{Map, Seq, Variant};
+use crate::value::compound::{Map, Seq, Variant};
 
 /// A value to read: borrowed, or taken (its strings move out).
 pub(crate) enum Node<'a> {

@@ -26,6 +26,8 @@
 //! assert_eq!(result.model_text(), "The chart:\n[image (image/png, 4 bytes)]");
 //! ```
 
-pub use crate::tool::{
-    ExecuteOutput, Image, IntoToolOutput, Link, Media, MediaKind, Part, ToolOutput, ToolRef,
-};
+pub(crate) mod media;
+pub(crate) mod result;
+pub(crate) mod stored;
+pub use crate::output::media::{Image, Link, Media, MediaKind, Part, ToolRef};
+pub use crate::output::result::{ExecuteOutput, IntoToolOutput, ToolOutput};

@@ -8,7 +8,7 @@ use serde::de::{
 };
 use serde_json::Error;
 
-use crate::dispatch::read::value::{Drain, Entries, Items, Node, Path, Step};
+use crate::value::{Drain, Entries, Items, Node, Path, Step};
 
 pub(super) struct Seq<'a, 'p> {
     pub(super) items: Items<'a>,
