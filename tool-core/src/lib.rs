@@ -116,9 +116,9 @@ pub mod toolset;
 pub mod __private;
 pub(crate) mod value;
 
-pub use dispatch::registry::ToolRegistry;
 pub use error::tool_error::{ToolError, Violation};
 pub use output::result::ToolResult;
+pub use registry::tool_registry::ToolRegistry;
 pub use tool::context::ToolContext;
 pub use tool::metadata::ToolMetadata;
 pub use tool::{Tool, TypedTool};

@@ -32,7 +32,6 @@ pub trait InputSchema {}
 #[cfg(not(feature = "schemars"))]
 impl<T: ?Sized> InputSchema for T {}
 
-pub use crate::dispatch::into_tool::{Generated, IntoTool};
 pub use crate::dispatch::read::params::{
     ByHand, Derived, Field, Param, Parameter, SerdeParameter, Slot, input_schema as params_schema,
     slot, slot_by_hand,
@@ -41,6 +40,7 @@ pub use crate::dispatch::read::{Arguments, Checks, Now, Verdict, unread};
 pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
 pub use crate::error::tool_error::ToolError;
 pub use crate::output::result::ToolResult;
+pub use crate::registry::into_tool::{Generated, IntoTool};
 pub use crate::schema::derive::{
     DeriveSchema, derived as derived_schema, derived_generated as derived_generated_schema,
 };

@@ -11,15 +11,16 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::dispatch::entry::Entry;
-use crate::dispatch::execute::{Run, Work, execute, quietly};
+use crate::dispatch::execute::{Run, Work, execute};
 use crate::dispatch::held::Held;
-use crate::dispatch::observe::CallFinished;
 use crate::dispatch::output::bound_media;
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::memory::MemoryCalls;
 use crate::dispatch::pending::stored::StoredCalls;
 use crate::dispatch::pipeline::Pipeline;
 use crate::error::tool_error::ToolError;
+use crate::observe::observer::CallFinished;
+use crate::observe::observer::quietly;
 use crate::output::result::ToolResult;
 use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
@@ -199,7 +200,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 struct Finisher {
     name: String,
     call: Arc<Call>,
-    observer: Option<Arc<dyn crate::dispatch::observe::CallObserver>>,
+    observer: Option<Arc<dyn crate::observe::observer::CallObserver>>,
     max_media_bytes: usize,
     start: Instant,
 }

@@ -199,12 +199,6 @@ impl<F: Future + Unpin> Future for LazyTimeout<'_, F> {
 /// looked at again.
 const QUESTION_RECHECK: Duration = Duration::from_secs(1);
 
-/// Runs an observer's callback; its panic is its own and does not end the
-/// call.
-pub(crate) fn quietly(callback: impl FnOnce()) {
-    let _ = std::panic::catch_unwind(AssertUnwindSafe(callback));
-}
-
 /// The result of a call that panicked.
 pub(crate) fn panicked(tool: &str, panic: &(dyn Any + Send)) -> ToolResult {
     ToolError::Panicked {

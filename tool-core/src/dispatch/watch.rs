@@ -3,9 +3,9 @@
 
 use tokio::time::Instant;
 
-use crate::dispatch::execute::quietly;
-use crate::dispatch::observe::{CallFinished, CallStarted};
 use crate::dispatch::pipeline::Pipeline;
+use crate::observe::observer::quietly;
+use crate::observe::observer::{CallFinished, CallStarted};
 use crate::output::result::ToolResult;
 
 impl<Ctx> Pipeline<Ctx> {

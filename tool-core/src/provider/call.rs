@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use crate::dispatch::batch::ToolCall;
 pub(super) use crate::dispatch::read::raw::kind;
 use crate::provider::Provider;
+use crate::registry::batch::ToolCall;
 
 /// One tool call read from a provider's response: the provider's id for it,
 /// the tool's name, the arguments as the model sent them, and what the reply

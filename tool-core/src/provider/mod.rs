@@ -22,11 +22,11 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use crate::dispatch::registry::ToolCheck;
-use crate::dispatch::view::ToolList;
 use crate::error::tool_error::RegistryError;
 use crate::output::result::ToolResult;
+use crate::registry::tool_registry::ToolCheck;
 use crate::tool::ToolInfo;
+use crate::toolset::view::ToolList;
 
 pub use call::{ParseError, ProviderCall};
 pub use choice::{ChoiceError, ToolChoice};

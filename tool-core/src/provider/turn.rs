@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use futures_util::future::join_all;
 use serde_json::Value;
 
-use crate::dispatch::registry::ToolRegistry;
-use crate::dispatch::view::View;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::call::{ParseError, ProviderCall};
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
+use crate::toolset::view::View;
 
 /// A provider's response with its tool calls run: what
 /// [`Provider::respond`] returns.

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::dispatch::batch::Batch;
-use crate::dispatch::registry::ToolRegistry;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::call::ProviderCall;
 use crate::provider::stream::{StreamError, StreamEvent, StreamReader};
 use crate::provider::turn::Turn;
+use crate::registry::batch::Batch;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 
 /// A streamed turn: feed it the response's bytes, and it starts each call

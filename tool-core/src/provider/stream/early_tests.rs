@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::dispatch::registry::ToolRegistry;
 use crate::provider::Provider;
 use crate::provider::stream::early::StreamedTurn;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool;
 use crate::tool::context::ToolContext;
 

@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
 use crate::dispatch::read::raw::normalize;
-use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::settings::Validation;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool;
 use crate::tool::context::ToolContext;
 

@@ -7,8 +7,8 @@ use std::cell::Cell;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::dispatch::observe::CallObserver;
-use crate::dispatch::registry::ToolRegistry;
+use crate::observe::observer::CallObserver;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool;
 use crate::tool::context::ToolContext;
 

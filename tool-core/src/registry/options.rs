@@ -5,13 +5,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::dispatch::batch::Batch;
-use crate::dispatch::observe::CallObserver;
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::stored::StoredCalls;
-use crate::dispatch::registry::ToolCheck;
-use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::settings::Validation;
+use crate::observe::observer::CallObserver;
+use crate::registry::batch::Batch;
+use crate::registry::tool_registry::ToolCheck;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::store::Store;
 use crate::tool::approval::ApprovalHook;
 

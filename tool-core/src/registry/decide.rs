@@ -3,10 +3,10 @@
 //! that decides, and its result becomes the parked call's.
 
 use crate::dispatch::pending::stored::StoredClaim;
-use crate::dispatch::registry::ToolRegistry;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::policy::{Decision, DecisionError, ParkedCall};
+use crate::registry::tool_registry::ToolRegistry;
 use crate::store::StoreError;
 use crate::tool::approval::ApproveAll;
 use crate::tool::context::ToolContext;

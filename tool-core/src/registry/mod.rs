@@ -34,12 +34,21 @@
 //! # });
 //! ```
 
-pub use crate::dispatch::batch::{Batch, ToolCall};
-pub use crate::dispatch::into_tool::IntoTool;
+pub(crate) mod access;
+pub(crate) mod answer;
+pub(crate) mod batch;
+pub(crate) mod change;
+pub(crate) mod decide;
+pub(crate) mod into_tool;
+pub(crate) mod options;
+pub(crate) mod tool_registry;
+pub(crate) mod waiting;
 pub use crate::dispatch::pending::DeliveryError;
 pub use crate::dispatch::read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
-pub use crate::dispatch::registry::{Inserted, OnDuplicate, ToolCheck};
 pub use crate::dispatch::settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};
 pub use crate::error::tool_error::RegistryError;
 pub use crate::output::media::DEFAULT_MAX_MEDIA_BYTES;
+pub use crate::registry::batch::{Batch, ToolCall};
+pub use crate::registry::into_tool::IntoTool;
+pub use crate::registry::tool_registry::{Inserted, OnDuplicate, ToolCheck};
 pub use crate::tool::{ToolDefinition, ToolInfo};

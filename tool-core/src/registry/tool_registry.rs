@@ -9,15 +9,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 
 use crate::dispatch::access::allowed;
-use crate::dispatch::batch::ToolCall;
-use crate::dispatch::batch::{Batch, run_batch};
 use crate::dispatch::entry::Entry;
-use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::pipeline::Pipeline;
 use crate::dispatch::runner::Registration;
 use crate::dispatch::settings::Settings;
 use crate::error::tool_error::{RegistryError, ToolError};
 use crate::output::result::ToolResult;
+use crate::registry::batch::ToolCall;
+use crate::registry::batch::{Batch, run_batch};
+use crate::registry::into_tool::IntoTool;
 use crate::tool::ToolDefinition;
 use crate::tool::ToolInfo;
 use crate::tool::context::ToolContext;

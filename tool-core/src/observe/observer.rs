@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use crate::dispatch::execute::quietly;
 use crate::output::result::ToolResult;
 use crate::tool::progress::CallProgress;
 use crate::tool::progress::ProgressSink;
@@ -101,4 +100,10 @@ impl CallFinished<'_> {
             "success"
         }
     }
+}
+
+/// Runs an observer's callback; its panic is its own and does not end the
+/// call.
+pub(crate) fn quietly(callback: impl FnOnce()) {
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(callback));
 }

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::dispatch::access::allowed;
-use crate::dispatch::batch::{ToolCall, run_batch};
-use crate::dispatch::registry::Cached;
-use crate::dispatch::registry::ToolRegistry;
 use crate::error::tool_error::{RegistryError, ToolError};
 use crate::output::result::ToolResult;
 use crate::provider::Provider;
 use crate::provider::definitions::{Definitions, build_definitions};
 use crate::provider::listing::Listing;
+use crate::registry::batch::{ToolCall, run_batch};
+use crate::registry::tool_registry::Cached;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 use crate::tool::{ToolDefinition, ToolInfo};
 
@@ -33,7 +33,7 @@ pub trait ToolList: sealed::Sealed {
 
 mod sealed {
     pub trait Sealed {}
-    impl<Ctx> Sealed for crate::dispatch::registry::ToolRegistry<Ctx> {}
+    impl<Ctx> Sealed for crate::registry::tool_registry::ToolRegistry<Ctx> {}
     impl<Ctx> Sealed for super::View<'_, Ctx> {}
 }
 
@@ -349,7 +349,7 @@ impl<'r, Ctx: Send + Sync + 'static> View<'r, Ctx> {
             .filter(|entry| allowed(entry, ctx))
             .map(|entry| &*entry.name)
             .collect();
-        crate::dispatch::registry::unknown(name, shown)
+        crate::registry::tool_registry::unknown(name, shown)
     }
 }
 

@@ -37,6 +37,9 @@
 //! # }).unwrap();
 //! ```
 
-pub use crate::dispatch::compose::Compose;
-pub use crate::dispatch::handle::{Changes, RegistryHandle};
-pub use crate::dispatch::view::{Select, ToolList, View};
+pub(crate) mod compose;
+pub(crate) mod handle;
+pub(crate) mod view;
+pub use crate::toolset::compose::Compose;
+pub use crate::toolset::handle::{Changes, RegistryHandle};
+pub use crate::toolset::view::{Select, ToolList, View};

@@ -9,10 +9,10 @@ use serde_json::{Map, Value};
 
 use crate::dispatch::bound::hide;
 use crate::dispatch::entry::Entry;
-use crate::dispatch::registry::ToolRegistry;
 use crate::dispatch::runner::{Bound, Runner};
 use crate::dispatch::schemas::described;
 use crate::error::tool_error::RegistryError;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::name::{Name, check_tool_name};
 use crate::tool::{ToolDefinition, ToolInfo};
 

@@ -3,8 +3,8 @@
 //! kept is the registry's choice ([`ToolRegistry::with_store`]).
 
 use crate::dispatch::pending::DeliveryError;
-use crate::dispatch::registry::ToolRegistry;
 use crate::output::result::ToolResult;
+use crate::registry::tool_registry::ToolRegistry;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Waits for the final result of a pending call (one that returned

@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use crate::dispatch::entry::Entry;
-use crate::dispatch::registry::Inserted;
-use crate::dispatch::registry::ToolRegistry;
-use crate::dispatch::registry::{Cached, OnDuplicate};
 use crate::dispatch::runner::Registration;
 use crate::error::tool_error::RegistryError;
+use crate::registry::tool_registry::Inserted;
+use crate::registry::tool_registry::ToolRegistry;
+use crate::registry::tool_registry::{Cached, OnDuplicate};
 use crate::tool::ToolDefinition;
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {

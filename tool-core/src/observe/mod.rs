@@ -24,5 +24,6 @@
 //! # let _ = registry;
 //! ```
 
-pub use crate::dispatch::observe::{CallFinished, CallObserver, CallStarted};
+pub(crate) mod observer;
+pub use crate::observe::observer::{CallFinished, CallObserver, CallStarted};
 pub use crate::tool::progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};

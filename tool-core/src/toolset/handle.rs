@@ -7,13 +7,13 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::dispatch::batch::ToolCall;
-use crate::dispatch::into_tool::IntoTool;
 use crate::dispatch::pending::DeliveryError;
-use crate::dispatch::registry::ToolRegistry;
-use crate::dispatch::registry::{Inserted, OnDuplicate};
 use crate::error::tool_error::RegistryError;
 use crate::output::result::ToolResult;
+use crate::registry::batch::ToolCall;
+use crate::registry::into_tool::IntoTool;
+use crate::registry::tool_registry::ToolRegistry;
+use crate::registry::tool_registry::{Inserted, OnDuplicate};
 use crate::tool::context::ToolContext;
 
 /// A [`ToolRegistry`] that can change while it is used: tools added,

@@ -3,8 +3,8 @@
 //! are asked, and the answer to each, from any process sharing the
 //! registry's store.
 
-use crate::dispatch::registry::ToolRegistry;
 use crate::elicit::desk::Questions;
+use crate::registry::tool_registry::ToolRegistry;
 use crate::store::StoreError;
 use crate::tool::ask::error::AnswerError;
 use crate::tool::ask::question::{Answer, Question};
