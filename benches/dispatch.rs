@@ -34,6 +34,7 @@ use serde_json::{Value, json};
 use support::{AddNote, AddNoteLocked, EXPECTED, arguments, direct};
 use tokio::runtime::Runtime;
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::ToolCall;
 use tool_core::registry::Validation;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
@@ -80,10 +81,14 @@ fn pipeline(c: &mut Criterion) {
     let ctx = ToolContext::new(());
     let args = arguments();
 
-    let no_validation = pipeline_registry().with_validation(Validation::Off);
+    let no_validation = RegistryBuilder::from(pipeline_registry())
+        .validation(Validation::Off)
+        .build();
     let validation = pipeline_registry();
     let events = Arc::new(AtomicU64::new(0));
-    let observed = pipeline_registry().with_observer(Counting(Arc::clone(&events)));
+    let observed = RegistryBuilder::from(pipeline_registry())
+        .observer(Counting(Arc::clone(&events)))
+        .build();
 
     assert_eq!(direct(args.clone()), EXPECTED);
     assert_success(&rt, &no_validation, &ctx, "add_note", &args);

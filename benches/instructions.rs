@@ -44,14 +44,14 @@ fn run(variant: &str, calls: u32) {
         .build()
         .expect("a Tokio runtime");
     let ctx = ToolContext::new(());
-    let registry: ToolRegistry =
-        ToolRegistry::new()
-            .with(AddNote)
-            .with_validation(if variant == "registry_validation" {
-                Validation::Auto
-            } else {
-                Validation::Off
-            });
+    let registry: ToolRegistry = ToolRegistry::builder()
+        .with(AddNote)
+        .validation(if variant == "registry_validation" {
+            Validation::Auto
+        } else {
+            Validation::Off
+        })
+        .build();
     // The same registry behind a handle, as one that may change.
     let handle = RegistryHandle::new(registry);
     let registry = handle.current();

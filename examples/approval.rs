@@ -78,10 +78,11 @@ pub(crate) async fn registry(redis: &str) -> Result<(ToolRegistry, RedisStore), 
     let store = RedisStore::connect(redis).await.map_err(|error| {
         format!("{error}; start a Redis (`redis-server`) or set REDIS_URL to one")
     })?;
-    let registry = ToolRegistry::new()
+    let registry = ToolRegistry::builder()
         .with(SendMoney)
-        .with_approval(AskThePerson)
-        .with_store(store.clone());
+        .approval(AskThePerson)
+        .store(store.clone())
+        .build();
     Ok((registry, store))
 }
 
@@ -130,6 +131,7 @@ pub(crate) async fn decide(redis: &str, decision: Decision) -> Result<Vec<Value>
         .collect();
     for id in ids {
         registry
+            .approvals()
             .decide(&ctx, &id, decision.clone())
             .await
             .map_err(|error| error.to_string())?;

@@ -115,11 +115,12 @@ impl ApprovalHook<App> for SmallAmountsOnly {
 
 /// The three tools, and the application's say on the one that needs it.
 pub(crate) fn registry() -> ToolRegistry<App> {
-    ToolRegistry::<App>::new()
+    ToolRegistry::<App>::builder()
         .with(GetWeather)
         .with(WebSearchTool)
         .with(ConvertCurrency)
-        .with_approval(SmallAmountsOnly)
+        .approval(SmallAmountsOnly)
+        .build()
 }
 
 /// The context every call of this application runs in.

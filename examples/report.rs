@@ -74,10 +74,11 @@ impl CallObserver for PrintProgress {
 
 /// The two tools, with the observer that prints progress.
 pub(crate) fn registry() -> ToolRegistry {
-    ToolRegistry::new()
+    ToolRegistry::builder()
         .with(BarChart)
         .with(QuarterTotal)
-        .with_observer(PrintProgress)
+        .observer(PrintProgress)
+        .build()
 }
 
 #[tokio::main]

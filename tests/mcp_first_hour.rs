@@ -21,6 +21,7 @@ use std::process::{Command, Stdio};
 use serde_json::{Value, json};
 use tool_core::ToolContext;
 use tool_core::provider::Provider;
+use tool_core::toolset::Select;
 
 #[path = "support/example_server.rs"]
 mod example_server;
@@ -81,7 +82,8 @@ fn expected(transport: &str) -> serde_json::Map<String, Value> {
     let question = "Allow the tool `convert_currency` to run with these arguments?\n{\n  \"amount\": 5000,\n  \"from\": \"EUR\",\n  \"to\": \"USD\"\n}";
     let names = |ctx: &ToolContext<quickstart::App>| -> Vec<String> {
         registry
-            .tool_definitions_for(ctx)
+            .view(Select::all().caller(ctx))
+            .tool_definitions()
             .map(|tool| tool.name.clone())
             .collect()
     };
@@ -268,5 +270,5 @@ fn the_inspectors_portability_check_finds_nothing_in_the_tool_list() {
         names.contains(&"sales_summary") && names.contains(&"get_weather"),
         "{names:?}"
     );
-    assert_eq!(names.len(), tools::registry().len(), "{names:?}");
+    assert_eq!(names.len(), tools::registry().tools().len(), "{names:?}");
 }

@@ -30,6 +30,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 use tool_core::provider::Provider;
 use tool_core::provider::mcp::call_tool_result;
+use tool_core::toolset::Select;
 use tool_core::{ToolContext, ToolRegistry};
 
 #[path = "support/example_server.rs"]
@@ -181,7 +182,12 @@ fn listed_tools<Ctx: Send + Sync + 'static>(
         .as_array()
         .expect("a list")
         .iter()
-        .filter(|tool| registry.may_call(ctx, tool["name"].as_str().unwrap_or_default()))
+        .filter(|tool| {
+            let name = tool["name"].as_str().unwrap_or_default();
+            registry
+                .view(Select::all().names([name]).caller(ctx))
+                .contains(name)
+        })
         .map(|tool| {
             json!({
                 "name": tool["name"],
@@ -275,7 +281,12 @@ async fn expected_node() -> Vec<(&'static str, Value)> {
         .expect("a list")
         .iter()
         // Only the tools the server's context may call are listed to it.
-        .filter(|tool| registry.may_call(&ctx, tool["name"].as_str().unwrap_or_default()))
+        .filter(|tool| {
+            let name = tool["name"].as_str().unwrap_or_default();
+            registry
+                .view(Select::all().names([name]).caller(&ctx))
+                .contains(name)
+        })
         .map(|tool| {
             let name = tool["name"].as_str().expect("a name");
             let long_running = registry

@@ -32,6 +32,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tool_core::provider::stream::{StreamEvent, StreamedTurn};
 use tool_core::provider::{Listing, Provider, Search, Turn};
+use tool_core::registry::RegistryBuilder;
 use tool_core::search::SearchTool;
 use tool_core::toolset::{Compose, Select, View};
 use tool_core::{ToolContext, ToolRegistry};
@@ -373,7 +374,9 @@ pub(crate) async fn run(endpoint: &Endpoint, question: &str) -> Result<Transcrip
     let registry = quickstart::registry();
     // Printing, each call is shown as it starts and as it ends.
     let registry = if endpoint.print {
-        registry.with_observer(streaming::PrintCalls)
+        RegistryBuilder::from(registry)
+            .observer(streaming::PrintCalls)
+            .build()
     } else {
         registry
     };

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio::time::Instant;
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::{Batch, ToolCall};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
@@ -128,7 +129,9 @@ async fn auto_runs_reads_together_and_a_write_alone_between_them() {
 #[tokio::test(start_paused = true)]
 async fn parallel_runs_every_call_at_once() {
     let ctx = Store::context();
-    let registry = registry().with_batch(Batch::Parallel);
+    let registry = RegistryBuilder::from(registry())
+        .batch(Batch::Parallel)
+        .build();
     let results = registry.call_all(&ctx, read_stat_write_read()).await;
     assert_eq!(
         ctx.state().log(),
@@ -152,7 +155,9 @@ async fn parallel_runs_every_call_at_once() {
 #[tokio::test(start_paused = true)]
 async fn sequential_runs_one_call_after_another_in_order() {
     let ctx = Store::context();
-    let registry = registry().with_batch(Batch::Sequential);
+    let registry = RegistryBuilder::from(registry())
+        .batch(Batch::Sequential)
+        .build();
     let results = registry.call_all(&ctx, read_stat_write_read()).await;
     assert_eq!(
         ctx.state().log(),
@@ -252,7 +257,11 @@ async fn auto_keeps_the_lock_of_a_read_only_tool_not_marked_concurrency_safe() {
 async fn an_empty_batch_has_no_results() {
     let ctx = Store::context();
     for batch in [Batch::Auto, Batch::Parallel, Batch::Sequential] {
-        let results = registry().with_batch(batch).call_all(&ctx, []).await;
+        let results = RegistryBuilder::from(registry())
+            .batch(batch)
+            .build()
+            .call_all(&ctx, [])
+            .await;
         assert!(results.is_empty(), "{batch:?}");
     }
 }

@@ -13,6 +13,7 @@ use serde_json::json;
 use tokio::sync::Notify;
 use tool_core::context::CancellationToken;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::{Batch, ToolCall};
 use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, tool};
 
@@ -131,7 +132,11 @@ async fn a_call_cancelled_while_it_waits_for_approval_never_starts() {
         asked: Notify::new(),
         answer: Notify::new(),
     });
-    let registry = Arc::new(registry().with_approval(Arc::clone(&person)));
+    let registry = Arc::new(
+        RegistryBuilder::from(registry())
+            .approval(Arc::clone(&person))
+            .build(),
+    );
     let token = CancellationToken::new();
     let ctx = ToolContext::new(Desk::default()).with_cancellation(token.clone());
     let call = tokio::spawn({
@@ -148,7 +153,11 @@ async fn a_call_cancelled_while_it_waits_for_approval_never_starts() {
 
 #[tokio::test]
 async fn a_call_cancelled_while_earlier_calls_of_its_batch_run_never_starts() {
-    let registry = Arc::new(registry().with_batch(Batch::Sequential));
+    let registry = Arc::new(
+        RegistryBuilder::from(registry())
+            .batch(Batch::Sequential)
+            .build(),
+    );
     let token = CancellationToken::new();
     let ctx = ToolContext::new(Desk::default()).with_cancellation(token.clone());
     let batch = tokio::spawn({
@@ -180,7 +189,9 @@ async fn a_call_cancelled_while_earlier_calls_of_its_batch_run_never_starts() {
 
 #[tokio::test]
 async fn a_call_whose_caller_has_cancelled_already_never_starts() {
-    let registry = registry().with_approval(tool_core::policy::ApproveAll);
+    let registry = RegistryBuilder::from(registry())
+        .approval(tool_core::policy::ApproveAll)
+        .build();
     let token = CancellationToken::new();
     token.cancel();
     let ctx = ToolContext::new(Desk::default()).with_cancellation(token);

@@ -117,14 +117,15 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
         }
     }
 
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(Greet)
         .with(CountLetters)
         .with(ShoutTool)
         .with(Add)
         .with(HourTool)
         .with(Measure)
-        .with_approval(tool_core::policy::ApproveAll);
+        .approval(tool_core::policy::ApproveAll)
+        .build();
     let ctx = ToolContext::new(App {
         greeting: "hi".to_owned(),
     })

@@ -8,6 +8,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 use tool_core::error::MAX_ECHO_CHARS;
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::Validation;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
@@ -65,7 +66,9 @@ fn a_huge_unknown_argument_comes_back_cut() {
     args.insert(key, json!(1));
     assert_eq!(text("get_weather", Value::Object(args.clone())), expected);
     // Through the deserializer alone, in serde's words.
-    let registry = registry().with_validation(Validation::Off);
+    let registry = RegistryBuilder::from(registry())
+        .validation(Validation::Off)
+        .build();
     let runtime = Runtime::new().expect("a Tokio runtime");
     let result =
         runtime.block_on(registry.call(&ToolContext::new(()), "get_weather", Value::Object(args)));
@@ -94,7 +97,9 @@ fn hidden_characters_in_names_are_shown() {
 fn a_key_of_backticks_cannot_break_out_of_its_quotes() {
     let key = "`".repeat(200);
     let echoed = format!("{}…", "\\u{60}".repeat(10));
-    let registry = registry().with_validation(Validation::Off);
+    let registry = RegistryBuilder::from(registry())
+        .validation(Validation::Off)
+        .build();
     let runtime = Runtime::new().expect("a Tokio runtime");
     let result = runtime.block_on(registry.call(
         &ToolContext::new(()),
@@ -195,7 +200,9 @@ fn no_error_text_exceeds_the_bound() {
     let runtime = Runtime::new().expect("a Tokio runtime");
     let ctx = ToolContext::new(());
     let strict = registry();
-    let lax = registry().with_validation(Validation::Off);
+    let lax = RegistryBuilder::from(registry())
+        .validation(Validation::Off)
+        .build();
     let names = prop_oneof![
         Just("get_weather".to_owned()),
         Just("ping".to_owned()),
@@ -315,7 +322,9 @@ impl tool_core::observe::CallObserver for Names {
 #[test]
 fn events_carry_an_unknown_name_bounded() {
     let names = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let registry = registry().with_observer(Names(std::sync::Arc::clone(&names)));
+    let registry = RegistryBuilder::from(registry())
+        .observer(Names(std::sync::Arc::clone(&names)))
+        .build();
     let runtime = Runtime::new().expect("a Tokio runtime");
     let name = format!("{}\u{202e}", "n".repeat(1 << 20));
     runtime.block_on(registry.call(&ToolContext::new(()), &name, json!({})));

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::Validation;
 use tool_core::registry::{Batch, DeliveryError, ToolCall};
 use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, TypedTool, Violation, tool};
@@ -136,7 +137,9 @@ async fn arguments_that_are_not_a_json_object_are_refused() {
 
 #[tokio::test]
 async fn arguments_over_the_size_limit_are_refused() {
-    let registry = weather().with_max_argument_bytes(64);
+    let registry = RegistryBuilder::from(weather())
+        .max_argument_bytes(64)
+        .build();
     let ctx = ctx();
     let small = registry
         .call(&ctx, "get_weather", json!({"city": "Oslo"}))
@@ -291,9 +294,10 @@ async fn a_confirm_tool_without_an_approval_hook_is_denied() {
 #[tokio::test]
 async fn the_approval_hook_decides_with_the_checked_arguments() {
     let hook = TmpOnly::default();
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(DeleteFile)
-        .with_approval(hook.clone());
+        .approval(hook.clone())
+        .build();
     let ctx = ctx();
     let denied = registry
         .call(&ctx, "delete_file", json!({"path": "/etc/passwd"}))
@@ -428,10 +432,11 @@ async fn hasty(millis: u64) -> String {
 
 #[tokio::test(start_paused = true)]
 async fn a_call_over_its_time_limit_is_stopped_and_cancelled() {
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(Slow)
         .with(Hasty)
-        .with_default_timeout(Duration::from_secs(2));
+        .default_timeout(Duration::from_secs(2))
+        .build();
     let ctx = ctx();
     assert_eq!(
         registry
@@ -598,9 +603,9 @@ impl CallObserver for Observe {
 #[tokio::test(start_paused = true)]
 async fn every_call_has_a_stable_id_and_start_and_finish_events() {
     let recorder = Arc::new(Recorder::default());
-    let registry = weather()
-        .with(Slow)
-        .with_observer(Observe(Arc::clone(&recorder)));
+    let registry = RegistryBuilder::from(weather().with(Slow))
+        .observer(Observe(Arc::clone(&recorder)))
+        .build();
     // One provider's call, `call_1`, in a named conversation, asked for
     // twice (its arguments as a value, then as OpenAI's text): one id.
     let asked_twice = ctx().with_conversation("chat").with_call_id("call_1");
@@ -715,8 +720,8 @@ sleepers!(w1, w2, w3, w4, w5, w6, w7, w8);
 
 #[tokio::test(start_paused = true)]
 async fn a_parallel_batch_runs_concurrently_and_answers_in_order() {
-    let registry: ToolRegistry = ToolRegistry::new()
-        .with_batch(Batch::Parallel)
+    let registry: ToolRegistry = ToolRegistry::builder()
+        .batch(Batch::Parallel)
         .with(W1)
         .with(W2)
         .with(W3)
@@ -724,7 +729,8 @@ async fn a_parallel_batch_runs_concurrently_and_answers_in_order() {
         .with(W5)
         .with(W6)
         .with(W7)
-        .with(W8);
+        .with(W8)
+        .build();
     let calls: Vec<ToolCall> = ["w3", "w1", "w8", "w2", "w7", "w4", "w6", "w5"]
         .iter()
         .map(|name| ToolCall::new(*name, json!({})))
@@ -745,10 +751,11 @@ async fn a_parallel_batch_runs_concurrently_and_answers_in_order() {
 
 #[tokio::test(start_paused = true)]
 async fn a_tool_not_marked_concurrency_safe_never_runs_beside_itself() {
-    let registry = ToolRegistry::<Gauges>::new()
-        .with_batch(Batch::Parallel)
+    let registry = ToolRegistry::<Gauges>::builder()
+        .batch(Batch::Parallel)
         .with(Exclusive)
-        .with(Shared);
+        .with(Shared)
+        .build();
     let ctx = ToolContext::new(Gauges::default());
     let calls = (0..4).flat_map(|n| {
         [
@@ -788,7 +795,10 @@ async fn ask_user(question: String) -> ToolResult {
 #[tokio::test(start_paused = true)]
 async fn a_long_running_tool_returns_pending_and_its_result_later() {
     let registry: ToolRegistry = ToolRegistry::new().with(Index).with(AskUser);
-    let definition = registry.tool_definition("index").expect("registered");
+    let definition = registry
+        .info("index")
+        .map(|tool| tool.definition)
+        .expect("registered");
     assert_eq!(
         definition.description,
         "Index a document in the background.\n\nThis tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending."
@@ -819,13 +829,17 @@ async fn a_long_running_tool_returns_pending_and_its_result_later() {
             .await,
         pending
     );
-    assert_eq!(registry.pending_calls(), [id.as_str()]);
+    assert_eq!(registry.pending().ids(), [id.as_str()]);
 
-    let done = registry.wait(&id).await.expect("a pending call");
+    let done = registry.pending().wait(&id).await.expect("a pending call");
     assert_eq!(done.model_text(), "indexed a.txt");
     assert_eq!(started.elapsed(), Duration::from_secs(3));
-    assert!(registry.pending_calls().is_empty());
-    assert_eq!(registry.wait(&id).await, None, "one result, taken once");
+    assert!(registry.pending().ids().is_empty());
+    assert_eq!(
+        registry.pending().wait(&id).await,
+        None,
+        "one result, taken once"
+    );
 }
 
 /// A result no one takes is kept for the pending timeout, as a store
@@ -833,19 +847,20 @@ async fn a_long_running_tool_returns_pending_and_its_result_later() {
 /// calls whose results were never asked for.
 #[tokio::test(start_paused = true)]
 async fn a_result_no_one_takes_is_forgotten_after_the_pending_timeout() {
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(Index)
-        .with_pending_timeout(Duration::from_secs(60));
+        .pending_timeout(Duration::from_secs(60))
+        .build();
     let pending = registry
         .call(&ToolContext::new(()), "index", json!({"document": "b.txt"}))
         .await;
     let id = pending.pending_call_id().expect("pending").to_owned();
     // It runs for 3 s; its result then waits a minute to be taken.
     tokio::time::sleep(Duration::from_secs(30)).await;
-    assert_eq!(registry.pending_calls(), [id.as_str()]);
+    assert_eq!(registry.pending().ids(), [id.as_str()]);
     tokio::time::sleep(Duration::from_secs(40)).await;
-    assert!(registry.pending_calls().is_empty(), "forgotten");
-    assert_eq!(registry.wait(&id).await, None);
+    assert!(registry.pending().ids().is_empty(), "forgotten");
+    assert_eq!(registry.pending().wait(&id).await, None);
 }
 
 #[tokio::test(start_paused = true)]
@@ -860,12 +875,21 @@ async fn a_deferred_result_is_delivered_by_the_application() {
     let waiter = tokio::spawn({
         let registry = Arc::clone(&registry);
         let id = id.clone();
-        async move { registry.wait(&id).await }
+        async move { registry.pending().wait(&id).await }
     });
     tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(registry.deliver(&id, ToolResult::text("yes")).await, Ok(()));
     assert_eq!(
-        registry.deliver(&id, ToolResult::text("no")).await,
+        registry
+            .pending()
+            .deliver(&id, ToolResult::text("yes"))
+            .await,
+        Ok(())
+    );
+    assert_eq!(
+        registry
+            .pending()
+            .deliver(&id, ToolResult::text("no"))
+            .await,
         Err(DeliveryError::NotAwaitingDelivery {
             call_id: id.clone()
         })
@@ -873,7 +897,10 @@ async fn a_deferred_result_is_delivered_by_the_application() {
     let result = waiter.await.expect("joined").expect("a result");
     assert_eq!(result.model_text(), "yes");
     assert_eq!(
-        registry.deliver("nope", ToolResult::text("?")).await,
+        registry
+            .pending()
+            .deliver("nope", ToolResult::text("?"))
+            .await,
         Err(DeliveryError::UnknownCall {
             call_id: "nope".into()
         })
@@ -882,16 +909,17 @@ async fn a_deferred_result_is_delivered_by_the_application() {
 
 #[tokio::test(start_paused = true)]
 async fn a_result_never_delivered_times_out() {
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(AskUser)
-        .with_pending_timeout(Duration::from_secs(60));
+        .pending_timeout(Duration::from_secs(60))
+        .build();
     let ctx = ToolContext::new(());
     let pending = registry
         .call(&ctx, "ask_user", json!({"question": "Hello?"}))
         .await;
     let id = pending.pending_call_id().expect("pending").to_owned();
     let started = tokio::time::Instant::now();
-    let result = registry.wait(&id).await.expect("a result");
+    let result = registry.pending().wait(&id).await.expect("a result");
     assert_eq!(started.elapsed(), Duration::from_secs(60));
     assert_eq!(
         result.model_text(),
@@ -910,9 +938,10 @@ async fn a_result_never_delivered_times_out() {
 
 #[tokio::test]
 async fn approve_all_lets_confirm_tools_run() {
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(DeleteFile)
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     let result = registry
         .call(&ctx(), "delete_file", json!({"path": "/x"}))
         .await;
@@ -927,9 +956,9 @@ async fn waiting_is_cancellation_safe_and_every_waiter_gets_the_result() {
         .call(&ctx, "index", json!({"document": "b.txt"}))
         .await;
     let id = pending.pending_call_id().expect("pending").to_owned();
-    let gave_up = tokio::time::timeout(Duration::from_secs(1), registry.wait(&id)).await;
+    let gave_up = tokio::time::timeout(Duration::from_secs(1), registry.pending().wait(&id)).await;
     assert!(gave_up.is_err(), "still running after a second");
-    let (first, second) = tokio::join!(registry.wait(&id), registry.wait(&id));
+    let (first, second) = tokio::join!(registry.pending().wait(&id), registry.pending().wait(&id));
     assert_eq!(
         first
             .as_ref()
@@ -938,7 +967,7 @@ async fn waiting_is_cancellation_safe_and_every_waiter_gets_the_result() {
         Some("indexed b.txt")
     );
     assert_eq!(first, second);
-    assert!(registry.pending_calls().is_empty());
+    assert!(registry.pending().ids().is_empty());
 }
 
 #[tokio::test(start_paused = true)]
@@ -951,11 +980,12 @@ async fn a_tool_that_produces_its_own_result_keeps_it_over_a_delivery() {
     let id = pending.pending_call_id().expect("pending").to_owned();
     assert_eq!(
         registry
+            .pending()
             .deliver(&id, ToolResult::text("from elsewhere"))
             .await,
         Ok(())
     );
-    let result = registry.wait(&id).await.expect("a result");
+    let result = registry.pending().wait(&id).await.expect("a result");
     assert_eq!(result.model_text(), "indexed c.txt");
 }
 
@@ -1006,10 +1036,11 @@ impl ApprovalHook<App> for BrokenHook {
 
 #[tokio::test]
 async fn a_panic_anywhere_in_a_call_is_an_error_result() {
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(Fragile)
         .with(DeleteFile)
-        .with_approval(BrokenHook);
+        .approval(BrokenHook)
+        .build();
     let ctx = ctx();
     let deserializer = registry.call(&ctx, "fragile", json!({"x": 7})).await;
     assert_eq!(
@@ -1054,9 +1085,10 @@ async fn a_tool_without_context_reports_bad_arguments_the_same_way() {
         format!("{name}: {}", points.len())
     }
     // Validation off: the input type alone judges the arguments.
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(Measure)
-        .with_validation(Validation::Off);
+        .validation(Validation::Off)
+        .build();
     let ctx = ToolContext::new(());
     let ok = registry
         .call(

@@ -103,12 +103,13 @@ impl CallObserver for Recorder {
 
 fn observed() -> (ToolRegistry, Recorder) {
     let recorder = Recorder::default();
-    let registry = ToolRegistry::new()
+    let registry = ToolRegistry::builder()
         .with(Work)
         .with(Misreport)
         .with(Build)
         .with(CountFiles)
-        .with_observer(recorder.clone());
+        .observer(recorder.clone())
+        .build();
     (registry, recorder)
 }
 
@@ -210,7 +211,11 @@ async fn a_long_running_call_reports_from_the_background() {
         .await;
     assert!(pending.is_pending());
     let id = pending.pending_call_id().expect("pending").to_owned();
-    let result = registry.wait(&id).await.expect("the call is pending");
+    let result = registry
+        .pending()
+        .wait(&id)
+        .await
+        .expect("the call is pending");
     assert_eq!(result.model_text(), "built 2 parts");
     assert_eq!(
         recorder.events(),
@@ -239,9 +244,10 @@ impl CallObserver for Fragile {
 #[tokio::test]
 async fn a_panic_in_the_observer_leaves_the_call_and_later_reports_alone() {
     let recorder = Recorder::default();
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(Work)
-        .with_observer(Fragile(recorder.clone()));
+        .observer(Fragile(recorder.clone()))
+        .build();
     let result = registry
         .call(&ToolContext::new(()), "work", json!({"steps": 2}))
         .await;

@@ -1,9 +1,10 @@
-//! What a caller is shown (`ToolRegistry::tool_definitions_for`, `may_call`):
+//! What a caller is shown (a view for the caller, `Select::caller`):
 //! the tools whose scopes it holds and whose availability check lets it;
 //! a tool left out still answers a call with the refusal it always gave.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tool_core::toolset::Select;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, TypedTool, tool};
 
 /// Whoever calls, and whether their account is open.
@@ -58,14 +59,31 @@ fn now() -> &'static str {
     "noon"
 }
 
+/// Whether `ctx` may call the tool of that name: a view of it alone, for
+/// that caller.
+fn may_call(registry: &ToolRegistry<Caller>, ctx: &ToolContext<Caller>, name: &str) -> bool {
+    registry
+        .view(Select::all().names([name]).caller(ctx))
+        .contains(name)
+}
+
+/// Whether the tool's availability check lets `ctx` call it, whatever its
+/// scopes.
+fn available_to(registry: &ToolRegistry<Caller>, ctx: &ToolContext<Caller>, name: &str) -> bool {
+    registry
+        .view(Select::all().names([name]).available_to(ctx))
+        .contains(name)
+}
+
 fn shown(registry: &ToolRegistry<Caller>, ctx: &ToolContext<Caller>) -> Vec<String> {
     let names: Vec<String> = registry
-        .tool_definitions_for(ctx)
+        .view(Select::all().caller(ctx))
+        .tool_definitions()
         .map(|definition| definition.name.clone())
         .collect();
     for name in registry.names() {
         assert_eq!(
-            registry.may_call(ctx, name),
+            may_call(registry, ctx, name),
             names.iter().any(|n| n == name),
             "{name}"
         );
@@ -82,17 +100,17 @@ async fn a_caller_is_shown_only_the_tools_it_may_call() {
     assert_eq!(shown(&registry, &closed), ["now"]);
     assert_eq!(shown(&registry, &open), ["balance", "now"]);
     assert_eq!(shown(&registry, &payer), ["pay", "balance", "now"]);
-    assert!(!registry.may_call(&payer, "no_such_tool"));
+    assert!(!may_call(&registry, &payer, "no_such_tool"));
     // Whatever the scopes: what a caller that can be given them is shown.
     let available = |ctx: &ToolContext<Caller>| -> Vec<&str> {
         registry
             .names()
-            .filter(|name| registry.is_available_to(ctx, name))
+            .filter(|name| available_to(&registry, ctx, name))
             .collect()
     };
     assert_eq!(available(&closed), ["pay", "now"]);
     assert_eq!(available(&open), ["pay", "balance", "now"]);
-    assert!(!registry.is_available_to(&open, "no_such_tool"));
+    assert!(!available_to(&registry, &open, "no_such_tool"));
 
     // A name that is no tool's: the caller is told only of what it is shown.
     assert_eq!(

@@ -335,15 +335,19 @@ async fn start_call(registry: &ToolRegistry<App>, ctx: &ToolContext<App>, n: u64
 
 /// Waits for the final result of pending call `n`.
 async fn finish_call(registry: &ToolRegistry<App>, n: u64, id: &str) -> Result<Outcome, String> {
-    let Some(result) = registry.wait(id).await else {
+    let Some(result) = registry.pending().wait(id).await else {
         return Err(format!("the result of pending call {id} is lost"));
     };
     let outcome = classify(n, Kind::of(n), Some(id), &result);
     // One final result per call: it is gone once taken.
-    if let Some(again) = registry.wait(id).await {
+    if let Some(again) = registry.pending().wait(id).await {
         return Err(format!("a second final result: {again:?}"));
     }
-    match registry.deliver(id, ToolResult::text("late")).await {
+    match registry
+        .pending()
+        .deliver(id, ToolResult::text("late"))
+        .await
+    {
         Err(DeliveryError::UnknownCall { .. }) => outcome,
         other => Err(format!("a delivery after the end gave {other:?}")),
     }
@@ -382,13 +386,18 @@ async fn deliver_all(
     while let Some((id, n, handed_off)) = jobs.recv().await {
         slowest = slowest.max(handed_off.elapsed());
         match registry
+            .pending()
             .deliver(&id, ToolResult::text(format!("delivered {n}")))
             .await
         {
             Ok(()) => delivered += 1,
             Err(error) => problems.push(format!("delivering call {n}: {error}")),
         }
-        if let Ok(()) = registry.deliver(&id, ToolResult::text("twice")).await {
+        if let Ok(()) = registry
+            .pending()
+            .deliver(&id, ToolResult::text("twice"))
+            .await
+        {
             problems.push(format!("call {n} took a second delivery"));
         }
     }
@@ -404,7 +413,7 @@ async fn run() -> Vec<String> {
     });
     let counts = Arc::new(Counts::default());
     let registry = Arc::new(
-        ToolRegistry::<App>::new()
+        ToolRegistry::<App>::builder()
             .with(Double)
             .with(Fail)
             .with(Boom)
@@ -415,9 +424,10 @@ async fn run() -> Vec<String> {
             .with(BackgroundStall)
             .with(HandedOff)
             .with(Forgotten)
-            .with_approval(ApproveAll)
-            .with_observer(Observer(Arc::clone(&counts)))
-            .with_pending_timeout(PENDING_TIMEOUT),
+            .approval(ApproveAll)
+            .observer(Observer(Arc::clone(&counts)))
+            .pending_timeout(PENDING_TIMEOUT)
+            .build(),
     );
     let deliverer = tokio::spawn(deliver_all(Arc::clone(&registry), job_queue));
 
@@ -513,7 +523,7 @@ fn check_outcomes(ends: &[Option<Outcome>], problems: &mut Vec<String>) {
 
 /// Nothing left pending, and the observer saw every start and finish.
 fn check_observer(registry: &ToolRegistry<App>, counts: &Counts, problems: &mut Vec<String>) {
-    let pending = registry.pending_calls();
+    let pending = registry.pending().ids();
     if !pending.is_empty() {
         problems.push(format!("{} calls still pending at the end", pending.len()));
     }

@@ -9,6 +9,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
 use tokio::runtime::Runtime;
 use tool_core::observe::CallObserver;
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::Validation;
 use tool_core::{ToolContext, ToolRegistry, tool};
 
@@ -52,12 +53,16 @@ impl CallObserver for Watch {}
 
 fn registries(validation: Validation) -> (ToolRegistry, ToolRegistry) {
     let registry = || {
-        ToolRegistry::new()
+        ToolRegistry::builder()
             .with(AddNote)
             .with(AddNoteLater)
-            .with_validation(validation)
+            .validation(validation)
+            .build()
     };
-    (registry(), registry().with_observer(Watch))
+    (
+        registry(),
+        RegistryBuilder::from(registry()).observer(Watch).build(),
+    )
 }
 
 /// The call of `tool` with `text`, as the model reads its result, by both
@@ -285,9 +290,10 @@ fn archive(
 /// reading takes it.
 #[tokio::test]
 async fn always_checks_arguments_given_as_text_as_it_checks_a_value() {
-    let checked: ToolRegistry = ToolRegistry::new()
+    let checked: ToolRegistry = ToolRegistry::builder()
         .with(Archive)
-        .with_validation(Validation::Always);
+        .validation(Validation::Always)
+        .build();
     let ctx = ToolContext::new(());
     let refused = "invalid arguments for tool `archive`: argument `archived` at `/archived`: expected a boolean, got a string `yes`. Correct the arguments and call the tool again.";
     let as_value = checked

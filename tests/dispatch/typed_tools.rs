@@ -79,7 +79,10 @@ async fn get_weather(
 #[tokio::test]
 async fn definition_comes_from_doc_comments_and_types() {
     let registry = ToolRegistry::<App>::new().with(GetWeather);
-    let definition = registry.tool_definition("get_weather").expect("registered");
+    let definition = registry
+        .info("get_weather")
+        .map(|tool| tool.definition)
+        .expect("registered");
     assert_eq!(
         definition.description,
         "Get the current weather for a city.\n\nReturns the temperature and the city:\n- in Celsius unless asked otherwise."
@@ -156,9 +159,10 @@ async fn the_function_stays_callable_as_written() {
 #[tokio::test]
 async fn bad_arguments_never_reach_the_function() {
     let validating = ToolRegistry::<App>::new().with(GetWeather);
-    let deserializing = ToolRegistry::<App>::new()
+    let deserializing = ToolRegistry::<App>::builder()
         .with(GetWeather)
-        .with_validation(Validation::Off);
+        .validation(Validation::Off)
+        .build();
     let ctx = app();
     let cases = [
         (
@@ -310,15 +314,19 @@ impl ReverseWord {
 
 #[tokio::test]
 async fn the_struct_form_runs_its_run_method() {
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(SearchTool)
         .with(ReverseWordTool)
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     assert_eq!(
         registry.names().collect::<Vec<_>>(),
         ["search", "reverse_word"]
     );
-    let search = registry.tool_definition("search").expect("registered");
+    let search = registry
+        .info("search")
+        .map(|tool| tool.definition)
+        .expect("registered");
     assert_eq!(search.description, "Search the application's documents.");
     assert_eq!(
         search.input_schema["properties"]["query"]["description"],
@@ -424,7 +432,10 @@ async fn name_description_and_schema_can_be_written_out() {
         sides
     }
 
-    let registry: ToolRegistry = ToolRegistry::new().with(Roll).with_approval(ApproveAll);
+    let registry: ToolRegistry = ToolRegistry::builder()
+        .with(Roll)
+        .approval(ApproveAll)
+        .build();
     let definition = &registry.tool_definitions()[0];
     assert_eq!(definition.name, "roll-die");
     assert_eq!(definition.description, "Roll a die.");
@@ -470,12 +481,13 @@ async fn plain_returns_become_text_or_json() {
     #[tool]
     async fn nothing() {}
 
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(Text)
         .with(List)
         .with(ByHand)
         .with(Nothing)
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     let ctx = ToolContext::new(());
     let text = registry.call(&ctx, "text", json!({})).await;
     assert_eq!(text.as_text(), Some("plain"));
@@ -503,7 +515,10 @@ async fn serde_attributes_on_parameters_shape_schema_and_arguments_alike() {
         format!("{path} {write}")
     }
 
-    let registry: ToolRegistry = ToolRegistry::new().with(Open).with_approval(ApproveAll);
+    let registry: ToolRegistry = ToolRegistry::builder()
+        .with(Open)
+        .approval(ApproveAll)
+        .build();
     let schema = &registry.tool_definitions()[0].input_schema;
     assert_eq!(
         schema["properties"]["file"]["description"],
@@ -549,11 +564,12 @@ impl TypedTool for Counted {
 #[tokio::test]
 async fn the_schema_is_built_once_not_per_call() {
     let schemas = Arc::new(AtomicUsize::new(0));
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(Counted {
             schemas: Arc::clone(&schemas),
         })
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     let ctx = ToolContext::new(());
     for _ in 0..3 {
         assert_eq!(
@@ -595,10 +611,11 @@ fn remote(name: &str) -> Remote {
 
 #[tokio::test]
 async fn typed_and_untyped_tools_share_a_registry() {
-    let registry = ToolRegistry::<App>::new()
+    let registry = ToolRegistry::<App>::builder()
         .with(GetWeather)
         .with(remote("remote_echo"))
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     assert_eq!(
         registry.names().collect::<Vec<_>>(),
         ["get_weather", "remote_echo"]
@@ -639,7 +656,8 @@ fn duplicate_names_are_refused_unless_the_caller_chooses() {
     );
     assert_eq!(
         registry
-            .tool_definition("get_weather")
+            .info("get_weather")
+            .map(|tool| tool.definition)
             .map(|d| d.description.as_str()),
         Some(
             "Get the current weather for a city.\n\nReturns the temperature and the city:\n- in Celsius unless asked otherwise."
@@ -651,11 +669,12 @@ fn duplicate_names_are_refused_unless_the_caller_chooses() {
     );
     assert_eq!(
         registry
-            .tool_definition("get_weather")
+            .info("get_weather")
+            .map(|tool| tool.definition)
             .map(|d| d.description.as_str()),
         Some("A tool served elsewhere.")
     );
-    assert_eq!(registry.len(), 1);
+    assert_eq!(registry.tools().len(), 1);
 }
 
 #[test]
@@ -688,7 +707,7 @@ fn names_providers_reject_are_refused_at_registration() {
         registry.register(remote("get weather")).map_err(|e| e.to_string()),
         Err("invalid tool name `get weather`: it has a character other than an ASCII letter, digit, `_` or `-`; providers accept 1 to 64 ASCII letters, digits, `_` and `-`".into())
     );
-    assert!(registry.is_empty());
+    assert!(registry.names().next().is_none());
 }
 
 #[tokio::test]
@@ -706,9 +725,10 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         a + b
     }
 
-    let with_state = ToolRegistry::<App>::new()
+    let with_state = ToolRegistry::<App>::builder()
         .with(Add)
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     assert_eq!(
         with_state
             .call(&app(), "add", json!({"a": 1, "b": 2}))
@@ -717,10 +737,11 @@ async fn a_context_free_tool_fits_any_registry_and_sees_the_call() {
         "3"
     );
 
-    let plain: ToolRegistry = ToolRegistry::new()
+    let plain: ToolRegistry = ToolRegistry::builder()
         .with(Add)
         .with(Whoami)
-        .with_approval(ApproveAll);
+        .approval(ApproveAll)
+        .build();
     let ctx = ToolContext::new(());
     let (result, ()) = tokio::join!(plain.call(&ctx, "whoami", json!(null)), async {
         ctx.cancellation().cancel();

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::error::MAX_ECHO_CHARS;
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::Validation;
 use tool_core::{ToolContext, ToolRegistry, tool};
 
@@ -117,7 +118,9 @@ async fn a_struct_refuses_an_unknown_argument_in_a_functions_words() {
         ),
         // Validation off: the reading refuses it, in serde's words.
         (
-            registry().with_validation(Validation::Off),
+            RegistryBuilder::from(registry())
+                .validation(Validation::Off)
+                .build(),
             "unknown argument `town`, expected `city` or `days`",
         ),
     ] {
@@ -141,7 +144,9 @@ async fn a_structs_refusal_repeats_the_key_bounded() {
     let key = format!("`{}", "k".repeat(500));
     let echoed = format!("\\u{{60}}{}…", "k".repeat(MAX_ECHO_CHARS - 7));
     let args = json!({"city": "Paris", key: 1});
-    let registry = registry().with_validation(Validation::Off);
+    let registry = RegistryBuilder::from(registry())
+        .validation(Validation::Off)
+        .build();
     for tool in ["weather_fn", "weather_struct"] {
         assert_eq!(
             text(&registry, tool, args.clone()).await,
@@ -188,7 +193,12 @@ async fn a_struct_that_allows_unknown_arguments_reads_them_and_says_so() {
         .input_schema
         .clone();
     assert_eq!(info_schema.get("additionalProperties"), None);
-    for registry in [registry(), registry().with_validation(Validation::Off)] {
+    for registry in [
+        registry(),
+        RegistryBuilder::from(registry())
+            .validation(Validation::Off)
+            .build(),
+    ] {
         assert_eq!(
             text(
                 &registry,
@@ -210,7 +220,12 @@ async fn a_flattened_map_keeps_the_arguments_it_collects() {
         .definition
         .input_schema;
     assert_ne!(schema.get("additionalProperties"), Some(&json!(false)));
-    for registry in [registry, self::registry().with_validation(Validation::Off)] {
+    for registry in [
+        registry,
+        RegistryBuilder::from(self::registry())
+            .validation(Validation::Off)
+            .build(),
+    ] {
         assert_eq!(
             text(
                 &registry,

@@ -81,10 +81,11 @@ async fn run(script: Script) {
 /// run, the waiting turn saved; then the process ends.
 async fn first_half(script: &Script, redis: &str) {
     let store = RedisStore::connect(redis).await.expect("Redis is up");
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(GetWeather)
         .with(AskUser)
-        .with_store(store.clone());
+        .store(store.clone())
+        .build();
     let turn = script
         .provider
         .respond(&registry, &ToolContext::new(()), &script.calls)
@@ -119,10 +120,11 @@ async fn paused_across_processes(script: &Script) {
 
     // The first process is gone: this one finishes the turn.
     let store = RedisStore::connect(&server.url()).await.expect("connect");
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(GetWeather)
         .with(AskUser)
-        .with_store(store.clone());
+        .store(store.clone())
+        .build();
     let mut turn = Turn::load(&store, SAVED_AS)
         .await
         .expect("Redis is up")
@@ -141,6 +143,7 @@ async fn paused_across_processes(script: &Script) {
     assert_eq!(waiting[0].call().id(), script.ask_id, "{provider}");
     let call_id = waiting[0].call_id().to_owned();
     registry
+        .pending()
         .deliver(&call_id, ToolResult::text("Lisbon"))
         .await
         .expect("the call awaits its result, though the process that made it is gone");
@@ -185,13 +188,14 @@ async fn unbroken(script: &Script) {
     // The client asks the user, and the application delivers the answer.
     let call_id = waiting[0].call_id().to_owned();
     registry
+        .pending()
         .deliver(&call_id, ToolResult::text("Lisbon"))
         .await
         .expect("the call waits for its result");
     turn.resume(&registry).await;
     assert!(!turn.is_waiting());
     assert_eq!(turn.reply(), replies(&script.whole), "{provider}");
-    assert!(registry.pending_calls().is_empty(), "the result was taken");
+    assert!(registry.pending().ids().is_empty(), "the result was taken");
     turn.append_to(&mut conversation);
     assert_eq!(
         &conversation[conversation.len() - replies(&script.whole).len()..],
@@ -484,9 +488,10 @@ async fn vllm() {
 /// an error result the model reads.
 #[tokio::test(start_paused = true)]
 async fn a_result_never_delivered_ends_as_an_error_in_the_reply() {
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(AskUser)
-        .with_pending_timeout(std::time::Duration::from_secs(5));
+        .pending_timeout(std::time::Duration::from_secs(5))
+        .build();
     let response = json!({"role": "assistant", "content": [
         {"type": "tool_use", "id": "toolu_1", "name": "ask_user", "input": {"question": "Which city are you in?"}}
     ]});

@@ -67,8 +67,9 @@ async fn the_json_schema_form_takes_the_names_as_they_are() {
         json!({"output": "text/plain Some(\"curl\") 2019"})
     );
     assert!(
-        ToolRegistry::<()>::new()
-            .with_check([Provider::Gemini { openapi: false }])
+        ToolRegistry::<()>::builder()
+            .check([Provider::Gemini { openapi: false }])
+            .build()
             .register(SendRequest)
             .is_ok()
     );
@@ -76,8 +77,9 @@ async fn the_json_schema_form_takes_the_names_as_they_are() {
 
 #[test]
 fn the_openapi_form_refuses_them_at_registration() {
-    let error = ToolRegistry::<()>::new()
-        .with_check([Provider::Gemini { openapi: true }])
+    let error = ToolRegistry::<()>::builder()
+        .check([Provider::Gemini { openapi: true }])
+        .build()
         .register(SendRequest)
         .unwrap_err();
     assert!(matches!(error, RegistryError::SchemaRejected { .. }));

@@ -397,9 +397,10 @@ async fn functions_return_media_links_and_results_of_them() {
 
 #[tokio::test]
 async fn a_medium_over_the_limit_is_an_error_result_that_says_so() {
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(WeatherWithPicture)
-        .with_max_media_bytes(9);
+        .max_media_bytes(9)
+        .build();
     let result = registry
         .call(
             &ToolContext::new(()),
@@ -418,9 +419,10 @@ async fn a_medium_over_the_limit_is_an_error_result_that_says_so() {
         json!({"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
                "content": "tool `get_weather` returned image/jpeg of 10 bytes, over the limit of 9 bytes for one media part, so its result was withheld"})
     );
-    let at_the_limit = ToolRegistry::<()>::new()
+    let at_the_limit = ToolRegistry::<()>::builder()
         .with(WeatherWithPicture)
-        .with_max_media_bytes(10)
+        .max_media_bytes(10)
+        .build()
         .call(
             &ToolContext::new(()),
             "get_weather",

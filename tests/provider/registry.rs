@@ -107,8 +107,9 @@ fn a_tool_strict_mode_cannot_hold_goes_without_it_and_is_named() {
 
 #[test]
 fn a_provider_named_up_front_refuses_what_it_would_reject_at_registration() {
-    let mut registry: ToolRegistry =
-        ToolRegistry::new().with_check([Provider::Gemini { openapi: true }]);
+    let mut registry: ToolRegistry = ToolRegistry::builder()
+        .check([Provider::Gemini { openapi: true }])
+        .build();
     registry.register(Hello).unwrap();
     let error = registry.register(KebabSearch).unwrap_err();
     assert!(matches!(error, RegistryError::SchemaRejected { .. }));
@@ -118,7 +119,7 @@ fn a_provider_named_up_front_refuses_what_it_would_reject_at_registration() {
          property `max-results`: Gemini's `parameters` take names of letters, digits and `_`, \
          starting with a letter or `_`, at most 64"
     );
-    assert_eq!(registry.len(), 1, "the refused tool is not added");
+    assert_eq!(registry.tools().len(), 1, "the refused tool is not added");
 
     // Without naming the provider, the tool is taken and the definitions
     // say what is wrong when asked for.
@@ -144,10 +145,13 @@ fn naming_a_provider_that_rejects_a_registered_tool_panics_like_with() {
     fn first_hit(query: String) -> String {
         query
     }
-    let _ = ToolRegistry::<()>::new().with(FirstHit).with_check([
-        Provider::OpenAiChat { strict: true },
-        Provider::Gemini { openapi: false },
-    ]);
+    let _ = ToolRegistry::<()>::builder()
+        .with(FirstHit)
+        .check([
+            Provider::OpenAiChat { strict: true },
+            Provider::Gemini { openapi: false },
+        ])
+        .build();
 }
 
 /// The `definitions` example's binary, which `cargo test` builds beside the

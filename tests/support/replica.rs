@@ -34,7 +34,7 @@ pub(crate) struct Config {
     pub(crate) name: String,
     /// The Redis its registry and its tasks share with the others.
     pub(crate) redis: String,
-    /// The registry's `with_pending_timeout`.
+    /// The registry's `RegistryBuilder::pending_timeout`.
     pub(crate) pending_timeout_ms: u64,
     /// The server's `with_task_ttl`, when set.
     pub(crate) task_ttl_ms: Option<u64>,
@@ -137,13 +137,14 @@ pub(crate) fn serve(config: &str) {
             .connect()
             .await
             .expect("Redis is up when a replica starts");
-        let registry = ToolRegistry::new()
+        let registry = ToolRegistry::builder()
             .with(Render)
             .with(Thumbnail)
             .with(EchoLater)
             .with(Add)
-            .with_store(store.clone())
-            .with_pending_timeout(Duration::from_millis(config.pending_timeout_ms));
+            .store(store.clone())
+            .pending_timeout(Duration::from_millis(config.pending_timeout_ms))
+            .build();
         let tokens = BearerTokens::new()
             .with_token(ALICE, Vec::<String>::new())
             .with_token(BOB, Vec::<String>::new());

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 use tool_core::provider::Provider;
+use tool_core::registry::RegistryBuilder;
 use tool_core::registry::{RegistryError, Validation};
 use tool_core::toolset::Compose;
 use tool_core::{ToolContext, ToolRegistry, tool};
@@ -169,7 +170,11 @@ async fn a_bound_argument_is_hidden_from_the_model_and_given_to_the_tool() {
     // Unchecked, the tool's start refuses it all the same.
     let unchecked = Compose::new()
         .bind("create_issue", "owner", json!("acme"))
-        .apply(github().with_validation(Validation::Off))
+        .apply(
+            RegistryBuilder::from(github())
+                .validation(Validation::Off)
+                .build(),
+        )
         .unwrap();
     assert_eq!(
         call(
@@ -193,7 +198,11 @@ async fn bound_arguments_are_checked_with_the_tools_own_schema_under_every_valid
         let registry = Compose::new()
             .bind("create_issue", "owner", json!("acme"))
             .bind("create_issue", "repo", json!("app"))
-            .apply(github().with_validation(validation))
+            .apply(
+                RegistryBuilder::from(github())
+                    .validation(validation)
+                    .build(),
+            )
             .unwrap();
         assert_eq!(
             call(&registry, "create_issue", json!({"title": "Crash"})).await,
@@ -280,20 +289,23 @@ fn a_rule_that_cannot_be_applied_names_the_tool_and_why() {
 
 #[tokio::test]
 async fn merging_adds_the_other_registrys_tools_under_this_ones_settings() {
-    let mut registry: ToolRegistry = ToolRegistry::new()
+    let mut registry: ToolRegistry = ToolRegistry::builder()
         .with(ExportIssues)
-        .with_validation(Validation::Always);
-    let mut other = github().with_validation(Validation::Off);
+        .validation(Validation::Always)
+        .build();
+    let mut other = RegistryBuilder::from(github())
+        .validation(Validation::Off)
+        .build();
     assert!(other.disable("delete_repo"));
     registry.merge(other).unwrap();
     assert_eq!(
         names(&registry),
         ["export_issues", "create_issue", "list_issues"]
     );
-    assert_eq!(
-        registry.disabled_names().collect::<Vec<_>>(),
-        ["delete_repo"]
-    );
+    // Disabled there, disabled here: not listed, and enabled again.
+    assert!(registry.info("delete_repo").is_none());
+    assert!(registry.enable("delete_repo"));
+    assert!(registry.disable("delete_repo"));
     // Checked against the schema: this registry's `Always`, not `Off`.
     assert_eq!(
         call(&registry, "list_issues", json!({"owner": 1, "repo": "app"})).await,

@@ -108,7 +108,8 @@ fn a_callers_view_holds_only_what_it_may_call() {
     );
     // The same as the registry's own list for a caller.
     let listed: Vec<String> = registry
-        .tool_definitions_for(&writer)
+        .view(Select::all().caller(&writer))
+        .tool_definitions()
         .map(|definition| definition.name.clone())
         .collect();
     assert_eq!(

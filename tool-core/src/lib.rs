@@ -47,7 +47,7 @@
 //!
 //! - [`registry`]: what a [`ToolRegistry`] takes, knows and is set up
 //!   with: the [`IntoTool`](registry::IntoTool) kinds, each tool's
-//!   [`ToolInfo`], batches, duplicate names, the
+//!   [`ToolInfo`](registry::ToolInfo), batches, duplicate names, the
 //!   checks every tool must pass, the limits and their defaults, and its
 //!   errors;
 //! - [`toolset`]: a registry as the hub of many sets of tools: the rules
@@ -56,7 +56,7 @@
 //!   [`RegistryHandle`](toolset::RegistryHandle) that changes it while
 //!   calls run;
 //! - [`output`]: what a tool may return and what a result holds: text,
-//!   JSON, media and links as [`Part`]s, and the traits
+//!   JSON, media and links as [`Part`](output::Part)s, and the traits
 //!   that turn a tool's return value into a [`ToolResult`];
 //! - [`policy`]: who may run what: tiers, and the approval hook that
 //!   decides on calls of `Confirm` tools;
@@ -84,7 +84,7 @@
 //! Every call goes through [`ToolRegistry::call`]: arguments checked,
 //! validated and deserialized, policy, timeout, panics caught;
 //! [`call_all`](ToolRegistry::call_all) runs a batch, and
-//! [`wait`](ToolRegistry::wait) / [`deliver`](ToolRegistry::deliver) serve
+//! [`wait`](crate::registry::Pending::wait) / [`deliver`](crate::registry::Pending::deliver) serve
 //! `long_running` tools.
 //!
 //! Features: `schemars` (on by default) derives input schemas from Rust types;

@@ -97,7 +97,7 @@ fn call(
 #[tokio::test]
 async fn accept_decline_and_cancel_each_reach_the_tool() {
     let registry = registry();
-    let mut questions = registry.questions(&ToolContext::new(()));
+    let mut questions = registry.questions().listen(&ToolContext::new(()));
     for (answer, expected) in [
         (
             Answer::Accept(json!({"room": "double", "breakfast": true})),
@@ -122,12 +122,14 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
         );
         assert_eq!(
             registry
-                .open_questions(&ToolContext::new(()))
+                .questions()
+                .open(&ToolContext::new(()))
                 .await
                 .expect("read"),
             std::slice::from_ref(&question)
         );
         registry
+            .questions()
             .answer(question.id(), answer)
             .await
             .expect("answered");
@@ -135,7 +137,10 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
         assert_eq!(result.model_text(), expected);
         assert!(!result.is_error());
         // Answered once.
-        let again = registry.answer(question.id(), Answer::Decline).await;
+        let again = registry
+            .questions()
+            .answer(question.id(), Answer::Decline)
+            .await;
         assert_eq!(
             again.map_err(|error| error.to_string()),
             Err(format!(
@@ -146,7 +151,8 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
     }
     assert!(
         registry
-            .open_questions(&ToolContext::new(()))
+            .questions()
+            .open(&ToolContext::new(()))
             .await
             .expect("read")
             .is_empty()
@@ -156,7 +162,7 @@ async fn accept_decline_and_cancel_each_reach_the_tool() {
 #[tokio::test]
 async fn an_answer_that_does_not_fit_is_refused_and_the_question_waits() {
     let registry = registry();
-    let mut questions = registry.questions(&ToolContext::new(()));
+    let mut questions = registry.questions().listen(&ToolContext::new(()));
     let running = call(
         &registry,
         ToolContext::new(()),
@@ -165,6 +171,7 @@ async fn an_answer_that_does_not_fit_is_refused_and_the_question_waits() {
     );
     let question = questions.next().await;
     let refused = registry
+        .questions()
         .answer(question.id(), Answer::Accept(json!({"room": "suite"})))
         .await
         .expect_err("refused");
@@ -178,6 +185,7 @@ async fn an_answer_that_does_not_fit_is_refused_and_the_question_waits() {
         )
     );
     registry
+        .questions()
         .answer(question.id(), Answer::Accept(json!({"room": "single"})))
         .await
         .expect("answered");
@@ -190,7 +198,7 @@ async fn an_answer_that_does_not_fit_is_refused_and_the_question_waits() {
 #[tokio::test]
 async fn a_question_out_of_time_ends_the_asking_and_refuses_a_late_answer() {
     let registry = registry();
-    let mut questions = registry.questions(&ToolContext::new(()));
+    let mut questions = registry.questions().listen(&ToolContext::new(()));
     let running = call(&registry, ToolContext::new(()), "quick_question", json!({}));
     let question = questions.next().await;
     let result = running.await.expect("joined");
@@ -200,7 +208,10 @@ async fn a_question_out_of_time_ends_the_asking_and_refuses_a_late_answer() {
         "the person did not answer within 300ms"
     );
     tokio::time::sleep(Duration::from_millis(50)).await;
-    let late = registry.answer(question.id(), Answer::Decline).await;
+    let late = registry
+        .questions()
+        .answer(question.id(), Answer::Decline)
+        .await;
     assert_eq!(
         late.map_err(|error| error.to_string()),
         Err(format!(
@@ -213,13 +224,14 @@ async fn a_question_out_of_time_ends_the_asking_and_refuses_a_late_answer() {
 #[tokio::test]
 async fn a_call_cancelled_while_it_asks_gets_cancelled() {
     let registry = registry();
-    let mut questions = registry.questions(&ToolContext::new(()));
+    let mut questions = registry.questions().listen(&ToolContext::new(()));
     let ctx = ToolContext::new(());
     let token = ctx.cancellation().clone();
     let running = call(&registry, ctx, "book_room", json!({"night": "x"}));
     questions.next().await;
     let question = registry
-        .open_questions(&ToolContext::new(()))
+        .questions()
+        .open(&ToolContext::new(()))
         .await
         .expect("read")
         .pop()
@@ -233,7 +245,10 @@ async fn a_call_cancelled_while_it_asks_gets_cancelled() {
     );
     // Withdrawn: an answer now is refused, saying why.
     tokio::time::sleep(Duration::from_millis(50)).await;
-    let late = registry.answer(question.id(), Answer::Decline).await;
+    let late = registry
+        .questions()
+        .answer(question.id(), Answer::Decline)
+        .await;
     assert_eq!(
         late.map_err(|error| error.to_string()),
         Err(format!(
@@ -247,7 +262,7 @@ async fn a_call_cancelled_while_it_asks_gets_cancelled() {
 #[tokio::test]
 async fn the_time_a_question_waits_does_not_count_against_the_tools_timeout() {
     let registry = registry();
-    let mut questions = registry.questions(&ToolContext::new(()));
+    let mut questions = registry.questions().listen(&ToolContext::new(()));
     // `book_room` may run for 1 s; its question is answered after 1.5 s.
     let running = call(
         &registry,
@@ -258,6 +273,7 @@ async fn the_time_a_question_waits_does_not_count_against_the_tools_timeout() {
     let question = questions.next().await;
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     registry
+        .questions()
         .answer(question.id(), Answer::Accept(json!({"room": "double"})))
         .await
         .expect("answered");
@@ -331,9 +347,14 @@ async fn answers_given_beforehand_and_no_one_to_ask() {
 #[tokio::test]
 async fn a_question_asked_in_one_process_is_answered_in_another() {
     let store = MemoryStore::new();
-    let asking = Arc::new(ToolRegistry::new().with(BookRoom).with_store(store.clone()));
-    let answering = ToolRegistry::<()>::new().with_store(store);
-    let mut questions = asking.questions(&ToolContext::new(()));
+    let asking = Arc::new(
+        ToolRegistry::builder()
+            .with(BookRoom)
+            .store(store.clone())
+            .build(),
+    );
+    let answering = ToolRegistry::<()>::builder().store(store).build();
+    let mut questions = asking.questions().listen(&ToolContext::new(()));
     let running = call(
         &asking,
         ToolContext::new(()),
@@ -342,6 +363,7 @@ async fn a_question_asked_in_one_process_is_answered_in_another() {
     );
     let question = questions.next().await;
     answering
+        .questions()
         .answer(
             question.id(),
             Answer::Accept(json!({"room": "double", "breakfast": true})),
@@ -359,15 +381,20 @@ async fn a_question_asked_in_one_process_is_answered_in_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_one_else() {
     let store = MemoryStore::new();
-    let asking = Arc::new(ToolRegistry::new().with(BookRoom).with_store(store.clone()));
-    let answering = ToolRegistry::<()>::new().with_store(store);
+    let asking = Arc::new(
+        ToolRegistry::builder()
+            .with(BookRoom)
+            .store(store.clone())
+            .build(),
+    );
+    let answering = ToolRegistry::<()>::builder().store(store).build();
     let ada = ToolContext::new(())
         .with_caller("ada")
         .with_conversation("stay");
     let bob = ToolContext::new(()).with_caller("bob");
     // Heard in the other process, as it is asked.
-    let mut adas = answering.questions(&ada);
-    let mut bobs = answering.questions(&bob);
+    let mut adas = answering.questions().listen(&ada);
+    let mut bobs = answering.questions().listen(&bob);
     let running = call(&asking, ada.clone(), "book_room", json!({"night": "n"}));
     let question = adas.next().await;
     assert_eq!(question.message(), "Which room on n?");
@@ -375,7 +402,7 @@ async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_o
     // Listed there too, and to Ada alone.
     let open = |ctx: ToolContext| {
         let answering = &answering;
-        async move { answering.open_questions(&ctx).await.expect("read") }
+        async move { answering.questions().open(&ctx).await.expect("read") }
     };
     assert_eq!(open(ada.clone()).await, std::slice::from_ref(&question));
     assert!(open(bob.clone()).await.is_empty());
@@ -387,6 +414,7 @@ async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_o
         "Bob hears nothing of Ada's question"
     );
     answering
+        .questions()
         .answer(question.id(), Answer::Accept(json!({"room": "single"})))
         .await
         .expect("answered elsewhere");
@@ -405,6 +433,7 @@ async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_o
     let next = adas.next().await;
     assert_eq!(next.message(), "Which room on m?");
     answering
+        .questions()
         .answer(next.id(), Answer::Decline)
         .await
         .expect("answered");

@@ -1,7 +1,7 @@
 //! The words a person reads when an answer does not fit the question: the
 //! registry's own, as a model reads them for arguments that do not fit, on
 //! every path an answer is refused: asked again, reported after the last
-//! ask, and refused by `ToolRegistry::answer`.
+//! ask, and refused by `Questions::answer`.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -127,7 +127,7 @@ async fn book_table(ctx: &ToolContext) -> Result<String, ElicitError> {
 #[tokio::test]
 async fn an_answer_given_through_the_registry_is_refused_in_the_same_words() {
     let registry = Arc::new(ToolRegistry::new().with(BookTable));
-    let mut questions = registry.questions(&ToolContext::new(()));
+    let mut questions = registry.questions().listen(&ToolContext::new(()));
     let running = tokio::spawn({
         let registry = Arc::clone(&registry);
         async move {
@@ -138,6 +138,7 @@ async fn an_answer_given_through_the_registry_is_refused_in_the_same_words() {
     });
     let question = questions.next().await;
     let refused = registry
+        .questions()
         .answer(
             question.id(),
             Answer::Accept(json!({"guests": "four", "room": "roof"})),
@@ -154,6 +155,7 @@ async fn an_answer_given_through_the_registry_is_refused_in_the_same_words() {
         )
     );
     registry
+        .questions()
         .answer(
             question.id(),
             Answer::Accept(json!({"guests": 4, "room": "single"})),

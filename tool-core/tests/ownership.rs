@@ -62,11 +62,12 @@ async fn a_caller_never_sees_or_decides_another_callers_call() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_caller_never_sees_another_callers_call_in_one_registry() {
     let registry = || {
-        tool_core::ToolRegistry::new()
+        tool_core::ToolRegistry::builder()
             .with(ownership::SendMoney)
             .with(ownership::PickFile)
             .with(ownership::Ship)
-            .with_approval(ownership::AskLater)
+            .approval(ownership::AskLater)
+            .build()
     };
     let one = registry();
     ownership::a_caller_never_sees_or_decides_another_callers_call(&one, &one).await;
@@ -117,8 +118,9 @@ async fn an_approved_client_run_call_takes_its_delivery_under_its_parked_id() {
 /// approved run among its own pending calls.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approved_client_run_call_takes_its_delivery_in_one_registry() {
-    let one = tool_core::ToolRegistry::new()
+    let one = tool_core::ToolRegistry::builder()
         .with(ownership::Ship)
-        .with_approval(ownership::AskLater);
+        .approval(ownership::AskLater)
+        .build();
     ownership::an_approved_client_run_call_takes_its_delivery_under_its_parked_id(&one, &one).await;
 }

@@ -32,21 +32,28 @@ async fn a_call_no_one_decides_on_is_denied() {
 /// Without a store, a call is parked in this process, and decided here.
 #[tokio::test]
 async fn a_registry_without_a_store_parks_in_memory() {
-    let registry: ToolRegistry = ToolRegistry::new()
+    let registry: ToolRegistry = ToolRegistry::builder()
         .with(parked::Transfer)
-        .with_approval(parked::AskLater);
+        .approval(parked::AskLater)
+        .build();
     let ctx = ToolContext::new(());
     let parked = registry
         .call(&ctx, "transfer", json!({"to": "ada", "cents": 5}))
         .await;
     let id = parked.pending_call_id().expect("parked").to_owned();
     let result = registry
+        .approvals()
         .decide(&ctx, &id, Decision::Approve)
         .await
         .expect("parked");
     assert_eq!(result.model_text(), "sent 5 cents to ada");
     assert_eq!(
-        registry.wait(&id).await.expect("a result").model_text(),
+        registry
+            .pending()
+            .wait(&id)
+            .await
+            .expect("a result")
+            .model_text(),
         "sent 5 cents to ada"
     );
 }

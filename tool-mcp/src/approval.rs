@@ -33,7 +33,7 @@ pub(crate) fn with_approver<Ctx: Send + Sync + 'static>(
             peer: request.peer.clone(),
         });
     }
-    match (&server.approval, registry.has_approval()) {
+    match (&server.approval, registry.approvals().has_hook()) {
         (Some(install), _) => install(ctx),
         (None, true) => ctx,
         (None, false) => ctx.with_approval(NoOneToAsk),
@@ -131,7 +131,7 @@ pub(crate) fn warn_unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx
 /// Each tool some or all callers can never run, and why.
 fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(String, String)> {
     let registry = server.registry();
-    let hooked = server.approval.is_some() || registry.has_approval();
+    let hooked = server.approval.is_some() || registry.approvals().has_hook();
     let mut found = Vec::new();
     for tool in registry.tools() {
         if tool.metadata.tier == ToolTier::Confirm && !hooked {
@@ -167,6 +167,7 @@ fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(Strin
 mod tests {
     use serde_json::json;
     use tool_core::policy::ApproveAll;
+    use tool_core::registry::RegistryBuilder;
     use tool_core::{ToolContext, ToolRegistry, tool};
 
     use super::{SHOWN_ARGUMENTS, question, unrunnable};
@@ -237,7 +238,9 @@ mod tests {
             .with_bearer_auth(BearerTokens::new().with_token("t", ["notes:read"]));
         assert_eq!(unrunnable(&server), []);
         let server = McpServer::new(
-            registry().with_approval(ApproveAll),
+            RegistryBuilder::from(registry())
+                .approval(ApproveAll)
+                .build(),
             ToolContext::new(()).with_scopes(["notes:read"]),
         );
         assert_eq!(unrunnable(&server), []);

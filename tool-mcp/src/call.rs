@@ -81,7 +81,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             return result;
         };
         tokio::select! {
-            waited = registry.wait(&id) => waited.unwrap_or(result),
+            waited = registry.pending().wait(&id) => waited.unwrap_or(result),
             () = token.cancelled() => result,
         }
     };

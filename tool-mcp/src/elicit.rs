@@ -3,7 +3,7 @@
 //! asked; otherwise no one, with the reason the tool (and its model)
 //! reads. A task's tool runs on past its request: its questions are parked
 //! in the registry, for the server's application to answer
-//! ([`ToolRegistry::answer`](tool_core::ToolRegistry::answer)).
+//! ([`Questions::answer`](tool_core::registry::Questions::answer)).
 
 use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};

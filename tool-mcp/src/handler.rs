@@ -11,6 +11,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tool_core::toolset::Select;
 
 use crate::call::call_tool;
 use crate::server::McpServer;
@@ -71,11 +72,13 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
             {
                 return false;
             }
-            if step_up {
-                served.registry.is_available_to(&ctx, name)
+            let only = Select::all().names([name]);
+            let select = if step_up {
+                only.available_to(&ctx)
             } else {
-                served.registry.may_call(&ctx, name)
-            }
+                only.caller(&ctx)
+            };
+            served.registry.view(select).contains(name)
         })
     }
 

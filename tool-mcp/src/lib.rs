@@ -32,7 +32,7 @@
 //! - Tasks: a `long_running` call from a client that takes tasks is
 //!   answered with a task at once; `tasks/get` reads its progress and
 //!   result, `tasks/cancel` cancels it, and a result the application
-//!   delivers ([`ToolRegistry::deliver`](tool_core::ToolRegistry::deliver))
+//!   delivers ([`Pending::deliver`](tool_core::registry::Pending::deliver))
 //!   completes it. Only its caller can read or cancel it. Both forms of
 //!   tasks are served: the `io.modelcontextprotocol/tasks` extension
 //!   (protocol 2026-07-28; the client declares the extension), and the

@@ -216,7 +216,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// elicitation, when the client declared that capability: accepting
     /// runs it, declining or dismissing denies it. For any other client
     /// this hook decides; without it, the registry's
-    /// ([`ToolRegistry::with_approval`]); with neither, the call is denied
+    /// ([`RegistryBuilder::approval`](tool_core::registry::RegistryBuilder::approval)); with neither, the call is denied
     /// with a text that says to set one, and the server warns at start
     /// (tracing `warn`) of each such tool.
     ///
@@ -411,7 +411,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
 impl<Ctx: Send + Sync + 'static> fmt::Debug for McpServer<Ctx> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
-            .field("tools", &self.registry().len())
+            .field("tools", &self.registry().tools().len())
             .field("server_info", &self.info)
             .field("page_size", &self.page_size)
             .field("bearer_auth", &self.verifier.is_some())

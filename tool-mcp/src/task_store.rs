@@ -63,7 +63,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// runs twice for a tool not marked `idempotent`, and never stays
     /// `working` past its time to live.
     ///
-    /// Give the registry the same store ([`ToolRegistry::with_store`]) so
+    /// Give the registry the same store ([`RegistryBuilder::store`](tool_core::registry::RegistryBuilder::store)) so
     /// that the calls tasks follow, their results delivered and their
     /// approvals are shared too. Serve stateless HTTP
     /// ([`http_config`](crate::http_config)`().with_legacy_session_mode(false)`)
@@ -82,14 +82,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// // Two servers sharing one store: in production, two processes on
     /// // one Redis (`tool_redis::RedisStore`).
     /// let store = MemoryStore::new();
-    /// let first = McpServer::new(ToolRegistry::<()>::new().with_store(store.clone()), ToolContext::new(()))
+    /// let first = McpServer::new(ToolRegistry::<()>::builder().store(store.clone()).build(), ToolContext::new(()))
     ///     .with_store(store.clone());
-    /// let second = McpServer::new(ToolRegistry::<()>::new().with_store(store.clone()), ToolContext::new(()))
+    /// let second = McpServer::new(ToolRegistry::<()>::builder().store(store.clone()).build(), ToolContext::new(()))
     ///     .with_store(store);
     /// # drop((first, second));
     /// ```
-    ///
-    /// [`ToolRegistry::with_store`]: tool_core::ToolRegistry::with_store
     #[must_use]
     pub fn with_store(mut self, store: impl Store) -> Self {
         let store: Arc<dyn Store> = Arc::new(store);

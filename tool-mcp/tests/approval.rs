@@ -19,6 +19,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+use tool_core::registry::RegistryBuilder;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::{BearerTokens, McpServer};
 
@@ -227,7 +228,7 @@ async fn a_client_that_cannot_be_asked_gets_the_servers_hook_then_the_registrys(
         denied("delete_note", "notes from 100 on are kept")
     );
 
-    let registry = registry().with_approval(SmallIds);
+    let registry = RegistryBuilder::from(registry()).approval(SmallIds).build();
     let client = over_pipe(
         McpServer::new(registry, ToolContext::new(())),
         Person::unreachable(),

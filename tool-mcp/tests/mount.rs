@@ -226,9 +226,10 @@ async fn what_cannot_be_mounted_says_so_and_names_the_server() {
 /// given up on then.
 fn quick() -> RegistryHandle {
     RegistryHandle::new(
-        ToolRegistry::new()
-            .with_default_timeout(Duration::from_secs(1))
-            .with_max_media_bytes(1024),
+        ToolRegistry::builder()
+            .default_timeout(Duration::from_secs(1))
+            .max_media_bytes(1024)
+            .build(),
     )
 }
 
@@ -346,7 +347,7 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
          it is not started again, so its tools are no longer available"
     );
     let emptied = tokio::time::timeout(Duration::from_secs(5), async {
-        while !handle.current().is_empty() {
+        while !handle.current().names().next().is_none() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     })
@@ -492,7 +493,7 @@ async fn the_child_process_ends_with_its_mount_and_is_reaped() {
         gone.is_ok(),
         "process {pid} still there after its mount ended"
     );
-    assert!(handle.current().is_empty());
+    assert!(handle.current().names().next().is_none());
 }
 
 #[tokio::test]
@@ -512,7 +513,9 @@ async fn every_page_of_the_servers_list_is_mounted() {
 #[tokio::test]
 async fn a_name_a_providers_check_refuses_is_left_out_naming_the_provider() {
     let handle: RegistryHandle = RegistryHandle::new(
-        ToolRegistry::new().with_check(tool_core::provider::Provider::Gemini { openapi: false }),
+        ToolRegistry::builder()
+            .check(tool_core::provider::Provider::Gemini { openapi: false })
+            .build(),
     );
     let mounted = Mount::stdio("hostile", hostile_server())
         .compose(Compose::new().allow(["good", "9lives"]))

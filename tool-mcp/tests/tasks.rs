@@ -217,11 +217,12 @@ async fn a_result_the_application_delivers_completes_the_task() {
     let client = in_process(server, tasks_client()).await;
     let task_id = start(&client, "approve_payment", json!({"amount": 30})).await;
 
-    let pending = registry.pending_calls();
+    let pending = registry.pending().ids();
     assert_eq!(pending.len(), 1);
     let (payload, _) = poll_until(&client, &task_id, |_, _| true).await;
     assert_eq!(payload, TaskPayload::Working);
     registry
+        .pending()
         .deliver(&pending[0], ToolResult::text("approved by Ada"))
         .await
         .expect("the call awaits its result");
@@ -233,7 +234,7 @@ async fn a_result_the_application_delivers_completes_the_task() {
         completed_text(&payload),
         ("approved by Ada".to_owned(), json!(false))
     );
-    assert!(registry.pending_calls().is_empty(), "the call is forgotten");
+    assert!(registry.pending().ids().is_empty(), "the call is forgotten");
     client.cancel().await.expect("closed");
 }
 

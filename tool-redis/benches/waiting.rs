@@ -88,10 +88,11 @@ async fn waiting_call(registry: &ToolRegistry, ctx: &ToolContext, n: usize) {
         .await;
     let id = pending.pending_call_id().expect("pending").to_owned();
     registry
+        .pending()
         .deliver(&id, ToolResult::text("notes.txt"))
         .await
         .expect("delivered");
-    let result = registry.wait(&id).await.expect("a result");
+    let result = registry.pending().wait(&id).await.expect("a result");
     assert_eq!(result.model_text(), "notes.txt");
 }
 
@@ -168,13 +169,14 @@ async fn measure() {
         ("memory (no store)", ToolRegistry::new().with(PickFile)),
         (
             "MemoryStore",
-            ToolRegistry::new()
+            ToolRegistry::builder()
                 .with(PickFile)
-                .with_store(MemoryStore::new()),
+                .store(MemoryStore::new())
+                .build(),
         ),
         (
             "RedisStore, loopback",
-            ToolRegistry::new().with(PickFile).with_store(redis),
+            ToolRegistry::builder().with(PickFile).store(redis).build(),
         ),
     ];
     // Warm up every variant.

@@ -133,7 +133,7 @@ impl RedisOptions {
     ///     .grace(Duration::from_secs(120))
     ///     .connect()
     ///     .await?;
-    /// let registry = ToolRegistry::<()>::new().with_store(store);
+    /// let registry = ToolRegistry::<()>::builder().store(store).build();
     /// # drop(registry);
     /// # Ok(()) }
     /// ```

@@ -93,7 +93,7 @@ async fn redis_down_while_a_call_waits_is_a_lost_result_and_calls_work_once_it_i
     let waiting = tokio::spawn({
         let registry = std::sync::Arc::clone(&registry);
         let id = id.clone();
-        async move { registry.wait(&id).await }
+        async move { registry.pending().wait(&id).await }
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
     server.kill();
@@ -146,9 +146,10 @@ async fn redis_down_while_a_call_waits_is_a_lost_result_and_calls_work_once_it_i
         .expect("calls work again")
         .to_owned();
     registry
+        .pending()
         .deliver(&id, tool_core::ToolResult::text("after.pdf"))
         .await
         .expect("delivered");
-    let result = registry.wait(&id).await.expect("a result");
+    let result = registry.pending().wait(&id).await.expect("a result");
     assert_eq!(result.model_text(), "after.pdf");
 }

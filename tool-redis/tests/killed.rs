@@ -43,7 +43,7 @@ fn conversation(runs: Arc<AtomicUsize>) -> ToolContext<Arc<AtomicUsize>> {
 
 async fn registry(url: &str) -> ToolRegistry<Arc<AtomicUsize>> {
     let store = RedisStore::connect(url).await.expect("Redis is up");
-    ToolRegistry::new().with(Render).with_store(store)
+    ToolRegistry::builder().with(Render).store(store).build()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,7 +85,7 @@ async fn a_call_whose_replica_is_killed_ends_saying_so_and_runs_again_when_asked
     doomed.0.kill().expect("SIGKILL");
     doomed.0.wait().expect("reaped");
 
-    let result = tokio::time::timeout(Duration::from_secs(30), live.wait(&id))
+    let result = tokio::time::timeout(Duration::from_secs(30), live.pending().wait(&id))
         .await
         .expect("the call does not stay running")
         .expect("the call is known");
@@ -103,7 +103,7 @@ async fn a_call_whose_replica_is_killed_ends_saying_so_and_runs_again_when_asked
     let ctx = conversation(Arc::clone(&runs));
     let again = live.call(&ctx, "render", json!({"video": "intro"})).await;
     assert_eq!(again.pending_call_id(), Some(id.as_str()), "the same call");
-    let result: ToolResult = live.wait(&id).await.expect("a result");
+    let result: ToolResult = live.pending().wait(&id).await.expect("a result");
     assert_eq!(result.model_text(), "rendered intro");
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }

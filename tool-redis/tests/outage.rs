@@ -79,12 +79,13 @@ impl ApprovalHook<Arc<AtomicUsize>> for AskLater {
 type Registry = ToolRegistry<Arc<AtomicUsize>>;
 
 fn registry(store: RedisStore) -> Registry {
-    ToolRegistry::new()
+    ToolRegistry::builder()
         .with(PickFile)
         .with(Transfer)
         .with(Archive)
-        .with_approval(AskLater)
-        .with_store(store)
+        .approval(AskLater)
+        .store(store)
+        .build()
 }
 
 fn ctx() -> ToolContext<Arc<AtomicUsize>> {
@@ -120,7 +121,7 @@ async fn waiter(url: &str) {
         .map(|id| {
             let registry = Arc::clone(&registry);
             tokio::spawn(async move {
-                let result = registry.wait(&id).await.expect("a result");
+                let result = registry.pending().wait(&id).await.expect("a result");
                 let text = serde_json::to_string(&result.model_text()).expect("JSON");
                 println!("{SAYS}result {id} {text}");
             })
@@ -198,12 +199,14 @@ async fn calls_waiting_in_another_process_through_a_short_outage_end_with_their_
     server.start_again();
 
     once_back(async || {
-        here.deliver(deferred, ToolResult::text("invoice.pdf"))
+        here.pending()
+            .deliver(deferred, ToolResult::text("invoice.pdf"))
             .await
     })
     .await;
     let approved = once_back(async || {
-        here.decide(&ctx(), parked, Decision::Approve)
+        here.approvals()
+            .decide(&ctx(), parked, Decision::Approve)
             .await
             .map(|result| result.model_text().into_owned())
     })
@@ -250,7 +253,7 @@ async fn a_replica_whose_lease_lapsed_in_an_outage_is_not_taken_for_stopped() {
         let id = pending.pending_call_id().expect("pending").to_owned();
         let waiter = Arc::clone(&waiter);
         waits.push(tokio::spawn(async move {
-            tokio::time::timeout(Duration::from_secs(30), waiter.wait(&id))
+            tokio::time::timeout(Duration::from_secs(30), waiter.pending().wait(&id))
                 .await
                 .expect("the wait ends")
                 .expect("a result")
@@ -298,7 +301,7 @@ async fn calls_waiting_past_the_grace_end_saying_their_results_were_lost() {
         .map(|id| {
             let registry = Arc::clone(&registry);
             tokio::spawn(async move {
-                let result = registry.wait(&id).await.expect("a result");
+                let result = registry.pending().wait(&id).await.expect("a result");
                 (Instant::now(), result)
             })
         })
@@ -331,6 +334,7 @@ async fn calls_waiting_past_the_grace_end_saying_their_results_were_lost() {
 
     // A delivery made while Redis is down is refused at once, saying why.
     let refused = registry
+        .pending()
         .deliver(&deferred, ToolResult::text("late.pdf"))
         .await;
     let Err(DeliveryError::Store { error, .. }) = refused else {

@@ -142,16 +142,17 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
     let (ada_id, bob_id) = (id(&ada_turn), id(&bob_turn));
     assert_ne!(ada_id, bob_id);
     assert_eq!(
-        ownership::ids(registry.parked(&ada).await.expect("listed")),
+        ownership::ids(registry.approvals().parked(&ada).await.expect("listed")),
         std::slice::from_ref(&ada_id)
     );
     assert_eq!(
-        ownership::ids(registry.parked(&bob).await.expect("listed")),
+        ownership::ids(registry.approvals().parked(&bob).await.expect("listed")),
         std::slice::from_ref(&bob_id)
     );
 
     // Ada lowers hers to 100 cents: hers alone.
     registry
+        .approvals()
         .decide(
             &ada,
             &ada_id,
@@ -172,6 +173,7 @@ async fn two_callers_payments_parked_by_one_process_are_decided_apart_by_another
         "Bob's still waits for his own decision"
     );
     registry
+        .approvals()
         .decide(&bob, &bob_id, Decision::Approve)
         .await
         .expect("his, still parked");

@@ -27,7 +27,7 @@ use crate::tool::context::CallerToken;
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Step 6 for a `long_running` tool: a pending result now, the tool's
-    /// (or a delivered) result later through [`ToolRegistry::wait`].
+    /// (or a delivered) result later through [`Pending::wait`](crate::registry::Pending::wait).
     pub(crate) async fn run_in_background(
         &self,
         entry: &Entry<Ctx>,

@@ -398,7 +398,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     }
 
     /// Parks a call for a person's decision: its result is pending until
-    /// [`ToolRegistry::decide`](crate::ToolRegistry::decide).
+    /// [`Approvals::decide`](crate::registry::Approvals::decide).
     async fn park(&self, tool: &str, call: &Held<'_>) -> ToolResult {
         let id = call.id();
         let parked = self

@@ -69,7 +69,7 @@ impl<'c> Started<'c> {
         Self::wait_boxed(now, Box::pin(run))
     }
 
-    /// [`wait`](Self::wait) once the run is boxed: compiled once, not per
+    /// [`wait`](crate::registry::Pending::wait) once the run is boxed: compiled once, not per
     /// tool.
     #[inline(never)]
     fn wait_boxed(now: Now<'_>, mut run: BoxFuture<'c, ToolResult>) -> Self {

@@ -33,7 +33,7 @@ impl Settings {
 }
 
 /// Which calls' arguments a registry checks against the tool's input
-/// schema ([`ToolRegistry::with_validation`](crate::ToolRegistry::with_validation)).
+/// schema ([`RegistryBuilder::validation`](crate::registry::RegistryBuilder::validation)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Validation {

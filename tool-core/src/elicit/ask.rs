@@ -53,7 +53,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// Over MCP the person is asked through the client (elicitation, in
     /// form mode); in a registry's call with no client to ask, the
     /// question is parked until the application answers it with
-    /// [`ToolRegistry::answer`](crate::ToolRegistry::answer), from any
+    /// [`Questions::answer`](crate::registry::Questions::answer), from any
     /// process sharing the registry's store. The tool must be marked
     /// `asks` (`#[tool(asks)]`). An answer is checked against `T`'s schema
     /// and read as `T`, as a tool's arguments are; one that does not fit is

@@ -1,5 +1,5 @@
 //! The registry's questions, parked in its store until the application
-//! answers them ([`ToolRegistry::answer`](crate::ToolRegistry::answer)),
+//! answers them ([`Questions::answer`](crate::registry::Questions::answer)),
 //! from this process or any other sharing the store: the asker of a tool
 //! marked `asks` whose context names no one else.
 //!
@@ -91,9 +91,9 @@ impl Desk {
 
     /// `caller`'s questions as they wait: those open now, then each as it
     /// is asked, in any process sharing the store.
-    pub(crate) fn listen(&self, caller: Option<&str>) -> Questions {
+    pub(crate) fn listen(&self, caller: Option<&str>) -> QuestionStream {
         let caller = caller.map(str::to_owned);
-        Questions {
+        QuestionStream {
             watch: self.records.store.watch(&index(caller.as_deref())),
             records: self.records.clone(),
             caller,
@@ -317,9 +317,9 @@ impl Drop for OpenQuestion {
 
 /// One caller's questions as they wait for an answer, asked by the
 /// registry's tools in any process sharing its store
-/// ([`ToolRegistry::questions`](crate::ToolRegistry::questions)): those
+/// ([`Questions::listen`](crate::registry::Questions::listen)): those
 /// open when it was made, then each as it is asked, once each.
-pub struct Questions {
+pub struct QuestionStream {
     records: Records,
     caller: Option<String>,
     /// Woken by each question the caller's tools ask.
@@ -330,7 +330,7 @@ pub struct Questions {
     ready: VecDeque<Question>,
 }
 
-impl Questions {
+impl QuestionStream {
     /// The next question, waiting until one is asked. A store that cannot
     /// be reached is read again when it is back.
     pub async fn next(&mut self) -> Question {
@@ -355,9 +355,9 @@ impl Questions {
     }
 }
 
-impl std::fmt::Debug for Questions {
+impl std::fmt::Debug for QuestionStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Questions")
+        f.debug_struct("QuestionStream")
             .field("caller", &self.caller)
             .finish_non_exhaustive()
     }

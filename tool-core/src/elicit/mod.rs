@@ -76,7 +76,7 @@ pub use crate::tool::ask::question::{Answer, Question};
 #[cfg(feature = "schemars")]
 pub use ask::Ask;
 pub use ask::{ASKS, DEFAULT_QUESTION_TIMEOUT};
-pub use desk::Questions;
+pub use desk::QuestionStream;
 #[cfg(feature = "schemars")]
 pub use field::{Elicit, ElicitChoice, ElicitField};
 

@@ -135,7 +135,7 @@ pub enum ToolError {
         after: Duration,
     },
     /// A pending call's record was lost by the store that kept it
-    /// ([`ToolRegistry::with_store`](crate::ToolRegistry::with_store)): the
+    /// ([`RegistryBuilder::store`](crate::registry::RegistryBuilder::store)): the
     /// store was emptied (a restart) or could not be reached for longer
     /// than its [grace](crate::store::Store::outage_grace), so the call's
     /// result cannot be given.
@@ -149,7 +149,7 @@ pub enum ToolError {
         reason: String,
     },
     /// A media part of the result is larger than the registry passes on
-    /// ([`ToolRegistry::with_max_media_bytes`](crate::ToolRegistry::with_max_media_bytes)).
+    /// ([`RegistryBuilder::max_media_bytes`](crate::registry::RegistryBuilder::max_media_bytes)).
     MediaTooLarge {
         /// The tool's name.
         tool: String,

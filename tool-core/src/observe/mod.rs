@@ -20,7 +20,7 @@
 //!     }
 //! }
 //!
-//! let registry: ToolRegistry = ToolRegistry::new().with_observer(Failures::default());
+//! let registry: ToolRegistry = ToolRegistry::builder().observer(Failures::default()).build();
 //! # let _ = registry;
 //! ```
 

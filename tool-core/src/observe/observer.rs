@@ -10,7 +10,7 @@ use crate::tool::progress::ProgressSink;
 /// Receives an event when a call starts, when it reports progress, and when
 /// it finishes.
 ///
-/// Installed with [`ToolRegistry::with_observer`](crate::ToolRegistry::with_observer).
+/// Installed with [`RegistryBuilder::observer`](crate::registry::RegistryBuilder::observer).
 /// Events are delivered on the task that runs the call (progress, on the
 /// task that reports it), so an observer should be quick (count, log, send
 /// on a channel). A panic in an observer is its own: the call goes on.

@@ -12,7 +12,7 @@ use serde_json::Value;
 /// The largest media part a registry passes on by default: 5 MiB of raw
 /// bytes, the size of the largest image Anthropic takes in one block.
 /// Change it with
-/// [`ToolRegistry::with_max_media_bytes`](crate::ToolRegistry::with_max_media_bytes).
+/// [`RegistryBuilder::max_media_bytes`](crate::registry::RegistryBuilder::max_media_bytes).
 pub const DEFAULT_MAX_MEDIA_BYTES: usize = 5 * 1024 * 1024;
 
 /// One piece of a result made of several: text, JSON, media, a link.

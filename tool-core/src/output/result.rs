@@ -132,7 +132,7 @@ impl ToolResult {
 
     /// What a `long_running` tool returns when the result will be delivered
     /// by someone else (the client that runs the tool, a job queue) through
-    /// [`ToolRegistry::deliver`](crate::ToolRegistry::deliver), under the
+    /// [`Pending::deliver`](crate::registry::Pending::deliver), under the
     /// call's id ([`ToolContext::call_id`](crate::ToolContext::call_id)).
     pub fn deferred() -> Self {
         Self {
@@ -142,7 +142,7 @@ impl ToolResult {
     }
 
     /// The result a call of a `long_running` tool returns at once: the tool
-    /// runs on, and [`ToolRegistry::wait`](crate::ToolRegistry::wait) gives
+    /// runs on, and [`Pending::wait`](crate::registry::Pending::wait) gives
     /// its result.
     pub(crate) fn pending(tool: &str, call_id: &str) -> Self {
         Self {
@@ -155,8 +155,8 @@ impl ToolResult {
 
     /// The result a call parked for approval returns at once
     /// ([`Approval::Park`](crate::policy::Approval::Park)): the decision,
-    /// given with [`ToolRegistry::decide`](crate::ToolRegistry::decide),
-    /// makes its result, which [`ToolRegistry::wait`](crate::ToolRegistry::wait)
+    /// given with [`Approvals::decide`](crate::registry::Approvals::decide),
+    /// makes its result, which [`Pending::wait`](crate::registry::Pending::wait)
     /// gives.
     pub(crate) fn parked(tool: &str, call_id: &str) -> Self {
         Self {
@@ -201,7 +201,7 @@ impl ToolResult {
 
     /// Whether the result waits for a person's decision on the call
     /// ([`Approval::Park`](crate::policy::Approval::Park)), to be given
-    /// with [`ToolRegistry::decide`](crate::ToolRegistry::decide), rather
+    /// with [`Approvals::decide`](crate::registry::Approvals::decide), rather
     /// than for the tool or a delivery.
     pub fn awaits_decision(&self) -> bool {
         matches!(self.state, State::Parked(_))

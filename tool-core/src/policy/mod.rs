@@ -24,8 +24,8 @@
 //!     }
 //! }
 //!
-//! let registry = ToolRegistry::new().with(Delete).with_approval(TmpOnly);
-//! assert!(registry.has_approval());
+//! let registry = ToolRegistry::builder().with(Delete).approval(TmpOnly).build();
+//! assert!(registry.approvals().has_hook());
 //! ```
 
 pub use crate::tool::approval::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
@@ -37,8 +37,8 @@ use serde_json::Value;
 
 use crate::store::StoreError;
 
-/// A person's decision on a call parked for approval ([`Approval::Park`](crate::policy::Approval::Park)),
-/// given with [`ToolRegistry::decide`](crate::ToolRegistry::decide).
+/// A person's decision on a call parked for approval ([`Approval::Park`]),
+/// given with [`Approvals::decide`](crate::registry::Approvals::decide).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Decision {
@@ -72,7 +72,7 @@ impl Decision {
     }
 }
 
-/// Why [`ToolRegistry::decide`](crate::ToolRegistry::decide) took no
+/// Why [`Approvals::decide`](crate::registry::Approvals::decide) took no
 /// decision.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -100,10 +100,10 @@ pub enum DecisionError {
     },
 }
 
-/// A call parked for a person's decision ([`Approval::Park`](crate::policy::Approval::Park)), as
-/// [`ToolRegistry::parked`](crate::ToolRegistry::parked) lists it for its
+/// A call parked for a person's decision ([`Approval::Park`]), as
+/// [`Approvals::parked`](crate::registry::Approvals::parked) lists it for its
 /// caller: what to show the person, and the id to
-/// [decide](crate::ToolRegistry::decide) it under.
+/// [decide](crate::registry::Approvals::decide) it under.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ParkedCall {

@@ -34,7 +34,7 @@ pub enum Search {
     NativeRegex,
     /// The registry's own search tool, `search_tools`, run here
     /// (`tool_core::search::SearchTool`, feature `search`), which answers
-    /// with the tools it found ([`Part::Tool`](crate::Part::Tool)) and is
+    /// with the tools it found ([`Part::Tool`](crate::output::Part::Tool)) and is
     /// never deferred. Anthropic loads the found tools from their
     /// `defer_loading` definitions through the `tool_reference` blocks they
     /// become; OpenAI Responses gets the search as its client-executed

@@ -502,7 +502,7 @@ impl Provider {
     /// (a name starting with a digit for Gemini, a recursive type for
     /// Gemini's OpenAPI form, arguments that are not an object); name the
     /// providers up front with
-    /// [`ToolRegistry::with_check`](crate::ToolRegistry::with_check) to have
+    /// [`RegistryBuilder::check`](crate::registry::RegistryBuilder::check) to have
     /// that at registration instead. A tool that cannot be strict is not an
     /// error: see [`Definitions::not_strict`].
     ///

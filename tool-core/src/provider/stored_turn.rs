@@ -138,7 +138,7 @@ impl Turn {
     ///
     /// // One process, with a store every process shares (Redis, in real use).
     /// let store = MemoryStore::new();
-    /// let registry = ToolRegistry::new().with(PickFile).with_store(store.clone());
+    /// let registry = ToolRegistry::builder().with(PickFile).store(store.clone()).build();
     /// let response = json!({"role": "assistant", "content": [
     ///     {"type": "tool_use", "id": "toolu_1", "name": "pick_file", "input": {}}
     /// ]});
@@ -149,10 +149,10 @@ impl Turn {
     /// turn.save(&store, "conversation:42", Duration::from_secs(3600)).await.unwrap();
     ///
     /// // Another process: the client's answer arrives there.
-    /// let elsewhere: ToolRegistry = ToolRegistry::new().with(PickFile).with_store(store.clone());
+    /// let elsewhere: ToolRegistry = ToolRegistry::builder().with(PickFile).store(store.clone()).build();
     /// let mut turn = Turn::load(&store, "conversation:42").await.unwrap().unwrap();
     /// for waiting in turn.waiting() {
-    ///     elsewhere.deliver(waiting.call_id(), ToolResult::text("notes.txt")).await.unwrap();
+    ///     elsewhere.pending().deliver(waiting.call_id(), ToolResult::text("notes.txt")).await.unwrap();
     /// }
     /// turn.resume(&elsewhere).await;
     /// assert_eq!(

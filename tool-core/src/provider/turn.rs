@@ -24,7 +24,7 @@ use crate::toolset::view::View;
 /// calls with the provider's ids and the arguments, and the
 /// [`reply`](Turn::reply) holds only the other calls' results. Once the
 /// application has delivered the results
-/// ([`ToolRegistry::deliver`](crate::ToolRegistry::deliver)),
+/// ([`Pending::deliver`](crate::registry::Pending::deliver)),
 /// [`resume`](Turn::resume) takes them in, and the reply holds every
 /// result, in the provider's shape and the calls' order.
 #[derive(Debug)]
@@ -54,16 +54,16 @@ impl<'a> Waiting<'a> {
     }
 
     /// The registry's id of the call, under which its result is delivered
-    /// ([`ToolRegistry::deliver`](crate::ToolRegistry::deliver)).
+    /// ([`Pending::deliver`](crate::registry::Pending::deliver)).
     pub fn call_id(&self) -> &'a str {
         self.call_id
     }
 
     /// Whether the call waits for a person's decision on whether it runs
     /// ([`Approval::Park`](crate::policy::Approval::Park)), to be given
-    /// with [`ToolRegistry::decide`](crate::ToolRegistry::decide), rather
+    /// with [`Approvals::decide`](crate::registry::Approvals::decide), rather
     /// than for a result delivered with
-    /// [`ToolRegistry::deliver`](crate::ToolRegistry::deliver).
+    /// [`Pending::deliver`](crate::registry::Pending::deliver).
     pub fn awaits_decision(&self) -> bool {
         self.decision
     }
@@ -160,7 +160,7 @@ impl Turn {
     /// makes the reply whole: every call's result, in the provider's shape
     /// and the calls' order, under the ids the provider issued. A result
     /// that does not come in time is an error result
-    /// ([`ToolRegistry::with_pending_timeout`](crate::ToolRegistry::with_pending_timeout)).
+    /// ([`RegistryBuilder::pending_timeout`](crate::registry::RegistryBuilder::pending_timeout)).
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -187,7 +187,7 @@ impl Turn {
     ///
     /// for waiting in turn.waiting() {
     ///     assert_eq!(waiting.call().id(), Some("toolu_1"));
-    ///     registry.deliver(waiting.call_id(), ToolResult::text("notes.txt")).await.unwrap();
+    ///     registry.pending().deliver(waiting.call_id(), ToolResult::text("notes.txt")).await.unwrap();
     /// }
     /// turn.resume(&registry).await;
     /// assert_eq!(
@@ -208,7 +208,8 @@ impl Turn {
         // is taken once and answers both.
         ids.sort_unstable();
         ids.dedup_by_key(|(id, _)| *id);
-        let finals = join_all(ids.iter().map(|(id, tool)| registry.wait_for(id, tool))).await;
+        let pending = registry.pending();
+        let finals = join_all(ids.iter().map(|(id, tool)| pending.wait_for(id, tool))).await;
         let finals: HashMap<String, Option<ToolResult>> = ids
             .into_iter()
             .map(|(id, _)| id.to_owned())
@@ -242,7 +243,7 @@ impl Provider {
     /// The calls run as [`ToolRegistry::call_all`] runs them: by default
     /// ([`Batch::Auto`](crate::registry::Batch::Auto)), calls of `read_only` or
     /// `concurrency_safe` tools together and any other call alone, in the
-    /// model's order; see [`ToolRegistry::with_batch`]. Each goes through
+    /// model's order; see [`RegistryBuilder::batch`](crate::registry::RegistryBuilder::batch). Each goes through
     /// the whole pipeline of [`ToolRegistry::call`]: a bad
     /// argument, an unknown tool or a failing tool is an error result the
     /// model reads in the reply. Only a response that is not the provider's

@@ -60,7 +60,7 @@ impl ToolCall {
 /// How [`ToolRegistry::call_all`](crate::ToolRegistry::call_all) (and so
 /// [`Provider::respond`](crate::provider::Provider::respond)) runs the calls
 /// of a batch, set with
-/// [`ToolRegistry::with_batch`](crate::ToolRegistry::with_batch). Whatever
+/// [`RegistryBuilder::batch`](crate::registry::RegistryBuilder::batch). Whatever
 /// the choice, the results come back in the order of the calls, and a tool
 /// that is not `concurrency_safe` never runs two calls at once.
 ///
@@ -92,7 +92,7 @@ impl ToolCall {
 /// assert_eq!(texts, ["note 1", "note 2", "deleted 1"]);
 ///
 /// // A registry whose tools all act on one shared session, say.
-/// let one_by_one: ToolRegistry = ToolRegistry::new().with_batch(Batch::Sequential);
+/// let one_by_one: ToolRegistry = ToolRegistry::builder().batch(Batch::Sequential).build();
 /// # let _ = one_by_one;
 /// # });
 /// ```

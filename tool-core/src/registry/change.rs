@@ -28,7 +28,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
     /// assert!(registry.remove("hello"));
     /// assert!(!registry.remove("hello"));
-    /// assert!(registry.is_empty());
+    /// assert!(registry.names().next().is_none());
     /// ```
     pub fn remove(&mut self, name: &str) -> bool {
         if let Some(at) = self
@@ -64,7 +64,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
     /// assert!(registry.disable("hello"));
-    /// assert_eq!(registry.len(), 0);
+    /// assert_eq!(registry.tools().len(), 0);
     /// let result = registry.call(&ToolContext::new(()), "hello", json!({})).await;
     /// assert_eq!(
     ///     result.model_text(),
@@ -101,11 +101,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         self.definitions.push(definition);
         self.cached.clear();
         true
-    }
-
-    /// The names of the disabled tools, in the order they were disabled.
-    pub fn disabled_names(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.disabled.iter().map(|(entry, _)| &*entry.name)
     }
 
     /// Adds every tool of `other`, enabled or disabled as it is there, after

@@ -24,7 +24,7 @@
 //!     a + b
 //! }
 //!
-//! let registry = ToolRegistry::new().with(Add).with_batch(Batch::Sequential);
+//! let registry = ToolRegistry::builder().with(Add).batch(Batch::Sequential).build();
 //! let calls = [
 //!     ToolCall::new("add", json!({"a": 1, "b": 2})),
 //!     ToolCall::new("add", json!({"a": 3, "b": 4})),
@@ -34,21 +34,24 @@
 //! # });
 //! ```
 
-pub(crate) mod access;
-pub(crate) mod answer;
+pub(crate) mod approvals;
 pub(crate) mod batch;
 pub(crate) mod change;
-pub(crate) mod decide;
 pub(crate) mod into_tool;
 pub(crate) mod options;
+pub(crate) mod pending;
+pub(crate) mod questions;
 pub(crate) mod tool_registry;
-pub(crate) mod waiting;
 pub use crate::dispatch::pending::DeliveryError;
 pub use crate::dispatch::read::raw::DEFAULT_MAX_ARGUMENT_BYTES;
 pub use crate::dispatch::settings::{DEFAULT_PENDING_TIMEOUT, DEFAULT_TIMEOUT, Validation};
 pub use crate::error::tool_error::RegistryError;
 pub use crate::output::media::DEFAULT_MAX_MEDIA_BYTES;
+pub use crate::registry::approvals::Approvals;
 pub use crate::registry::batch::{Batch, ToolCall};
 pub use crate::registry::into_tool::IntoTool;
+pub use crate::registry::options::RegistryBuilder;
+pub use crate::registry::pending::Pending;
+pub use crate::registry::questions::Questions;
 pub use crate::registry::tool_registry::{Inserted, OnDuplicate, ToolCheck};
 pub use crate::tool::{ToolDefinition, ToolInfo};

@@ -1,6 +1,7 @@
-//! A registry's options, builder style: the approval hook, the observer,
-//! how a batch runs, the limits, validation, the checks every tool must
-//! pass, and where pending calls are kept.
+//! A registry's settings, set as it is built ([`ToolRegistry::builder`]):
+//! the approval hook, the observer, how a batch runs, the limits,
+//! validation, the checks every tool must pass, and where pending calls
+//! are kept.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,24 +16,95 @@ use crate::registry::tool_registry::ToolRegistry;
 use crate::store::Store;
 use crate::tool::approval::ApprovalHook;
 
+/// A [`ToolRegistry`] being set up: its settings, and tools added as
+/// [`ToolRegistry::with`] adds them, in the order written;
+/// [`build`](RegistryBuilder::build) gives the registry. A setting left
+/// out keeps its default.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_core::registry::Batch;
+/// use tool_core::{tool, ToolRegistry};
+///
+/// /// Add two numbers.
+/// #[tool(concurrency_safe)]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let registry: ToolRegistry = ToolRegistry::builder()
+///     .with(Add)
+///     .batch(Batch::Parallel)
+///     .default_timeout(Duration::from_secs(10))
+///     .build();
+/// assert_eq!(registry.tools().len(), 1);
+/// ```
+#[must_use = "a builder does nothing until `build` gives the registry"]
+pub struct RegistryBuilder<Ctx = ()> {
+    registry: ToolRegistry<Ctx>,
+}
+
+impl<Ctx> std::fmt::Debug for RegistryBuilder<Ctx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegistryBuilder")
+            .field("registry", &self.registry)
+            .finish()
+    }
+}
+
+/// A registry set up again: its tools and settings kept, any setting may
+/// be changed before it is [built](RegistryBuilder::build) anew (an
+/// observer added to a registry made elsewhere, say).
+impl<Ctx> From<ToolRegistry<Ctx>> for RegistryBuilder<Ctx> {
+    fn from(registry: ToolRegistry<Ctx>) -> Self {
+        Self { registry }
+    }
+}
+
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// A registry to set up before it is used: its settings and tools,
+    /// then [`build`](RegistryBuilder::build).
+    pub fn builder() -> RegistryBuilder<Ctx> {
+        RegistryBuilder {
+            registry: ToolRegistry::new(),
+        }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> RegistryBuilder<Ctx> {
+    /// The registry, set up.
+    pub fn build(self) -> ToolRegistry<Ctx> {
+        self.registry
+    }
+
+    /// Adds a tool, as [`ToolRegistry::with`] does.
+    ///
+    /// # Panics
+    ///
+    /// When the name is taken or invalid, or a schema is not a JSON Schema:
+    /// mistakes in the program, not in a model's input.
+    #[track_caller]
+    pub fn with<Kind, T: crate::registry::into_tool::IntoTool<Ctx, Kind>>(
+        mut self,
+        tool: T,
+    ) -> Self {
+        self.registry = self.registry.with(tool);
+        self
+    }
+
     /// Installs the hook that approves or denies calls of tools of tier
     /// [`Confirm`](crate::policy::ToolTier::Confirm), for callers whose context has
     /// no hook of its own ([`ToolContext::with_approval`](crate::ToolContext::with_approval)). Without either
     /// they are denied.
-    #[must_use]
-    pub fn with_approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
-        self.pipeline.approval = Some(Arc::new(hook));
+    pub fn approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
+        self.registry.pipeline.approval = Some(Arc::new(hook));
         self
     }
 
     /// Installs the observer that sees every call start, report progress
     /// ([`ToolContext::progress`](crate::ToolContext::progress)) and finish.
-    #[must_use]
-    pub fn with_observer<O: CallObserver>(mut self, observer: O) -> Self {
+    pub fn observer<O: CallObserver>(mut self, observer: O) -> Self {
         let observer = Arc::new(observer);
-        self.pipeline.progress = Some(Arc::clone(&observer) as _);
-        self.pipeline.observer = Some(observer);
+        self.registry.pipeline.progress = Some(Arc::clone(&observer) as _);
+        self.registry.pipeline.observer = Some(observer);
         self
     }
 
@@ -49,20 +121,18 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// use tool_core::ToolRegistry;
     ///
     /// // Tools that each lock what they touch may all run at once.
-    /// let registry: ToolRegistry = ToolRegistry::new().with_batch(Batch::Parallel);
+    /// let registry: ToolRegistry = ToolRegistry::builder().batch(Batch::Parallel).build();
     /// # let _ = registry;
     /// ```
-    #[must_use]
-    pub fn with_batch(mut self, batch: Batch) -> Self {
-        self.batch = batch;
+    pub fn batch(mut self, batch: Batch) -> Self {
+        self.registry.batch = batch;
         self
     }
 
     /// The limit on one call's arguments, in bytes of compact JSON.
     /// Default: 1 MiB.
-    #[must_use]
-    pub fn with_max_argument_bytes(mut self, limit: usize) -> Self {
-        self.pipeline.settings.max_argument_bytes = limit;
+    pub fn max_argument_bytes(mut self, limit: usize) -> Self {
+        self.registry.pipeline.settings.max_argument_bytes = limit;
         self
     }
 
@@ -84,7 +154,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///     Image::png(vec![0; 2048])
     /// }
     ///
-    /// let registry: ToolRegistry = ToolRegistry::new().with(Screenshot).with_max_media_bytes(1024);
+    /// let registry: ToolRegistry = ToolRegistry::builder().with(Screenshot).max_media_bytes(1024).build();
     /// let result = registry.call(&ToolContext::new(()), "screenshot", serde_json::json!({})).await;
     /// assert!(result.is_error());
     /// assert_eq!(
@@ -93,25 +163,22 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// );
     /// # });
     /// ```
-    #[must_use]
-    pub fn with_max_media_bytes(mut self, limit: usize) -> Self {
-        self.pipeline.settings.max_media_bytes = limit;
+    pub fn max_media_bytes(mut self, limit: usize) -> Self {
+        self.registry.pipeline.settings.max_media_bytes = limit;
         self
     }
 
     /// The time a call may run when its tool sets no `timeout`. Default: 30
     /// seconds.
-    #[must_use]
-    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
-        self.pipeline.settings.default_timeout = timeout;
+    pub fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.registry.pipeline.settings.default_timeout = timeout;
         self
     }
 
     /// The time a deferred result may take to be delivered. Default: 10
     /// minutes.
-    #[must_use]
-    pub fn with_pending_timeout(mut self, timeout: Duration) -> Self {
-        self.pipeline.settings.pending_timeout = timeout;
+    pub fn pending_timeout(mut self, timeout: Duration) -> Self {
+        self.registry.pipeline.settings.pending_timeout = timeout;
         self
     }
 
@@ -138,22 +205,22 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// }
     ///
     /// let store = MemoryStore::new();
-    /// let registry = ToolRegistry::new().with(PickFile).with_store(store.clone());
+    /// let registry = ToolRegistry::builder().with(PickFile).store(store.clone()).build();
     /// let pending = registry.call(&ToolContext::new(()), "pick_file", serde_json::json!({})).await;
     /// let id = pending.pending_call_id().unwrap().to_owned();
     /// assert!(store.get(&format!("call:{id}")).await.unwrap().is_some(), "recorded");
     ///
     /// // Another registry on the same store (another process, with Redis)
     /// // delivers the result and takes it.
-    /// let elsewhere = ToolRegistry::<()>::new().with_store(store);
-    /// elsewhere.deliver(&id, ToolResult::text("notes.txt")).await.unwrap();
-    /// assert_eq!(elsewhere.wait(&id).await.unwrap().model_text(), "notes.txt");
+    /// let elsewhere = ToolRegistry::<()>::builder().store(store).build();
+    /// elsewhere.pending().deliver(&id, ToolResult::text("notes.txt")).await.unwrap();
+    /// assert_eq!(elsewhere.pending().wait(&id).await.unwrap().model_text(), "notes.txt");
     /// # });
     /// ```
-    #[must_use]
-    pub fn with_store(mut self, store: impl Store) -> Self {
+    pub fn store(mut self, store: impl Store) -> Self {
         let store: Arc<dyn Store> = Arc::new(store);
-        self.pipeline.pending = Arc::new(PendingCalls::Stored(Arc::new(StoredCalls::new(store))));
+        self.registry.pipeline.pending =
+            Arc::new(PendingCalls::Stored(Arc::new(StoredCalls::new(store))));
         self
     }
 
@@ -165,11 +232,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// use tool_core::registry::Validation;
     ///
     /// // Every call checked, even where the parameter types imply it.
-    /// let registry = ToolRegistry::<()>::new().with_validation(Validation::Always);
+    /// let registry = ToolRegistry::<()>::builder().validation(Validation::Always).build();
     /// ```
-    #[must_use]
-    pub fn with_validation(mut self, validation: Validation) -> Self {
-        self.pipeline.settings.validation = validation;
+    pub fn validation(mut self, validation: Validation) -> Self {
+        self.registry.pipeline.settings.validation = validation;
         self
     }
 
@@ -194,7 +260,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// #[tool(name = "1st_hit")]
     /// fn first_hit(query: String) -> String { query }
     ///
-    /// let mut registry: ToolRegistry = ToolRegistry::new().with_check([Provider::Gemini { openapi: false }]);
+    /// let mut registry: ToolRegistry = ToolRegistry::builder().check([Provider::Gemini { openapi: false }]).build();
     /// assert_eq!(
     ///     registry.register(FirstHit).unwrap_err().to_string(),
     ///     "tool name `1st_hit` is rejected by Gemini: Gemini wants it to start with a letter or `_`"
@@ -202,11 +268,11 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// ```
     #[must_use]
     #[track_caller]
-    pub fn with_check(mut self, check: impl ToolCheck) -> Self {
-        if let Err(error) = check.check_all(&mut self.tools()) {
+    pub fn check(mut self, check: impl ToolCheck) -> Self {
+        if let Err(error) = check.check_all(&mut self.registry.tools()) {
             panic!("{error}");
         }
-        self.checks.push(Arc::new(check));
+        self.registry.checks.push(Arc::new(check));
         self
     }
 }

@@ -187,7 +187,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// );
     /// assert_eq!(registry.insert(Hello, OnDuplicate::Keep), Ok(Inserted::Kept));
     /// assert_eq!(registry.insert(Hello, OnDuplicate::Replace), Ok(Inserted::Replaced));
-    /// assert_eq!(registry.len(), 1);
+    /// assert_eq!(registry.tools().len(), 1);
     /// ```
     pub fn insert<Kind, T: IntoTool<Ctx, Kind>>(
         &mut self,
@@ -276,23 +276,13 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     }
 
     /// Whether a tool of that name is registered.
-    pub fn contains(&self, name: &str) -> bool {
+    pub(crate) fn contains(&self, name: &str) -> bool {
         self.index.contains_key(name)
     }
 
     /// The names, in registration order.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> {
         self.definitions.iter().map(|d| d.name.as_str())
-    }
-
-    /// The number of tools.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether there are no tools.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// Every tool's [`ToolDefinition`](crate::registry::ToolDefinition),
@@ -304,18 +294,6 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// [`Provider::definitions`](crate::provider::Provider::definitions).
     pub fn tool_definitions(&self) -> &[Arc<ToolDefinition>] {
         &self.definitions
-    }
-
-    /// The definition of the tool of that name.
-    pub fn tool_definition(&self, name: &str) -> Option<&ToolDefinition> {
-        self.index.get(name).map(|&at| &*self.definitions[at])
-    }
-
-    /// Whether the registry has an approval hook
-    /// ([`with_approval`](Self::with_approval)), so that its `Confirm`
-    /// tools can run.
-    pub fn has_approval(&self) -> bool {
-        self.pipeline.approval.is_some()
     }
 
     /// Runs the tool called `name` on the model's arguments.
@@ -333,7 +311,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///    `#[serde(default)]`;
     /// 3. validation against the tool's input schema, every violation with
     ///    its JSON path (unless turned off with
-    ///    [`ToolRegistry::with_validation`]);
+    ///    [`RegistryBuilder::validation`](crate::registry::RegistryBuilder::validation));
     /// 4. deserialization into the tool's input: the tool never runs on
     ///    arguments that do not fit;
     /// 5. policy: the tool's availability, the scopes it requires, and for
@@ -345,7 +323,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///    so give slow work an `async` tool (or `spawn_blocking`). A tool
     ///    that is not `concurrency_safe` runs one call at a time. A
     ///    `long_running` tool returns a pending result at once and runs on;
-    ///    see [`ToolRegistry::wait`];
+    ///    see [`Pending::wait`](crate::registry::Pending::wait);
     /// 7. the output: text or JSON, plus structured content when the tool
     ///    declares an output schema (checked against it).
     ///
@@ -377,7 +355,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// [`ToolRegistry::call`].
     ///
     /// How the calls share time is the registry's [`Batch`]
-    /// ([`ToolRegistry::with_batch`]). By default ([`Batch::Auto`]),
+    /// ([`RegistryBuilder::batch`](crate::registry::RegistryBuilder::batch)). By default ([`Batch::Auto`]),
     /// consecutive calls of tools marked `read_only` or `concurrency_safe`
     /// run concurrently, and any other call runs alone, after every call
     /// before it has finished and before any call after it starts: a read
@@ -514,7 +492,7 @@ impl<Ctx> fmt::Debug for ToolRegistry<Ctx> {
 }
 
 /// A rule every tool must pass to be added to a registry
-/// ([`ToolRegistry::with_check`]): a provider that must accept it, say.
+/// ([`RegistryBuilder::check`](crate::registry::RegistryBuilder::check)): a provider that must accept it, say.
 pub trait ToolCheck: Send + Sync + 'static {
     /// Checks the tools together (a provider may limit how many of a kind
     /// one request can hold); the first that fails is the error.

@@ -15,7 +15,7 @@
 //! The trust is in the derives: a parameter type whose hand-written
 //! `Deserialize` accepts more than its `JsonSchema` describes reads what it
 //! accepts. A registry that wants every call checked anyway says
-//! [`with_validation`](crate::ToolRegistry::with_validation)`(`[`Validation::Always`](crate::Validation::Always)`)`.
+//! [`validation`](crate::registry::RegistryBuilder::validation)`(`[`Validation::Always`](crate::Validation::Always)`)`.
 
 use serde_json::{Map, Value};
 

@@ -22,9 +22,9 @@ pub enum Approval {
     },
     /// Decide later: the call is parked, its result pending
     /// ([`ToolResult::awaits_decision`](crate::ToolResult::awaits_decision)),
-    /// until someone gives a [`Decision`] with
-    /// [`ToolRegistry::decide`](crate::ToolRegistry::decide), in this
-    /// process or, with a shared [store](crate::ToolRegistry::with_store),
+    /// until someone gives a [`Decision`](crate::policy::Decision) with
+    /// [`Approvals::decide`](crate::registry::Approvals::decide), in this
+    /// process or, with a shared [store](crate::registry::RegistryBuilder::store),
     /// in any; or until the registry's pending timeout, when it is denied.
     Park,
 }
@@ -60,7 +60,7 @@ pub struct ApprovalRequest<'a, Ctx> {
 /// a prompt to a person, a policy engine, a rule table.
 ///
 /// Installed for every caller with
-/// [`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval), or
+/// [`RegistryBuilder::approval`](crate::registry::RegistryBuilder::approval), or
 /// for one with [`ToolContext::with_approval`], which is asked first.
 /// Without either, every `Confirm` call is denied: a tool that asks for
 /// approval runs only once something gives it (fail closed).

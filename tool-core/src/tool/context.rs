@@ -169,7 +169,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// The same context with an approval hook of its own: asked about this
     /// caller's calls of [`Confirm`](crate::policy::ToolTier::Confirm) tools in
     /// place of the registry's hook
-    /// ([`ToolRegistry::with_approval`](crate::ToolRegistry::with_approval)).
+    /// ([`RegistryBuilder::approval`](crate::registry::RegistryBuilder::approval)).
     /// For the person at one client: a chat window's dialog, or, in
     /// `tool-mcp`, a question to the MCP client's user.
     ///

@@ -65,7 +65,7 @@ pub trait TypedTool<Ctx = ()>: Send + Sync + 'static {
     type Input: DeserializeOwned + Send + 'static;
 
     /// What [`execute`](TypedTool::execute) returns: a [`ToolResult`], or a
-    /// `Result<T, E>` of any value a tool may return ([`IntoToolOutput`]:
+    /// `Result<T, E>` of any value a tool may return ([`IntoToolOutput`](crate::output::IntoToolOutput):
     /// text, JSON, media, parts, a `ToolResult`) and any `E: Display`, whose
     /// `Err` becomes an error result with the error's text, so that
     /// `execute` can use `?`.
@@ -298,7 +298,7 @@ impl<Ctx, T: Tool<Ctx> + ?Sized> Tool<Ctx> for std::sync::Arc<T> {
 /// let info = registry.info("add").unwrap();
 /// assert_eq!(info.definition.description, "Add two numbers.");
 /// assert!(info.metadata.read_only);
-/// assert_eq!(Some(info.definition), registry.tool_definition("add"));
+/// assert_eq!(Some(info.definition), registry.info("add").map(|tool| tool.definition));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]

@@ -53,9 +53,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// }
 ///
 /// let sent = Arc::new(Mutex::new(Vec::new()));
-/// let registry = ToolRegistry::new()
+/// let registry = ToolRegistry::builder()
 ///     .with(Index)
-///     .with_observer(Notifications(Arc::clone(&sent)));
+///     .observer(Notifications(Arc::clone(&sent))).build();
 /// let ctx = ToolContext::new(());
 /// registry.call(&ctx, "index", json!({"documents": ["a.md", "b.md"]})).await;
 /// assert_eq!(

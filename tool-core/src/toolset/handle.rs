@@ -109,14 +109,14 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
         self.current().call_all(ctx, calls).await
     }
 
-    /// [`ToolRegistry::deliver`]: every version shares the pending calls.
+    /// [`Pending::deliver`](crate::registry::Pending::deliver): every version shares the pending calls.
     pub async fn deliver(&self, call_id: &str, result: ToolResult) -> Result<(), DeliveryError> {
-        self.current().deliver(call_id, result).await
+        self.current().pending().deliver(call_id, result).await
     }
 
-    /// [`ToolRegistry::wait`]: every version shares the pending calls.
+    /// [`Pending::wait`](crate::registry::Pending::wait): every version shares the pending calls.
     pub async fn wait(&self, call_id: &str) -> Option<ToolResult> {
-        self.current().wait(call_id).await
+        self.current().pending().wait(call_id).await
     }
 
     /// Makes the next version: `change` gets a copy of the registry as it
@@ -135,7 +135,7 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
     /// let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new().with(Hello));
     /// let removed = handle.update(|registry| registry.remove("hello"));
     /// assert!(removed);
-    /// assert!(handle.current().is_empty());
+    /// assert!(handle.current().names().next().is_none());
     /// ```
     pub fn update<R>(&self, change: impl FnOnce(&mut ToolRegistry<Ctx>) -> R) -> R {
         let Ok::<R, std::convert::Infallible>(value) = self.try_update(|next| Ok(change(next)));

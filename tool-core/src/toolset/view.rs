@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::dispatch::access::allowed;
+use crate::dispatch::access::{allowed, available};
 use crate::error::tool_error::{RegistryError, ToolError};
 use crate::output::result::ToolResult;
 use crate::provider::Provider;
@@ -72,6 +72,7 @@ pub struct Select<'c, Ctx = ()> {
     tags: Option<Vec<String>>,
     up_front: bool,
     caller: Option<&'c ToolContext<Ctx>>,
+    available_to: Option<&'c ToolContext<Ctx>>,
 }
 
 // Not derived: that would ask `Ctx: Clone`.
@@ -82,6 +83,7 @@ impl<Ctx> Clone for Select<'_, Ctx> {
             tags: self.tags.clone(),
             up_front: self.up_front,
             caller: self.caller,
+            available_to: self.available_to,
         }
     }
 }
@@ -93,6 +95,7 @@ impl<Ctx> std::fmt::Debug for Select<'_, Ctx> {
             .field("tags", &self.tags)
             .field("up_front", &self.up_front)
             .field("caller", &self.caller.is_some())
+            .field("available_to", &self.available_to.is_some())
             .finish()
     }
 }
@@ -105,6 +108,7 @@ impl<'c, Ctx> Select<'c, Ctx> {
             tags: None,
             up_front: false,
             caller: None,
+            available_to: None,
         }
     }
 
@@ -138,6 +142,17 @@ impl<'c, Ctx> Select<'c, Ctx> {
     #[must_use]
     pub fn caller(mut self, caller: &'c ToolContext<Ctx>) -> Self {
         self.caller = Some(caller);
+        self
+    }
+
+    /// Only the tools whose availability checks
+    /// ([`TypedTool::check_available`](crate::TypedTool::check_available))
+    /// let `caller` call them, whatever scopes it holds: what to show a
+    /// caller who can be given more scopes when it needs them (an OAuth
+    /// client asked for a scope, which it then asks its user for).
+    #[must_use]
+    pub fn available_to(mut self, caller: &'c ToolContext<Ctx>) -> Self {
+        self.available_to = Some(caller);
         self
     }
 }
@@ -250,6 +265,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         members.dedup();
         if let Some(caller) = select.caller {
             members.retain(|&at| allowed(&self.entries[at], caller));
+        }
+        if let Some(caller) = select.available_to {
+            members.retain(|&at| available(&self.entries[at], caller));
         }
         View {
             registry: self,

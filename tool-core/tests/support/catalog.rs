@@ -66,7 +66,7 @@ pub(crate) fn registry_of(copies: usize, count: usize) -> ToolRegistry {
                 1 => text(entry, "name"),
                 _ => format!("{}_{copy}", text(entry, "name")),
             };
-            if registry.len() == count {
+            if registry.tools().len() == count {
                 return registry;
             }
             let added = registry.register(Listed {

@@ -58,12 +58,13 @@ impl ApprovalHook<()> for AskLater {
 
 /// A registry that parks every payment, keeping what waits in `store`.
 pub(crate) fn registry(store: impl Store) -> ToolRegistry {
-    ToolRegistry::new()
+    ToolRegistry::builder()
         .with(SendMoney)
         .with(PickFile)
         .with(Ship)
-        .with_approval(AskLater)
-        .with_store(store)
+        .approval(AskLater)
+        .store(store)
+        .build()
 }
 
 const PROVIDER: Provider = Provider::Anthropic { strict: false };
@@ -130,17 +131,22 @@ pub(crate) async fn the_same_payment_in_two_conversations_is_two_calls(
 
     // Edited for the first: 100 cents, for the first alone.
     let edited = Decision::edit(json!({"to": "ada", "cents": 100}));
-    let result = there.decide(&first, &a_id, edited).await.expect("parked");
+    let result = there
+        .approvals()
+        .decide(&first, &a_id, edited)
+        .await
+        .expect("parked");
     assert_eq!(result.model_text(), "sent 100 cents to ada");
     assert_eq!(finished(here, a).await, "sent 100 cents to ada");
 
     // The second still waits for its own decision, listed where it is
     // decided.
-    let parked = there.parked(&second).await.expect("listed");
+    let parked = there.approvals().parked(&second).await.expect("listed");
     assert_eq!(ids(parked.clone()), std::slice::from_ref(&b_id));
     assert_eq!(parked[0].arguments(), &json!({"to": "ada", "cents": 5000}));
     let denied = Decision::deny("not today");
     there
+        .approvals()
         .decide(&second, &b_id, denied)
         .await
         .expect("still parked");
@@ -155,10 +161,12 @@ pub(crate) async fn the_same_payment_in_two_conversations_is_two_calls(
     let b = respond(here, &second, &payment()).await;
     let (a_id, b_id) = (waiting_id(&a), waiting_id(&b));
     there
+        .approvals()
         .decide(&second, &b_id, Decision::deny("no"))
         .await
         .expect("parked");
     there
+        .approvals()
         .decide(&first, &a_id, Decision::Approve)
         .await
         .expect("parked, not decided by the denial");
@@ -184,16 +192,17 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
     assert_ne!(ada_id, bob_id);
 
     assert_eq!(
-        ids(there.parked(&ada).await.expect("listed")),
+        ids(there.approvals().parked(&ada).await.expect("listed")),
         std::slice::from_ref(&ada_id)
     );
     assert_eq!(
-        ids(there.parked(&bob).await.expect("listed")),
+        ids(there.approvals().parked(&bob).await.expect("listed")),
         std::slice::from_ref(&bob_id)
     );
     // A context naming no caller is no one's: it sees neither.
     assert!(
         there
+            .approvals()
             .parked(&ToolContext::new(()))
             .await
             .expect("listed")
@@ -202,13 +211,17 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
 
     // Bob cannot decide Ada's call: to him it does not exist.
     assert_eq!(
-        there.decide(&bob, &ada_id, Decision::Approve).await,
+        there
+            .approvals()
+            .decide(&bob, &ada_id, Decision::Approve)
+            .await,
         Err(DecisionError::UnknownCall {
             call_id: ada_id.clone()
         })
     );
     assert_eq!(
         there
+            .approvals()
             .decide(&ToolContext::new(()), &ada_id, Decision::Approve)
             .await,
         Err(DecisionError::UnknownCall {
@@ -217,26 +230,31 @@ pub(crate) async fn a_caller_never_sees_or_decides_another_callers_call(
     );
     // Ada denies hers; Bob's waits, and he approves it.
     there
+        .approvals()
         .decide(&ada, &ada_id, Decision::deny("ada said no"))
         .await
         .expect("hers");
     assert_eq!(
-        ids(there.parked(&bob).await.expect("listed")),
+        ids(there.approvals().parked(&bob).await.expect("listed")),
         std::slice::from_ref(&bob_id)
     );
     // Decided, Ada's call is still not Bob's to know of.
     assert_eq!(
-        there.decide(&bob, &ada_id, Decision::Approve).await,
+        there
+            .approvals()
+            .decide(&bob, &ada_id, Decision::Approve)
+            .await,
         Err(DecisionError::UnknownCall {
             call_id: ada_id.clone()
         })
     );
     let result = there
+        .approvals()
         .decide(&bob, &bob_id, Decision::Approve)
         .await
         .expect("his");
     assert_eq!(result.model_text(), "sent 5000 cents to carol");
-    let ada_result = tokio::time::timeout(Duration::from_secs(10), here.wait(&ada_id))
+    let ada_result = tokio::time::timeout(Duration::from_secs(10), here.pending().wait(&ada_id))
         .await
         .expect("the wait ends")
         .expect("a result");
@@ -260,10 +278,12 @@ pub(crate) async fn the_same_client_call_in_two_conversations_gets_its_own_resul
     let (a_id, b_id) = (waiting_id(&a), waiting_id(&b));
     assert_ne!(a_id, b_id);
     there
+        .pending()
         .deliver(&b_id, ToolResult::text("bob.txt"))
         .await
         .expect("delivered");
     there
+        .pending()
         .deliver(&a_id, ToolResult::text("ada.txt"))
         .await
         .expect("delivered");
@@ -285,6 +305,7 @@ pub(crate) async fn the_same_call_asked_again_in_its_conversation_runs_once(
     let id = waiting_id(&first);
     assert_eq!(waiting_id(&retried), id, "the same call");
     there
+        .pending()
         .deliver(&id, ToolResult::text("notes.txt"))
         .await
         .expect("delivered once");
@@ -318,8 +339,12 @@ pub(crate) async fn the_same_call_asked_again_in_its_conversation_runs_once(
     .await;
     let id = waiting_id(&parked);
     assert_eq!(waiting_id(&again), id, "parked once");
-    assert_eq!(there.parked(&chat).await.expect("listed").len(), 1);
+    assert_eq!(
+        there.approvals().parked(&chat).await.expect("listed").len(),
+        1
+    );
     there
+        .approvals()
         .decide(&chat, &id, Decision::Approve)
         .await
         .expect("parked");
@@ -333,7 +358,14 @@ pub(crate) async fn the_same_call_asked_again_in_its_conversation_runs_once(
     .await;
     assert_eq!(waiting_id(&after), id);
     assert!(after.waiting().all(|waiting| !waiting.awaits_decision()));
-    assert!(there.parked(&chat).await.expect("listed").is_empty());
+    assert!(
+        there
+            .approvals()
+            .parked(&chat)
+            .await
+            .expect("listed")
+            .is_empty()
+    );
     assert_eq!(finished(there, again).await, "sent 1 cents to ada");
     assert_eq!(finished(here, after).await, "sent 1 cents to ada");
 }
@@ -349,11 +381,15 @@ pub(crate) async fn an_approved_client_run_call_takes_its_delivery_under_its_par
     let parked = here.call(&chat, "ship", json!({"order": "o-1"})).await;
     assert!(parked.awaits_decision(), "{}", parked.model_text());
     let id = parked.pending_call_id().expect("parked").to_owned();
-    let deciding = there.decide(&chat, &id, Decision::Approve);
+    let deciding = there.approvals().decide(&chat, &id, Decision::Approve);
     let delivering = async {
         // Refused until the approved run waits for it.
         loop {
-            match here.deliver(&id, ToolResult::text("shipped o-1")).await {
+            match here
+                .pending()
+                .deliver(&id, ToolResult::text("shipped o-1"))
+                .await
+            {
                 Ok(()) => break,
                 Err(tool_core::registry::DeliveryError::NotAwaitingDelivery { .. }) => {
                     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -368,7 +404,7 @@ pub(crate) async fn an_approved_client_run_call_takes_its_delivery_under_its_par
     .await
     .expect("the decision ends with the delivery");
     assert_eq!(decided.expect("parked").model_text(), "shipped o-1");
-    let result = tokio::time::timeout(Duration::from_secs(10), here.wait(&id))
+    let result = tokio::time::timeout(Duration::from_secs(10), here.pending().wait(&id))
         .await
         .expect("the wait ends")
         .expect("a result");
@@ -396,6 +432,7 @@ pub(crate) async fn a_loaded_turn_knows_its_call_was_decided(
     assert!(loaded.waiting().all(|waiting| waiting.awaits_decision()));
 
     there
+        .approvals()
         .decide(&chat, &id, Decision::Approve)
         .await
         .expect("parked");
@@ -406,6 +443,13 @@ pub(crate) async fn a_loaded_turn_knows_its_call_was_decided(
     let waiting: Vec<_> = loaded.waiting().collect();
     assert_eq!(waiting.len(), 1, "its result still to be taken");
     assert!(!waiting[0].awaits_decision(), "decided elsewhere");
-    assert!(there.parked(&chat).await.expect("listed").is_empty());
+    assert!(
+        there
+            .approvals()
+            .parked(&chat)
+            .await
+            .expect("listed")
+            .is_empty()
+    );
     assert_eq!(finished(here, loaded).await, "sent 5000 cents to ada");
 }

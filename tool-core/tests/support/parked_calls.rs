@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, Decision, DecisionError};
 use tool_core::registry::DeliveryError;
+use tool_core::registry::RegistryBuilder;
 use tool_core::store::Store;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 
@@ -33,10 +34,11 @@ impl ApprovalHook<()> for AskLater {
 
 /// A registry that parks every transfer, keeping its calls in `store`.
 pub(crate) fn registry(store: impl Store) -> ToolRegistry {
-    ToolRegistry::new()
+    ToolRegistry::builder()
         .with(Transfer)
-        .with_approval(AskLater)
-        .with_store(store)
+        .approval(AskLater)
+        .store(store)
+        .build()
 }
 
 async fn park(registry: &ToolRegistry, cents: u64) -> String {
@@ -59,7 +61,7 @@ async fn park(registry: &ToolRegistry, cents: u64) -> String {
 }
 
 async fn wait(registry: &ToolRegistry, id: &str) -> ToolResult {
-    tokio::time::timeout(Duration::from_secs(10), registry.wait(id))
+    tokio::time::timeout(Duration::from_secs(10), registry.pending().wait(id))
         .await
         .expect("the wait ends")
         .expect("a result")
@@ -75,6 +77,7 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
 
     let approved = park(&here, 100).await;
     let result = there
+        .approvals()
         .decide(&ctx, &approved, Decision::Approve)
         .await
         .expect("parked");
@@ -84,7 +87,10 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
         "sent 100 cents to ada"
     );
     assert_eq!(
-        there.decide(&ctx, &approved, Decision::Approve).await,
+        there
+            .approvals()
+            .decide(&ctx, &approved, Decision::Approve)
+            .await,
         Err(DecisionError::NotParked {
             call_id: approved.clone()
         }),
@@ -93,6 +99,7 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
 
     let denied = park(&here, 200).await;
     there
+        .approvals()
         .decide(&ctx, &denied, Decision::deny("ada's account is frozen"))
         .await
         .expect("parked");
@@ -105,6 +112,7 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
 
     let edited = park(&here, 5000).await;
     there
+        .approvals()
         .decide(
             &ctx,
             &edited,
@@ -119,6 +127,7 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
 
     let badly_edited = park(&here, 700).await;
     there
+        .approvals()
         .decide(
             &ctx,
             &badly_edited,
@@ -135,6 +144,7 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
 
     assert_eq!(
         there
+            .approvals()
             .decide(&ctx, "call-never-parked", Decision::Approve)
             .await,
         Err(DecisionError::UnknownCall {
@@ -143,7 +153,10 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
     );
     let waiting = park(&here, 900).await;
     assert_eq!(
-        there.deliver(&waiting, ToolResult::text("sent")).await,
+        there
+            .pending()
+            .deliver(&waiting, ToolResult::text("sent"))
+            .await,
         Err(DeliveryError::NotAwaitingDelivery {
             call_id: waiting.clone()
         }),
@@ -153,7 +166,9 @@ pub(crate) async fn decisions_made_elsewhere_are_the_calls_results(
 
 /// No decision in time: the call is denied, saying so.
 pub(crate) async fn a_call_no_one_decides_on_is_denied(here: ToolRegistry, there: ToolRegistry) {
-    let here = here.with_pending_timeout(Duration::from_millis(300));
+    let here = RegistryBuilder::from(here)
+        .pending_timeout(Duration::from_millis(300))
+        .build();
     let id = park(&here, 100).await;
     let result = wait(&there, &id).await;
     assert!(result.is_error());
@@ -163,6 +178,7 @@ pub(crate) async fn a_call_no_one_decides_on_is_denied(here: ToolRegistry, there
     );
     assert_eq!(
         there
+            .approvals()
             .decide(&ToolContext::new(()), &id, Decision::Approve)
             .await,
         Err(DecisionError::NotParked {

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_core::registry::DeliveryError;
+use tool_core::registry::RegistryBuilder;
 use tool_core::store::Store;
 use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult, tool};
 
@@ -60,12 +61,13 @@ async fn take_photo() -> ToolResult {
 
 /// A registry of the tools, keeping its pending calls in `store`.
 pub(crate) fn registry(store: impl Store) -> ToolRegistry<Arc<Runs>> {
-    ToolRegistry::new()
+    ToolRegistry::builder()
         .with(PickFile)
         .with(Export)
         .with(Archive)
         .with(TakePhoto)
-        .with_store(store)
+        .store(store)
+        .build()
 }
 
 /// Long enough for a record to cross a loopback connection on a busy
@@ -73,7 +75,7 @@ pub(crate) fn registry(store: impl Store) -> ToolRegistry<Arc<Runs>> {
 const WITHIN: Duration = Duration::from_secs(10);
 
 async fn wait(registry: &ToolRegistry<Arc<Runs>>, id: &str) -> Option<ToolResult> {
-    tokio::time::timeout(WITHIN, registry.wait(id))
+    tokio::time::timeout(WITHIN, registry.pending().wait(id))
         .await
         .expect("the wait ends")
 }
@@ -89,13 +91,17 @@ pub(crate) async fn a_call_made_here_is_delivered_there(
         .call(&ctx, "pick_file", json!({"purpose": "the invoice"}))
         .await;
     let id = pending.pending_call_id().expect("pending").to_owned();
-    assert_eq!(here.pending_calls(), [id.as_str()]);
+    assert_eq!(here.pending().ids(), [id.as_str()]);
     there
+        .pending()
         .deliver(&id, ToolResult::text("invoice.pdf"))
         .await
         .expect("the call awaits its result, wherever it was made");
     assert_eq!(
-        there.deliver(&id, ToolResult::text("again.pdf")).await,
+        there
+            .pending()
+            .deliver(&id, ToolResult::text("again.pdf"))
+            .await,
         Err(DeliveryError::NotAwaitingDelivery {
             call_id: id.clone()
         }),
@@ -109,11 +115,12 @@ pub(crate) async fn a_call_made_here_is_delivered_there(
         "invoice.pdf"
     );
     assert!(
-        here.pending_calls().is_empty(),
+        here.pending().ids().is_empty(),
         "nothing runs here any more"
     );
     assert_eq!(
         there
+            .pending()
             .deliver("call-never-made", ToolResult::text("?"))
             .await,
         Err(DeliveryError::UnknownCall {
@@ -150,7 +157,9 @@ pub(crate) async fn a_result_never_delivered_times_out_everywhere(
     here: ToolRegistry<Arc<Runs>>,
     there: ToolRegistry<Arc<Runs>>,
 ) {
-    let here = here.with_pending_timeout(Duration::from_millis(400));
+    let here = RegistryBuilder::from(here)
+        .pending_timeout(Duration::from_millis(400))
+        .build();
     let ctx = ToolContext::new(Arc::new(Runs::default()));
     let pending = here
         .call(&ctx, "pick_file", json!({"purpose": "a timeout"}))
@@ -231,8 +240,8 @@ pub(crate) async fn delivered_media_is_bounded_as_a_tools_own(
     here: ToolRegistry<Arc<Runs>>,
     there: ToolRegistry<Arc<Runs>>,
 ) {
-    let here = here.with_max_media_bytes(16);
-    let there = there.with_max_media_bytes(16);
+    let here = RegistryBuilder::from(here).max_media_bytes(16).build();
+    let there = RegistryBuilder::from(there).max_media_bytes(16).build();
     let ctx = ToolContext::new(Arc::new(Runs::default()));
     let photo = || ToolResult::parts([tool_core::output::Image::png(vec![0; 64]).into()]);
     for (tool, arguments) in [
@@ -241,7 +250,11 @@ pub(crate) async fn delivered_media_is_bounded_as_a_tools_own(
     ] {
         let pending = here.call(&ctx, tool, arguments).await;
         let id = pending.pending_call_id().expect("pending").to_owned();
-        there.deliver(&id, photo()).await.expect("delivered");
+        there
+            .pending()
+            .deliver(&id, photo())
+            .await
+            .expect("delivered");
         let result = wait(&there, &id).await.expect("a result");
         assert_eq!(
             result.model_text(),
@@ -286,7 +299,7 @@ pub(crate) async fn a_run_taken_over_elsewhere_does_not_overwrite_it(
         "left as it is"
     );
     assert!(
-        here.pending_calls().is_empty(),
+        here.pending().ids().is_empty(),
         "nothing runs here any more"
     );
 }

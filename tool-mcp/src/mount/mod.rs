@@ -165,7 +165,7 @@ impl Mount {
     /// JSON of anything else ([`DEFAULT_MAX_RESULT_BYTES`]); a larger one
     /// is an error result.
     /// Media within it still meets the registry's own limit
-    /// (`ToolRegistry::with_max_media_bytes`).
+    /// (`RegistryBuilder::max_media_bytes`).
     #[must_use]
     pub fn max_result_bytes(mut self, limit: usize) -> Self {
         self.limits.result_bytes = limit;

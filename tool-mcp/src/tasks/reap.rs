@@ -88,7 +88,7 @@ async fn finish<Ctx: Send + Sync + 'static>(
     // A call kept in a shared store may have ended, or been given its
     // result, before its process stopped: nothing of it is lost then.
     if let Some(call_id) = &record.call_id
-        && let Some(result) = registry.wait(call_id).await
+        && let Some(result) = registry.pending().wait(call_id).await
         && !matches!(result.tool_error(), Some(ToolError::Lost { .. }))
     {
         record_end(&tasks, &task_id, deadline, Ended::Result(result)).await;

@@ -96,7 +96,7 @@ async fn follow<Ctx: Send + Sync + 'static>(
     let mut written_at = Instant::now() - STATUS_EVERY;
     let mut write_at: Option<Instant> = None;
     let end = {
-        let wait = registry.wait(&call_id);
+        let wait = registry.pending().wait(&call_id);
         tokio::pin!(wait);
         loop {
             tokio::select! {
@@ -168,7 +168,7 @@ async fn follow<Ctx: Send + Sync + 'static>(
         // The run stops; its result is still taken, so that the registry
         // forgets the call.
         token.cancel();
-        tokio::spawn(async move { registry.wait(&call_id).await });
+        tokio::spawn(async move { registry.pending().wait(&call_id).await });
     }
     record_end(&tasks, &task_id, record.deadline_ms(), ended).await;
 }

@@ -21,13 +21,13 @@ use crate::policy::{DecisionError, ParkedCall};
 use crate::store::StoreError;
 use crate::store::memory::MemoryStore;
 
-/// Why [`ToolRegistry::deliver`](crate::ToolRegistry::deliver) did not take
+/// Why [`Pending::deliver`](crate::registry::Pending::deliver) did not take
 /// a result.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DeliveryError {
     /// No pending call has that id (it never existed, or its result was
-    /// already taken by [`ToolRegistry::wait`](crate::ToolRegistry::wait)).
+    /// already taken by [`Pending::wait`](crate::registry::Pending::wait)).
     #[error("no pending call has the id `{call_id}`")]
     UnknownCall {
         /// The id given.
@@ -41,7 +41,7 @@ pub enum DeliveryError {
         call_id: String,
     },
     /// The store that keeps the registry's pending calls failed
-    /// ([`ToolRegistry::with_store`](crate::ToolRegistry::with_store)): the
+    /// ([`RegistryBuilder::store`](crate::registry::RegistryBuilder::store)): the
     /// result was not delivered.
     #[error("the result of call `{call_id}` was not delivered: {error}")]
     Store {

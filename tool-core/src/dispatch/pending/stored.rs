@@ -93,7 +93,7 @@ pub(crate) struct StoredCalls {
     /// store parks), whose calls' owner always lives.
     lease: Option<Arc<Lease>>,
     /// The calls this process runs that have not finished, for
-    /// [`ToolRegistry::pending_calls`](crate::ToolRegistry::pending_calls).
+    /// [`Pending::ids`](crate::registry::Pending::ids).
     running: Mutex<Vec<String>>,
     /// The questions of tools marked `asks`, parked in the same store.
     desk: OnceLock<Arc<Desk>>,

@@ -172,6 +172,7 @@ async fn a_client_run_call_waits_as_in_any_turn() {
     let waiting: Vec<_> = turn.waiting().map(|w| w.call_id().to_owned()).collect();
     assert_eq!(waiting.len(), 1);
     registry
+        .pending()
         .deliver(
             &waiting[0],
             crate::output::result::ToolResult::text("notes.txt"),

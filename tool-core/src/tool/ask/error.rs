@@ -7,7 +7,7 @@ use crate::error::tool_error::Violation;
 use crate::error::tool_error::{Secs, Violations};
 
 /// Every end of a question other than the person's accept, decline or
-/// cancel ([`Elicitation`](super::Elicitation)).
+/// cancel ([`Elicitation`](crate::elicit::Elicitation)).
 ///
 /// A tool that returns `Result<_, ElicitError>` passes the error's text to
 /// the model, so each text says, for the model, what happened.
@@ -80,7 +80,7 @@ pub enum ElicitError {
 }
 
 /// Why an answer to a parked question was refused
-/// ([`ToolRegistry::answer`](crate::ToolRegistry::answer)).
+/// ([`Questions::answer`](crate::registry::Questions::answer)).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnswerError {

@@ -16,8 +16,8 @@ use crate::tool::ask::question::{Answer, Question};
 
 /// Whoever puts a tool's questions to the person: an MCP client
 /// (`tool-mcp` names it for each request), the registry's parked
-/// questions ([`ToolRegistry::answer`](crate::ToolRegistry::answer)), or
-/// answers given beforehand ([`ToolContext::with_answers`]).
+/// questions ([`Questions::answer`](crate::registry::Questions::answer)), or
+/// answers given beforehand ([`ToolContext::with_answers`](crate::ToolContext::with_answers)).
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {

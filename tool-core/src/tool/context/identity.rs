@@ -12,7 +12,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// [`ToolRegistry`](crate::ToolRegistry) it is the registry's id of the
     /// call: the one its result is pending under
     /// ([`ToolResult::pending_call_id`](crate::ToolResult::pending_call_id)),
-    /// to [deliver](crate::ToolRegistry::deliver) it, decide on it or
+    /// to [deliver](crate::registry::Pending::deliver) it, decide on it or
     /// wait for it, and the one the observer's events and the `tool_call`
     /// tracing span carry. Each call has one of its own, even when another
     /// asks for the same tool with the same arguments; see
@@ -75,8 +75,8 @@ impl<Ctx> ToolContext<Ctx> {
     /// its callers by. A call is its caller's: what waits of it (a call
     /// parked for approval, a tool's question) is listed and decided only
     /// with a context of the same caller
-    /// ([`ToolRegistry::parked`](crate::ToolRegistry::parked),
-    /// [`ToolRegistry::decide`](crate::ToolRegistry::decide)), in this
+    /// ([`Approvals::parked`](crate::registry::Approvals::parked),
+    /// [`Approvals::decide`](crate::registry::Approvals::decide)), in this
     /// process or any other sharing the registry's store. A context that
     /// names none is its own caller, "anyone", apart from every named one.
     ///
@@ -101,7 +101,7 @@ impl<Ctx> ToolContext<Ctx> {
     ///     }
     /// }
     ///
-    /// let registry = ToolRegistry::new().with(SendMoney).with_approval(AskLater);
+    /// let registry = ToolRegistry::builder().with(SendMoney).approval(AskLater).build();
     /// let ada = ToolContext::new(()).with_caller("ada");
     /// let bob = ToolContext::new(()).with_caller("bob");
     /// let args = json!({"to": "ada", "cents": 5000});
@@ -109,13 +109,13 @@ impl<Ctx> ToolContext<Ctx> {
     /// let id = parked.pending_call_id().unwrap();
     ///
     /// // Bob can neither see nor decide Ada's call.
-    /// assert!(registry.parked(&bob).await.unwrap().is_empty());
+    /// assert!(registry.approvals().parked(&bob).await.unwrap().is_empty());
     /// assert!(matches!(
-    ///     registry.decide(&bob, id, Decision::Approve).await,
+    ///     registry.approvals().decide(&bob, id, Decision::Approve).await,
     ///     Err(DecisionError::UnknownCall { .. })
     /// ));
-    /// assert_eq!(registry.parked(&ada).await.unwrap()[0].call_id(), id);
-    /// let result = registry.decide(&ada, id, Decision::Approve).await.unwrap();
+    /// assert_eq!(registry.approvals().parked(&ada).await.unwrap()[0].call_id(), id);
+    /// let result = registry.approvals().decide(&ada, id, Decision::Approve).await.unwrap();
     /// assert_eq!(result.model_text(), "sent 5000 cents to ada");
     /// # });
     /// ```
@@ -142,7 +142,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// replica that picks up the same turn) waits for the first run or
     /// decision, and its result, instead of running the tool again, for as
     /// long as its record is kept (in the registry's
-    /// [store](crate::ToolRegistry::with_store); until its result is taken,
+    /// [store](crate::registry::RegistryBuilder::store); until its result is taken,
     /// and a few seconds after). A call that leaves nothing waiting (a tool
     /// that ends at once) runs each time it is asked for. Without a
     /// conversation, or for a call the provider gave no id (Gemini's often

@@ -122,14 +122,15 @@ impl SearchDocs {
 }
 
 fn registry(validation: Validation) -> ToolRegistry {
-    ToolRegistry::new()
+    ToolRegistry::builder()
         .with(GetWeather)
         .with(CreateEvent)
         .with(AddItems)
         .with(Lookup)
         .with(Draw)
         .with(SearchDocsTool)
-        .with_validation(validation)
+        .validation(validation)
+        .build()
 }
 
 const DRAW: &str = r#"{"shape":{"kind":"circle","radius":2},"target":7,"counts":{},"labels":{}}"#;
@@ -413,9 +414,10 @@ fn always_checks_what_a_hand_written_deserialize_would_let_through() {
         let result = crate::output::result::ToolResult::text("20 Celsius");
         format!("{result:?}")
     });
-    let checked = ToolRegistry::new()
+    let checked = ToolRegistry::builder()
         .with(Convert)
-        .with_validation(Validation::Always);
+        .validation(Validation::Always)
+        .build();
     let result = runtime.block_on(checked.call(&ToolContext::new(()), "convert", args()));
     assert!(result.is_error(), "{}", result.model_text());
     assert!(

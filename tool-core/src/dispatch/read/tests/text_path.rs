@@ -137,7 +137,10 @@ fn arguments_are_read_from_their_text_when_nothing_else_needs_them() {
         assert!(!call(&registry, tool, title).0, "{tool}");
     }
     // A registry whose calls are watched.
-    let watched = ToolRegistry::new().with(AddNote).with_observer(Watch);
+    let watched = ToolRegistry::builder()
+        .with(AddNote)
+        .observer(Watch)
+        .build();
     assert_eq!(
         call(&watched, "add_note", note),
         (false, r#"G 2 Some(["a"])"#.to_owned())

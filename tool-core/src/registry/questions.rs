@@ -3,14 +3,44 @@
 //! are asked, and the answer to each, from any process sharing the
 //! registry's store.
 
-use crate::elicit::desk::Questions;
+use crate::elicit::desk::QuestionStream;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::store::StoreError;
 use crate::tool::ask::error::AnswerError;
 use crate::tool::ask::question::{Answer, Question};
 use crate::tool::context::ToolContext;
 
+/// The questions the registry's `asks` tools put to the person when no
+/// client asks them ([`Questions::listen`](crate::registry::Questions::listen)): heard as they are
+/// asked, listed, answered or withdrawn, from any process sharing the
+/// registry's store.
+pub struct Questions<'r, Ctx = ()> {
+    registry: &'r ToolRegistry<Ctx>,
+}
+
+// Not derived: that would ask `Ctx: Clone`/`Debug`.
+impl<Ctx> Clone for Questions<'_, Ctx> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<Ctx> Copy for Questions<'_, Ctx> {}
+
+impl<Ctx> std::fmt::Debug for Questions<'_, Ctx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Questions").finish_non_exhaustive()
+    }
+}
+
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// The questions its tools ask that no client puts to the person.
+    pub fn questions(&self) -> Questions<'_, Ctx> {
+        Questions { registry: self }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> Questions<'_, Ctx> {
     /// Answers the question `question_id` that a tool asked
     /// ([`ToolContext::elicit`](crate::ToolContext::elicit)) and parked
     /// here, there being no one else to ask (no MCP client that takes
@@ -19,7 +49,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// refused, and the question still waits), `Answer::Decline` or
     /// `Answer::Cancel`. Each question is answered once, in this process
     /// or any other sharing the registry's
-    /// [store](ToolRegistry::with_store).
+    /// [store](crate::registry::RegistryBuilder::store).
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -47,7 +77,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// }
     ///
     /// let registry = Arc::new(ToolRegistry::new().with(BookTable));
-    /// let mut questions = registry.questions(&ToolContext::new(()));
+    /// let mut questions = registry.questions().listen(&ToolContext::new(()));
     /// let call = tokio::spawn({
     ///     let registry = Arc::clone(&registry);
     ///     async move { registry.call(&ToolContext::new(()), "book_table", json!({})).await }
@@ -55,14 +85,15 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// // The application shows the question to the person, and answers.
     /// let question = questions.next().await;
     /// assert_eq!(question.message(), "For how many?");
-    /// let wrong = registry.answer(question.id(), Answer::Accept(json!({"guests": "four"}))).await;
+    /// let wrong = registry.questions().answer(question.id(), Answer::Accept(json!({"guests": "four"}))).await;
     /// assert!(wrong.is_err(), "refused: the question still waits");
-    /// registry.answer(question.id(), Answer::Accept(json!({"guests": 4}))).await.unwrap();
+    /// registry.questions().answer(question.id(), Answer::Accept(json!({"guests": 4}))).await.unwrap();
     /// assert_eq!(call.await.unwrap().model_text(), "a table for 4");
     /// # });
     /// ```
-    pub async fn answer(&self, question_id: &str, answer: Answer) -> Result<(), AnswerError> {
-        self.pipeline
+    pub async fn answer(self, question_id: &str, answer: Answer) -> Result<(), AnswerError> {
+        self.registry
+            .pipeline
             .pending
             .desk()
             .answer(question_id, answer)
@@ -72,8 +103,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Withdraws the question `question_id`: its tool is told that the
     /// person could not be asked, for `reason`
     /// ([`ElicitError::Unsupported`](crate::elicit::ElicitError::Unsupported)).
-    pub async fn withdraw(&self, question_id: &str, reason: &str) -> Result<(), AnswerError> {
-        self.pipeline
+    pub async fn withdraw(self, question_id: &str, reason: &str) -> Result<(), AnswerError> {
+        self.registry
+            .pipeline
             .pending
             .desk()
             .withdraw(question_id, reason)
@@ -84,20 +116,22 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// they wait for an answer, for the application to put to the person:
     /// those open now, then each as it is asked, by this registry's tools
     /// in this process or any other sharing its
-    /// [store](ToolRegistry::with_store). Another caller's questions are
+    /// [store](crate::registry::RegistryBuilder::store). Another caller's questions are
     /// never told.
-    pub fn questions(&self, ctx: &ToolContext<Ctx>) -> Questions {
-        self.pipeline.pending.desk().listen(ctx.caller())
+    pub fn listen(self, ctx: &ToolContext<Ctx>) -> QuestionStream {
+        self.registry.pipeline.pending.desk().listen(ctx.caller())
     }
 
     /// The questions of `ctx`'s caller that wait for an answer now, asked
     /// in this process or any other sharing the registry's
-    /// [store](ToolRegistry::with_store), the soonest to run out of time
+    /// [store](crate::registry::RegistryBuilder::store), the soonest to run out of time
     /// first.
-    pub async fn open_questions(
-        &self,
-        ctx: &ToolContext<Ctx>,
-    ) -> Result<Vec<Question>, StoreError> {
-        self.pipeline.pending.desk().open(ctx.caller()).await
+    pub async fn open(self, ctx: &ToolContext<Ctx>) -> Result<Vec<Question>, StoreError> {
+        self.registry
+            .pipeline
+            .pending
+            .desk()
+            .open(ctx.caller())
+            .await
     }
 }

@@ -11,19 +11,48 @@ use crate::store::StoreError;
 use crate::tool::approval::ApproveAll;
 use crate::tool::context::ToolContext;
 
+/// The registry's calls parked for a person's decision
+/// ([`ToolRegistry::approvals`]): listed for their caller and decided,
+/// from any process sharing the registry's store.
+pub struct Approvals<'r, Ctx = ()> {
+    registry: &'r ToolRegistry<Ctx>,
+}
+
+// Not derived: that would ask `Ctx: Clone`/`Debug`.
+impl<Ctx> Clone for Approvals<'_, Ctx> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<Ctx> Copy for Approvals<'_, Ctx> {}
+
+impl<Ctx> std::fmt::Debug for Approvals<'_, Ctx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Approvals").finish_non_exhaustive()
+    }
+}
+
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// The calls parked for a decision ([`Approval::Park`](crate::policy::Approval::Park)): listed, decided.
+    pub fn approvals(&self) -> Approvals<'_, Ctx> {
+        Approvals { registry: self }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> Approvals<'_, Ctx> {
     /// Decides on a call parked for approval
     /// ([`Approval::Park`](crate::policy::Approval::Park)): runs it with
     /// `ctx` as the model asked ([`Decision::Approve`]) or with edited
     /// arguments ([`Decision::Edit`], checked and read as the model's would
     /// be), or denies it with a reason the model reads
     /// ([`Decision::Deny`]). The result is the call's: whoever
-    /// [waits](ToolRegistry::wait) on it (a [`Turn`](crate::provider::Turn)
+    /// [waits](crate::registry::Pending::wait) on it (a [`Turn`](crate::provider::Turn)
     /// being resumed) gets it, and it is returned here too.
     ///
     /// The decision may come from another process, minutes later, when
     /// the registry keeps its calls in a shared
-    /// [store](ToolRegistry::with_store); each call is decided once, and
+    /// [store](crate::registry::RegistryBuilder::store); each call is decided once, and
     /// only with a context of the caller that made it
     /// ([`ToolContext::with_caller`]): another caller's call is
     /// [unknown](DecisionError::UnknownCall) to it.
@@ -49,7 +78,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///     }
     /// }
     ///
-    /// let registry = ToolRegistry::new().with(Transfer).with_approval(AskLater);
+    /// let registry = ToolRegistry::builder().with(Transfer).approval(AskLater).build();
     /// let ctx = ToolContext::new(());
     /// let parked = registry.call(&ctx, "transfer", json!({"to": "ada", "cents": 5000})).await;
     /// assert!(parked.awaits_decision());
@@ -57,20 +86,21 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///
     /// // The person lowers the amount, and approves.
     /// let edited = Decision::edit(json!({"to": "ada", "cents": 500}));
-    /// let result = registry.decide(&ctx, id, edited).await.unwrap();
+    /// let result = registry.approvals().decide(&ctx, id, edited).await.unwrap();
     /// assert_eq!(result.model_text(), "sent 500 cents to ada");
-    /// assert_eq!(registry.wait(id).await.unwrap().model_text(), "sent 500 cents to ada");
+    /// assert_eq!(registry.pending().wait(id).await.unwrap().model_text(), "sent 500 cents to ada");
     /// # });
     /// ```
     pub async fn decide(
-        &self,
+        self,
         ctx: &ToolContext<Ctx>,
         call_id: &str,
         decision: Decision,
     ) -> Result<ToolResult, DecisionError> {
-        let settings = &self.pipeline.settings;
+        let settings = &self.registry.pipeline.settings;
         let runs_for = settings.default_timeout + settings.pending_timeout;
         let (claim, arguments) = self
+            .registry
             .pipeline
             .pending
             .decide(call_id, ctx.caller(), runs_for)
@@ -87,9 +117,9 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
 
     /// The calls of `ctx`'s caller ([`ToolContext::with_caller`]) parked
     /// for a decision now, by this process or any other sharing the
-    /// registry's [store](ToolRegistry::with_store), the longest parked
+    /// registry's [store](crate::registry::RegistryBuilder::store), the longest parked
     /// first: what to show the person, with the id to
-    /// [decide](ToolRegistry::decide) each under. Another caller's calls
+    /// [decide](crate::registry::Approvals::decide) each under. Another caller's calls
     /// are never listed.
     ///
     /// ```
@@ -111,27 +141,27 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     ///     }
     /// }
     ///
-    /// let registry = ToolRegistry::new().with(DeleteNote).with_approval(AskLater);
+    /// let registry = ToolRegistry::builder().with(DeleteNote).approval(AskLater).build();
     /// let ctx = ToolContext::new(()).with_caller("ada").with_conversation("notes");
     /// registry.call(&ctx, "delete_note", json!({"id": 7})).await;
     ///
-    /// let parked = registry.parked(&ctx).await.unwrap();
+    /// let parked = registry.approvals().parked(&ctx).await.unwrap();
     /// assert_eq!(parked.len(), 1);
     /// assert_eq!((parked[0].tool(), parked[0].conversation()), ("delete_note", Some("notes")));
     /// assert_eq!(parked[0].arguments(), &json!({"id": 7}));
-    /// registry.decide(&ctx, parked[0].call_id(), Decision::deny("not that one")).await.unwrap();
-    /// assert!(registry.parked(&ctx).await.unwrap().is_empty());
+    /// registry.approvals().decide(&ctx, parked[0].call_id(), Decision::deny("not that one")).await.unwrap();
+    /// assert!(registry.approvals().parked(&ctx).await.unwrap().is_empty());
     /// # });
     /// ```
-    pub async fn parked(&self, ctx: &ToolContext<Ctx>) -> Result<Vec<ParkedCall>, StoreError> {
-        self.pipeline.pending.parked(ctx.caller()).await
+    pub async fn parked(self, ctx: &ToolContext<Ctx>) -> Result<Vec<ParkedCall>, StoreError> {
+        self.registry.pipeline.pending.parked(ctx.caller()).await
     }
 
     /// Runs an approved call through the whole pipeline but the approval,
     /// to its final result. A `long_running` tool's runs as a call of its
     /// own, to which what is delivered to the parked call goes.
     async fn run_approved(
-        &self,
+        self,
         ctx: &ToolContext<Ctx>,
         claim: &StoredClaim,
         arguments: serde_json::Value,
@@ -139,13 +169,20 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         // A run of its own: not the parked call, whose id the caller's
         // given id would make again.
         let approved = ctx.clone().with_approval(ApproveAll).without_call_id();
-        let result = self.call(&approved, claim.tool(), arguments).await;
+        let result = self.registry.call(&approved, claim.tool(), arguments).await;
         let Some(id) = result.pending_call_id() else {
             return result;
         };
         if let Err(error) = claim.approved_as(id).await {
             tracing::warn!(tool = claim.tool(), %error, "an approved call's deliveries cannot be passed on");
         }
-        self.wait(id).await.unwrap_or(result)
+        self.registry.pending().wait(id).await.unwrap_or(result)
+    }
+
+    /// Whether the registry has an approval hook
+    /// ([`RegistryBuilder::approval`](crate::registry::RegistryBuilder::approval)),
+    /// so that its `Confirm` tools can run.
+    pub fn has_hook(self) -> bool {
+        self.registry.pipeline.approval.is_some()
     }
 }
