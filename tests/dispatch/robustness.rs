@@ -476,7 +476,7 @@ fn arbitrary_tool_names_are_unknown_unless_registered() {
                     problems.push(format!("unknown tool {name:?}: available {available:?}"));
                 }
                 if let Some(suggestion) = suggestion
-                    && !registry.info(suggestion).is_some()
+                    && registry.info(suggestion).is_none()
                 {
                     problems.push(format!("{name:?}: suggested unknown tool {suggestion:?}"));
                 }

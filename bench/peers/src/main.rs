@@ -144,7 +144,7 @@ fn measured() -> Vec<(Shape, Way)> {
 /// 100 tools in each framework, and every variant (the raw baselines
 /// included) returns its shape's expected text.
 fn check(rt: &tokio::runtime::Runtime, fw: &Frameworks) {
-    assert_eq!(fw.tc_validation.len(), 100, "tool-core registry");
+    assert_eq!(fw.tc_validation.tools().len(), 100, "tool-core registry");
     assert_eq!(fw.rmcp_router.list_all().len(), 100, "rmcp router");
     assert_eq!(fw.rig_set.len(), 100, "rig tool set");
     let raws = Shape::ALL.map(|shape| (shape, Way::Raw));

@@ -150,7 +150,9 @@ impl Frameworks {
         Frameworks {
             app: App::new(),
             tc_validation: tc::registry(),
-            tc_no_validation: tc::registry().with_validation(tool_core::registry::Validation::Off),
+            tc_no_validation: tool_core::registry::RegistryBuilder::from(tc::registry())
+                .validation(tool_core::registry::Validation::Off)
+                .build(),
             tc_ctx: tool_core::ToolContext::new(App::new()),
             rmcp_router: rm::router(),
             rmcp_service: service,

@@ -28,7 +28,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello);
     /// assert!(registry.remove("hello"));
     /// assert!(!registry.remove("hello"));
-    /// assert!(registry.names().next().is_none());
+    /// assert!(registry.tools().len() == 0);
     /// ```
     pub fn remove(&mut self, name: &str) -> bool {
         if let Some(at) = self

@@ -266,7 +266,6 @@ impl<Ctx: Send + Sync + 'static> RegistryBuilder<Ctx> {
     ///     "tool name `1st_hit` is rejected by Gemini: Gemini wants it to start with a letter or `_`"
     /// );
     /// ```
-    #[must_use]
     #[track_caller]
     pub fn check(mut self, check: impl ToolCheck) -> Self {
         if let Err(error) = check.check_all(&mut self.registry.tools()) {

@@ -135,7 +135,7 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
     /// let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new().with(Hello));
     /// let removed = handle.update(|registry| registry.remove("hello"));
     /// assert!(removed);
-    /// assert!(handle.current().names().next().is_none());
+    /// assert!(handle.current().tools().len() == 0);
     /// ```
     pub fn update<R>(&self, change: impl FnOnce(&mut ToolRegistry<Ctx>) -> R) -> R {
         let Ok::<R, std::convert::Infallible>(value) = self.try_update(|next| Ok(change(next)));
