@@ -140,5 +140,5 @@ fn main() {
         .with(Shout)
         .with(HourTool)
         .with(WhisperTool);
-    assert_eq!(registry.len(), 7);
+    assert_eq!(registry.tools().len(), 7);
 }

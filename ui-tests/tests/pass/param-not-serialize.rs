@@ -32,5 +32,5 @@ fn main() {
         .with(Distance)
         .with(DistanceOrZero)
         .with(DistanceByHand);
-    assert_eq!(registry.len(), 3);
+    assert_eq!(registry.tools().len(), 3);
 }

@@ -14,5 +14,5 @@ fn today() -> String {
 
 fn main() {
     let registry: my_tools::ToolRegistry = my_tools::ToolRegistry::new().with(Now).with(Today);
-    assert_eq!(registry.len(), 2);
+    assert_eq!(registry.tools().len(), 2);
 }

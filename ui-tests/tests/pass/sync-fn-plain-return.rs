@@ -21,5 +21,5 @@ fn main() {
     // The function stays callable as written.
     assert_eq!(add(2, 3), 5);
     let registry: ToolRegistry = ToolRegistry::new().with(Add).with(Hello);
-    assert_eq!(registry.len(), 2);
+    assert_eq!(registry.tools().len(), 2);
 }
