@@ -10,7 +10,8 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::{StreamError, StreamEvent, StreamReader};
+use super::event::StreamEvent;
+use super::reader::{StreamError, StreamReader};
 use crate::provider::{Provider, ProviderCall, Turn};
 use crate::registry::Batch;
 use crate::{ToolContext, ToolError, ToolRegistry, ToolResult};

@@ -3,7 +3,8 @@
 
 use serde_json::json;
 
-use crate::schema::dialect::{mcp_input, plain};
+use crate::provider::mcp::dialect::mcp_input;
+use crate::schema::dialect::plain;
 
 #[test]
 fn a_definition_used_once_is_written_in_place_with_both_descriptions() {

@@ -5,10 +5,10 @@
 
 use serde_json::{Map, Value};
 
-use super::refs::{Inline, inline};
-use super::subset::simplify;
-use super::walk::children;
-use super::{Unfit, keep_only, make_nullable, plain};
+use crate::schema::dialect::refs::{Inline, inline};
+use crate::schema::dialect::subset::simplify;
+use crate::schema::dialect::walk::children;
+use crate::schema::dialect::{Unfit, keep_only, make_nullable, plain};
 
 /// The fields of `ToolProperty`: all a property keeps. `items` is kept as
 /// it comes, but is held to the same fields here, so that every level
