@@ -206,7 +206,17 @@ impl Provider {
     /// are cached by the registry under its [name](Family::name), which must
     /// be its own). [`FromStr`] knows only the shipped providers, so a
     /// [`Turn`](crate::provider::Turn) of it, once saved, is not loaded.
-    /// See [`Family`] for an example.
+    /// See [`Family`] for a whole family and a turn.
+    ///
+    /// ```
+    /// use tool_core::provider::Provider;
+    ///
+    /// // A family is usually a `static` of your own type; here, a shipped one.
+    /// let groq = Provider::custom(Provider::Groq.family());
+    /// assert_eq!(groq.to_string(), "groq");
+    /// assert_eq!(groq.api(), "Groq");
+    /// assert_ne!(groq, Provider::Groq);
+    /// ```
     pub const fn custom(family: &'static dyn Family) -> Self {
         Provider::Custom(CustomFamily(family))
     }
@@ -430,6 +440,15 @@ impl Provider {
 
 /// A family of your own, as [`Provider::Custom`] holds it: compared, hashed
 /// and shown by its [name](Family::name).
+///
+/// ```
+/// use tool_core::provider::Provider;
+///
+/// let a = Provider::custom(Provider::Mcp.family());
+/// let b = Provider::custom(Provider::Mcp.family());
+/// assert_eq!(a, b);
+/// assert_eq!(format!("{a:?}"), r#"Custom(CustomFamily("mcp"))"#);
+/// ```
 #[derive(Clone, Copy)]
 pub struct CustomFamily(&'static dyn Family);
 
