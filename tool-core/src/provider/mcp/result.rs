@@ -17,7 +17,7 @@ use crate::provider::parts::parts_of;
 /// What [`Provider::Mcp`](crate::provider::Provider::Mcp)'s
 /// `format_results` puts in each response, for a server that writes the
 /// JSON-RPC envelope itself (an unknown tool is a protocol error there,
-/// not a result: see [`ToolError::UnknownTool`]).
+/// not a result: see [`ToolError::UnknownTool`](crate::ToolError::UnknownTool)).
 ///
 /// ```
 /// use serde_json::json;

@@ -33,10 +33,10 @@ pub enum StreamEvent {
     CallComplete {
         /// The call's place in the turn.
         index: usize,
-        /// The call, as [`Provider::parse_calls`] gives it.
+        /// The call, as [`Provider::parse_calls`](crate::provider::Provider::parse_calls) gives it.
         call: ProviderCall,
     },
-    /// The turn is over: [`StreamReader::finish`] gives the whole response.
+    /// The turn is over: [`StreamReader::finish`](super::StreamReader::finish) gives the whole response.
     /// Gemini's stream has no last event: its turn is over when the body
     /// ends.
     Done,

@@ -2,7 +2,7 @@
 //! written, each tool call as it starts, its arguments as they grow, and
 //! the call itself the moment its arguments are whole; at the end, the
 //! whole response as the provider would have sent it unstreamed, so that
-//! [`Provider::respond`] and everything
+//! [`Provider::respond`](crate::provider::Provider::respond) and everything
 //! after it are the same either way.
 //!
 //! ```
