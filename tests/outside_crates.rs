@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The message of `__tool_derive_json_schema` with schemars off.
 const NEEDS_SCHEMA: &str = "this tool needs a schema: tool-core's `schemars` feature is off, so write one with `#[tool(schema = ...)]` or turn the feature on";
@@ -108,6 +108,97 @@ fn derived_schema_without_schemars_is_one_error() {
         .filter(|line| line.starts_with("error") && !line.starts_with("error: could not compile"))
         .count();
     assert_eq!(errors, 1, "expected exactly one error\n{check}");
+}
+
+/// A provider tool-core does not ship, its `Family` implemented outside
+/// the crate: its definitions, calls, turn and errors come through the same
+/// entry points as the shipped providers', in its own shapes and the
+/// registry's words.
+#[test]
+fn a_family_of_ones_own_runs_a_turn_outside_the_workspace() {
+    let run = cargo("own-provider", &["run", "--quiet"]);
+    assert!(run.output.status.success(), "`cargo run` failed\n{run}");
+    assert_no_warnings(&run);
+    let stdout = String::from_utf8_lossy(&run.output.stdout).into_owned();
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|error| panic!("a line is not JSON: {error}\n{run}"))
+        })
+        .collect();
+    let [
+        definitions,
+        calls,
+        reply,
+        text,
+        wrong,
+        not_parrots,
+        choice,
+        name,
+        stream,
+    ] = &lines[..]
+    else {
+        panic!("expected nine lines\n{run}");
+    };
+
+    let [definition] = definitions
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    else {
+        panic!("expected one definition\n{run}");
+    };
+    assert_eq!(definition["tool"], "add", "{run}");
+    assert_eq!(definition["about"], "Add two numbers.", "{run}");
+    assert_eq!(definition["takes"]["required"], json!(["a", "b"]), "{run}");
+    assert_eq!(
+        definition["takes"]["properties"]["a"],
+        json!({"type": "integer", "format": "int64", "description": "The first."}),
+        "{run}"
+    );
+
+    assert_eq!(
+        *calls,
+        json!([["r1", "add", {"a": 2, "b": 3}], ["r2", "add", {"a": 40, "b": 2}]]),
+        "{run}"
+    );
+    assert_eq!(
+        *reply,
+        json!([{"role": "results", "items": [{"ref": "r1", "ok": "5"}, {"ref": "r2", "ok": "42"}]}]),
+        "{run}"
+    );
+    assert_eq!(*text, json!("Adding."), "{run}");
+    assert_eq!(
+        *wrong,
+        json!([{"role": "results", "items": [
+            {"ref": "r3", "failed": "unknown tool `subtract`. Available tools: `add`."},
+            {"ref": "r4", "failed": "invalid arguments for tool `add`: missing argument `b`; argument `a` at `/a`: expected an integer, got a string `two`. Correct the arguments and call the tool again."}
+        ]}]),
+        "{run}"
+    );
+    assert_eq!(
+        *not_parrots,
+        json!("cannot read the tool calls of this Parrot reply: `actions` is not an array"),
+        "{run}"
+    );
+    assert_eq!(
+        *choice,
+        json!("Parrot takes no such tool choice: a parrot says what it likes"),
+        "{run}"
+    );
+    assert_eq!(
+        *name,
+        json!("tool name `add2` is rejected by Parrot: Parrot cannot say digits"),
+        "{run}"
+    );
+    assert_eq!(
+        *stream,
+        json!(
+            "the parrot stream could not be read at byte 0: parrot does not stream its responses"
+        ),
+        "{run}"
+    );
 }
 
 /// `cargo run` of a crate that prints a tool's definition, then the text of

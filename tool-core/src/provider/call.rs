@@ -2,8 +2,7 @@
 
 use serde_json::Value;
 
-pub(super) use crate::dispatch::read::raw::kind;
-use crate::provider::Provider;
+use crate::dispatch::read::raw::kind;
 use crate::registry::batch::ToolCall;
 
 /// One tool call read from a provider's response: the provider's id for it,
@@ -73,19 +72,8 @@ impl ProviderCall {
     }
 }
 
-/// A response that is not the provider's shape: the tool calls in it cannot
-/// be told.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read the tool calls of this {}: {message}", provider.response_kind())]
-pub struct ParseError {
-    /// The provider the response was read as.
-    pub provider: Provider,
-    /// What was missing or of the wrong type.
-    pub message: String,
-}
-
 /// `value[key]` as a string, or a message saying what is wrong.
-pub(super) fn string_at<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v str, String> {
+pub(crate) fn string_at<'v>(value: &'v Value, key: &str, what: &str) -> Result<&'v str, String> {
     match value.get(key) {
         Some(Value::String(text)) => Ok(text),
         Some(other) => Err(format!(
@@ -96,14 +84,14 @@ pub(super) fn string_at<'v>(value: &'v Value, key: &str, what: &str) -> Result<&
 }
 
 /// `value[key]` as an optional string.
-pub(super) fn optional_string(value: &Value, key: &str) -> Option<String> {
+pub(crate) fn optional_string(value: &Value, key: &str) -> Option<String> {
     value.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
 /// The array at `key` of `value`, or `value` itself when it is the array.
 /// A missing `key` is no items when `may_lack` (a message without tool
 /// calls), an error otherwise (an object that is not the provider's shape).
-pub(super) fn list<'v>(
+pub(crate) fn list<'v>(
     value: &'v Value,
     key: &str,
     what: &str,
@@ -126,7 +114,7 @@ pub(super) fn list<'v>(
 /// The calls among `items` whose `type` is `call_type`: the id under
 /// `id_key`, the name under `name`, the arguments under `arguments_key`.
 /// `list` names the items in messages (`output`, `content`).
-pub(super) fn typed_calls(
+pub(crate) fn typed_calls(
     items: &[Value],
     call_type: &str,
     id_key: &str,
@@ -143,7 +131,7 @@ pub(super) fn typed_calls(
 
 /// One call item (`what` says where it is, for the error): its id, the
 /// tool's name and the arguments.
-pub(super) fn typed_call(
+pub(crate) fn typed_call(
     item: &Value,
     what: &str,
     id_key: &str,
@@ -156,4 +144,26 @@ pub(super) fn typed_call(
         name,
         item.get(arguments_key).cloned().unwrap_or(Value::Null),
     ))
+}
+
+/// The texts among the parts under `list` of one item of a model's turn:
+/// those whose `type` is `text_type` (any, when `None`), thoughts left
+/// out (Gemini's `"thought": true`).
+pub(crate) fn texts_in<'t>(
+    item: &'t Value,
+    list: &str,
+    text_type: Option<&str>,
+    texts: &mut Vec<&'t str>,
+) {
+    let parts = item
+        .get(list)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    texts.extend(
+        parts
+            .filter(|part| text_type.is_none_or(|t| part["type"] == t))
+            .filter(|part| part["thought"] != true)
+            .filter_map(|part| part.get("text").and_then(Value::as_str)),
+    );
 }

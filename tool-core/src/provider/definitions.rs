@@ -1,17 +1,20 @@
-//! Tool definitions in each provider's request shape.
+//! Tool definitions in each provider's request shape: each tool's from its
+//! family, the list as a [`Listing`] asks, cached by the registry.
 
-use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::error::tool_error::RegistryError;
-use crate::provider::listing::Listing;
-use crate::provider::{Provider, extras};
-use crate::schema::dialect;
-use crate::schema::dialect::Unfit;
-use crate::schema::dialect::anthropic::AnthropicBudget;
+use crate::provider::family::{Family, ListState};
+use crate::provider::listing::SEARCH_TOOL;
+use crate::provider::listing::{Listing, Search};
+use crate::provider::not_strict::{Blocker, NotStrict};
+use crate::provider::selector::Provider;
+use crate::registry::tool_registry::ToolCheck;
 use crate::tool::ToolInfo;
+use crate::toolset::view::ToolList;
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
@@ -107,14 +110,7 @@ impl Definitions {
     /// `functionDeclarations` of its one entry.
     #[cfg(feature = "tokens")]
     fn entries(&self) -> &[Value] {
-        let list = match self.provider {
-            Provider::Gemini { .. } => self
-                .tools
-                .get(0)
-                .and_then(|tool| tool.get("functionDeclarations")),
-            _ => Some(&self.tools),
-        };
-        list.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+        self.provider.family().each_definition(&self.tools)
     }
 }
 
@@ -135,321 +131,227 @@ impl Serialize for Definitions {
     }
 }
 
-/// A tool sent with `"strict": false` although strict mode was asked for,
-/// with every part of its input schema that stands in the way, so that all
-/// of them can be fixed in one go.
-///
-/// ```
-/// use std::collections::HashMap;
-///
-/// use tool_core::provider::{Blocker, Provider};
-/// use tool_core::{tool, ToolRegistry};
-///
-/// /// Count words and mark a spot.
-/// #[tool]
-/// fn count(
-///     /// Counts so far, by word.
-///     seen: HashMap<String, u32>,
-///     /// Row and column.
-///     spot: (u32, u32),
-/// ) -> String {
-///     format!("{} words, at {spot:?}", seen.len())
-/// }
-///
-/// let registry: ToolRegistry = ToolRegistry::new().with(Count);
-/// let definitions = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
-/// let [not_strict] = definitions.not_strict() else { panic!("one tool") };
-/// assert_eq!(not_strict.tool, "count");
-/// assert_eq!(
-///     not_strict.blockers,
-///     [
-///         Blocker {
-///             at: "/properties/seen".into(),
-///             reason: "a map (`additionalProperties` is a schema): strict mode closes every object".into(),
-///         },
-///         Blocker {
-///             at: "/properties/spot".into(),
-///             reason: "a tuple (`prefixItems`) is outside strict mode's subset".into(),
-///         },
-///     ]
-/// );
-/// assert_eq!(
-///     not_strict.to_string(),
-///     "tool `count` is sent with `strict: false`: its input schema cannot be made strict \
-///      (at `/properties/seen`: a map (`additionalProperties` is a schema): strict mode closes every object; \
-///      at `/properties/spot`: a tuple (`prefixItems`) is outside strict mode's subset)"
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotStrict {
-    /// The tool's name.
-    pub tool: String,
-    /// Everything that keeps its schema from strict mode, in the order
-    /// found (never empty).
-    pub blockers: Vec<Blocker>,
-}
-
-impl fmt::Display for NotStrict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "tool `{}` is sent with `strict: false`: its input schema cannot be made strict (",
-            self.tool
-        )?;
-        for (index, blocker) in self.blockers.iter().enumerate() {
-            if index > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{blocker}")?;
-        }
-        f.write_str(")")
-    }
-}
-
-/// One thing that keeps a tool's input schema from strict mode: where it
-/// is, and what it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Blocker {
-    /// The JSON Pointer of the subschema that stands in the way, in the
-    /// schema as the provider's strict form writes it (references with a
-    /// description beside them inlined); empty for the whole schema (the
-    /// root, or a limit of the provider's).
-    pub at: String,
-    /// What stands in the way, and why the provider's strict mode refuses it.
-    pub reason: String,
-}
-
-impl fmt::Display for Blocker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.at.is_empty() {
-            f.write_str(&self.reason)
-        } else {
-            write!(f, "at `{}`: {}", self.at, self.reason)
-        }
-    }
-}
-
-impl From<Unfit> for Blocker {
-    fn from(unfit: Unfit) -> Self {
-        Blocker {
-            at: unfit.at,
-            reason: unfit.reason,
-        }
-    }
-}
-
-/// Builds a provider's definitions for the tools, in order.
+/// Builds a provider's definitions for the tools, in order: each tool's
+/// from its family, then listed as `listing` asks.
 pub(crate) fn build_definitions<'a>(
     provider: Provider,
     tools: impl IntoIterator<Item = ToolInfo<'a>>,
     listing: Listing,
 ) -> Result<Definitions, RegistryError> {
-    let mut budget = AnthropicBudget::default();
+    let family = provider.family();
+    let mut state = ListState::default();
     let mut list = Vec::new();
     let mut deferred = Vec::new();
     let mut not_strict = Vec::new();
     for tool in tools {
         deferred.push(listing.defers(tool.metadata.defer));
-        let (definition, fallback) = definition_of(provider, &tool, &mut budget)?;
+        let (definition, fallback) = definition_of(family, &tool, &mut state)?;
         if let Some(fallback) = fallback {
             tracing::warn!(provider = %provider, "{fallback}");
             not_strict.push(fallback);
         }
         list.push(definition);
     }
-    listing.mark(provider, &mut list, &deferred)?;
-    let tools = match provider {
-        Provider::Gemini { .. } => json!([{ "functionDeclarations": list }]),
-        _ => Value::Array(list),
-    };
+    mark(listing, family, &mut list, &deferred)?;
     Ok(Definitions {
         provider,
-        tools,
+        tools: family.tools_field(list),
         not_strict,
     })
 }
 
-/// One tool's definition for a provider, and why it is not strict when
+/// One tool's definition for a family, and why it is not strict when
 /// strict mode was asked for and cannot be had.
-pub(crate) fn definition_of(
-    provider: Provider,
+fn definition_of(
+    family: &dyn Family,
     tool: &ToolInfo<'_>,
-    budget: &mut AnthropicBudget,
+    state: &mut ListState,
 ) -> Result<(Value, Option<NotStrict>), RegistryError> {
-    provider
-        .check_name(&tool.definition.name)
+    let name = &tool.definition.name;
+    crate::tool::name::check_tool_name(name)
+        .and_then(|()| family.check_name(name))
         .map_err(|reason| RegistryError::NameRejected {
-            name: tool.definition.name.to_owned(),
-            by: provider.api(),
+            name: name.to_owned(),
+            by: family.api(),
             reason,
         })?;
-    let rejected = |unfit: Vec<Unfit>| RegistryError::SchemaRejected {
-        name: tool.definition.name.to_owned(),
-        by: provider.api(),
-        reason: unfit
+    let rejected = |blockers: Vec<Blocker>| RegistryError::SchemaRejected {
+        name: name.to_owned(),
+        by: family.api(),
+        reason: blockers
             .iter()
-            .map(Unfit::to_string)
+            .map(Blocker::to_string)
             .collect::<Vec<_>>()
             .join("; "),
     };
-    let fallback = |unfit: Vec<Unfit>| NotStrict {
-        tool: tool.definition.name.to_owned(),
-        blockers: unfit.into_iter().map(Blocker::from).collect(),
-    };
-    let schema = &tool.definition.input_schema;
-    let (parameters, strict, not_strict) = match provider {
-        Provider::OpenAiChat { strict }
-        | Provider::OpenAiResponses { strict }
-        | Provider::Vllm { strict } => {
-            let made = strict.then(|| dialect::openai_strict(schema));
-            strictly(made, || dialect::json_schema(schema), fallback)
-        }
-        Provider::Groq => (dialect::json_schema(schema), false, None),
-        Provider::Ollama => (dialect::ollama(schema).map_err(rejected)?, false, None),
-        Provider::Anthropic { strict } => {
-            let made = strict.then(|| dialect::anthropic::anthropic_strict(schema, budget));
-            strictly(made, || dialect::json_schema(schema), fallback)
-        }
-        Provider::Gemini { openapi: false } => {
-            (dialect::gemini(schema).map_err(rejected)?, false, None)
-        }
-        Provider::Gemini { openapi: true } => (
-            dialect::gemini_openapi(schema).map_err(rejected)?,
-            false,
-            None,
-        ),
-        Provider::Mcp => (dialect::mcp_input(schema), false, None),
-    };
-    let root_type = parameters.get("type").and_then(Value::as_str);
+    let mut parameters = family.parameters(tool, state).map_err(rejected)?;
+    let root_type = parameters.schema.get("type").and_then(Value::as_str);
     if !matches!(root_type, Some("object" | "OBJECT")) {
-        return Err(rejected(vec![Unfit {
+        return Err(rejected(vec![Blocker {
             at: String::new(),
             reason: "the arguments are not an object (every provider wants `\"type\": \"object\"` at the root)"
                 .into(),
         }]));
     }
-    let mut definition = shaped(provider, tool, parameters, strict);
-    let mut not_strict = not_strict;
-    extras::add(provider, tool, &mut definition, &mut not_strict);
-    Ok((definition, not_strict))
+    let definition = family.definition(tool, &mut parameters);
+    Ok((definition, parameters.not_strict))
 }
 
-/// A tool's definition in the provider's request shape, around its
-/// parameters in the provider's dialect.
-fn shaped(provider: Provider, tool: &ToolInfo<'_>, parameters: Value, strict: bool) -> Value {
-    let (name, description) = (
-        tool.definition.name.as_str(),
-        tool.definition.description.as_str(),
-    );
-    match provider {
-        Provider::OpenAiChat { .. } | Provider::Vllm { .. } => json!({
-            "type": "function",
-            "function": {
-                "name": name,
-                "description": description,
-                "parameters": parameters,
-                "strict": strict,
-            }
-        }),
-        // Neither documents `strict` for a tool: Groq's strict mode is its
-        // structured outputs', and Ollama reads no such field.
-        Provider::Groq | Provider::Ollama => json!({
-            "type": "function",
-            "function": {
-                "name": name,
-                "description": description,
-                "parameters": parameters,
-            }
-        }),
-        Provider::OpenAiResponses { .. } => json!({
-            "type": "function",
-            "name": name,
-            "description": description,
-            "parameters": parameters,
-            "strict": strict,
-        }),
-        Provider::Anthropic { strict: asked } => {
-            let mut definition = json!({
-                "name": name,
-                "description": description,
-                "input_schema": parameters,
-            });
-            if asked {
-                definition["strict"] = Value::Bool(strict);
-            }
-            definition
-        }
-        // The OpenAPI form refuses an object without properties: a tool
-        // without arguments leaves `parameters` out.
-        Provider::Gemini { openapi: true } if parameters["properties"] == json!({}) => {
-            json!({ "name": name, "description": description })
-        }
-        Provider::Gemini { openapi } => {
-            let field = if openapi {
-                "parameters"
-            } else {
-                "parametersJsonSchema"
-            };
-            json!({ "name": name, "description": description, field: parameters })
-        }
-        Provider::Mcp => mcp_tool(tool, parameters),
+/// Marks the definitions for the family: `defer_loading` on those that
+/// wait (`deferred`, one flag per definition), the search's entry (first or
+/// last, as the family's documentation lists it), and the cache breakpoint
+/// on the last definition shown.
+fn mark(
+    listing: Listing,
+    family: &dyn Family,
+    list: &mut Vec<Value>,
+    deferred: &[bool],
+) -> Result<(), RegistryError> {
+    let refused = |reason: String| RegistryError::Listing {
+        by: family.api(),
+        reason,
+    };
+    let search = listing.search_asked();
+    let mut entry = match search {
+        Some(search) => family.tool_search(search).map_err(refused)?,
+        None => None,
+    };
+    let client = search == Some(Search::Client);
+    let named = |tool: &Value| tool["name"] == SEARCH_TOOL;
+    if client && !list.iter().any(named) {
+        return Err(refused(format!(
+            "`Search::Client` needs the registry's own search tool, `{SEARCH_TOOL}` (`tool_core::search::SearchTool`)"
+        )));
     }
-}
-
-/// The strict schema when it was asked for and can be had; the plain one,
-/// and why, otherwise.
-fn strictly(
-    made: Option<Result<Value, Vec<Unfit>>>,
-    plain: impl FnOnce() -> Value,
-    fallback: impl FnOnce(Vec<Unfit>) -> NotStrict,
-) -> (Value, bool, Option<NotStrict>) {
-    match made {
-        Some(Ok(schema)) => (schema, true, None),
-        Some(Err(unfit)) => (plain(), false, Some(fallback(unfit))),
-        None => (plain(), false, None),
+    for (definition, &waits) in list.iter_mut().zip(deferred) {
+        // The search itself is never deferred.
+        if waits && !(client && named(definition)) {
+            definition["defer_loading"] = Value::Bool(true);
+        }
     }
-}
-
-/// An MCP `Tool`: name, title, description, the schemas, the annotations.
-fn mcp_tool(tool: &ToolInfo<'_>, input_schema: Value) -> Value {
-    let metadata = tool.metadata;
-    let mut definition = Map::new();
-    definition.insert("name".into(), tool.definition.name.as_str().into());
-    if let Some(title) = &metadata.title {
-        definition.insert("title".into(), title.as_ref().into());
+    if matches!(search, Some(Search::Native | Search::NativeRegex)) {
+        // The provider searches: the registry's own search, there for
+        // the providers without one, would offer the model a second.
+        list.retain(|tool| !named(tool));
     }
-    definition.insert(
-        "description".into(),
-        tool.definition.description.as_str().into(),
-    );
-    definition.insert("inputSchema".into(), input_schema);
-    // MCP takes only object output schemas; a tool returning something else
-    // is described by its text.
-    if let Some(output) = tool.output_schema.map(dialect::mcp_output)
-        && output.get("type").and_then(Value::as_str) == Some("object")
+    if client
+        && let Some(at) = list.iter().position(named)
+        && let Some(stands_for) = family.client_search(&list[at])
     {
-        definition.insert("outputSchema".into(), output);
+        list.remove(at);
+        entry = Some(stands_for);
     }
-    let mut annotations = Map::new();
-    if let Some(title) = &metadata.title {
-        annotations.insert("title".into(), title.as_ref().into());
-    }
-    // Only the hints that differ from MCP's defaults: a client reads an
-    // absent hint as its default, and a list of 100 tools need not say
-    // 400 times what goes without saying.
-    let hints = [
-        ("readOnlyHint", metadata.read_only, false),
-        ("destructiveHint", metadata.destructive, true),
-        ("idempotentHint", metadata.idempotent, false),
-        ("openWorldHint", metadata.open_world, true),
-    ];
-    for (hint, value, mcp_default) in hints {
-        if value != mcp_default {
-            annotations.insert(hint.into(), value.into());
+    if let Some(entry) = entry {
+        if let Some(name) = entry.get("name").and_then(Value::as_str)
+            && list.iter().any(|tool| tool["name"] == name)
+        {
+            return Err(refused(format!(
+                "a tool is named `{name}`, as the tool search is"
+            )));
+        }
+        if family.search_goes_first() {
+            list.insert(0, entry);
+        } else {
+            list.push(entry);
         }
     }
-    if !annotations.is_empty() {
-        definition.insert("annotations".into(), Value::Object(annotations));
+    if listing.cache_asked()
+        && let Some(breakpoint) = family.cache_breakpoint()
+        && let Some(last) = list
+            .iter_mut()
+            .rev()
+            .find(|definition| definition.get("defer_loading").is_none())
+    {
+        last["cache_control"] = breakpoint;
     }
-    Value::Object(definition)
+    Ok(())
+}
+
+impl Provider {
+    /// Every tool's definition in the provider's request shape, its schema
+    /// in the provider's dialect: the value of the request's `tools` field.
+    /// Made on first use and cached until a tool is added.
+    ///
+    /// An error when a tool's name or schema is one the provider rejects
+    /// (a name starting with a digit for Gemini, a recursive type for
+    /// Gemini's OpenAPI form, arguments that are not an object); name the
+    /// providers up front with
+    /// [`RegistryBuilder::check`](crate::registry::RegistryBuilder::check) to have
+    /// that at registration instead. A tool that cannot be strict is not an
+    /// error: see [`Definitions::not_strict`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// fn get_weather(
+    ///     /// The city.
+    ///     city: String,
+    ///     /// Days ahead, today when left out.
+    ///     days: Option<u8>,
+    /// ) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(GetWeather);
+    /// let definitions = Provider::OpenAiChat { strict: true }.definitions(&registry).unwrap();
+    /// assert_eq!(
+    ///     definitions.as_json(),
+    ///     &json!([{
+    ///         "type": "function",
+    ///         "function": {
+    ///             "name": "get_weather",
+    ///             "description": "Get the weather for a city.",
+    ///             "parameters": {
+    ///                 "type": "object",
+    ///                 "properties": {
+    ///                     "city": {"description": "The city.", "type": "string"},
+    ///                     "days": {
+    ///                         "description": "Days ahead, today when left out.",
+    ///                         "type": ["integer", "null"],
+    ///                         "minimum": 0,
+    ///                         "maximum": 255
+    ///                     }
+    ///                 },
+    ///                 "required": ["city", "days"],
+    ///                 "additionalProperties": false
+    ///             },
+    ///             "strict": true
+    ///         }
+    ///     }])
+    /// );
+    /// ```
+    pub fn definitions(self, tools: &impl ToolList) -> Result<Arc<Definitions>, RegistryError> {
+        tools.definitions_for(self, Listing::new())
+    }
+
+    /// The tools' definitions as [`Provider::definitions`] makes them,
+    /// listed as `listing` asks: with the provider's tool search and the
+    /// tools that wait for it to find them, and a prompt cache breakpoint.
+    /// Cached per listing as the plain definitions are.
+    ///
+    /// An error, besides those of [`Provider::definitions`], when the
+    /// provider has no search of the kind asked for, or a tool has the
+    /// search's name. See [`Listing`] for an example.
+    pub fn definitions_with(
+        self,
+        tools: &impl ToolList,
+        listing: Listing,
+    ) -> Result<Arc<Definitions>, RegistryError> {
+        tools.definitions_for(self, listing)
+    }
+}
+
+/// A provider as a registry's [`ToolCheck`]: every tool must have a name it
+/// accepts and a schema its dialect can say.
+impl ToolCheck for Provider {
+    fn check_all(
+        &self,
+        tools: &mut dyn Iterator<Item = ToolInfo<'_>>,
+    ) -> Result<(), RegistryError> {
+        build_definitions(*self, tools, Listing::new()).map(drop)
+    }
 }

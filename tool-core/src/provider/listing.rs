@@ -2,11 +2,6 @@
 //! the model gets, the tools that wait for it to find them, and where the
 //! prompt cache breaks.
 
-use serde_json::{Value, json};
-
-use crate::error::tool_error::RegistryError;
-use crate::provider::Provider;
-
 /// The name of the registry's own search tool (`SearchTool`, feature
 /// `search`), which OpenAI Responses' client-executed search stands in for.
 pub(crate) const SEARCH_TOOL: &str = "search_tools";
@@ -46,9 +41,9 @@ pub enum Search {
 }
 
 /// How a request lists its tools: the definitions of
-/// [`Provider::definitions`], and, asked for here, a tool search for the
+/// [`Provider::definitions`](crate::provider::Provider::definitions), and, asked for here, a tool search for the
 /// tools that wait to be found and a prompt cache breakpoint after the
-/// tools shown up front. [`Provider::definitions_with`] makes the list.
+/// tools shown up front. [`Provider::definitions_with`](crate::provider::Provider::definitions_with) makes the list.
 ///
 /// A tool waits to be found when the listing has a search and the tool is
 /// [`defer`](crate::ToolMetadata::defer)red (`#[tool(defer)]`), or every
@@ -90,7 +85,7 @@ pub struct Listing {
 
 impl Listing {
     /// Every tool shown, no search, no breakpoint: what
-    /// [`Provider::definitions`] lists.
+    /// [`Provider::definitions`](crate::provider::Provider::definitions) lists.
     pub const fn new() -> Self {
         Self {
             search: None,
@@ -143,114 +138,13 @@ impl Listing {
         self.search.is_some() && (deferred || self.defer_all)
     }
 
-    /// The provider's search entry, if the listing has one; an error for a
-    /// provider that has none of the kind asked for.
-    pub(crate) fn search_entry(self, provider: Provider) -> Result<Option<Value>, RegistryError> {
-        let Some(search) = self.search else {
-            return Ok(None);
-        };
-        let refused = |reason: String| RegistryError::Listing {
-            by: provider.api(),
-            reason,
-        };
-        match (provider, search) {
-            // The search is one of the registry's tools; OpenAI's entry is
-            // made of it (`mark`).
-            (Provider::Anthropic { .. } | Provider::OpenAiResponses { .. }, Search::Client) => {
-                Ok(None)
-            }
-            (Provider::Anthropic { .. }, Search::Native) => Ok(Some(json!({
-                "type": "tool_search_tool_bm25_20251119",
-                "name": "tool_search_tool_bm25",
-            }))),
-            (Provider::Anthropic { .. }, Search::NativeRegex) => Ok(Some(json!({
-                "type": "tool_search_tool_regex_20251119",
-                "name": "tool_search_tool_regex",
-            }))),
-            (Provider::OpenAiResponses { .. }, Search::Native) => {
-                Ok(Some(json!({"type": "tool_search"})))
-            }
-            (Provider::OpenAiResponses { .. }, Search::NativeRegex) => Err(refused(
-                "its tool search takes no regular expressions; ask for `Search::Native`".into(),
-            )),
-            (_, Search::Client) => Err(refused(format!(
-                "{} loads no deferred tools: list those shown up front and those a search found with a view (`Select::all().up_front().names(turn.found())`)",
-                provider.api()
-            ))),
-            _ => Err(refused(format!(
-                "{} has no tool search of its own; show the model the tools a request needs with a view (`registry.view`)",
-                provider.api()
-            ))),
-        }
+    /// The search asked for, if any.
+    pub(crate) const fn search_asked(self) -> Option<Search> {
+        self.search
     }
 
-    /// Marks the definitions for the provider: `defer_loading` on those
-    /// that wait (`deferred`, one flag per definition), the search's entry
-    /// (first for Anthropic, last for OpenAI, as their documentation lists
-    /// them), and the cache breakpoint on the last definition shown.
-    pub(crate) fn mark(
-        self,
-        provider: Provider,
-        list: &mut Vec<Value>,
-        deferred: &[bool],
-    ) -> Result<(), RegistryError> {
-        let mut entry = self.search_entry(provider)?;
-        let client = self.search == Some(Search::Client);
-        let named = |tool: &Value| tool["name"] == SEARCH_TOOL;
-        if client && !list.iter().any(named) {
-            return Err(RegistryError::Listing {
-                by: provider.api(),
-                reason: format!(
-                    "`Search::Client` needs the registry's own search tool, `{SEARCH_TOOL}` (`tool_core::search::SearchTool`)"
-                ),
-            });
-        }
-        for (definition, &waits) in list.iter_mut().zip(deferred) {
-            // The search itself is never deferred.
-            if waits && !(client && named(definition)) {
-                definition["defer_loading"] = Value::Bool(true);
-            }
-        }
-        if matches!(self.search, Some(Search::Native | Search::NativeRegex)) {
-            // The provider searches: the registry's own search, there for
-            // the providers without one, would offer the model a second.
-            list.retain(|tool| !named(tool));
-        }
-        if client && let Provider::OpenAiResponses { .. } = provider {
-            // The search tool becomes the client-executed `tool_search`
-            // (OpenAI's tool search guide): its description and parameters.
-            let at = list.iter().position(named).unwrap_or_default();
-            let tool = list.remove(at);
-            entry = Some(json!({
-                "type": "tool_search",
-                "execution": "client",
-                "description": tool["description"],
-                "parameters": tool["parameters"],
-            }));
-        }
-        if let Some(entry) = entry {
-            if let Some(name) = entry.get("name").and_then(Value::as_str)
-                && list.iter().any(|tool| tool["name"] == name)
-            {
-                return Err(RegistryError::Listing {
-                    by: provider.api(),
-                    reason: format!("a tool is named `{name}`, as the tool search is"),
-                });
-            }
-            match provider {
-                Provider::Anthropic { .. } => list.insert(0, entry),
-                _ => list.push(entry),
-            }
-        }
-        if self.cache
-            && matches!(provider, Provider::Anthropic { .. })
-            && let Some(last) = list
-                .iter_mut()
-                .rev()
-                .find(|definition| definition.get("defer_loading").is_none())
-        {
-            last["cache_control"] = json!({"type": "ephemeral"});
-        }
-        Ok(())
+    /// Whether a prompt cache breakpoint was asked for.
+    pub(crate) const fn cache_asked(self) -> bool {
+        self.cache
     }
 }

@@ -4,12 +4,12 @@
 use std::fmt;
 
 use crate::output::media::AsText;
-use crate::output::media::Part;
+use crate::output::media::{Media, Part};
 use crate::output::result::ToolResult;
 
 /// The parts of a result made of parts; `None` for text and JSON, which
 /// every provider writes as it always has.
-pub(super) fn parts_of(result: &ToolResult) -> Option<&[Part]> {
+pub(crate) fn parts_of(result: &ToolResult) -> Option<&[Part]> {
     if result.is_error() {
         return None;
     }
@@ -20,9 +20,9 @@ pub(super) fn parts_of(result: &ToolResult) -> Option<&[Part]> {
 /// result, so that the model knows something was there:
 /// `[audio clip.wav (audio/wav, 1024 bytes) left out: Anthropic Messages
 /// takes no audio/wav in a tool result]`.
-pub(super) struct LeftOut<'a> {
-    pub(super) part: &'a Part,
-    pub(super) api: &'static str,
+pub(crate) struct LeftOut<'a> {
+    pub(crate) part: &'a Part,
+    pub(crate) api: &'static str,
 }
 
 impl fmt::Display for LeftOut<'_> {
@@ -43,8 +43,27 @@ impl fmt::Display for LeftOut<'_> {
 
 /// The image types Anthropic, OpenAI and Gemini all take, compared without
 /// regard to case.
-pub(super) fn is_common_image(media_type: &str, also_gif: bool) -> bool {
+pub(crate) fn is_common_image(media_type: &str, also_gif: bool) -> bool {
     let lower = media_type.to_ascii_lowercase();
     matches!(lower.as_str(), "image/png" | "image/jpeg" | "image/webp")
         || (also_gif && lower == "image/gif")
+}
+
+/// The file name OpenAI is given for a document (Chat Completions' `file`,
+/// Responses' `input_file`): its own, or `document` with the extension of
+/// its type, by which OpenAI tells how to read it.
+pub(crate) fn file_name(media: &Media) -> String {
+    if let Some(name) = media.name() {
+        return name.to_owned();
+    }
+    let extension = match media.media_type().to_ascii_lowercase().as_str() {
+        "application/pdf" => ".pdf",
+        "text/plain" => ".txt",
+        "text/csv" => ".csv",
+        "text/markdown" => ".md",
+        "text/html" => ".html",
+        "application/json" => ".json",
+        _ => "",
+    };
+    format!("document{extension}")
 }

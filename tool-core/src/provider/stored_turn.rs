@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::dispatch::pending::parked::awaits_decision;
 use crate::output::result::ToolResult;
-use crate::provider::Provider;
 use crate::provider::call::ProviderCall;
+use crate::provider::selector::Provider;
 use crate::provider::turn::Turn;
 use crate::store::{Store, StoreError, When};
 

@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
-use crate::provider::Provider;
-use crate::provider::call::{ParseError, ProviderCall};
+use crate::provider::call::ProviderCall;
+use crate::provider::selector::ParseError;
+use crate::provider::selector::Provider;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 use crate::toolset::view::View;

@@ -12,9 +12,10 @@ use tokio::task::JoinHandle;
 
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
-use crate::provider::Provider;
 use crate::provider::call::ProviderCall;
-use crate::provider::stream::{StreamError, StreamEvent, StreamReader};
+use crate::provider::selector::Provider;
+use crate::provider::stream::event::StreamEvent;
+use crate::provider::stream::reader::{StreamError, StreamReader};
 use crate::provider::turn::Turn;
 use crate::registry::batch::Batch;
 use crate::registry::tool_registry::ToolRegistry;
@@ -162,7 +163,7 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
     pub async fn finish(self) -> Result<Turn, StreamError> {
         let provider = self.reader.provider();
         let response = self.reader.finish()?;
-        let parse_error = |error: crate::provider::call::ParseError| StreamError {
+        let parse_error = |error: crate::provider::selector::ParseError| StreamError {
             provider,
             offset: 0,
             message: format!("the whole response does not read: {}", error.message),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::provider::Provider;
+use crate::provider::selector::Provider;
 use crate::provider::stream::early::StreamedTurn;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::tool;

@@ -4,22 +4,51 @@
 //! arrive, cut anywhere; a frame is given once it is whole, and what waits
 //! for the rest is bounded.
 
-/// One frame: an event's name (server-sent events only) and its data.
+/// One frame of a stream, as a [`ReadStream`](super::ReadStream) reads it:
+/// a server-sent event (its name, if it has one, and its data lines joined)
+/// or one line.
+///
+/// ```
+/// use tool_core::provider::stream::Framing;
+///
+/// // Frames are made by the stream reader; a family's reader is told how
+/// // its stream is framed.
+/// assert_ne!(Framing::Events, Framing::Lines);
+/// ```
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Frame {
+pub struct Frame {
     pub(crate) event: Option<String>,
     pub(crate) data: String,
     /// Where in the stream it began, for errors.
     pub(crate) offset: u64,
 }
 
-/// How a stream is framed.
+/// How a stream is framed: see [`Frame`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Framing {
+#[non_exhaustive]
+pub enum Framing {
     /// Server-sent events.
     Events,
     /// A JSON object a line.
     Lines,
+}
+
+impl Frame {
+    /// The event's name (`event:`), for server-sent events that name it.
+    pub fn event(&self) -> Option<&str> {
+        self.event.as_deref()
+    }
+
+    /// The event's data (its `data:` lines joined by newlines), or the
+    /// line.
+    pub fn data(&self) -> &str {
+        &self.data
+    }
+
+    /// Where in the stream the frame began, in bytes.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
 }
 
 /// Why framing failed.

@@ -4,8 +4,9 @@
 
 use serde_json::{Value, json};
 
-use crate::provider::Provider;
-use crate::provider::stream::{StreamEvent, StreamReader};
+use crate::provider::selector::Provider;
+use crate::provider::stream::event::StreamEvent;
+use crate::provider::stream::reader::StreamReader;
 
 const CHAT: Provider = Provider::OpenAiChat { strict: false };
 const ANTHROPIC: Provider = Provider::Anthropic { strict: false };

@@ -15,7 +15,7 @@ use crate::schema::dialect::{describe, said_aloud};
 /// formats of MCP's `inputSchema` and `outputSchema`, of Anthropic's and of
 /// OpenAI's `parameters` outside strict mode (which take JSON Schema as it
 /// is; the strict modes and Gemini keep lists of their own).
-pub(super) const JSON_SCHEMA_FORMATS: [&str; 19] = [
+pub(crate) const JSON_SCHEMA_FORMATS: [&str; 19] = [
     "date-time",
     "date",
     "time",
@@ -42,7 +42,7 @@ pub(super) const JSON_SCHEMA_FORMATS: [&str; 19] = [
 /// say it: `uint8` beside `minimum: 0, maximum: 255`), into the description
 /// otherwise (`format: ip`), as every dialect keeps what a removed keyword
 /// said.
-pub(super) fn standard_formats(schema: &mut Value) {
+pub(crate) fn standard_formats(schema: &mut Value) {
     let mut pass = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node {
             keep_standard(map);

@@ -1,25 +1,21 @@
-//! Input schemas rewritten into each provider's dialect of JSON Schema.
+//! What every provider's dialect of JSON Schema is made with: the cleanup
+//! they all get, references, strict mode's shared rules, the subset the
+//! OpenAPI-like dialects take, compaction, formats. Each dialect itself lives
+//! with its provider family (`provider::<family>::dialect`), made of these.
 //!
 //! Every pass works on the schema's tree (never on its text): it walks the
 //! subschemas by keyword, so a property that happens to be called `title` or
 //! `format` is a property, not a keyword.
 
-pub(crate) mod anthropic;
 pub(crate) mod compact;
 pub(crate) mod formats;
-pub(crate) mod gemini;
-pub(crate) mod mcp;
-pub(crate) mod ollama;
-pub(crate) mod openai;
 pub(crate) mod refs;
 pub(crate) mod strict;
 pub(crate) mod subset;
 pub(crate) mod walk;
 
-pub(crate) use gemini::{gemini, gemini_openapi};
-pub(crate) use mcp::{mcp_input, mcp_output};
-pub(crate) use ollama::ollama;
-pub(crate) use openai::openai_strict;
+#[cfg(test)]
+pub(crate) mod fixtures;
 
 use serde_json::{Map, Value};
 
@@ -32,7 +28,7 @@ pub(crate) struct Unfit {
 }
 
 impl Unfit {
-    fn new(at: &str, reason: impl Into<String>) -> Self {
+    pub(crate) fn new(at: &str, reason: impl Into<String>) -> Self {
         Self {
             at: at.to_owned(),
             reason: reason.into(),
@@ -92,7 +88,7 @@ pub(crate) fn json_schema(schema: &Value) -> Value {
 
 /// Appends what a removed keyword said to the schema's description, so the
 /// model still reads the constraint: `The title. (maxLength: 80)`.
-fn describe(node: &mut Map<String, Value>, removed: &[(String, Value)]) {
+pub(crate) fn describe(node: &mut Map<String, Value>, removed: &[(String, Value)]) {
     if removed.is_empty() {
         return;
     }
@@ -110,7 +106,7 @@ fn describe(node: &mut Map<String, Value>, removed: &[(String, Value)]) {
 
 /// Keeps the keywords `keep` accepts and removes the others, keeping what
 /// the removed ones said in the description (see [`said_aloud`]).
-fn keep_only(node: &mut Map<String, Value>, mut keep: impl FnMut(&str, &Value) -> bool) {
+pub(crate) fn keep_only(node: &mut Map<String, Value>, mut keep: impl FnMut(&str, &Value) -> bool) {
     let dropped: Vec<String> = node
         .iter()
         .filter(|(keyword, value)| !keep(keyword, value))
@@ -145,7 +141,7 @@ const ANNOTATIONS: [&str; 9] = [
 /// `additionalProperties: false` (the model sends what the properties say
 /// anyway), not Gemini's `propertyOrdering` (the order of the properties
 /// says it), not a number's format (which only restates its Rust type).
-fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>) -> bool {
+pub(crate) fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>) -> bool {
     if ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-") || keyword == "propertyOrdering"
     {
         return false;
@@ -171,7 +167,7 @@ fn said_aloud(keyword: &str, value: &Value, node: &Map<String, Value>) -> bool {
 /// `oneOf` as `anyOf`: the providers that take one take the other, and for
 /// arguments a model produces the two mean the same (schemars' variants do
 /// not overlap).
-fn one_of_as_any_of(node: &mut Map<String, Value>) {
+pub(crate) fn one_of_as_any_of(node: &mut Map<String, Value>) {
     if let Some(Value::Array(one_of)) = node.remove("oneOf") {
         match node.get_mut("anyOf") {
             Some(Value::Array(any_of)) => any_of.extend(one_of),
@@ -215,7 +211,7 @@ pub(crate) fn accepts_null(node: &Map<String, Value>) -> bool {
 /// Makes a schema accept `null` as well: `type: [T, "null"]` where it has
 /// one type (and `null` in its `enum`), `anyOf: [.., {"type": "null"}]`
 /// otherwise.
-fn make_nullable(node: &mut Map<String, Value>) {
+pub(crate) fn make_nullable(node: &mut Map<String, Value>) {
     if accepts_null(node) {
         return;
     }
@@ -265,7 +261,7 @@ fn make_nullable(node: &mut Map<String, Value>) {
 /// type left is written alone), an `enum`, or an `anyOf` (one choice left is
 /// merged into the node, its description after the node's). Whether there
 /// was a `null` to take.
-fn drop_null(node: &mut Map<String, Value>) -> bool {
+pub(crate) fn drop_null(node: &mut Map<String, Value>) -> bool {
     let mut dropped = false;
     if let Some(Value::Array(types)) = node.get_mut("type") {
         let before = types.len();
@@ -325,13 +321,10 @@ pub(crate) fn required_names(node: &Map<String, Value>) -> Vec<String> {
 }
 
 /// Whether a schema node describes an object with named properties.
-fn is_object(node: &Map<String, Value>) -> bool {
+pub(crate) fn is_object(node: &Map<String, Value>) -> bool {
     match node.get("type") {
         Some(Value::String(t)) => t == "object",
         Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
         _ => node.contains_key("properties"),
     }
 }
-
-#[cfg(test)]
-mod tests;

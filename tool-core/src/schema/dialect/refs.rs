@@ -9,7 +9,7 @@ use crate::schema::dialect::Unfit;
 
 /// Which `$ref`s [`inline`] replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Inline {
+pub(crate) enum Inline {
     /// Every one. Where a type refers back to itself, the inner reference
     /// becomes a schema of any value that says it has the same shape as
     /// the enclosing one (Google's own SDK cuts recursion the same way):
@@ -28,7 +28,7 @@ pub(super) enum Inline {
 /// still referenced afterwards are kept (rewritten the same way); the others
 /// go. Every reference that cannot be rewritten (one that resolves to
 /// nothing, a recursive one with [`Inline::All`]) is added to `unfit`.
-pub(super) fn inline(mut schema: Value, mode: Inline, unfit: &mut Vec<Unfit>) -> Value {
+pub(crate) fn inline(mut schema: Value, mode: Inline, unfit: &mut Vec<Unfit>) -> Value {
     let Some(root) = schema.as_object_mut() else {
         return schema;
     };
@@ -84,7 +84,7 @@ pub(super) fn inline(mut schema: Value, mode: Inline, unfit: &mut Vec<Unfit>) ->
 
 /// Each definition by the `$ref` that points to it: its container
 /// (`$defs` or `definitions`), its name, its schema.
-pub(super) type Table = BTreeMap<String, (&'static str, String, Value)>;
+pub(crate) type Table = BTreeMap<String, (&'static str, String, Value)>;
 
 struct Inliner<'t, 'u> {
     table: &'t Table,
@@ -181,7 +181,7 @@ impl Inliner<'_, '_> {
 /// already removed). The node's own keywords (a field's `default`, say) win;
 /// where both have a description (a field's and its type's), both are
 /// kept, the field's first.
-pub(super) fn write_definition(node: &mut Map<String, Value>, definition: &Map<String, Value>) {
+pub(crate) fn write_definition(node: &mut Map<String, Value>, definition: &Map<String, Value>) {
     for (keyword, value) in definition {
         match node.get_mut(keyword) {
             None => {
@@ -207,7 +207,7 @@ pub(super) fn write_definition(node: &mut Map<String, Value>, definition: &Map<S
 
 /// The definitions (each by the `$ref` that points to it) from which a
 /// chain of references leads back to them.
-pub(super) fn recursive_refs<'a>(
+pub(crate) fn recursive_refs<'a>(
     definitions: impl IntoIterator<Item = (&'a str, &'a Value)>,
 ) -> BTreeSet<String> {
     let edges: BTreeMap<&str, Vec<String>> = definitions
@@ -234,7 +234,7 @@ pub(super) fn recursive_refs<'a>(
 }
 
 /// Every `$ref` in a schema.
-pub(super) fn refs_in(schema: &Value) -> Vec<String> {
+pub(crate) fn refs_in(schema: &Value) -> Vec<String> {
     let mut found = Vec::new();
     if let Some(Value::String(reference)) = schema.get("$ref") {
         found.push(reference.clone());

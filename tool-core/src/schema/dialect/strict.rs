@@ -8,13 +8,13 @@ use crate::schema::dialect::{Unfit, one_of_as_any_of};
 /// subschemas: a pass keeps them (its output is thrown away anyway, as
 /// [`shared_rules`] has said why) so that its walk reaches what is inside
 /// and names those blockers too.
-pub(super) const BLOCKERS_WITH_SUBSCHEMAS: [&str; 2] = ["prefixItems", "patternProperties"];
+pub(crate) const BLOCKERS_WITH_SUBSCHEMAS: [&str; 2] = ["prefixItems", "patternProperties"];
 
 /// The rules both strict modes share, on one node: `oneOf` as `anyOf`, a
 /// one-schema `allOf` merged, and no tuples, pattern-keyed maps or patterns
 /// with a construct in `refused_in_patterns`; every rule broken is added to
 /// `unfit`. `mode` names the mode in messages.
-pub(super) fn shared_rules(
+pub(crate) fn shared_rules(
     map: &mut Map<String, Value>,
     at: &str,
     mode: &str,
@@ -60,7 +60,7 @@ pub(super) fn shared_rules(
 
 /// Closes an object: `additionalProperties: false`, or adds to `unfit` why
 /// it cannot be (a map with free keys, a flattened enum).
-pub(super) fn close(map: &mut Map<String, Value>, at: &str, mode: &str, unfit: &mut Vec<Unfit>) {
+pub(crate) fn close(map: &mut Map<String, Value>, at: &str, mode: &str, unfit: &mut Vec<Unfit>) {
     // Closing such an object would refuse the choice's properties, and each
     // choice the object's own.
     if ["anyOf", "allOf"].iter().any(|k| map.contains_key(*k)) && map.contains_key("properties") {

@@ -10,7 +10,7 @@ use crate::schema::dialect::one_of_as_any_of;
 /// arguments a model sends: `oneOf` as `anyOf`, `allOf` merged, a tuple
 /// as an array of a choice, a map whose keys follow a pattern as a map, and
 /// `const` as a one-value `enum` (with its `type`).
-pub(super) fn simplify(map: &mut Map<String, Value>) {
+pub(crate) fn simplify(map: &mut Map<String, Value>) {
     one_of_as_any_of(map);
     merge_all_of(map);
     tuple_as_array(map);

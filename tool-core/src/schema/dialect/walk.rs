@@ -38,7 +38,7 @@ const LISTED: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
 macro_rules! children_fn {
     ($(#[$doc:meta])* $name:ident $(, $mutability:tt)?) => {
         $(#[$doc])*
-        pub(super) fn $name(
+        pub(crate) fn $name(
             node: &$($mutability)? Map<String, Value>,
             at: &str,
             f: &mut dyn FnMut(&$($mutability)? Value, &str),
@@ -112,7 +112,7 @@ fn below<'b>(buffer: &'b mut String, at: &str, keyword: &str, key: Key<'_>) -> &
 
 /// Calls `f` on every subschema below `node`, a parent before its children
 /// (which `f` may have changed).
-pub(super) fn each_subschema(node: &mut Value, at: &str, f: &mut dyn FnMut(&mut Value, &str)) {
+pub(crate) fn each_subschema(node: &mut Value, at: &str, f: &mut dyn FnMut(&mut Value, &str)) {
     if let Value::Object(map) = node {
         children(map, at, &mut |child, pointer| {
             f(child, pointer);
@@ -122,7 +122,7 @@ pub(super) fn each_subschema(node: &mut Value, at: &str, f: &mut dyn FnMut(&mut 
 }
 
 /// [`each_subschema`], for a walk that only reads.
-pub(super) fn each_subschema_of(node: &Value, at: &str, f: &mut dyn FnMut(&Value, &str)) {
+pub(crate) fn each_subschema_of(node: &Value, at: &str, f: &mut dyn FnMut(&Value, &str)) {
     if let Value::Object(map) = node {
         children_of(map, at, &mut |child, pointer| {
             f(child, pointer);
@@ -136,7 +136,7 @@ pub(super) fn each_subschema_of(node: &Value, at: &str, f: &mut dyn FnMut(&Value
 /// ...). Read from the root, since a property may be called `properties`:
 /// in `/properties/properties/items`, `items` is a keyword. An index is
 /// never a keyword, so it needs no skipping.
-pub(super) fn named_by(at: &str) -> Option<(&str, &str)> {
+pub(crate) fn named_by(at: &str) -> Option<(&str, &str)> {
     let mut segments = at.split('/').skip(1);
     let mut last = None;
     while let Some(keyword) = segments.next() {
@@ -151,7 +151,7 @@ pub(super) fn named_by(at: &str) -> Option<(&str, &str)> {
 
 /// Whether a node's meaning comes from other schemas or fixed values rather
 /// than a `type` of its own.
-pub(super) fn is_composite(node: &Map<String, Value>) -> bool {
+pub(crate) fn is_composite(node: &Map<String, Value>) -> bool {
     [
         "$ref", "anyOf", "oneOf", "allOf", "not", "if", "enum", "const",
     ]

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::schema::dialect::mcp::mcp_input;
+use crate::provider::mcp::dialect::mcp_input;
 use crate::schema::dialect::plain;
 
 #[test]

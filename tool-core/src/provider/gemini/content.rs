@@ -1,4 +1,5 @@
-//! Google Gemini (`generateContent`).
+//! Gemini's content read (its `functionCall` parts, the model's turn) and
+//! answered (one user content of `functionResponse` parts).
 
 use std::borrow::Cow;
 
@@ -43,7 +44,7 @@ fn content(response: &Value) -> Result<Cow<'_, Value>, String> {
     ))
 }
 
-pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
+pub(crate) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
     let content = content(response)?;
     let Some(parts) = content.get("parts").and_then(Value::as_array) else {
         return Ok(Vec::new());
@@ -63,7 +64,7 @@ pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
         .collect()
 }
 
-pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
+pub(crate) fn turn(response: &Value) -> Result<Vec<Value>, String> {
     Ok(vec![content(response)?.into_owned()])
 }
 
@@ -72,8 +73,8 @@ pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
 /// text under `error`, as Gemini's documentation asks. Media goes in the
 /// function response's own `parts` (Gemini 3), each referred to from
 /// `response` by its `displayName`.
-pub(super) fn format<'a>(
-    pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
+pub(crate) fn format<'a, 'b>(
+    pairs: impl Iterator<Item = (&'a ProviderCall, &'b ToolResult)>,
 ) -> Vec<Value> {
     let parts: Vec<Value> = pairs
         .map(|(call, result)| {

@@ -7,9 +7,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::provider::Provider;
-use crate::provider::stream::frame::Frame;
-use crate::provider::stream::{StreamEvent, bounded, event_type, json};
+use crate::provider::anthropic::messages::parse;
+use crate::provider::stream::event::ReadStream;
+use crate::provider::stream::event::{StreamEvent, bounded, event_type, json};
+use crate::provider::stream::frame::{Frame, Framing};
 
 /// A content block as its deltas build it.
 #[derive(Debug)]
@@ -22,20 +23,19 @@ struct Block {
 
 /// The message as its events build it.
 #[derive(Debug, Default)]
-pub(super) struct Anthropic {
+pub(crate) struct AnthropicStream {
     message: Option<Map<String, Value>>,
     blocks: Vec<Block>,
     calls: usize,
     stopped: bool,
 }
 
-impl Anthropic {
+impl AnthropicStream {
     /// Reads a frame; `true` once the message has stopped.
-    pub(super) fn read(
+    fn read_frame(
         &mut self,
         frame: &Frame,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         let event = json(frame)?;
@@ -107,9 +107,7 @@ impl Anthropic {
                     let whole = json!({"content": [Value::Object(block.block.clone())]});
                     let call_index = *call;
                     block.input = None;
-                    let parsed = provider
-                        .parse_calls(&whole)
-                        .map_err(|error| error.message)?;
+                    let parsed = parse(&whole)?;
                     if let Some(call) = parsed.into_iter().next() {
                         events.push(StreamEvent::CallComplete {
                             index: call_index,
@@ -236,7 +234,7 @@ impl Anthropic {
     }
 
     /// The whole message, as the provider would have sent it.
-    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+    fn finish_whole(self, done: bool) -> Result<Value, String> {
         if !done || !self.stopped {
             return Err("the stream ended before `message_stop`".to_owned());
         }
@@ -248,5 +246,24 @@ impl Anthropic {
             .collect();
         message.insert("content".to_owned(), Value::Array(content));
         Ok(Value::Object(message))
+    }
+}
+
+impl ReadStream for AnthropicStream {
+    fn framing(&self) -> Framing {
+        Framing::Events
+    }
+
+    fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        self.read_frame(frame, limit, events)
+    }
+
+    fn finish(self: Box<Self>, done: bool) -> Result<Value, String> {
+        self.finish_whole(done)
     }
 }

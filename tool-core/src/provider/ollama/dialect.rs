@@ -5,9 +5,9 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::children;
 use crate::schema::dialect::refs::{Inline, inline};
 use crate::schema::dialect::subset::simplify;
+use crate::schema::dialect::walk::children;
 use crate::schema::dialect::{Unfit, keep_only, make_nullable, plain};
 
 /// The fields of `ToolProperty`: all a property keeps. `items` is kept as

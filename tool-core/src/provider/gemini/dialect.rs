@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::children;
 use crate::schema::dialect::refs::{Inline, inline};
 use crate::schema::dialect::subset::simplify;
+use crate::schema::dialect::walk::children;
 use crate::schema::dialect::{Unfit, describe, drop_null, keep_only, one_of_as_any_of, plain};
 
 /// Keywords `parametersJsonSchema` takes: those of docs/providers.md 3.3

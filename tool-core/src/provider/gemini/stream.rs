@@ -6,13 +6,14 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::provider::Provider;
-use crate::provider::stream::frame::Frame;
-use crate::provider::stream::{StreamEvent, bounded, json};
+use crate::provider::gemini::content::parse;
+use crate::provider::stream::event::ReadStream;
+use crate::provider::stream::event::{StreamEvent, bounded, json};
+use crate::provider::stream::frame::{Frame, Framing};
 
 /// The response as its events build it.
 #[derive(Debug, Default)]
-pub(super) struct Gemini {
+pub(crate) struct GeminiStream {
     /// The last event's fields besides its candidates.
     top: Map<String, Value>,
     /// The first candidate's fields besides its content.
@@ -29,12 +30,11 @@ fn plain_text(part: &Value) -> bool {
         .is_some_and(|part| part.len() == 1 && part.get("text").is_some_and(Value::is_string))
 }
 
-impl Gemini {
-    pub(super) fn read(
+impl GeminiStream {
+    fn read_frame(
         &mut self,
         frame: &Frame,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         let event = json(frame)?;
@@ -69,7 +69,7 @@ impl Gemini {
                 .into_iter()
                 .flatten()
             {
-                self.part(part, limit, provider, events)?;
+                self.part(part, limit, events)?;
             }
         }
         Ok(false)
@@ -79,7 +79,6 @@ impl Gemini {
         &mut self,
         part: &Value,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<(), String> {
         if let Some(text) = part.get("text").and_then(Value::as_str)
@@ -116,9 +115,7 @@ impl Gemini {
                 delta: arguments,
             });
             let whole = json!({"candidates": [{"content": {"parts": [part], "role": "model"}}]});
-            let parsed = provider
-                .parse_calls(&whole)
-                .map_err(|error| error.message)?;
+            let parsed = parse(&whole)?;
             if let Some(call) = parsed.into_iter().next() {
                 events.push(StreamEvent::CallComplete { index, call });
             }
@@ -129,7 +126,7 @@ impl Gemini {
 
     /// The whole response: the candidate's parts together, the last
     /// event's finish reason and usage. Done when the body ends.
-    pub(super) fn finish(self) -> Result<Value, String> {
+    fn finish_whole(self) -> Result<Value, String> {
         if self.events == 0 {
             return Err("the stream ended before any response came".to_owned());
         }
@@ -146,5 +143,24 @@ impl Gemini {
         response.insert("candidates".to_owned(), json!([candidate]));
         response.extend(self.top);
         Ok(Value::Object(response))
+    }
+}
+
+impl ReadStream for GeminiStream {
+    fn framing(&self) -> Framing {
+        Framing::Events
+    }
+
+    fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        self.read_frame(frame, limit, events)
+    }
+
+    fn finish(self: Box<Self>, _done: bool) -> Result<Value, String> {
+        self.finish_whole()
     }
 }

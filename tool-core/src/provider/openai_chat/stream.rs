@@ -8,9 +8,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::provider::Provider;
-use crate::provider::stream::frame::Frame;
-use crate::provider::stream::{StreamEvent, bounded, json};
+use crate::provider::openai_chat::parse::parse_chat;
+use crate::provider::openai_chat::server::ChatServer;
+use crate::provider::stream::event::ReadStream;
+use crate::provider::stream::event::{StreamEvent, bounded, json};
+use crate::provider::stream::frame::{Frame, Framing};
 
 /// A call as its deltas build it.
 #[derive(Debug, Default)]
@@ -60,8 +62,10 @@ impl Call {
 }
 
 /// The response as its chunks build it.
-#[derive(Debug, Default)]
-pub(super) struct Chat {
+#[derive(Debug)]
+pub(crate) struct ChatStream {
+    /// How the server's messages differ from OpenAI's, to read its calls.
+    server: ChatServer,
     /// The first chunk's fields besides its choices: the response's.
     top: Option<Map<String, Value>>,
     message: Map<String, Value>,
@@ -74,17 +78,29 @@ pub(super) struct Chat {
 /// Message fields whose deltas are pieces of one text.
 const TEXTS: [&str; 3] = ["content", "refusal", "reasoning_content"];
 
-impl Chat {
+impl ChatStream {
+    /// A reader of the stream of a server of the Chat family.
+    pub(crate) fn new(server: ChatServer) -> Self {
+        Self {
+            server,
+            top: None,
+            message: Map::new(),
+            calls: Vec::new(),
+            finish_reason: None,
+            logprobs: None,
+            usage: None,
+        }
+    }
+
     /// Reads a frame; `true` once the stream says it is over.
-    pub(super) fn read(
+    fn read_frame(
         &mut self,
         frame: &Frame,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         if frame.data.trim() == "[DONE]" {
-            self.complete_all(provider, events)?;
+            self.complete_all(events)?;
             events.push(StreamEvent::Done);
             return Ok(true);
         }
@@ -112,7 +128,7 @@ impl Chat {
                 continue;
             }
             if let Some(delta) = choice.get("delta").and_then(Value::as_object) {
-                self.delta(delta, limit, provider, events)?;
+                self.delta(delta, limit, events)?;
             }
             // Kept as the last chunk has it, `null` included, as the
             // whole response writes it.
@@ -123,7 +139,7 @@ impl Chat {
             }
             if let Some(reason) = choice.get("finish_reason").filter(|r| !r.is_null()) {
                 self.finish_reason = Some(reason.clone());
-                self.complete_all(provider, events)?;
+                self.complete_all(events)?;
             }
         }
         Ok(false)
@@ -133,14 +149,13 @@ impl Chat {
         &mut self,
         delta: &Map<String, Value>,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<(), String> {
         for (field, value) in delta {
             match (field.as_str(), value) {
                 ("tool_calls", Value::Array(calls)) => {
                     for call in calls {
-                        self.call_delta(call, limit, provider, events)?;
+                        self.call_delta(call, limit, events)?;
                     }
                 }
                 (text, Value::String(piece)) if TEXTS.contains(&text) => {
@@ -171,7 +186,6 @@ impl Chat {
         &mut self,
         delta: &Value,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<(), String> {
         let index = match delta.get("index").and_then(Value::as_u64) {
@@ -195,7 +209,7 @@ impl Chat {
                 && !self.calls[last].complete
                 && serde_json::from_str::<Value>(&self.calls[last].arguments).is_ok()
             {
-                self.complete(last, provider, events)?;
+                self.complete(last, events)?;
             }
             let Some(name) = name else {
                 return Err(format!("call {index} began without its function's name"));
@@ -247,7 +261,7 @@ impl Chat {
                 // Whole as soon as its last bracket came: its tool may
                 // start while the model writes the rest.
                 if closed && serde_json::from_str::<Value>(&call.arguments).is_ok() {
-                    self.complete(index, provider, events)?;
+                    self.complete(index, events)?;
                 }
             }
             // Arguments sent as an object (Ollama's `/v1` may): whole.
@@ -266,39 +280,29 @@ impl Chat {
     }
 
     /// The call at `index` is whole: told as the registry takes it.
-    fn complete(
-        &mut self,
-        index: usize,
-        provider: Provider,
-        events: &mut Vec<StreamEvent>,
-    ) -> Result<(), String> {
+    fn complete(&mut self, index: usize, events: &mut Vec<StreamEvent>) -> Result<(), String> {
+        let server = self.server;
         let call = &mut self.calls[index];
         call.complete = true;
         let message = json!({"role": "assistant", "tool_calls": [tool_call(call)]});
-        let parsed = provider
-            .parse_calls(&json!({"choices": [{"message": message}]}))
-            .map_err(|error| error.message)?;
+        let parsed = parse_chat(&server, &json!({"choices": [{"message": message}]}))?;
         if let Some(call) = parsed.into_iter().next() {
             events.push(StreamEvent::CallComplete { index, call });
         }
         Ok(())
     }
 
-    fn complete_all(
-        &mut self,
-        provider: Provider,
-        events: &mut Vec<StreamEvent>,
-    ) -> Result<(), String> {
+    fn complete_all(&mut self, events: &mut Vec<StreamEvent>) -> Result<(), String> {
         for index in 0..self.calls.len() {
             if !self.calls[index].complete {
-                self.complete(index, provider, events)?;
+                self.complete(index, events)?;
             }
         }
         Ok(())
     }
 
     /// The whole `chat.completion`, as the provider would have sent it.
-    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+    fn finish_whole(self, done: bool) -> Result<Value, String> {
         if !done && self.finish_reason.is_none() {
             return Err(
                 "the stream ended before the turn did (no `finish_reason`, no `[DONE]`)".to_owned(),
@@ -347,4 +351,23 @@ fn tool_call(call: &Call) -> Value {
         json!({"name": call.name, "arguments": call.arguments}),
     );
     Value::Object(value)
+}
+
+impl ReadStream for ChatStream {
+    fn framing(&self) -> Framing {
+        Framing::Events
+    }
+
+    fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        self.read_frame(frame, limit, events)
+    }
+
+    fn finish(self: Box<Self>, done: bool) -> Result<Value, String> {
+        self.finish_whole(done)
+    }
 }

@@ -1,4 +1,5 @@
-//! Anthropic Messages.
+//! An Anthropic message read (its `tool_use` blocks, the model's turn) and
+//! answered (one user message of `tool_result` blocks).
 
 use serde_json::{Map, Value, json};
 
@@ -21,11 +22,11 @@ fn blocks(response: &Value) -> Result<&[Value], String> {
     )
 }
 
-pub(super) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
+pub(crate) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
     typed_calls(blocks(response)?, "tool_use", "id", "input", "content")
 }
 
-pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
+pub(crate) fn turn(response: &Value) -> Result<Vec<Value>, String> {
     Ok(vec![
         json!({"role": "assistant", "content": blocks(response)?}),
     ])
@@ -35,8 +36,8 @@ pub(super) fn turn(response: &Value) -> Result<Vec<Value>, String> {
 /// `tool_use`, in order; `is_error` on failures, so that the model corrects
 /// its arguments rather than trusting the text. A result made of parts is a
 /// list of content blocks.
-pub(super) fn format<'a>(
-    pairs: impl Iterator<Item = (&'a ProviderCall, &'a ToolResult)>,
+pub(crate) fn format<'a, 'b>(
+    pairs: impl Iterator<Item = (&'a ProviderCall, &'b ToolResult)>,
 ) -> Vec<Value> {
     let content: Vec<Value> = pairs
         .map(|(call, result)| {

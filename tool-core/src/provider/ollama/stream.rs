@@ -6,24 +6,26 @@
 
 use serde_json::{Map, Value};
 
-use crate::provider::Provider;
-use crate::provider::stream::frame::Frame;
-use crate::provider::stream::{StreamEvent, bounded, json};
+use crate::provider::ollama::server::OLLAMA_SERVER;
+use crate::provider::openai_chat::parse::parse_chat;
+use crate::provider::openai_chat::stream::ChatStream;
+use crate::provider::stream::event::ReadStream;
+use crate::provider::stream::event::{StreamEvent, bounded, json};
+use crate::provider::stream::frame::{Frame, Framing};
 
 /// The response as its lines build it.
 #[derive(Debug, Default)]
-pub(super) struct Ollama {
+pub(crate) struct OllamaLines {
     top: Map<String, Value>,
     message: Map<String, Value>,
     calls: Vec<Value>,
 }
 
-impl Ollama {
-    pub(super) fn read(
+impl OllamaLines {
+    fn read_frame(
         &mut self,
         frame: &Frame,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         let line = json(frame)?;
@@ -49,7 +51,7 @@ impl Ollama {
                     }
                     ("tool_calls", Value::Array(calls)) => {
                         for call in calls {
-                            self.call(call, limit, provider, events)?;
+                            self.call(call, limit, events)?;
                         }
                     }
                     (_, value) => {
@@ -70,7 +72,6 @@ impl Ollama {
         &mut self,
         call: Value,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<(), String> {
         let index = self.calls.len();
@@ -94,9 +95,7 @@ impl Ollama {
             delta: arguments,
         });
         let whole = serde_json::json!({"message": {"role": "assistant", "tool_calls": [call]}});
-        let parsed = provider
-            .parse_calls(&whole)
-            .map_err(|error| error.message)?;
+        let parsed = parse_chat(&OLLAMA_SERVER, &whole)?;
         if let Some(parsed) = parsed.into_iter().next() {
             events.push(StreamEvent::CallComplete {
                 index,
@@ -107,7 +106,7 @@ impl Ollama {
         Ok(())
     }
 
-    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+    fn finish_whole(self, done: bool) -> Result<Value, String> {
         if !done {
             return Err("the stream ended before its last line (`\"done\": true`)".to_owned());
         }
@@ -126,5 +125,50 @@ impl Ollama {
         response.insert("message".to_owned(), Value::Object(message));
         response.extend(top);
         Ok(Value::Object(response))
+    }
+}
+
+/// Ollama's stream: its native lines, or, once its first byte says the
+/// stream is server-sent events (its `/v1`), Chat Completions.
+#[derive(Debug)]
+pub(crate) enum OllamaStream {
+    Lines(Box<OllamaLines>),
+    Chat(Box<ChatStream>),
+}
+
+impl ReadStream for OllamaStream {
+    fn framing(&self) -> Framing {
+        match self {
+            OllamaStream::Lines(_) => Framing::Lines,
+            OllamaStream::Chat(_) => Framing::Events,
+        }
+    }
+
+    fn first_byte(&mut self, byte: u8) -> Option<Framing> {
+        if byte == b'{' {
+            return None;
+        }
+        // Server-sent events: Ollama's OpenAI-compatible `/v1`.
+        *self = OllamaStream::Chat(Box::new(ChatStream::new(OLLAMA_SERVER)));
+        Some(Framing::Events)
+    }
+
+    fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        match self {
+            OllamaStream::Lines(lines) => lines.read_frame(frame, limit, events),
+            OllamaStream::Chat(chat) => chat.read(frame, limit, events),
+        }
+    }
+
+    fn finish(self: Box<Self>, done: bool) -> Result<Value, String> {
+        match *self {
+            OllamaStream::Lines(lines) => lines.finish_whole(done),
+            OllamaStream::Chat(chat) => chat.finish(done),
+        }
     }
 }

@@ -10,13 +10,14 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use crate::provider::Provider;
-use crate::provider::stream::frame::Frame;
-use crate::provider::stream::{StreamEvent, bounded, event_type, json};
+use crate::provider::openai_responses::parse::parse_responses;
+use crate::provider::stream::event::ReadStream;
+use crate::provider::stream::event::{StreamEvent, bounded, event_type, json};
+use crate::provider::stream::frame::{Frame, Framing};
 
 /// The response as its events build it.
 #[derive(Debug, Default)]
-pub(super) struct Responses {
+pub(crate) struct ResponsesStream {
     /// The whole response, once `response.completed` gave it.
     response: Option<Value>,
     /// Each `function_call` item's place among the calls, by its output
@@ -25,12 +26,11 @@ pub(super) struct Responses {
     started: usize,
 }
 
-impl Responses {
-    pub(super) fn read(
+impl ResponsesStream {
+    fn read_frame(
         &mut self,
         frame: &Frame,
         limit: usize,
-        provider: Provider,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
         let event = json(frame)?;
@@ -92,9 +92,7 @@ impl Responses {
                         .ok_or_else(|| format!("output item {at} was done before it was added"))?;
                     *done = true;
                     let index = *index;
-                    let parsed = provider
-                        .parse_calls(&json!({"output": [item]}))
-                        .map_err(|error| error.message)?;
+                    let parsed = parse_responses(&json!({"output": [item]}))?;
                     if let Some(call) = parsed.into_iter().next() {
                         events.push(StreamEvent::CallComplete { index, call });
                     }
@@ -133,10 +131,29 @@ impl Responses {
         Ok(false)
     }
 
-    pub(super) fn finish(self, done: bool) -> Result<Value, String> {
+    fn finish_whole(self, done: bool) -> Result<Value, String> {
         match self.response {
             Some(response) if done => Ok(response),
             _ => Err("the stream ended before `response.completed`".to_owned()),
         }
+    }
+}
+
+impl ReadStream for ResponsesStream {
+    fn framing(&self) -> Framing {
+        Framing::Events
+    }
+
+    fn read(
+        &mut self,
+        frame: &Frame,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<bool, String> {
+        self.read_frame(frame, limit, events)
+    }
+
+    fn finish(self: Box<Self>, done: bool) -> Result<Value, String> {
+        self.finish_whole(done)
     }
 }

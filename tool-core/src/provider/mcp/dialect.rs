@@ -8,7 +8,7 @@ use crate::schema::dialect::formats::standard_formats;
 use crate::schema::dialect::walk::each_subschema;
 use crate::schema::dialect::{drop_null, is_object, make_nullable, plain, required_names};
 
-/// The `outputSchema`: [`plain`](super::plain), with a hand-written OpenAPI
+/// The `outputSchema`: [`plain`](crate::schema::dialect::plain), with a hand-written OpenAPI
 /// `nullable` spelled as JSON Schema (`null` added to the type), and only
 /// the formats JSON Schema defines: schemars' `uint8`, `int32`, `double`,
 /// ... say nothing that the type and the range beside it do not, and the
@@ -21,7 +21,7 @@ pub(crate) fn mcp_output(schema: &Value) -> Value {
     schema
 }
 
-/// [`plain`](super::plain), with `nullable` spelled as JSON Schema and only
+/// [`plain`](crate::schema::dialect::plain), with `nullable` spelled as JSON Schema and only
 /// JSON Schema's formats.
 fn without_nullable(schema: &Value) -> Value {
     let mut schema = plain(schema);

@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use super::walk::children;
 use crate::schema::dialect::refs::{Inline, inline};
 use crate::schema::dialect::strict::{BLOCKERS_WITH_SUBSCHEMAS, close, shared_rules};
+use crate::schema::dialect::walk::children;
 use crate::schema::dialect::{Unfit, drop_null, is_object, keep_only, plain, required_names};
 
 /// The mode, as messages name it.

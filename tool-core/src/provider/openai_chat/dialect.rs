@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::children;
 use crate::schema::dialect::refs::{Inline, inline};
 use crate::schema::dialect::strict::{BLOCKERS_WITH_SUBSCHEMAS, close, shared_rules};
+use crate::schema::dialect::walk::children;
 use crate::schema::dialect::{Unfit, is_object, keep_only, make_nullable, plain, required_names};
 
 /// The mode, as messages name it.
