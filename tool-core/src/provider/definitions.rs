@@ -12,9 +12,9 @@ use crate::provider::listing::SEARCH_TOOL;
 use crate::provider::listing::{Listing, Search};
 use crate::provider::not_strict::{Blocker, NotStrict};
 use crate::provider::selector::Provider;
+use crate::provider::tool_list::ToolList;
 use crate::registry::tool_registry::ToolCheck;
 use crate::tool::ToolInfo;
-use crate::toolset::view::ToolList;
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once

@@ -26,6 +26,7 @@ pub(crate) mod parts;
 pub(crate) mod selector;
 pub(crate) mod stored_turn;
 pub mod stream;
+pub(crate) mod tool_list;
 pub(crate) mod turn;
 
 pub use call::ProviderCall;
@@ -37,4 +38,5 @@ pub use family::{Family, ListState, Parameters};
 pub use listing::{Listing, Search};
 pub use not_strict::{Blocker, NotStrict};
 pub use selector::{CustomFamily, ParseError, Provider, UnknownProvider};
+pub use tool_list::ToolList;
 pub use turn::{Turn, Waiting};

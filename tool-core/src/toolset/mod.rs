@@ -10,7 +10,8 @@
 //!   change a new version ([`Changes`] follows them);
 //! - [`View`]: the tools one request or one caller may see, picked by
 //!   [`Select`] (names, tags, the caller's scopes), listed, turned into a
-//!   provider's definitions ([`ToolList`]) and called like a registry's.
+//!   provider's definitions ([`ToolList`](crate::provider::ToolList)) and called
+//!   like a registry's.
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -42,4 +43,4 @@ pub(crate) mod handle;
 pub(crate) mod view;
 pub use crate::toolset::compose::Compose;
 pub use crate::toolset::handle::{Changes, RegistryHandle};
-pub use crate::toolset::view::{Select, ToolList, View};
+pub use crate::toolset::view::{Select, View};

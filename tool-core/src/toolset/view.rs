@@ -8,59 +8,13 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::dispatch::access::{allowed, available};
-use crate::error::tool_error::{RegistryError, ToolError};
+use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
-use crate::provider::definitions::{Definitions, build_definitions};
-use crate::provider::listing::Listing;
-use crate::provider::selector::Provider;
 use crate::registry::batch::{ToolCall, run_batch};
 use crate::registry::tool_registry::Cached;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 use crate::tool::{ToolDefinition, ToolInfo};
-
-/// What a provider's definitions are made from
-/// ([`Provider::definitions`]): a whole registry, or a [`View`] of one.
-/// Each keeps what it made, per provider, until it changes.
-pub trait ToolList: sealed::Sealed {
-    #[doc(hidden)]
-    fn definitions_for(
-        &self,
-        provider: Provider,
-        listing: Listing,
-    ) -> Result<Arc<Definitions>, RegistryError>;
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl<Ctx> Sealed for crate::registry::tool_registry::ToolRegistry<Ctx> {}
-    impl<Ctx> Sealed for super::View<'_, Ctx> {}
-}
-
-impl<Ctx: Send + Sync + 'static> ToolList for ToolRegistry<Ctx> {
-    fn definitions_for(
-        &self,
-        provider: Provider,
-        listing: Listing,
-    ) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached((provider.name(), listing.key()), || {
-            build_definitions(provider, self.tools(), listing)
-        })
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
-    fn definitions_for(
-        &self,
-        provider: Provider,
-        listing: Listing,
-    ) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached
-            .get_or_make((provider.name(), listing.key()), || {
-                build_definitions(provider, self.tools(), listing)
-            })
-    }
-}
 
 /// Which tools a [`View`] shows: those named, those carrying a tag
 /// ([`ToolMetadata::tags`](crate::ToolMetadata::tags)), those shown up
@@ -229,7 +183,7 @@ pub struct View<'r, Ctx = ()> {
     registry: &'r ToolRegistry<Ctx>,
     /// Where the view's tools are in the registry, in its order.
     members: Vec<usize>,
-    cached: Cached,
+    pub(crate) cached: Cached,
 }
 
 impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
