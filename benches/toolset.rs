@@ -98,7 +98,7 @@ fn view_definitions(c: &mut Criterion) {
         });
     });
 
-    let caller = ToolContext::new(()).with_scopes(["picked"]);
+    let caller = ToolContext::builder(()).scopes(["picked"]).build();
     for size in [100, 2_000] {
         let (registry, picked) = registry(size);
         let by_name = registry.view(Select::all().names(picked.iter().cloned()));

@@ -52,9 +52,10 @@ const USER: &str = "user:7";
 
 /// The context of the user's calls in the conversation, in either process.
 fn context() -> ToolContext {
-    ToolContext::new(())
-        .with_caller(USER)
-        .with_conversation(CONVERSATION)
+    ToolContext::builder(())
+        .caller(USER)
+        .conversation(CONVERSATION)
+        .build()
 }
 
 /// The provider the conversation is with.

@@ -20,6 +20,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 use tool_core::ToolContext;
+use tool_core::context::ContextBuilder;
 use tool_core::provider::Provider;
 use tool_core::toolset::Select;
 
@@ -131,7 +132,9 @@ fn expected(transport: &str) -> serde_json::Map<String, Value> {
         );
         expected.insert("listed_with_the_scope".into(), json!("no token over stdio"));
     } else {
-        let admin = quickstart::context().with_scopes(["sales:admin"]);
+        let admin = ContextBuilder::from(quickstart::context())
+            .scopes(["sales:admin"])
+            .build();
         expected.insert("listed_with_the_scope".into(), reset(reset_done, &admin));
     }
     expected

@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::sync::Notify;
 use tool_core::context::CancellationToken;
+use tool_core::context::ContextBuilder;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
 use tool_core::registry::RegistryBuilder;
 use tool_core::registry::{Batch, ToolCall};
@@ -111,7 +112,9 @@ async fn a_call_cancelled_while_it_waits_for_the_tools_turn_never_starts() {
     ctx.state().begun.notified().await;
     // The second call waits for the first's turn to end.
     let token = CancellationToken::new();
-    let waiting = ctx.clone().with_cancellation(token.clone());
+    let waiting = ContextBuilder::from(ctx.clone())
+        .cancellation(token.clone())
+        .build();
     let second = tokio::spawn({
         let registry = Arc::clone(&registry);
         async move { registry.call(&waiting, "write", json!({"text": "b"})).await }
@@ -138,7 +141,9 @@ async fn a_call_cancelled_while_it_waits_for_approval_never_starts() {
             .build(),
     );
     let token = CancellationToken::new();
-    let ctx = ToolContext::new(Desk::default()).with_cancellation(token.clone());
+    let ctx = ToolContext::builder(Desk::default())
+        .cancellation(token.clone())
+        .build();
     let call = tokio::spawn({
         let (registry, ctx) = (Arc::clone(&registry), ctx.clone());
         async move { registry.call(&ctx, "delete", json!({"id": 7})).await }
@@ -159,7 +164,9 @@ async fn a_call_cancelled_while_earlier_calls_of_its_batch_run_never_starts() {
             .build(),
     );
     let token = CancellationToken::new();
-    let ctx = ToolContext::new(Desk::default()).with_cancellation(token.clone());
+    let ctx = ToolContext::builder(Desk::default())
+        .cancellation(token.clone())
+        .build();
     let batch = tokio::spawn({
         let (registry, ctx) = (Arc::clone(&registry), ctx.clone());
         async move {
@@ -194,7 +201,9 @@ async fn a_call_whose_caller_has_cancelled_already_never_starts() {
         .build();
     let token = CancellationToken::new();
     token.cancel();
-    let ctx = ToolContext::new(Desk::default()).with_cancellation(token);
+    let ctx = ToolContext::builder(Desk::default())
+        .cancellation(token)
+        .build();
     for (tool, arguments) in [
         ("append", json!({"text": "a"})),
         ("ping", json!({"text": "a"})),
@@ -213,10 +222,12 @@ async fn a_call_whose_caller_has_cancelled_already_never_starts() {
 #[test]
 fn a_context_changed_after_cloning_shares_the_callers_token() {
     let ctx = ToolContext::new(());
-    let scoped = ctx.clone().with_scopes(["notes:read"]);
-    let listening = scoped
-        .clone()
-        .with_progress_listener(|_: &tool_core::observe::CallProgress<'_>| {});
+    let scoped = ContextBuilder::from(ctx.clone())
+        .scopes(["notes:read"])
+        .build();
+    let listening = ContextBuilder::from(scoped.clone())
+        .progress_listener(|_: &tool_core::observe::CallProgress<'_>| {})
+        .build();
     assert!(!scoped.is_cancelled());
     ctx.cancellation().cancel();
     assert!(scoped.is_cancelled() && listening.is_cancelled());

@@ -126,10 +126,11 @@ async fn expansions_compile_and_run_in_a_hostile_scope() {
         .with(Measure)
         .approval(tool_core::policy::ApproveAll)
         .build();
-    let ctx = ToolContext::new(App {
+    let ctx = ToolContext::builder(App {
         greeting: "hi".to_owned(),
     })
-    .with_scopes(["greet"]);
+    .scopes(["greet"])
+    .build();
     let calls = [
         (
             "greet",

@@ -65,16 +65,17 @@ async fn the_call_id_and_progress_are_the_same_from_text_as_from_a_value() {
     let seen = Arc::clone(&heard);
     // The provider's call in a named conversation: the same id however
     // its arguments come.
-    let ctx = ToolContext::new(App::default())
-        .with_conversation("chat")
-        .with_call_id("call_1")
-        .with_progress_listener(move |event| {
+    let ctx = ToolContext::builder(App::default())
+        .conversation("chat")
+        .call_id("call_1")
+        .progress_listener(move |event| {
             seen.lock().expect("not poisoned").push(format!(
                 "{} {}",
                 event.call_id,
                 event.message.unwrap_or_default()
             ));
-        });
+        })
+        .build();
     let args = json!({"word": "hello"});
     let from_value = registry.call(&ctx, "whoami", args.clone()).await;
     let from_text = registry.call(&ctx, "whoami", text(&args)).await;
@@ -94,9 +95,10 @@ async fn the_call_id_and_progress_are_the_same_from_text_as_from_a_value() {
 #[tokio::test]
 async fn a_sync_tool_lent_its_context_reads_the_same_id() {
     let registry = registry();
-    let ctx = ToolContext::new(App::default())
-        .with_conversation("chat")
-        .with_call_id("call_1");
+    let ctx = ToolContext::builder(App::default())
+        .conversation("chat")
+        .call_id("call_1")
+        .build();
     let args = json!({"n": 41});
     let from_value = registry.call(&ctx, "increment", args.clone()).await;
     let id = from_value

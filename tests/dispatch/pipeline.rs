@@ -13,6 +13,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tool_core::context::ContextBuilder;
 use tool_core::observe::{CallFinished, CallObserver, CallStarted};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ApproveAll};
 use tool_core::registry::RegistryBuilder;
@@ -336,7 +337,7 @@ async fn required_scopes_must_be_granted() {
         path
     }
     let registry: ToolRegistry = ToolRegistry::new().with(ReadFile);
-    let partial = ToolContext::new(()).with_scopes(["files:read"]);
+    let partial = ToolContext::builder(()).scopes(["files:read"]).build();
     let result = registry
         .call(&partial, "read_file", json!({"path": "a"}))
         .await;
@@ -344,7 +345,9 @@ async fn required_scopes_must_be_granted() {
         result.model_text(),
         "tool `read_file` requires the scope `files:list`, which this caller does not have; do not call it again"
     );
-    let full = ToolContext::new(()).with_scopes(["files:list", "files:read", "net"]);
+    let full = ToolContext::builder(())
+        .scopes(["files:list", "files:read", "net"])
+        .build();
     assert_eq!(
         registry
             .call(&full, "read_file", json!({"path": "a"}))
@@ -608,7 +611,10 @@ async fn every_call_has_a_stable_id_and_start_and_finish_events() {
         .build();
     // One provider's call, `call_1`, in a named conversation, asked for
     // twice (its arguments as a value, then as OpenAI's text): one id.
-    let asked_twice = ctx().with_conversation("chat").with_call_id("call_1");
+    let asked_twice = ContextBuilder::from(ctx())
+        .conversation("chat")
+        .call_id("call_1")
+        .build();
     registry
         .call(
             &asked_twice,
@@ -804,9 +810,10 @@ async fn a_long_running_tool_returns_pending_and_its_result_later() {
         "Index a document in the background.\n\nThis tool runs in the background: a call returns at once with a call id, and the result follows later. Do not call it again while a call is pending."
     );
     // The provider's call `call_1` in a named conversation.
-    let ctx = ToolContext::new(())
-        .with_conversation("chat")
-        .with_call_id("call_1");
+    let ctx = ToolContext::builder(())
+        .conversation("chat")
+        .call_id("call_1")
+        .build();
     let started = tokio::time::Instant::now();
     let pending = registry
         .call(&ctx, "index", json!({"document": "a.txt"}))

@@ -270,7 +270,7 @@ async fn without_an_observer_a_report_goes_nowhere_and_the_call_goes_on() {
 
 #[tokio::test]
 async fn outside_a_registry_call_a_report_goes_nowhere() {
-    let ctx = ToolContext::new(()).with_call_id("call_1");
+    let ctx = ToolContext::builder(()).call_id("call_1").build();
     ctx.progress(1.0, Some(2.0), "nobody hears this");
     ctx.progress(f64::NAN, None, None);
     // The function `#[tool]` keeps, called as written.

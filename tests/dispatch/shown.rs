@@ -96,7 +96,9 @@ async fn a_caller_is_shown_only_the_tools_it_may_call() {
     let registry = ToolRegistry::new().with(Pay).with(Balance).with(Now);
     let closed = ToolContext::new(Caller { open: false });
     let open = ToolContext::new(Caller { open: true });
-    let payer = ToolContext::new(Caller { open: true }).with_scopes(["payments"]);
+    let payer = ToolContext::builder(Caller { open: true })
+        .scopes(["payments"])
+        .build();
     assert_eq!(shown(&registry, &closed), ["now"]);
     assert_eq!(shown(&registry, &open), ["balance", "now"]);
     assert_eq!(shown(&registry, &payer), ["pay", "balance", "now"]);

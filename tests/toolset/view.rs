@@ -90,7 +90,7 @@ fn a_callers_view_holds_only_what_it_may_call() {
             .collect::<Vec<_>>(),
         ["add", "mul"]
     );
-    let reader = ToolContext::new(()).with_scopes(["files:read"]);
+    let reader = ToolContext::builder(()).scopes(["files:read"]).build();
     assert_eq!(
         registry
             .view(Select::all().caller(&reader))
@@ -98,7 +98,9 @@ fn a_callers_view_holds_only_what_it_may_call() {
             .collect::<Vec<_>>(),
         ["add", "mul", "read_file"]
     );
-    let writer = ToolContext::new(()).with_scopes(["files:write", "files:read"]);
+    let writer = ToolContext::builder(())
+        .scopes(["files:write", "files:read"])
+        .build();
     assert_eq!(
         registry
             .view(Select::all().tags(["files"]).caller(&writer))

@@ -300,10 +300,12 @@ async fn a_tool_not_marked_asks_is_told_so() {
 async fn answers_given_beforehand_and_no_one_to_ask() {
     let registry = registry();
     // An answer that does not fit the type is asked again, saying why.
-    let ctx = ToolContext::new(()).with_answers([
-        Answer::Accept(json!({"room": "attic"})),
-        Answer::Accept(json!({"room": "single"})),
-    ]);
+    let ctx = ToolContext::builder(())
+        .answers([
+            Answer::Accept(json!({"room": "attic"})),
+            Answer::Accept(json!({"room": "single"})),
+        ])
+        .build();
     let result = registry
         .call(&ctx, "book_room", json!({"night": "n"}))
         .await;
@@ -311,11 +313,13 @@ async fn answers_given_beforehand_and_no_one_to_ask() {
         result.model_text(),
         "booked a Single room on n, breakfast false"
     );
-    let ctx = ToolContext::new(()).with_answers([
-        Answer::Accept(json!({"room": 1})),
-        Answer::Accept(json!({"room": 2})),
-        Answer::Accept(json!({"room": 3})),
-    ]);
+    let ctx = ToolContext::builder(())
+        .answers([
+            Answer::Accept(json!({"room": 1})),
+            Answer::Accept(json!({"room": 2})),
+            Answer::Accept(json!({"room": 3})),
+        ])
+        .build();
     let result = registry
         .call(&ctx, "book_room", json!({"night": "n"}))
         .await;
@@ -324,7 +328,9 @@ async fn answers_given_beforehand_and_no_one_to_ask() {
         "the person's answer did not fit, after 3 asks: argument `room` at `/room`: expected \
          one of `single`, `double`, got `3`"
     );
-    let ctx = ToolContext::new(()).with_no_one_to_ask("this runs in a batch job");
+    let ctx = ToolContext::builder(())
+        .no_one_to_ask("this runs in a batch job")
+        .build();
     let result = registry
         .call(&ctx, "book_room", json!({"night": "n"}))
         .await;
@@ -340,7 +346,7 @@ async fn answers_given_beforehand_and_no_one_to_ask() {
     assert_eq!(
         error.to_string(),
         "the person could not be asked: this context is not a registry call's, and has no \
-         answers given (ToolContext::with_answers)"
+         answers given (ContextBuilder::answers)"
     );
 }
 
@@ -388,10 +394,11 @@ async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_o
             .build(),
     );
     let answering = ToolRegistry::<()>::builder().store(store).build();
-    let ada = ToolContext::new(())
-        .with_caller("ada")
-        .with_conversation("stay");
-    let bob = ToolContext::new(()).with_caller("bob");
+    let ada = ToolContext::builder(())
+        .caller("ada")
+        .conversation("stay")
+        .build();
+    let bob = ToolContext::builder(()).caller("bob").build();
     // Heard in the other process, as it is asked.
     let mut adas = answering.questions().listen(&ada);
     let mut bobs = answering.questions().listen(&bob);
@@ -426,7 +433,7 @@ async fn a_callers_questions_are_listed_and_heard_in_another_process_and_by_no_o
     // A question asked after is heard by a listener made before it.
     let running = call(
         &asking,
-        ToolContext::new(()).with_caller("ada"),
+        ToolContext::builder(()).caller("ada").build(),
         "book_room",
         json!({"night": "m"}),
     );

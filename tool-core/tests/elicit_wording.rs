@@ -73,7 +73,7 @@ async fn an_answer_that_does_not_fit_is_asked_again_in_the_registrys_words() {
         json!({"guests": 300, "room": "single"}),
         json!({"guests": 4, "room": "double"}),
     ]);
-    let ctx = ToolContext::new(()).with_asker(recorded);
+    let ctx = ToolContext::builder(()).asker(recorded).build();
     let answer = ctx.elicit::<Table>(QUESTION).await.expect("answered");
     assert_eq!(
         answer,
@@ -101,11 +101,13 @@ async fn an_answer_that_does_not_fit_is_asked_again_in_the_registrys_words() {
 
 #[tokio::test]
 async fn the_last_answer_that_does_not_fit_is_reported_in_the_registrys_words() {
-    let ctx = ToolContext::new(()).with_answers([
-        Answer::Accept(json!({"guests": 2})),
-        Answer::Accept(json!({"guests": -1, "room": "single"})),
-        Answer::Accept(json!({"guests": 2.5, "room": "suite"})),
-    ]);
+    let ctx = ToolContext::builder(())
+        .answers([
+            Answer::Accept(json!({"guests": 2})),
+            Answer::Accept(json!({"guests": -1, "room": "single"})),
+            Answer::Accept(json!({"guests": 2.5, "room": "suite"})),
+        ])
+        .build();
     let error = ctx.elicit::<Table>(QUESTION).await.expect_err("refused");
     assert_eq!(
         error.to_string(),

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{Peer, RequestContext};
+use tool_core::context::ContextBuilder;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ToolTier};
 use tool_core::{ToolContext, ToolRegistry};
 
@@ -29,14 +30,16 @@ pub(crate) fn with_approver<Ctx: Send + Sync + 'static>(
         return ctx;
     }
     if can_elicit(request) {
-        return ctx.with_approval(AskTheClient {
-            peer: request.peer.clone(),
-        });
+        return ContextBuilder::from(ctx)
+            .approval(AskTheClient {
+                peer: request.peer.clone(),
+            })
+            .build();
     }
     match (&server.approval, registry.approvals().has_hook()) {
         (Some(install), _) => install(ctx),
         (None, true) => ctx,
-        (None, false) => ctx.with_approval(NoOneToAsk),
+        (None, false) => ContextBuilder::from(ctx).approval(NoOneToAsk).build(),
     }
 }
 
@@ -241,7 +244,7 @@ mod tests {
             RegistryBuilder::from(registry())
                 .approval(ApproveAll)
                 .build(),
-            ToolContext::new(()).with_scopes(["notes:read"]),
+            ToolContext::builder(()).scopes(["notes:read"]).build(),
         );
         assert_eq!(unrunnable(&server), []);
     }

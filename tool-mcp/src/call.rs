@@ -11,6 +11,7 @@ use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tool_core::context::ContextBuilder;
 use tool_core::observe::CallProgress;
 use tool_core::{ToolError, ToolResult};
 
@@ -53,7 +54,9 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     }
     let base = server.context_for(&context);
     let token = context.ct.clone();
-    let ctx = base.clone().with_cancellation(token.clone());
+    let ctx = ContextBuilder::from(base.clone())
+        .cancellation(token.clone())
+        .build();
     let ctx = with_approver(
         server,
         registry,
@@ -68,10 +71,12 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let mut reports = None;
     if progress_token.is_some() {
         let (sender, receiver) = mpsc::unbounded_channel();
-        ctx = ctx.with_progress_listener(move |event: &CallProgress<'_>| {
-            // The request has been answered: MCP wants no progress after.
-            let _ = sender.send(Report::from(event));
-        });
+        ctx = ContextBuilder::from(ctx)
+            .progress_listener(move |event: &CallProgress<'_>| {
+                // The request has been answered: MCP wants no progress after.
+                let _ = sender.send(Report::from(event));
+            })
+            .build();
         reports = Some(receiver);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
@@ -151,17 +156,20 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     });
     let token = base.cancellation().child_token();
     let (sender, reports) = mpsc::unbounded_channel();
-    let ctx = base.with_cancellation(token.clone());
-    let ctx = with_approver(
+    let ctx = ContextBuilder::from(base)
+        .cancellation(token.clone())
+        .build();
+    let ctx = ContextBuilder::from(with_approver(
         server,
         &registry,
         metadata.map(|(tier, _)| tier),
         context,
         ctx,
-    )
-    .with_progress_listener(move |event: &CallProgress<'_>| {
+    ))
+    .progress_listener(move |event: &CallProgress<'_>| {
         let _ = sender.send(Report::from(event));
-    });
+    })
+    .build();
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let tasks = &server.tasks;
     let caller = Caller::of(context, server.verifier.is_some());

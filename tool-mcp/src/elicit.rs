@@ -9,6 +9,7 @@ use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{Peer, RequestContext};
 use serde_json::Value;
+use tool_core::context::ContextBuilder;
 use tool_core::elicit::{Answer, Asker, ElicitError, Question};
 use tool_core::{BoxFuture, ToolContext};
 
@@ -25,9 +26,11 @@ pub(crate) fn with_asker<Ctx>(
         return ctx;
     }
     if can_elicit(request) {
-        return ctx.with_asker(AskTheClient {
-            peer: request.peer.clone(),
-        });
+        return ContextBuilder::from(ctx)
+            .asker(AskTheClient {
+                peer: request.peer.clone(),
+            })
+            .build();
     }
     let reason = if request.peer.peer_info().is_none()
         || request
@@ -39,7 +42,7 @@ pub(crate) fn with_asker<Ctx>(
     } else {
         "the MCP client does not take elicitation (it declared no `elicitation` form capability)"
     };
-    ctx.with_no_one_to_ask(reason)
+    ContextBuilder::from(ctx).no_one_to_ask(reason).build()
 }
 
 /// Puts each question to the person at the client: MCP elicitation in form

@@ -8,6 +8,7 @@ use hyper::http::request::Parts;
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
+use tool_core::context::ContextBuilder;
 use tool_core::policy::ApprovalHook;
 use tool_core::{ToolContext, ToolRegistry};
 
@@ -134,7 +135,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// `request.extensions`, for a caller's own scopes or state. Replaces
     /// the context given to [`McpServer::new`].
     ///
-    /// A call is its caller's ([`ToolContext::with_caller`]): what waits
+    /// A call is its caller's ([`ContextBuilder::caller`](tool_core::context::ContextBuilder::caller)): what waits
     /// of it (a question parked for the application, say) is listed only
     /// for that caller. A context that names no caller is given the
     /// request's: `t:` and the SHA-256 of its bearer token, in lowercase
@@ -154,7 +155,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// let registry = ToolRegistry::<App>::new();
     /// let server = McpServer::new(registry, ToolContext::from_arc(Arc::clone(&app)))
     ///     .with_context_fn(move |_request| {
-    ///         ToolContext::from_arc(Arc::clone(&app)).with_scopes(["files:read"])
+    ///         ContextBuilder::from(ToolContext::from_arc(Arc::clone(&app))).scopes(["files:read"]).build()
     ///     });
     /// # drop(server);
     /// ```
@@ -374,15 +375,15 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         let ctx = match Caller::of(request, self.verifier.is_some()) {
             Caller::Anyone => ctx,
             _ if ctx.caller().is_some() => ctx,
-            caller => ctx.with_caller(caller.key()),
+            caller => ContextBuilder::from(ctx).caller(caller.key()).build(),
         };
         match (&self.verifier, request.extensions.get::<Parts>()) {
             // The HTTP front has already refused a bad token with 401; this
             // check again is for a service mounted in another router,
             // where no such front ran: an unverified caller gets no scopes.
-            (Some(verifier), Some(parts)) => {
-                ctx.with_scopes(authenticate(verifier.as_ref(), &parts.headers).unwrap_or_default())
-            }
+            (Some(verifier), Some(parts)) => ContextBuilder::from(ctx)
+                .scopes(authenticate(verifier.as_ref(), &parts.headers).unwrap_or_default())
+                .build(),
             _ => ctx,
         }
     }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use tool_core::ToolContext;
+use tool_core::context::ContextBuilder;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
 
 /// Puts an approval hook in a context: the server's hook, kept behind the
@@ -18,7 +19,11 @@ where
     H: ApprovalHook<Ctx>,
 {
     let hook = Arc::new(hook);
-    Arc::new(move |ctx: ToolContext<Ctx>| ctx.with_approval(Shared(Arc::clone(&hook))))
+    Arc::new(move |ctx: ToolContext<Ctx>| {
+        ContextBuilder::from(ctx)
+            .approval(Shared(Arc::clone(&hook)))
+            .build()
+    })
 }
 
 /// One hook shared by every request's context.

@@ -278,7 +278,7 @@ async fn tools_list_shows_each_caller_only_what_it_may_call() {
             Some(true)
         )
     );
-    let reader = ToolContext::new(()).with_scopes(["notes:read"]);
+    let reader = ToolContext::builder(()).scopes(["notes:read"]).build();
     let client = over_pipe(McpServer::new(registry(), reader), Person::unreachable()).await;
     let listed = client.list_all_tools().await.expect("listed");
     assert_eq!(names(&listed), ["add", "delete_note", "read_note"]);

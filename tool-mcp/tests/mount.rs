@@ -453,7 +453,7 @@ async fn cancelling_a_call_tells_the_server() {
         .await
         .expect("mounted");
     let token = tokio_util::sync::CancellationToken::new();
-    let ctx = ToolContext::new(()).with_cancellation(token.clone());
+    let ctx = ToolContext::builder(()).cancellation(token.clone()).build();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(200)).await;
         token.cancel();

@@ -174,7 +174,7 @@ async fn what_the_model_reads_names_the_tool_as_the_model_called_it() {
     );
     // Cancelled by the caller while the server works on it.
     let token = tokio_util::sync::CancellationToken::new();
-    let ctx = ToolContext::new(()).with_cancellation(token.clone());
+    let ctx = ToolContext::builder(()).cancellation(token.clone()).build();
     let cancelling = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(200)).await;
         token.cancel();
@@ -262,16 +262,18 @@ async fn progress_sent_just_before_the_answer_reaches_the_call_whole_and_in_orde
         .await
         .expect("mounted");
     let heard = Arc::new(Mutex::new(Vec::new()));
-    let ctx = ToolContext::new(()).with_progress_listener({
-        let heard = Arc::clone(&heard);
-        move |event| {
-            heard.lock().expect("not poisoned").push((
-                event.done,
-                event.total,
-                event.message.map(str::to_owned),
-            ));
-        }
-    });
+    let ctx = ToolContext::builder(())
+        .progress_listener({
+            let heard = Arc::clone(&heard);
+            move |event| {
+                heard.lock().expect("not poisoned").push((
+                    event.done,
+                    event.total,
+                    event.message.map(str::to_owned),
+                ));
+            }
+        })
+        .build();
     let expected: Vec<(f64, Option<f64>, Option<String>)> = (1..=20)
         .map(|step| (f64::from(step), Some(20.0), Some(format!("step {step}"))))
         .collect();

@@ -70,17 +70,19 @@ async fn check_everything(handle: &RegistryHandle, prefix: &str) {
     let info = current.info(&research).expect("the task tool is mounted");
     assert!(info.metadata.long_running, "it runs as a task");
     let statuses = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let ctx = ToolContext::new(()).with_progress_listener({
-        let statuses = std::sync::Arc::clone(&statuses);
-        move |event| {
-            if let Some(message) = event.message {
-                statuses
-                    .lock()
-                    .expect("unpoisoned")
-                    .push(message.to_owned());
+    let ctx = ToolContext::builder(())
+        .progress_listener({
+            let statuses = std::sync::Arc::clone(&statuses);
+            move |event| {
+                if let Some(message) = event.message {
+                    statuses
+                        .lock()
+                        .expect("unpoisoned")
+                        .push(message.to_owned());
+                }
             }
-        }
-    });
+        })
+        .build();
     let pending = handle
         .call(&ctx, &research, json!({"topic": "tides"}))
         .await;
@@ -289,15 +291,17 @@ async fn everything_over_stdio_is_mounted_and_every_kind_of_result_comes_through
 
     // The server's progress reaches the call's listener.
     let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let ctx = ToolContext::new(()).with_progress_listener({
-        let heard = std::sync::Arc::clone(&heard);
-        move |event| {
-            heard
-                .lock()
-                .expect("not poisoned")
-                .push((event.done, event.total))
-        }
-    });
+    let ctx = ToolContext::builder(())
+        .progress_listener({
+            let heard = std::sync::Arc::clone(&heard);
+            move |event| {
+                heard
+                    .lock()
+                    .expect("not poisoned")
+                    .push((event.done, event.total))
+            }
+        })
+        .build();
     let long = handle
         .call(
             &ctx,

@@ -96,9 +96,11 @@ async fn the_tasks_status_is_heard_as_progress() {
     let app = Arc::new(App::default());
     let (handle, _mount) = mounted(&app, false).await;
     let (heard, mut hear) = mpsc::unbounded_channel();
-    let ctx = ToolContext::new(()).with_progress_listener(move |event| {
-        let _ = heard.send(event.message.map(str::to_owned));
-    });
+    let ctx = ToolContext::builder(())
+        .progress_listener(move |event| {
+            let _ = heard.send(event.message.map(str::to_owned));
+        })
+        .build();
     let pending = handle.call(&ctx, "render", json!({"name": "intro"})).await;
     let id = pending.pending_call_id().expect("pending").to_owned();
     let message = tokio::time::timeout(PATIENCE, hear.recv())
@@ -122,7 +124,7 @@ async fn cancelling_the_call_cancels_the_task_on_the_server() {
     *app.cancelled.lock().expect("unpoisoned") = Some(told);
     let (handle, _mount) = mounted(&app, false).await;
     let token = CancellationToken::new();
-    let ctx = ToolContext::new(()).with_cancellation(token.clone());
+    let ctx = ToolContext::builder(()).cancellation(token.clone()).build();
     let pending = handle.call(&ctx, "render", json!({"name": "intro"})).await;
     let id = pending.pending_call_id().expect("pending").to_owned();
     tokio::time::sleep(Duration::from_millis(200)).await;

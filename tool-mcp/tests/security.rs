@@ -271,7 +271,7 @@ async fn each_call_runs_with_its_tokens_scopes() {
     // The base context's scopes are not a token holder's: only its own are.
     let server = McpServer::new(
         ToolRegistry::<()>::new().with(Secret),
-        ToolContext::new(()).with_scopes(["files:read"]),
+        ToolContext::builder(()).scopes(["files:read"]).build(),
     )
     .with_bearer_auth(tokens);
     let serving = Serving::start(server).await;
@@ -307,7 +307,7 @@ async fn a_service_mounted_elsewhere_still_gives_calls_only_their_tokens_scopes(
     let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
     let server = McpServer::new(
         ToolRegistry::<()>::new().with(Secret),
-        ToolContext::new(()).with_scopes(["files:read"]),
+        ToolContext::builder(()).scopes(["files:read"]).build(),
     )
     .with_bearer_auth(tokens);
     // Served by hand, as a router of the user's own would: no 401 front.

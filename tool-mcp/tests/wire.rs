@@ -231,7 +231,7 @@ async fn each_request_runs_in_the_context_the_server_makes_for_it() {
         )
     );
     let granting =
-        plain.with_context_fn(|_request| ToolContext::new(()).with_scopes(["files:read"]));
+        plain.with_context_fn(|_request| ToolContext::builder(()).scopes(["files:read"]).build());
     let mut wire = connect_to(granting).await;
     assert_eq!(
         text_of(&mut wire, 1, "secret").await,

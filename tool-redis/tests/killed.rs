@@ -36,9 +36,10 @@ async fn render(ctx: &ToolContext<Arc<AtomicUsize>>, video: String) -> String {
 /// The context of the provider's call `call_1` in one conversation, on
 /// either replica.
 fn conversation(runs: Arc<AtomicUsize>) -> ToolContext<Arc<AtomicUsize>> {
-    ToolContext::new(runs)
-        .with_conversation("conversation:1")
-        .with_call_id("call_1")
+    ToolContext::builder(runs)
+        .conversation("conversation:1")
+        .call_id("call_1")
+        .build()
 }
 
 async fn registry(url: &str) -> ToolRegistry<Arc<AtomicUsize>> {

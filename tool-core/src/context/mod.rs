@@ -8,11 +8,11 @@
 //! use tool_core::ToolContext;
 //!
 //! let token = CancellationToken::new();
-//! let ctx = ToolContext::new(())
-//!     .with_caller("user:7")
-//!     .with_conversation("conversation:42")
-//!     .with_call_id("toolu_1")
-//!     .with_cancellation(token.clone());
+//! let ctx = ToolContext::builder(())
+//!     .caller("user:7")
+//!     .conversation("conversation:42")
+//!     .call_id("toolu_1")
+//!     .cancellation(token.clone()).build();
 //! assert_eq!(ctx.caller(), Some("user:7"));
 //! assert_eq!(ctx.conversation(), Some("conversation:42"));
 //! assert_eq!(ctx.call_id(), Some("toolu_1"));
@@ -20,6 +20,8 @@
 //! assert!(ctx.is_cancelled());
 //! ```
 
-pub(crate) mod call_id;
-pub use crate::context::call_id::content_hash;
+pub(crate) mod builder;
+
+pub use crate::context::builder::ContextBuilder;
+pub use crate::tool::call_id::content_hash;
 pub use tokio_util::sync::CancellationToken;

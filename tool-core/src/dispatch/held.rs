@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::context::call_id::Scope;
 use crate::tool::call::Call;
+use crate::tool::call_id::Scope;
 use crate::tool::context::ToolContext;
 use crate::tool::name::Name;
 use crate::tool::progress::ProgressSink;

@@ -14,7 +14,6 @@ use futures_util::FutureExt;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::context::call_id::random_id;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, panicked, poll_once, with_waker};
 use crate::dispatch::held::Held;
@@ -31,6 +30,7 @@ use crate::tool::approval::Approval;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::approval::{ApprovalRequest, NO_HOOK};
 use crate::tool::call::Call;
+use crate::tool::call_id::random_id;
 use crate::tool::context::ToolContext;
 use crate::tool::metadata::ToolTier;
 use crate::tool::progress::ProgressSink;

@@ -97,7 +97,7 @@ impl<Ctx> ToolContext<Ctx> {
     ///     })
     /// }
     ///
-    /// let ctx = ToolContext::new(()).with_answers([Answer::accept(&serde_json::json!({"room": "double"}))?]);
+    /// let ctx = ToolContext::builder(()).answers([Answer::accept(&serde_json::json!({"room": "double"}))?]).build();
     /// assert_eq!(book(&ctx).await?, "booked a double room");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// # }).unwrap();
@@ -112,37 +112,19 @@ impl<Ctx> ToolContext<Ctx> {
         }
     }
 
-    /// The same context putting the tool's questions to `asker`.
-    #[must_use]
-    pub fn with_asker(mut self, asker: impl Asker) -> Self {
+    /// What [`ContextBuilder::asker`](crate::context::ContextBuilder::asker) sets.
+    pub(crate) fn with_asker(mut self, asker: impl Asker) -> Self {
         self.set_asker(Arc::new(asker));
         self
     }
 
-    /// The same context with no one to ask: every question ends at once in
-    /// [`ElicitError::Unsupported`] with `reason`, which the model reads.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// # use schemars::JsonSchema; use serde::Deserialize;
-    /// use tool_core::elicit::{Elicit, ElicitError};
-    /// use tool_core::ToolContext;
-    /// # #[derive(Deserialize, JsonSchema, Elicit)] struct Yes { /** Sure? */ sure: bool }
-    ///
-    /// let ctx = ToolContext::new(()).with_no_one_to_ask("this is a batch job");
-    /// let Err(error) = ctx.elicit::<Yes>("Sure?").await else { panic!("asked") };
-    /// assert_eq!(error.to_string(), "the person could not be asked: this is a batch job");
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn with_no_one_to_ask(self, reason: impl Into<String>) -> Self {
+    /// What [`ContextBuilder::no_one_to_ask`](crate::context::ContextBuilder::no_one_to_ask) sets.
+    pub(crate) fn with_no_one_to_ask(self, reason: impl Into<String>) -> Self {
         self.with_asker(NoOne(reason.into()))
     }
 
-    /// The same context answering the tool's questions with `answers`, one
-    /// a question, in order: to test a tool's function without a person.
-    #[must_use]
-    pub fn with_answers(self, answers: impl IntoIterator<Item = Answer>) -> Self {
+    /// What [`ContextBuilder::answers`](crate::context::ContextBuilder::answers) sets.
+    pub(crate) fn with_answers(self, answers: impl IntoIterator<Item = Answer>) -> Self {
         let answers: Vec<Answer> = answers.into_iter().collect();
         self.with_asker(Given(Mutex::new(answers.into_iter())))
     }
@@ -204,7 +186,7 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
     let Some(asker) = ctx.asker().or(desk).map(Arc::clone) else {
         return Err(ElicitError::Unsupported {
             reason: "this context is not a registry call's, and has no answers given \
-                     (ToolContext::with_answers)"
+                     (ContextBuilder::answers)"
                 .to_owned(),
         });
     };
@@ -316,7 +298,7 @@ fn read_answer<T: Elicit>(whole: &Whole, content: &Value) -> Result<T, Vec<Viola
 /// A question's id: 128 random bits, since the id is what answers it.
 #[cfg(feature = "schemars")]
 fn new_question_id() -> String {
-    crate::context::call_id::random_id()
+    crate::tool::call_id::random_id()
 }
 
 pub(crate) fn now_ms() -> u64 {

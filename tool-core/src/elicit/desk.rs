@@ -16,7 +16,6 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::BoxFuture;
-use crate::context::call_id::Scope;
 use crate::elicit::ask::now_ms;
 use crate::schema::validation::SchemaCheck;
 use crate::store::watch::Watch;
@@ -24,6 +23,7 @@ use crate::store::{Store, StoreError, When};
 use crate::tool::ask::Asker;
 use crate::tool::ask::error::{AnswerError, ElicitError};
 use crate::tool::ask::question::{Answer, Question};
+use crate::tool::call_id::Scope;
 
 /// How long a question's record outlives its deadline: the time to take
 /// an answer given at the last moment.

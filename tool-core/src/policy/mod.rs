@@ -131,7 +131,7 @@ impl ParkedCall {
     }
 
     /// The conversation the call was made in, if its context named one
-    /// ([`ToolContext::with_conversation`](crate::ToolContext::with_conversation)).
+    /// ([`ContextBuilder::conversation`](crate::context::ContextBuilder::conversation)).
     pub fn conversation(&self) -> Option<&str> {
         self.conversation.as_deref()
     }

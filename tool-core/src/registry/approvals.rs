@@ -54,7 +54,7 @@ impl<Ctx: Send + Sync + 'static> Approvals<'_, Ctx> {
     /// the registry keeps its calls in a shared
     /// [store](crate::registry::RegistryBuilder::store); each call is decided once, and
     /// only with a context of the caller that made it
-    /// ([`ToolContext::with_caller`]): another caller's call is
+    /// ([`ContextBuilder::caller`](crate::context::ContextBuilder::caller)): another caller's call is
     /// [unknown](DecisionError::UnknownCall) to it.
     ///
     /// ```
@@ -115,7 +115,7 @@ impl<Ctx: Send + Sync + 'static> Approvals<'_, Ctx> {
         Ok(result)
     }
 
-    /// The calls of `ctx`'s caller ([`ToolContext::with_caller`]) parked
+    /// The calls of `ctx`'s caller ([`ContextBuilder::caller`](crate::context::ContextBuilder::caller)) parked
     /// for a decision now, by this process or any other sharing the
     /// registry's [store](crate::registry::RegistryBuilder::store), the longest parked
     /// first: what to show the person, with the id to
@@ -142,7 +142,7 @@ impl<Ctx: Send + Sync + 'static> Approvals<'_, Ctx> {
     /// }
     ///
     /// let registry = ToolRegistry::builder().with(DeleteNote).approval(AskLater).build();
-    /// let ctx = ToolContext::new(()).with_caller("ada").with_conversation("notes");
+    /// let ctx = ToolContext::builder(()).caller("ada").conversation("notes").build();
     /// registry.call(&ctx, "delete_note", json!({"id": 7})).await;
     ///
     /// let parked = registry.approvals().parked(&ctx).await.unwrap();

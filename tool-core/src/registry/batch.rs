@@ -23,7 +23,7 @@ pub struct ToolCall {
     pub arguments: Value,
     /// The provider's id for the call, if it gave one: the call is made
     /// with it as the context's call id
-    /// ([`ToolContext::with_call_id`](crate::ToolContext::with_call_id)).
+    /// ([`ContextBuilder::call_id`](crate::context::ContextBuilder::call_id)).
     pub id: Option<String>,
 }
 

@@ -92,7 +92,7 @@ impl<Ctx: Send + Sync + 'static> RegistryBuilder<Ctx> {
 
     /// Installs the hook that approves or denies calls of tools of tier
     /// [`Confirm`](crate::policy::ToolTier::Confirm), for callers whose context has
-    /// no hook of its own ([`ToolContext::with_approval`](crate::ToolContext::with_approval)). Without either
+    /// no hook of its own ([`ContextBuilder::approval`](crate::context::ContextBuilder::approval)). Without either
     /// they are denied.
     pub fn approval<H: ApprovalHook<Ctx>>(mut self, hook: H) -> Self {
         self.registry.pipeline.approval = Some(Arc::new(hook));

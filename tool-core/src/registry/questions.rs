@@ -112,7 +112,7 @@ impl<Ctx: Send + Sync + 'static> Questions<'_, Ctx> {
             .await
     }
 
-    /// The questions of `ctx`'s caller ([`ToolContext::with_caller`]) as
+    /// The questions of `ctx`'s caller ([`ContextBuilder::caller`](crate::context::ContextBuilder::caller)) as
     /// they wait for an answer, for the application to put to the person:
     /// those open now, then each as it is asked, by this registry's tools
     /// in this process or any other sharing its

@@ -330,7 +330,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// Each call has an id of its own ([`ToolContext::call_id`]), seen by
     /// the tool in its context, by the observer's start and finish events,
     /// and in the `tool_call` tracing span; see
-    /// [`ToolContext::with_conversation`] for when a call asked for again
+    /// [`ContextBuilder::conversation`](crate::context::ContextBuilder::conversation) for when a call asked for again
     /// is the same call.
     ///
     /// Runs on a Tokio runtime with its timer enabled.

@@ -61,7 +61,7 @@ pub struct ApprovalRequest<'a, Ctx> {
 ///
 /// Installed for every caller with
 /// [`RegistryBuilder::approval`](crate::registry::RegistryBuilder::approval), or
-/// for one with [`ToolContext::with_approval`], which is asked first.
+/// for one with [`ContextBuilder::approval`](crate::context::ContextBuilder::approval), which is asked first.
 /// Without either, every `Confirm` call is denied: a tool that asks for
 /// approval runs only once something gives it (fail closed).
 /// [`ApproveAll`] approves everything, for tests and trusted tools.

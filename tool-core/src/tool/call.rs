@@ -11,8 +11,8 @@ use tokio::time::Instant;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::context::call_id::Scope;
 use crate::tool::ask::Asker;
+use crate::tool::call_id::Scope;
 use crate::tool::name::Name;
 use crate::tool::progress::{Progress, ProgressSink};
 

@@ -5,11 +5,11 @@ use std::sync::{Arc, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::context::call_id::Scope;
 use crate::tool::approval::ApprovalHook;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::ask::Asker;
 use crate::tool::call::Call;
+use crate::tool::call_id::Scope;
 use crate::tool::name::Name;
 use crate::tool::progress::{
     CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
@@ -30,7 +30,7 @@ use crate::tool::progress::{
 ///
 /// struct App { greeting: String }
 ///
-/// let ctx = ToolContext::new(App { greeting: "hello".into() }).with_call_id("call_1");
+/// let ctx = ToolContext::builder(App { greeting: "hello".into() }).call_id("call_1").build();
 /// assert_eq!(ctx.state().greeting, "hello");
 /// assert_eq!(ctx.call_id(), Some("call_1"));
 /// assert!(!ctx.is_cancelled());
@@ -40,7 +40,7 @@ pub struct ToolContext<Ctx = ()> {
     /// clones the context, and one count is cheaper than three (cloning a
     /// token even takes a lock).
     shared: Arc<Shared<Ctx>>,
-    /// The id given with [`ToolContext::with_call_id`]: the provider's,
+    /// The id given with [`ContextBuilder::call_id`](crate::context::ContextBuilder::call_id): the provider's,
     /// for the call made with this context.
     call_id: Option<Arc<str>>,
     /// The call being run, inside a registry call: shared from the start,
@@ -74,7 +74,7 @@ struct Shared<Ctx> {
     /// Who approves this caller's calls of `Confirm` tools, in place of
     /// the registry's hook.
     approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
-    /// Who answers a tool's questions ([`ToolContext::with_asker`]).
+    /// Who answers a tool's questions ([`ContextBuilder::asker`](crate::context::ContextBuilder::asker)).
     asker: Option<Arc<dyn Asker>>,
     /// Whose the calls are: the caller and the conversation.
     scope: Scope,
@@ -166,45 +166,8 @@ impl<Ctx> ToolContext<Ctx> {
         }
     }
 
-    /// The same context with an approval hook of its own: asked about this
-    /// caller's calls of [`Confirm`](crate::policy::ToolTier::Confirm) tools in
-    /// place of the registry's hook
-    /// ([`RegistryBuilder::approval`](crate::registry::RegistryBuilder::approval)).
-    /// For the person at one client: a chat window's dialog, or, in
-    /// `tool-mcp`, a question to the MCP client's user.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use serde_json::json;
-    /// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
-    /// use tool_core::{ToolContext, ToolRegistry, tool};
-    ///
-    /// /// Delete a note.
-    /// #[tool(tier = Confirm)]
-    /// fn delete_note(id: u32) -> String { format!("deleted {id}") }
-    ///
-    /// /// What this session's user answered in advance.
-    /// struct Answered(bool);
-    ///
-    /// impl ApprovalHook<()> for Answered {
-    ///     async fn approve(&self, _: &ApprovalRequest<'_, ()>) -> Approval {
-    ///         if self.0 { Approval::Approve } else { Approval::deny("the user said no") }
-    ///     }
-    /// }
-    ///
-    /// let registry = ToolRegistry::new().with(DeleteNote);
-    /// let yes = ToolContext::new(()).with_approval(Answered(true));
-    /// let no = ToolContext::new(()).with_approval(Answered(false));
-    /// let args = json!({"id": 7});
-    /// assert_eq!(registry.call(&yes, "delete_note", args.clone()).await.model_text(), "deleted 7");
-    /// assert_eq!(
-    ///     registry.call(&no, "delete_note", args).await.model_text(),
-    ///     "the call to tool `delete_note` was denied: the user said no",
-    /// );
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn with_approval(mut self, hook: impl ApprovalHook<Ctx>) -> Self {
+    /// What [`ContextBuilder::approval`](crate::context::ContextBuilder::approval) sets.
+    pub(crate) fn with_approval(mut self, hook: impl ApprovalHook<Ctx>) -> Self {
         Arc::make_mut(&mut self.shared).approval = Some(Arc::new(hook));
         self
     }
@@ -225,9 +188,8 @@ impl<Ctx> ToolContext<Ctx> {
         self.caller_token().cancelled()
     }
 
-    /// The same context with the given cancellation token.
-    #[must_use]
-    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+    /// What [`ContextBuilder::cancellation`](crate::context::ContextBuilder::cancellation) sets.
+    pub(crate) fn with_cancellation(mut self, token: CancellationToken) -> Self {
         Arc::make_mut(&mut self.shared).cancellation = OnceLock::from(token);
         self
     }
@@ -265,7 +227,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// with the call's id) and a `tracing` event at level DEBUG, `"tool
     /// progress"`, with the fields `done`, `total` and `progress_message`,
     /// in the call's `tool_call` span, and the context's own listener
-    /// ([`ToolContext::with_progress_listener`]). So does a report of a `long_running`
+    /// ([`ContextBuilder::progress_listener`](crate::context::ContextBuilder::progress_listener)). So does a report of a `long_running`
     /// call, and one from a task the tool hands a clone of its context to
     /// (its tracing event is then in whatever span that task runs in).
     ///
@@ -340,7 +302,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// let registry: ToolRegistry = ToolRegistry::new().with(Heard);
     /// let quiet = ToolContext::new(());
     /// assert_eq!(registry.call(&quiet, "heard", json!({})).await.model_text(), "false");
-    /// let listened = ToolContext::new(()).with_progress_listener(|_| {});
+    /// let listened = ToolContext::builder(()).progress_listener(|_| {}).build();
     /// assert_eq!(registry.call(&listened, "heard", json!({})).await.model_text(), "true");
     /// # });
     /// ```
@@ -361,49 +323,8 @@ impl<Ctx> ToolContext<Ctx> {
             .report(done, total, message, listener, || (&call.tool, call.id()));
     }
 
-    /// The same context with a listener that hears the progress of every
-    /// call made with it, as the registry's observer does
-    /// ([`CallProgress`], under the same rules), and after it: what an MCP
-    /// server sets on the context of each `tools/call` request, to send
-    /// that request's `notifications/progress`. Replaces any listener set
-    /// before.
-    ///
-    /// The listener runs on the tool's thread while the report is made:
-    /// keep it short (send the event down a channel, say).
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use std::sync::{Arc, Mutex};
-    /// use serde_json::json;
-    /// use tool_core::{tool, ToolContext, ToolRegistry};
-    ///
-    /// /// Index the documents.
-    /// #[tool]
-    /// async fn index(ctx: &ToolContext, documents: Vec<String>) -> usize {
-    ///     for (done, document) in documents.iter().enumerate() {
-    ///         ctx.progress((done + 1) as f64, Some(documents.len() as f64), document.as_str());
-    ///     }
-    ///     documents.len()
-    /// }
-    ///
-    /// let registry = ToolRegistry::new().with(Index);
-    /// let heard = Arc::new(Mutex::new(Vec::new()));
-    /// let ctx = ToolContext::new(()).with_progress_listener({
-    ///     let heard = Arc::clone(&heard);
-    ///     move |event| {
-    ///         let line = format!("{} {}/{:?} {:?}", event.tool, event.done, event.total, event.message);
-    ///         heard.lock().unwrap().push(line);
-    ///     }
-    /// });
-    /// registry.call(&ctx, "index", json!({"documents": ["a.md", "b.md"]})).await;
-    /// assert_eq!(
-    ///     *heard.lock().unwrap(),
-    ///     ["index 1/Some(2.0) Some(\"a.md\")", "index 2/Some(2.0) Some(\"b.md\")"]
-    /// );
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn with_progress_listener(
+    /// What [`ContextBuilder::progress_listener`](crate::context::ContextBuilder::progress_listener) sets.
+    pub(crate) fn with_progress_listener(
         mut self,
         listener: impl Fn(&CallProgress<'_>) + Send + Sync + 'static,
     ) -> Self {
@@ -411,16 +332,11 @@ impl<Ctx> ToolContext<Ctx> {
         self
     }
 
-    /// The same context granting these scopes (and no others): a tool that
-    /// requires a scope runs only for a caller that holds it.
-    ///
-    /// ```
-    /// let ctx = tool_core::ToolContext::new(()).with_scopes(["files:read"]);
-    /// assert!(ctx.has_scope("files:read"));
-    /// assert!(!ctx.has_scope("files:write"));
-    /// ```
-    #[must_use]
-    pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+    /// What [`ContextBuilder::scopes`](crate::context::ContextBuilder::scopes) sets.
+    pub(crate) fn with_scopes<S: Into<String>>(
+        mut self,
+        scopes: impl IntoIterator<Item = S>,
+    ) -> Self {
         Arc::make_mut(&mut self.shared).scopes = scopes.into_iter().map(Into::into).collect();
         self
     }

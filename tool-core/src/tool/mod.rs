@@ -4,6 +4,7 @@
 pub(crate) mod approval;
 pub(crate) mod ask;
 pub(crate) mod call;
+pub(crate) mod call_id;
 pub(crate) mod context;
 pub(crate) mod metadata;
 pub(crate) mod name;

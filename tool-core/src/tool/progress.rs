@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// registry's [`CallObserver`](crate::observe::CallObserver) receives in
 /// [`call_progress`](crate::observe::CallObserver::call_progress), and a context's
 /// own listener
-/// ([`ToolContext::with_progress_listener`](crate::ToolContext::with_progress_listener)).
+/// ([`ContextBuilder::progress_listener`](crate::context::ContextBuilder::progress_listener)).
 ///
 /// The fields are those of MCP's `notifications/progress` (`progress`,
 /// `total`, `message`), plus the call they belong to. An MCP server sets a
@@ -91,7 +91,7 @@ pub(crate) trait ProgressSink: Send + Sync {
 }
 
 /// A listener of one caller's calls, set with
-/// [`ToolContext::with_progress_listener`](crate::ToolContext::with_progress_listener):
+/// [`ContextBuilder::progress_listener`](crate::context::ContextBuilder::progress_listener):
 /// an MCP server's request, which alone knows its `progressToken`.
 pub(crate) type Listener = dyn Fn(&CallProgress<'_>) + Send + Sync;
 

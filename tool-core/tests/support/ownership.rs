@@ -89,9 +89,10 @@ pub(crate) fn ids(calls: Vec<ParkedCall>) -> Vec<String> {
 
 /// A context of `caller` in `conversation`.
 pub(crate) fn ctx(caller: &str, conversation: &str) -> ToolContext {
-    ToolContext::new(())
-        .with_caller(caller)
-        .with_conversation(conversation)
+    ToolContext::builder(())
+        .caller(caller)
+        .conversation(conversation)
+        .build()
 }
 
 async fn respond(registry: &ToolRegistry, ctx: &ToolContext, response: &Value) -> Turn {

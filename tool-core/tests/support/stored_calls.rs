@@ -137,9 +137,10 @@ pub(crate) async fn a_call_runs_once_and_its_result_is_read_anywhere(
     there: ToolRegistry<Arc<Runs>>,
 ) {
     let runs = Arc::new(Runs::default());
-    let ctx = ToolContext::new(Arc::clone(&runs))
-        .with_conversation("conversation:1")
-        .with_call_id("call_1");
+    let ctx = ToolContext::builder(Arc::clone(&runs))
+        .conversation("conversation:1")
+        .call_id("call_1")
+        .build();
     let args = json!({"report": "q3"});
     let first = here.call(&ctx, "export", args.clone()).await;
     let second = there.call(&ctx, "export", args).await;

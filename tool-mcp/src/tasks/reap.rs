@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use rmcp::ErrorData;
 use tokio::sync::mpsc;
+use tool_core::context::ContextBuilder;
 use tool_core::observe::CallProgress;
 use tool_core::policy::ApproveAll;
 use tool_core::store::StoreError;
@@ -147,16 +148,19 @@ async fn finish<Ctx: Send + Sync + 'static>(
     // The run is the caller's, as the first was, unless the application's
     // context names one itself.
     let base = match base.caller() {
-        None if record.caller != Caller::Anyone.key() => base.with_caller(record.caller.clone()),
+        None if record.caller != Caller::Anyone.key() => ContextBuilder::from(base)
+            .caller(record.caller.clone())
+            .build(),
         _ => base,
     };
-    let ctx = base
-        .with_scopes(input.scopes)
-        .with_cancellation(token.clone())
-        .with_approval(ApproveAll)
-        .with_progress_listener(move |event: &CallProgress<'_>| {
+    let ctx = ContextBuilder::from(base)
+        .scopes(input.scopes)
+        .cancellation(token.clone())
+        .approval(ApproveAll)
+        .progress_listener(move |event: &CallProgress<'_>| {
             let _ = sender.send(Report::from(event));
-        });
+        })
+        .build();
     let result: ToolResult = registry.call(&ctx, &tool, input.arguments).await;
     match result.pending_call_id().map(str::to_owned) {
         Some(call_id) => {

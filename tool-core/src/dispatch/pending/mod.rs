@@ -12,7 +12,6 @@ pub(crate) mod stored;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crate::context::call_id::Scope;
 use crate::dispatch::pending::memory::MemoryCalls;
 use crate::dispatch::pending::parked::Parking;
 use crate::dispatch::pending::stored::{StoredCalls, StoredClaim};
@@ -20,6 +19,7 @@ use crate::output::result::ToolResult;
 use crate::policy::{DecisionError, ParkedCall};
 use crate::store::StoreError;
 use crate::store::memory::MemoryStore;
+use crate::tool::call_id::Scope;
 
 /// Why [`Pending::deliver`](crate::registry::Pending::deliver) did not take
 /// a result.

@@ -11,12 +11,12 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use crate::context::call_id::Scope;
 use crate::dispatch::pending::stored::{
     MARGIN, Record, State, StoredCalls, StoredClaim, key, millis, now_ms,
 };
 use crate::policy::{DecisionError, ParkedCall};
 use crate::store::{Store, StoreError, When};
+use crate::tool::call_id::Scope;
 
 /// The index of a caller's parked calls: a set of `<parked at>:<id>`.
 fn index(caller: Option<&str>) -> String {

@@ -17,7 +17,7 @@ use crate::tool::ask::question::{Answer, Question};
 /// Whoever puts a tool's questions to the person: an MCP client
 /// (`tool-mcp` names it for each request), the registry's parked
 /// questions ([`Questions::answer`](crate::registry::Questions::answer)), or
-/// answers given beforehand ([`ToolContext::with_answers`](crate::ToolContext::with_answers)).
+/// answers given beforehand ([`ContextBuilder::answers`](crate::context::ContextBuilder::answers)).
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -41,7 +41,7 @@ use crate::tool::ask::question::{Answer, Question};
 ///     guests: u8,
 /// }
 ///
-/// let ctx = ToolContext::new(()).with_asker(AlwaysTwo);
+/// let ctx = ToolContext::builder(()).asker(AlwaysTwo).build();
 /// let answer = ctx.elicit::<Party>("How many guests?").await?;
 /// assert_eq!(answer.accepted().map(|party| party.guests), Some(2));
 /// # Ok::<(), ElicitError>(())
@@ -72,7 +72,7 @@ impl Asker for Given {
         let next = self.0.lock().unwrap_or_else(PoisonError::into_inner).next();
         Box::pin(std::future::ready(next.ok_or_else(|| {
             ElicitError::Unsupported {
-                reason: "every answer given beforehand (ToolContext::with_answers) was used"
+                reason: "every answer given beforehand (ContextBuilder::answers) was used"
                     .to_owned(),
             }
         })))

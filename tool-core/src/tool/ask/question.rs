@@ -84,7 +84,7 @@ impl Question {
     }
 
     /// The conversation of the call whose tool asked, if its context
-    /// named one ([`ToolContext::with_conversation`](crate::ToolContext::with_conversation)).
+    /// named one ([`ContextBuilder::conversation`](crate::context::ContextBuilder::conversation)).
     pub fn conversation(&self) -> Option<&str> {
         self.conversation.as_deref()
     }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::context::call_id::Scope;
+use crate::tool::call_id::Scope;
 use crate::tool::context::ToolContext;
 
 impl<Ctx> ToolContext<Ctx> {
@@ -16,9 +16,9 @@ impl<Ctx> ToolContext<Ctx> {
     /// wait for it, and the one the observer's events and the `tool_call`
     /// tracing span carry. Each call has one of its own, even when another
     /// asks for the same tool with the same arguments; see
-    /// [`with_conversation`](Self::with_conversation) for when a call asked
+    /// [`conversation`](crate::context::ContextBuilder::conversation) for when a call asked
     /// for again is the same call. Outside a registry call, whatever
-    /// [`ToolContext::with_call_id`] set.
+    /// [`ContextBuilder::call_id`](crate::context::ContextBuilder::call_id) set.
     pub fn call_id(&self) -> Option<&str> {
         match self.shared_call() {
             Some(call) => Some(call.id()),
@@ -59,127 +59,31 @@ impl<Ctx> ToolContext<Ctx> {
         }
     }
 
-    /// The same context with the call id set: for a call made through a
-    /// registry with it, the provider's id for the call (what
-    /// [`Provider::respond`](crate::provider::Provider::respond) sets for
-    /// each call of a response), from which the registry makes the call's
-    /// own id in a named [conversation](Self::with_conversation).
-    #[must_use]
-    pub fn with_call_id(mut self, call_id: impl Into<Arc<str>>) -> Self {
+    /// What [`ContextBuilder::call_id`](crate::context::ContextBuilder::call_id) sets.
+    pub(crate) fn with_call_id(mut self, call_id: impl Into<Arc<str>>) -> Self {
         self.call_id = Some(call_id.into());
         self
     }
 
-    /// The same context naming who makes the calls: a user, a tenant and
-    /// user, an MCP client's token, whatever key the application knows
-    /// its callers by. A call is its caller's: what waits of it (a call
-    /// parked for approval, a tool's question) is listed and decided only
-    /// with a context of the same caller
-    /// ([`Approvals::parked`](crate::registry::Approvals::parked),
-    /// [`Approvals::decide`](crate::registry::Approvals::decide)), in this
-    /// process or any other sharing the registry's store. A context that
-    /// names none is its own caller, "anyone", apart from every named one.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use serde_json::json;
-    /// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, Decision, DecisionError};
-    /// use tool_core::{tool, ToolContext, ToolRegistry};
-    ///
-    /// /// Send money to an account.
-    /// #[tool(tier = Confirm)]
-    /// fn send_money(to: String, cents: u64) -> String {
-    ///     format!("sent {cents} cents to {to}")
-    /// }
-    ///
-    /// /// Leaves every decision to a person, later.
-    /// struct AskLater;
-    ///
-    /// impl ApprovalHook<()> for AskLater {
-    ///     async fn approve(&self, _: &ApprovalRequest<'_, ()>) -> Approval {
-    ///         Approval::Park
-    ///     }
-    /// }
-    ///
-    /// let registry = ToolRegistry::builder().with(SendMoney).approval(AskLater).build();
-    /// let ada = ToolContext::new(()).with_caller("ada");
-    /// let bob = ToolContext::new(()).with_caller("bob");
-    /// let args = json!({"to": "ada", "cents": 5000});
-    /// let parked = registry.call(&ada, "send_money", args).await;
-    /// let id = parked.pending_call_id().unwrap();
-    ///
-    /// // Bob can neither see nor decide Ada's call.
-    /// assert!(registry.approvals().parked(&bob).await.unwrap().is_empty());
-    /// assert!(matches!(
-    ///     registry.approvals().decide(&bob, id, Decision::Approve).await,
-    ///     Err(DecisionError::UnknownCall { .. })
-    /// ));
-    /// assert_eq!(registry.approvals().parked(&ada).await.unwrap()[0].call_id(), id);
-    /// let result = registry.approvals().decide(&ada, id, Decision::Approve).await.unwrap();
-    /// assert_eq!(result.model_text(), "sent 5000 cents to ada");
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn with_caller(mut self, caller: impl Into<Arc<str>>) -> Self {
+    /// What [`ContextBuilder::caller`](crate::context::ContextBuilder::caller) sets.
+    pub(crate) fn with_caller(mut self, caller: impl Into<Arc<str>>) -> Self {
         Arc::make_mut(&mut self.shared).scope.caller = Some(caller.into());
         self
     }
 
-    /// The caller the context names ([`with_caller`](Self::with_caller)).
+    /// The caller the context names ([`caller`](crate::context::ContextBuilder::caller)).
     pub fn caller(&self) -> Option<&str> {
         self.shared.scope.caller()
     }
 
-    /// The same context naming the conversation (a chat, a session, a
-    /// thread) its calls belong to: the scope in which a call asked for
-    /// again is the same call. Within a named conversation, the call a
-    /// provider's response names (its `tool_use` id, `call_id`, ...: what
-    /// [`Provider::respond`](crate::provider::Provider::respond) passes as
-    /// [`with_call_id`](Self::with_call_id)) has the same registry id each
-    /// time it is asked for with the same arguments, by this caller. What
-    /// waits of it is then found again: a `long_running` tool's call, or
-    /// one parked for approval, asked for again (a retried request, another
-    /// replica that picks up the same turn) waits for the first run or
-    /// decision, and its result, instead of running the tool again, for as
-    /// long as its record is kept (in the registry's
-    /// [store](crate::registry::RegistryBuilder::store); until its result is taken,
-    /// and a few seconds after). A call that leaves nothing waiting (a tool
-    /// that ends at once) runs each time it is asked for. Without a
-    /// conversation, or for a call the provider gave no id (Gemini's often
-    /// have none), every call is one of its own. Two conversations, and
-    /// two callers, never share a call.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use serde_json::json;
-    /// use tool_core::{tool, ToolContext, ToolRegistry, ToolResult};
-    ///
-    /// /// Ask the user to pick a file; the client shows the dialog.
-    /// #[tool(long_running)]
-    /// fn pick_file() -> ToolResult {
-    ///     ToolResult::deferred()
-    /// }
-    ///
-    /// let registry = ToolRegistry::new().with(PickFile);
-    /// let first = ToolContext::new(()).with_conversation("chat:1").with_call_id("toolu_1");
-    /// let a = registry.call(&first, "pick_file", json!({})).await;
-    /// // The same request again: the same call, still waiting.
-    /// let again = registry.call(&first, "pick_file", json!({})).await;
-    /// assert_eq!(a.pending_call_id(), again.pending_call_id());
-    /// // Another conversation whose provider reused the id: another call.
-    /// let other = ToolContext::new(()).with_conversation("chat:2").with_call_id("toolu_1");
-    /// let b = registry.call(&other, "pick_file", json!({})).await;
-    /// assert_ne!(a.pending_call_id(), b.pending_call_id());
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn with_conversation(mut self, conversation: impl Into<Arc<str>>) -> Self {
+    /// What [`ContextBuilder::conversation`](crate::context::ContextBuilder::conversation) sets.
+    pub(crate) fn with_conversation(mut self, conversation: impl Into<Arc<str>>) -> Self {
         Arc::make_mut(&mut self.shared).scope.conversation = Some(conversation.into());
         self
     }
 
     /// The conversation the context names
-    /// ([`with_conversation`](Self::with_conversation)).
+    /// ([`conversation`](crate::context::ContextBuilder::conversation)).
     pub fn conversation(&self) -> Option<&str> {
         self.shared.scope.conversation()
     }
@@ -189,7 +93,7 @@ impl<Ctx> ToolContext<Ctx> {
         &self.shared.scope
     }
 
-    /// The id the caller gave the next call ([`with_call_id`](Self::with_call_id)).
+    /// The id the caller gave the next call ([`call_id`](crate::context::ContextBuilder::call_id)).
     pub(crate) fn given_call_id(&self) -> Option<&str> {
         self.call_id.as_deref()
     }

@@ -11,23 +11,25 @@ type Heard = (String, String, f64, Option<f64>, Option<String>);
 #[test]
 fn the_listener_hears_the_advancing_reports_of_calls_only() {
     let heard: Arc<Mutex<Vec<Heard>>> = Arc::default();
-    let ctx = ToolContext::new(()).with_progress_listener({
-        let heard = Arc::clone(&heard);
-        move |event: &CallProgress<'_>| {
-            let message = event.message.map(str::to_owned);
-            let event = (
-                event.tool.to_owned(),
-                event.call_id.to_owned(),
-                event.done,
-                event.total,
-                message,
-            );
-            heard
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(event);
-        }
-    });
+    let ctx = ToolContext::builder(())
+        .progress_listener({
+            let heard = Arc::clone(&heard);
+            move |event: &CallProgress<'_>| {
+                let message = event.message.map(str::to_owned);
+                let event = (
+                    event.tool.to_owned(),
+                    event.call_id.to_owned(),
+                    event.done,
+                    event.total,
+                    message,
+                );
+                heard
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(event);
+            }
+        })
+        .build();
     ctx.progress(1.0, None, "not a call's");
     let call = ctx.for_call(Arc::new(Call::new("index".into(), json!({"a": 1}), None)));
     call.progress(1.0, Some(2.0), "a.md");
@@ -52,7 +54,7 @@ fn the_listener_hears_the_advancing_reports_of_calls_only() {
 
 #[test]
 fn a_context_without_listener_shares_its_state_when_given_one() {
-    let ctx = ToolContext::new(7_u8).with_scopes(["files:read"]);
+    let ctx = ToolContext::builder(7_u8).scopes(["files:read"]).build();
     let listening = ctx
         .clone()
         .with_progress_listener(|_: &CallProgress<'_>| {});

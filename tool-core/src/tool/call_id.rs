@@ -13,8 +13,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// Whose a call is: the caller and the conversation a context names
-/// ([`ToolContext::with_caller`](crate::ToolContext::with_caller),
-/// [`ToolContext::with_conversation`](crate::ToolContext::with_conversation)).
+/// ([`ContextBuilder::caller`](crate::context::ContextBuilder::caller),
+/// [`ContextBuilder::conversation`](crate::context::ContextBuilder::conversation)).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Scope {
     pub(crate) caller: Option<Arc<str>>,
