@@ -146,6 +146,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     ///
     /// ```
     /// use std::sync::Arc;
+    /// use tool_core::context::ContextBuilder;
     /// use tool_core::{ToolContext, ToolRegistry};
     /// use tool_mcp::McpServer;
     ///
@@ -349,7 +350,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// let before = server
     ///     .replace_registry(ToolRegistry::new().with(Add).with(Multiply))
     ///     .await;
-    /// assert_eq!(before.len(), 1);
+    /// assert_eq!(before.tools().len(), 1);
     /// assert_eq!(server.registry().names().collect::<Vec<_>>(), ["add", "multiply"]);
     /// # });
     /// ```
