@@ -36,7 +36,7 @@ pub use crate::dispatch::read::params::{
     ByHand, Derived, Field, Param, Parameter, SerdeParameter, Slot, input_schema as params_schema,
     slot, slot_by_hand,
 };
-pub use crate::dispatch::read::{Arguments, Checks, Now, Verdict, unread};
+pub use crate::dispatch::read::{Arguments, Checks, RunAtOnce, Verdict, unread};
 pub use crate::dispatch::runner::{Compiled, Facts, Registration, Start, StartWith, Started};
 pub use crate::error::tool_error::ToolError;
 pub use crate::output::result::ToolResult;

@@ -147,7 +147,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// Why a request's credentials were refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Refused {
+pub(crate) enum AuthRefusal {
     /// No `Authorization: Bearer` header.
     Missing,
     /// A bearer token the verifier does not accept, or a header that is not
@@ -159,22 +159,22 @@ pub(crate) enum Refused {
 pub(crate) fn authenticate(
     verifier: &dyn TokenVerifier,
     headers: &HeaderMap,
-) -> Result<Vec<String>, Refused> {
+) -> Result<Vec<String>, AuthRefusal> {
     let mut values = headers.get_all(AUTHORIZATION).iter();
     let Some(value) = values.next() else {
-        return Err(Refused::Missing);
+        return Err(AuthRefusal::Missing);
     };
     // Two credentials are ambiguous: which one would the scopes be for?
     if values.next().is_some() {
-        return Err(Refused::Invalid);
+        return Err(AuthRefusal::Invalid);
     }
-    let value = value.to_str().map_err(|_| Refused::Invalid)?;
-    let (scheme, token) = value.split_once(' ').ok_or(Refused::Invalid)?;
+    let value = value.to_str().map_err(|_| AuthRefusal::Invalid)?;
+    let (scheme, token) = value.split_once(' ').ok_or(AuthRefusal::Invalid)?;
     // RFC 7235: the scheme is case-insensitive.
     if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err(Refused::Invalid);
+        return Err(AuthRefusal::Invalid);
     }
-    verifier.verify(token.trim()).ok_or(Refused::Invalid)
+    verifier.verify(token.trim()).ok_or(AuthRefusal::Invalid)
 }
 
 #[cfg(test)]
@@ -210,7 +210,7 @@ mod tests {
     fn anything_else_is_refused() {
         assert_eq!(
             authenticate(&tokens(), &headers(&[])),
-            Err(Refused::Missing)
+            Err(AuthRefusal::Missing)
         );
         for bad in [
             &b"Bearer wrong"[..],
@@ -222,12 +222,12 @@ mod tests {
         ] {
             assert_eq!(
                 authenticate(&tokens(), &headers(&[bad])),
-                Err(Refused::Invalid),
+                Err(AuthRefusal::Invalid),
                 "{bad:?}"
             );
         }
         let twice = headers(&[b"Bearer s3cret", b"Bearer s3cret"]);
-        assert_eq!(authenticate(&tokens(), &twice), Err(Refused::Invalid));
+        assert_eq!(authenticate(&tokens(), &twice), Err(AuthRefusal::Invalid));
         assert_eq!(BearerTokens::new().with_token("", ["x"]).verify(""), None);
     }
 

@@ -20,7 +20,7 @@ use crate::approval::with_approver;
 use crate::elicit::with_asker;
 use crate::report::Report;
 use crate::server::McpServer;
-use crate::tasks::{Call, Caller, Ended, Form, Input, record_end, run};
+use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
 
 /// Runs the call through the registry in a context of its own: the
 /// request's token (cancelled by the client's `notifications/cancelled`,
@@ -48,8 +48,8 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             .is_some_and(|capabilities| capabilities.supports_tasks());
     if as_task {
         return match start_task(server, request, &context, Form::Extension, None).await? {
-            Started::Task(task) => Ok(CallToolResponse::Task(CreateTaskResult::new(task))),
-            Started::Answered(result) => Ok(result.into()),
+            TaskStart::Task(task) => Ok(CallToolResponse::Task(CreateTaskResult::new(task))),
+            TaskStart::Answered(result) => Ok(result.into()),
         };
     }
     let base = server.context_for(&context);
@@ -118,7 +118,10 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     }
     // Tools a search found join the caller's list: it is told so.
     if let Some(found) = &server.found
-        && found.take(|| Caller::of(&context, server.verifier.is_some()), &result)
+        && found.take(
+            || TaskOwner::of(&context, server.verifier.is_some()),
+            &result,
+        )
     {
         let _ = context.peer.notify_tool_list_changed().await;
     }
@@ -126,7 +129,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
 }
 
 /// What asking for a task gave.
-pub(crate) enum Started {
+pub(crate) enum TaskStart {
     /// The task that follows the call.
     Task(Task),
     /// The call's answer, when it ended at once (arguments that do not
@@ -138,7 +141,7 @@ pub(crate) enum Started {
 /// context with a token of its own (a task outlives its request, whose
 /// token is cancelled once answered), which `tasks/cancel` cancels, and a
 /// listener whose reports become the task's status message. A call that
-/// ends at once is `Started::Answered` for the extension, and a task
+/// ends at once is `TaskStart::Answered` for the extension, and a task
 /// already complete for 2025-11-25, whose clients expect a task whatever
 /// happens.
 pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
@@ -147,7 +150,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     context: &RequestContext<RoleServer>,
     form: Form,
     ttl_ms: Option<u64>,
-) -> Result<Started, ErrorData> {
+) -> Result<TaskStart, ErrorData> {
     let base = server.context_for(context);
     let registry = Arc::clone(&server.current.get().registry);
     let metadata = registry.info(&request.name).map(|tool| {
@@ -172,7 +175,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     .build();
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let tasks = &server.tasks;
-    let caller = Caller::of(context, server.verifier.is_some());
+    let caller = TaskOwner::of(context, server.verifier.is_some());
     // What another process needs to run the task again, kept only for a
     // tool that may be.
     let input = metadata.is_some_and(|(_, again)| again).then(|| Input {
@@ -191,7 +194,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
                 reason: format!("its task could not be recorded, so it did not run: {error}"),
             });
             return match form {
-                Form::Extension => answer(&refused).map(Started::Answered),
+                Form::Extension => answer(&refused).map(TaskStart::Answered),
                 Form::Spec2025 => Err(ErrorData::internal_error(
                     refused.model_text().into_owned(),
                     None,
@@ -204,16 +207,16 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
         let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
         if form == Form::Extension || unknown {
             tasks.discard(&task_id).await;
-            return answer(&result).map(Started::Answered);
+            return answer(&result).map(TaskStart::Answered);
         }
         // A task whatever happens, as 2025-11-25's clients expect: working
         // when made, and ended by their first look.
         let task = record.to_detailed(&task_id).task;
         record_end(tasks, &task_id, record.deadline_ms(), Ended::Result(result)).await;
-        return Ok(Started::Task(task));
+        return Ok(TaskStart::Task(task));
     };
     let task = record.to_detailed(&task_id).task;
-    let call = Call {
+    let call = TaskCall {
         registry,
         pending: result,
         call_id,
@@ -221,7 +224,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
         reports,
     };
     run(Arc::clone(tasks), task_id, record, call);
-    Ok(Started::Task(task))
+    Ok(TaskStart::Task(task))
 }
 
 /// The next report, or never for a call without a channel.

@@ -13,13 +13,13 @@ use tokio_util::sync::CancellationToken;
 use tool_core::ToolRegistry;
 use tool_core::toolset::Changes;
 
-use crate::listing::Listing;
+use crate::listing::ToolsPage;
 
 /// The registry served and its MCP tool list, made on the first
 /// `tools/list` after the registry is in place.
 pub(crate) struct Served<Ctx> {
     pub(crate) registry: Arc<ToolRegistry<Ctx>>,
-    listing: Arc<OnceLock<Result<Listing, String>>>,
+    listing: Arc<OnceLock<Result<ToolsPage, String>>>,
 }
 
 impl<Ctx> Clone for Served<Ctx> {
@@ -42,9 +42,9 @@ impl<Ctx: Send + Sync + 'static> Served<Ctx> {
     /// The tool list. An error only for a registry whose tools MCP cannot
     /// take, which `ToolRegistry::with_check(Provider::Mcp)` would have
     /// refused at registration.
-    pub(crate) fn listing(&self) -> Result<&Listing, ErrorData> {
+    pub(crate) fn listing(&self) -> Result<&ToolsPage, ErrorData> {
         self.listing
-            .get_or_init(|| Listing::of(&self.registry))
+            .get_or_init(|| ToolsPage::of(&self.registry))
             .as_ref()
             .map_err(|error| ErrorData::internal_error(error.clone(), None))
     }

@@ -15,7 +15,7 @@ use tool_core::toolset::Select;
 
 use crate::call::call_tool;
 use crate::server::McpServer;
-use crate::tasks::Caller;
+use crate::tasks::TaskOwner;
 use crate::tasks_2025;
 
 /// Tools, whose list may change, and tasks when a tool is `long_running`.
@@ -61,7 +61,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         let caller = self
             .found
             .as_ref()
-            .map(|found| (found, Caller::of(&context, self.verifier.is_some())));
+            .map(|found| (found, TaskOwner::of(&context, self.verifier.is_some())));
         served.listing()?.page(cursor, self.page_size, |name| {
             if let Some((found, caller)) = &caller
                 && served
@@ -120,7 +120,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let caller = Caller::of(&context, self.verifier.is_some());
+        let caller = TaskOwner::of(&context, self.verifier.is_some());
         let task_id = &request.task_id;
         let record = self.tasks.read(self, &caller, task_id).await?;
         Ok(GetTaskResult::new(record.to_detailed(task_id)))
@@ -131,7 +131,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let caller = Caller::of(&context, self.verifier.is_some());
+        let caller = TaskOwner::of(&context, self.verifier.is_some());
         // Cancelling is cooperative: acknowledged once asked, whatever the
         // run does then.
         self.tasks

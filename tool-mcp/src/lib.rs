@@ -98,9 +98,8 @@ mod changes;
 mod elicit;
 mod error;
 mod follow;
-mod found;
-mod front;
 mod handler;
+pub(crate) mod http_front;
 mod http_options;
 mod listing;
 #[cfg(feature = "client")]
@@ -108,6 +107,7 @@ pub mod mount;
 mod report;
 mod resource;
 pub mod rmcp_types;
+pub(crate) mod search_finds;
 mod serve;
 mod server;
 mod server_hook;
@@ -118,7 +118,7 @@ mod tasks_2025;
 
 pub use auth::{BearerTokens, TokenVerifier};
 pub use error::ServeError;
-pub use front::MCP_PATH;
+pub use http_front::MCP_PATH;
 pub use resource::ProtectedResource;
 pub use serve::{LOOPBACK_ORIGINS, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, McpServer};

@@ -10,12 +10,12 @@ use tool_core::provider::Provider;
 
 /// The registry's tools as MCP lists them, in registration order, and where
 /// each name is.
-pub(crate) struct Listing {
+pub(crate) struct ToolsPage {
     tools: Vec<Tool>,
     by_name: HashMap<String, usize>,
 }
 
-impl Listing {
+impl ToolsPage {
     /// The tools of `registry` as tool-core's MCP definitions write them
     /// (the one source of the MCP shape), read into rmcp's type.
     pub(crate) fn of<Ctx: Send + Sync + 'static>(

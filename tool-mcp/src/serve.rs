@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::approval::warn_unrunnable;
 use crate::error::ServeError;
-use crate::front::Front;
+use crate::http_front::HttpFront;
 use crate::server::McpServer;
 use crate::sessions::HttpSessions;
 use crate::tasks_2025;
@@ -222,7 +222,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
         let task_tools = tasks_2025::task_tools(&self);
-        let front = Arc::new(Front {
+        let front = Arc::new(HttpFront {
             service,
             server: self,
             published,

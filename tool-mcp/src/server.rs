@@ -14,11 +14,11 @@ use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
 use crate::changes::{Current, Follower, Listeners};
-use crate::found::Found;
 use crate::http_options::HttpOptions;
+use crate::search_finds::SearchFinds;
 use crate::server_hook::{InstallHook, installer};
 use crate::task_store::RerunFn;
-use crate::tasks::{Caller, Tasks};
+use crate::tasks::{TaskOwner, Tasks};
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
 /// that many tools or fewer is listed in one answer, without a
@@ -76,7 +76,7 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) follower: Option<Arc<Follower<Ctx>>>,
     /// What each caller's searches found, when the tools that wait to be
     /// found are shown only then ([`McpServer::with_search`]).
-    pub(crate) found: Option<Arc<Found>>,
+    pub(crate) found: Option<Arc<SearchFinds>>,
     /// Makes the context of a task run again here
     /// ([`McpServer::with_rerun_context`]).
     pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
@@ -373,8 +373,8 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         // The request's caller (its token, else its session) is the
         // call's, unless the application named one: what waits of a call
         // is its caller's alone.
-        let ctx = match Caller::of(request, self.verifier.is_some()) {
-            Caller::Anyone => ctx,
+        let ctx = match TaskOwner::of(request, self.verifier.is_some()) {
+            TaskOwner::Anyone => ctx,
             _ if ctx.caller().is_some() => ctx,
             caller => ContextBuilder::from(ctx).caller(caller.key()).build(),
         };

@@ -99,7 +99,7 @@ mod tests {
             Node::Read(args),
             tool,
             &|| Ok(()),
-            crate::dispatch::read::Now::LATER,
+            crate::dispatch::read::RunAtOnce::LATER,
         )
         .read()
     }

@@ -10,9 +10,9 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use crate::dispatch::call_data::CallData;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, Work, execute};
-use crate::dispatch::held::Held;
 use crate::dispatch::output::bound_media;
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::memory::MemoryCalls;
@@ -22,8 +22,8 @@ use crate::error::tool_error::ToolError;
 use crate::observe::observer::CallFinished;
 use crate::observe::observer::quietly;
 use crate::output::result::ToolResult;
-use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
+use crate::tool::shared_call::SharedCall;
 
 impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     /// Step 6 for a `long_running` tool: a pending result now, the tool's
@@ -31,7 +31,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
     pub(crate) async fn run_in_background(
         &self,
         entry: &Entry<Ctx>,
-        call: &Held<'_>,
+        call: &CallData<'_>,
         run: Work<'static>,
         timeout: Duration,
         caller: CancellationToken,
@@ -51,7 +51,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         calls: &MemoryCalls,
         entry: &Entry<Ctx>,
-        call: &Held<'_>,
+        call: &CallData<'_>,
         run: Work<'static>,
         timeout: Duration,
         caller: CancellationToken,
@@ -107,7 +107,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         calls: &Arc<StoredCalls>,
         entry: &Entry<Ctx>,
-        call: &Held<'_>,
+        call: &CallData<'_>,
         run: Work<'static>,
         timeout: Duration,
         caller: CancellationToken,
@@ -185,7 +185,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 
     /// What the end of a background run needs: the call, its tool's name,
     /// and what to bound and tell of its result.
-    fn finisher(&self, entry: &Entry<Ctx>, call: &Held<'_>) -> Finisher {
+    fn finisher(&self, entry: &Entry<Ctx>, call: &CallData<'_>) -> Finisher {
         Finisher {
             name: entry.name.to_string(),
             call: call.shared(self.progress.as_ref()),
@@ -199,7 +199,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 /// The end of a background run.
 struct Finisher {
     name: String,
-    call: Arc<Call>,
+    call: Arc<SharedCall>,
     observer: Option<Arc<dyn crate::observe::observer::CallObserver>>,
     max_media_bytes: usize,
     start: Instant,
@@ -211,7 +211,7 @@ impl Finisher {
         &self,
         run: Work<'static>,
         timeout: Duration,
-        exclusive: Option<Arc<crate::dispatch::turn::Turn>>,
+        exclusive: Option<Arc<crate::dispatch::one_at_a_time::OneAtATime>>,
         caller: CancellationToken,
     ) -> ToolResult {
         let caller = OnceLock::from(caller);

@@ -12,15 +12,15 @@ use std::task::Waker;
 use serde_json::Value;
 
 use crate::dispatch::access::check_access;
+use crate::dispatch::call_data::{CallData, context_of};
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, Work, free_turn};
-use crate::dispatch::held::{Held, context_of};
+use crate::dispatch::one_at_a_time::OneAtATimeGuard;
 use crate::dispatch::output::finish;
-use crate::dispatch::pipeline::{Begun, Pipeline};
-use crate::dispatch::read::{Arguments, Now};
+use crate::dispatch::pipeline::{BeginOutcome, Pipeline};
+use crate::dispatch::read::{Arguments, RunAtOnce};
 use crate::dispatch::runner::Started;
 use crate::dispatch::settings::Validation;
-use crate::dispatch::turn::TurnGuard;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::tool::context::ToolContext;
@@ -35,8 +35,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &'e Entry<Ctx>,
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
-        call: &mut Held<'_>,
-    ) -> Begun<'e> {
+        call: &mut CallData<'_>,
+    ) -> BeginOutcome<'e> {
         // Nothing to check, nothing to ask, no turn to take: a start of its
         // own, small enough for the compiler to build the tool's arguments
         // and result in place, which it does not in a branch of the whole
@@ -54,13 +54,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &'e Entry<Ctx>,
         ctx: &'e ToolContext<Ctx>,
-        call: &mut Held<'_>,
-    ) -> Begun<'e> {
+        call: &mut CallData<'_>,
+    ) -> BeginOutcome<'e> {
         let gate = || check_access(entry, ctx);
         let (node, shared) = call.for_start();
         // No waker: an `async` run is polled first after its start
         // (`Pipeline::poll_now`), which keeps the plain calls' path short.
-        let now = Now {
+        let now = RunAtOnce {
             at_once: true,
             waker: None,
         };
@@ -68,12 +68,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         match entry.runner.start(|| context_of(ctx, shared), args) {
             Ok(Started::Done(mut result)) => {
                 finish(entry, &mut result, &self.settings);
-                Begun::Done(result)
+                BeginOutcome::Done(result)
             }
-            Ok(Started::Call(run)) => Begun::Waits(Run::Call(run)),
-            Ok(Started::Wait(run)) => Begun::Waits(Run::Now(run, None)),
-            Ok(Started::Polled(run)) => Begun::Waits(Run::Polled(run, None)),
-            Err(error) => Begun::Done(error.into()),
+            Ok(Started::Call(run)) => BeginOutcome::Waits(Run::Call(run)),
+            Ok(Started::Wait(run)) => BeginOutcome::Waits(Run::Now(run, None)),
+            Ok(Started::Polled(run)) => BeginOutcome::Waits(Run::Polled(run, None)),
+            Err(error) => BeginOutcome::Done(error.into()),
         }
     }
 
@@ -84,8 +84,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &'e Entry<Ctx>,
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
-        call: &mut Held<'_>,
-    ) -> Begun<'e> {
+        call: &mut CallData<'_>,
+    ) -> BeginOutcome<'e> {
         // The caller's context for the policy checks: policy is about who
         // calls.
         let gate = || check_access(entry, ctx);
@@ -97,18 +97,23 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             Validation::Off => (false, false),
         };
         if check_first && let Err(refused) = self.check(entry, input_schema, call.arguments()) {
-            return Begun::Done(refused.into());
+            return BeginOutcome::Done(refused.into());
         }
         if entry.metadata.long_running {
             // Its run goes on in a task of its own, with a context it owns.
-            let args = Arguments::new(Node::Read(call.arguments()), &entry.name, &gate, Now::LATER);
+            let args = Arguments::new(
+                Node::Read(call.arguments()),
+                &entry.name,
+                &gate,
+                RunAtOnce::LATER,
+            );
             let started = entry
                 .runner
                 .start(|| Cow::Owned(call.owned_context(ctx)), args);
             if let Some(refused) =
                 self.refused_after(check_after && started.is_err(), entry, input_schema, call)
             {
-                return Begun::Done(refused);
+                return BeginOutcome::Done(refused);
             }
             return self.detached(entry, started);
         }
@@ -118,7 +123,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let turn = plain
             .then(|| free_turn(entry.exclusive.as_deref()))
             .flatten();
-        let now = Now {
+        let now = RunAtOnce {
             at_once: turn.is_some(),
             waker: None,
         };
@@ -134,7 +139,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         if let Some(refused) =
             self.refused_after(check_after && started.is_err(), entry, input_schema, call)
         {
-            return Begun::Done(refused);
+            return BeginOutcome::Done(refused);
         }
         self.begun(entry, started, turn)
     }
@@ -147,7 +152,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         failed: bool,
         entry: &Entry<Ctx>,
         input_schema: &Value,
-        call: &Held<'_>,
+        call: &CallData<'_>,
     ) -> Option<ToolResult> {
         if !failed {
             return None;
@@ -163,17 +168,17 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         started: Result<Started<'static>, ToolError>,
-    ) -> Begun<'static> {
+    ) -> BeginOutcome<'static> {
         match started {
             Ok(Started::Done(mut result)) => {
                 finish(entry, &mut result, &self.settings);
-                Begun::Done(result)
+                BeginOutcome::Done(result)
             }
-            Ok(Started::Call(run)) => Begun::Waits(Run::Detached(Work::Call(run))),
+            Ok(Started::Call(run)) => BeginOutcome::Waits(Run::Detached(Work::Call(run))),
             Ok(Started::Wait(run) | Started::Polled(run)) => {
-                Begun::Waits(Run::Detached(Work::Wait(run)))
+                BeginOutcome::Waits(Run::Detached(Work::Wait(run)))
             }
-            Err(error) => Begun::Done(error.into()),
+            Err(error) => BeginOutcome::Done(error.into()),
         }
     }
 
@@ -213,7 +218,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         text: &mut String,
         lent: &'e mut Option<ToolContext<Ctx>>,
         waker: &Waker,
-    ) -> Option<std::thread::Result<(Begun<'e>, Option<&'e ToolContext<Ctx>>)>> {
+    ) -> Option<std::thread::Result<(BeginOutcome<'e>, Option<&'e ToolContext<Ctx>>)>> {
         if text.len() > self.settings.max_argument_bytes {
             return None;
         }
@@ -228,7 +233,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         });
         let begun = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let gate = || check_access(entry, ctx);
-            let now = Now {
+            let now = RunAtOnce {
                 at_once: turn.is_some(),
                 waker: Some(waker),
             };
@@ -259,20 +264,22 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         started: Result<Started<'e>, ToolError>,
-        turn: Option<Option<TurnGuard<'e>>>,
-    ) -> Begun<'e> {
+        turn: Option<Option<OneAtATimeGuard<'e>>>,
+    ) -> BeginOutcome<'e> {
         let run = match started {
             Ok(Started::Done(mut result)) => {
                 finish(entry, &mut result, &self.settings);
-                return Begun::Done(result);
+                return BeginOutcome::Done(result);
             }
-            Ok(Started::Call(run)) => return Begun::Waits(Run::Call(run)),
+            Ok(Started::Call(run)) => return BeginOutcome::Waits(Run::Call(run)),
             // Polled once where it started: it waits, in its turn.
-            Ok(Started::Polled(run)) => return Begun::Waits(Run::Polled(run, turn.flatten())),
+            Ok(Started::Polled(run)) => {
+                return BeginOutcome::Waits(Run::Polled(run, turn.flatten()));
+            }
             Ok(Started::Wait(run)) => run,
-            Err(error) => return Begun::Done(error.into()),
+            Err(error) => return BeginOutcome::Done(error.into()),
         };
-        Begun::Waits(match turn {
+        BeginOutcome::Waits(match turn {
             Some(turn) => Run::Now(run, turn),
             None => Run::Wait(run),
         })

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use crate::dispatch::one_at_a_time::OneAtATime;
 use crate::dispatch::runner::{Registration, Runner};
 use crate::dispatch::schemas::{self, Schemas};
-use crate::dispatch::turn::Turn;
 use crate::error::tool_error::RegistryError;
 use crate::error::tool_error::Violations;
 use crate::tool::metadata::{ToolMetadata, ToolTier};
@@ -23,7 +23,7 @@ pub(crate) struct Entry<Ctx> {
     /// Shared with every registry that holds the tool.
     pub(crate) schemas: Arc<Schemas>,
     /// Taken around each run of a tool that is not `concurrency_safe`.
-    pub(crate) exclusive: Option<Arc<Turn>>,
+    pub(crate) exclusive: Option<Arc<OneAtATime>>,
     /// Whether a call has nothing to ask and need not wait before the tool
     /// runs: tier `Observe`, not `long_running`; its turn, for a tool that
     /// is not `concurrency_safe`, taken at once when it is free.

@@ -11,11 +11,11 @@ use std::time::Duration;
 use futures_util::FutureExt;
 
 use crate::BoxFuture;
-use crate::dispatch::turn::{Turn, TurnGuard};
+use crate::dispatch::one_at_a_time::{OneAtATime, OneAtATimeGuard};
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
-use crate::tool::call::Call;
 use crate::tool::context::CallerToken;
+use crate::tool::shared_call::SharedCall;
 
 /// What is left of a started tool's run, which may borrow what the call
 /// holds (`'t`): the context lent to the tool, the tool's turn if it
@@ -26,12 +26,12 @@ pub(crate) enum Run<'t> {
     Wait(BoxFuture<'t, ToolResult>),
     /// An `async` run started in its turn (if the tool takes turns), to be
     /// polled once in the call's own poll (`Pipeline::poll_now`).
-    Now(BoxFuture<'t, ToolResult>, Option<TurnGuard<'t>>),
+    Now(BoxFuture<'t, ToolResult>, Option<OneAtATimeGuard<'t>>),
     /// An `async` run polled once already, which said it waits: in the
     /// turn it holds, if the tool takes turns. It is polled again only
     /// when it wakes the call, so that a tool that yields (`yield_now`)
     /// yields.
-    Polled(BoxFuture<'t, ToolResult>, Option<TurnGuard<'t>>),
+    Polled(BoxFuture<'t, ToolResult>, Option<OneAtATimeGuard<'t>>),
     /// A `long_running` tool's run, which owns all it needs: it goes on in
     /// a task of its own.
     Detached(Work<'static>),
@@ -46,7 +46,7 @@ pub(crate) enum Work<'t> {
 /// A tool's turn when it is free now, or `None` when the call must wait
 /// for it (`Some(None)`: the tool takes no turns).
 #[inline]
-pub(crate) fn free_turn(exclusive: Option<&Turn>) -> Option<Option<TurnGuard<'_>>> {
+pub(crate) fn free_turn(exclusive: Option<&OneAtATime>) -> Option<Option<OneAtATimeGuard<'_>>> {
     match exclusive {
         None => Some(None),
         Some(turn) => turn.try_take().map(Some),
@@ -71,9 +71,9 @@ pub(crate) fn poll_once(
 pub(crate) async fn execute(
     tool: &str,
     run: Run<'_>,
-    call: Option<&Call>,
+    call: Option<&SharedCall>,
     timeout: Duration,
-    exclusive: Option<&Turn>,
+    exclusive: Option<&OneAtATime>,
     caller: CallerToken<'_>,
 ) -> ToolResult {
     // A run started at once holds its turn; one polled once has started.
@@ -154,7 +154,7 @@ struct LazyTimeout<'c, F> {
     polled: bool,
     /// The call of a tool that asks the person: the time its questions
     /// wait is given back to its limit.
-    asks: Option<&'c Call>,
+    asks: Option<&'c SharedCall>,
 }
 
 impl<F: Future + Unpin> Future for LazyTimeout<'_, F> {

@@ -14,9 +14,9 @@ use futures_util::FutureExt;
 use serde_json::Value;
 use tracing::Instrument;
 
+use crate::dispatch::call_data::CallData;
 use crate::dispatch::entry::Entry;
 use crate::dispatch::execute::{Run, execute, panicked, poll_once, with_waker};
-use crate::dispatch::held::Held;
 use crate::dispatch::output::finished;
 use crate::dispatch::pending::PendingCalls;
 use crate::dispatch::pending::parked::Parking;
@@ -29,15 +29,15 @@ use crate::output::result::ToolResult;
 use crate::tool::approval::Approval;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::approval::{ApprovalRequest, NO_HOOK};
-use crate::tool::call::Call;
 use crate::tool::call_id::random_id;
 use crate::tool::context::ToolContext;
 use crate::tool::metadata::ToolTier;
 use crate::tool::progress::ProgressSink;
+use crate::tool::shared_call::SharedCall;
 
 /// How far [`Pipeline::begin`] took a call, in the tool's turn (`'t`) if
 /// it started in it.
-pub(super) enum Begun<'t> {
+pub(super) enum BeginOutcome<'t> {
     /// To its result.
     Done(ToolResult),
     /// To a started tool that has yet to be approved, run or both.
@@ -115,11 +115,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             let begun = with_waker(|waker| self.begin_text(entry, ctx, text, &mut lent, waker));
             match begun.await {
                 None => {}
-                Some(Ok((Begun::Done(result), _))) => return result,
+                Some(Ok((BeginOutcome::Done(result), _))) => return result,
                 Some(Err(panic)) => return panicked(name, panic.as_ref()),
                 // Boxed, as every wait: a call that finishes at once, as
                 // most do, then moves and drops a small future.
-                Some(Ok((Begun::Waits(run), lent))) => {
+                Some(Ok((BeginOutcome::Waits(run), lent))) => {
                     return match self.poll_now(entry, run).await {
                         Ok(result) => result,
                         Err(run) => {
@@ -152,8 +152,8 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
             }))
         };
         let result = match begun {
-            Ok(Begun::Done(result)) => result,
-            Ok(Begun::Waits(run)) => self.go_on_held(entry, ctx, &call, run, &span).await,
+            Ok(BeginOutcome::Done(result)) => result,
+            Ok(BeginOutcome::Waits(run)) => self.go_on_held(entry, ctx, &call, run, &span).await,
             Err(panic) => panicked(name, panic.as_ref()),
         };
         if let Some(start) = start {
@@ -216,20 +216,20 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &'e Entry<Ctx>,
         ctx: &'e ToolContext<Ctx>,
         mut arguments: Value,
-    ) -> Held<'e> {
+    ) -> CallData<'e> {
         if let Some(absent) = &entry.schemas.absent_nulls {
             absent.strip(&mut arguments);
         }
         if entry.uses_context || entry.metadata.long_running {
-            let call = Call::new(entry.name.clone(), arguments, self.progress.clone())
+            let call = SharedCall::new(entry.name.clone(), arguments, self.progress.clone())
                 .of(ctx.scope().clone(), ctx.given_call_id_shared());
-            Held::Shared(Arc::new(if entry.metadata.asks {
+            CallData::Shared(Arc::new(if entry.metadata.asks {
                 call.asking_through(Arc::clone(self.pending.desk()) as _)
             } else {
                 call
             }))
         } else {
-            Held::Local {
+            CallData::Local {
                 tool: &entry.name,
                 arguments,
                 scope: ctx.scope(),
@@ -246,7 +246,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        call: &Held<'_>,
+        call: &CallData<'_>,
         run: Run<'_>,
         span: &tracing::Span,
     ) -> ToolResult {
@@ -267,11 +267,11 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         ctx: &ToolContext<Ctx>,
         args: Value,
         run: Run<'_>,
-        shared: Option<Arc<Call>>,
+        shared: Option<Arc<SharedCall>>,
     ) -> ToolResult {
         let call = match shared {
-            Some(call) => Held::Shared(call),
-            None => Held::Local {
+            Some(call) => CallData::Shared(call),
+            None => CallData::Local {
                 tool: &entry.name,
                 arguments: args,
                 scope: ctx.scope(),
@@ -288,7 +288,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
         name: &str,
-        call: &Held<'_>,
+        call: &CallData<'_>,
         run: Run<'_>,
     ) -> ToolResult {
         AssertUnwindSafe(self.go_on(entry, ctx, call, run))
@@ -320,7 +320,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        call: &Held<'_>,
+        call: &CallData<'_>,
         run: Run<'_>,
     ) -> ToolResult {
         let timeout = entry
@@ -369,7 +369,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         &self,
         entry: &Entry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        call: &Held<'_>,
+        call: &CallData<'_>,
     ) -> Result<(), ToolResult> {
         let tool = &*entry.name;
         let Some(hook) = ctx.approval().or(self.approval.as_deref()) else {
@@ -399,7 +399,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
 
     /// Parks a call for a person's decision: its result is pending until
     /// [`Approvals::decide`](crate::registry::Approvals::decide).
-    async fn park(&self, tool: &str, call: &Held<'_>) -> ToolResult {
+    async fn park(&self, tool: &str, call: &CallData<'_>) -> ToolResult {
         let id = call.id();
         let parked = self
             .pending

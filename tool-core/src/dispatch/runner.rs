@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 use serde_json::{Map, Value};
 
 use crate::BoxFuture;
-use crate::dispatch::read::{Arguments, Now};
+use crate::dispatch::read::{Arguments, RunAtOnce};
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::tool::context::ToolContext;
@@ -41,7 +41,7 @@ pub enum Started<'c> {
 impl<'c> Started<'c> {
     /// Runs `run` now if it may, or leaves it for later.
     #[inline]
-    pub fn call(now: Now<'_>, run: impl FnOnce() -> ToolResult + Send + 'c) -> Self {
+    pub fn call(now: RunAtOnce<'_>, run: impl FnOnce() -> ToolResult + Send + 'c) -> Self {
         if now.at_once {
             Started::Done(run())
         } else {
@@ -53,7 +53,7 @@ impl<'c> Started<'c> {
     /// later takes with it.
     pub fn call_with<C: Send + Sync + 'static>(
         ctx: Cow<'c, ToolContext<C>>,
-        now: Now<'_>,
+        now: RunAtOnce<'_>,
         run: impl FnOnce(&ToolContext<C>) -> ToolResult + Send + 'c,
     ) -> Self {
         if now.at_once {
@@ -65,14 +65,14 @@ impl<'c> Started<'c> {
 
     /// An `async` run, to be awaited: polled once here if it may run at
     /// once.
-    pub fn wait(now: Now<'_>, run: impl Future<Output = ToolResult> + Send + 'c) -> Self {
+    pub fn wait(now: RunAtOnce<'_>, run: impl Future<Output = ToolResult> + Send + 'c) -> Self {
         Self::wait_boxed(now, Box::pin(run))
     }
 
     /// [`wait`](crate::registry::Pending::wait) once the run is boxed: compiled once, not per
     /// tool.
     #[inline(never)]
-    fn wait_boxed(now: Now<'_>, mut run: BoxFuture<'c, ToolResult>) -> Self {
+    fn wait_boxed(now: RunAtOnce<'_>, mut run: BoxFuture<'c, ToolResult>) -> Self {
         match first_poll(now, run.as_mut()) {
             Some(Poll::Ready(result)) => Started::Done(result),
             Some(Poll::Pending) => Started::Polled(run),
@@ -84,7 +84,7 @@ impl<'c> Started<'c> {
     /// `finish`, a plain function: polled once here if it may run at once,
     /// and only a run that waits is wrapped to convert its output later
     /// (a future compiled once per output type, not per tool).
-    pub fn finish<F>(now: Now<'_>, run: F, finish: fn(F::Output) -> ToolResult) -> Self
+    pub fn finish<F>(now: RunAtOnce<'_>, run: F, finish: fn(F::Output) -> ToolResult) -> Self
     where
         F: Future + Send + 'static,
         F::Output: 'static,
@@ -97,7 +97,7 @@ impl<'c> Started<'c> {
 /// type, not per tool.
 #[inline(never)]
 fn finish_boxed<R: 'static>(
-    now: Now<'_>,
+    now: RunAtOnce<'_>,
     mut run: BoxFuture<'static, R>,
     finish: fn(R) -> ToolResult,
 ) -> Started<'static> {
@@ -117,11 +117,11 @@ fn finish_boxed<R: 'static>(
 /// The first poll of a run that may run at once, with the call's waker;
 /// `None` when it may not.
 fn first_poll<T>(
-    now: Now<'_>,
+    now: RunAtOnce<'_>,
     run: Pin<&mut (dyn Future<Output = T> + Send + '_)>,
 ) -> Option<Poll<T>> {
     match now {
-        Now {
+        RunAtOnce {
             at_once: true,
             waker: Some(waker),
         } => Some(run.poll(&mut Context::from_waker(waker))),

@@ -56,7 +56,6 @@
 //! is the type's derived schema.
 
 pub(crate) mod ask;
-pub(crate) mod desk;
 #[cfg(feature = "schemars")]
 pub(crate) mod field;
 
@@ -76,9 +75,9 @@ pub use crate::tool::ask::question::{Answer, Question};
 #[cfg(feature = "schemars")]
 pub use ask::Ask;
 pub use ask::{ASKS, DEFAULT_QUESTION_TIMEOUT};
-pub use desk::QuestionStream;
 #[cfg(feature = "schemars")]
 pub use field::{Elicit, ElicitChoice, ElicitField};
+pub use stored_questions::QuestionStream;
 
 /// Derives [`Elicit`](trait@Elicit) for a struct with named fields (a
 /// question), or [`ElicitChoice`] and [`ElicitField`] for an enum of unit
@@ -195,5 +194,6 @@ pub(crate) fn requested_schema_of<T: schemars::JsonSchema + 'static>()
     made
 }
 
+pub(crate) mod stored_questions;
 #[cfg(all(test, feature = "schemars"))]
 pub(crate) mod tests;

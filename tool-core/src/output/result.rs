@@ -68,12 +68,12 @@ pub struct ToolResult {
     // Boxed: rare, and a result is moved through every step of a call.
     error: Option<Box<ToolError>>,
     structured: Option<Box<Value>>,
-    state: State,
+    state: ResultState,
 }
 
 /// Where a call stands.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum State {
+pub(super) enum ResultState {
     Done,
     /// Running in the background; the result comes later under this id.
     Pending(Box<str>),
@@ -117,7 +117,7 @@ impl ToolResult {
             is_error: false,
             error: None,
             structured: None,
-            state: State::Done,
+            state: ResultState::Done,
         }
     }
 
@@ -136,7 +136,7 @@ impl ToolResult {
     /// call's id ([`ToolContext::call_id`](crate::ToolContext::call_id)).
     pub fn deferred() -> Self {
         Self {
-            state: State::Deferred,
+            state: ResultState::Deferred,
             ..Self::text("")
         }
     }
@@ -146,7 +146,7 @@ impl ToolResult {
     /// its result.
     pub(crate) fn pending(tool: &str, call_id: &str) -> Self {
         Self {
-            state: State::Pending(call_id.into()),
+            state: ResultState::Pending(call_id.into()),
             ..Self::text(format!(
                 "tool `{tool}` is running in the background (call `{call_id}`); its result will follow. Do not call it again while this call is pending."
             ))
@@ -160,7 +160,7 @@ impl ToolResult {
     /// gives.
     pub(crate) fn parked(tool: &str, call_id: &str) -> Self {
         Self {
-            state: State::Parked(call_id.into()),
+            state: ResultState::Parked(call_id.into()),
             ..Self::text(format!(
                 "the call to tool `{tool}` (call `{call_id}`) waits for a person's approval; its result will follow. Do not call it again while this call is pending."
             ))
@@ -189,14 +189,14 @@ impl ToolResult {
     /// is `long_running` and its result is still to come.
     pub fn pending_call_id(&self) -> Option<&str> {
         match &self.state {
-            State::Pending(call_id) | State::Parked(call_id) => Some(call_id),
+            ResultState::Pending(call_id) | ResultState::Parked(call_id) => Some(call_id),
             _ => None,
         }
     }
 
     /// Whether the result is still to come.
     pub fn is_pending(&self) -> bool {
-        matches!(self.state, State::Pending(_) | State::Parked(_))
+        matches!(self.state, ResultState::Pending(_) | ResultState::Parked(_))
     }
 
     /// Whether the result waits for a person's decision on the call
@@ -204,16 +204,16 @@ impl ToolResult {
     /// with [`Approvals::decide`](crate::registry::Approvals::decide), rather
     /// than for the tool or a delivery.
     pub fn awaits_decision(&self) -> bool {
-        matches!(self.state, State::Parked(_))
+        matches!(self.state, ResultState::Parked(_))
     }
 
     /// Whether the tool left the result to be delivered.
     pub(crate) fn is_deferred(&self) -> bool {
-        matches!(self.state, State::Deferred)
+        matches!(self.state, ResultState::Deferred)
     }
 
     /// Where the call stands, for the stored form.
-    pub(super) fn state(&self) -> &State {
+    pub(super) fn state(&self) -> &ResultState {
         &self.state
     }
 
@@ -224,7 +224,7 @@ impl ToolResult {
         is_error: bool,
         error: Option<ToolError>,
         structured: Option<Value>,
-        state: State,
+        state: ResultState,
     ) -> Self {
         Self {
             output,
@@ -322,7 +322,7 @@ impl From<ToolError> for ToolResult {
             output: ToolOutput::Text(error.to_string()),
             error: Some(Box::new(error)),
             structured: None,
-            state: State::Done,
+            state: ResultState::Done,
         }
     }
 }

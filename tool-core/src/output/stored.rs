@@ -139,12 +139,12 @@ impl<'de> Visitor<'de> for RecordVisitor {
                 }
                 version = Some(check_version(map.next_value()?)?);
                 for (key, value) in early.drain(..) {
-                    fields.set::<A>(&key, Source::Read(value))?;
+                    fields.set::<A>(&key, FieldSource::Read(value))?;
                 }
             } else if version.is_none() {
                 early.push((key, map.next_value()?));
             } else {
-                fields.set(&key, Source::Input(&mut map))?;
+                fields.set(&key, FieldSource::Input(&mut map))?;
             }
         }
         if version.is_none() {
@@ -166,16 +166,16 @@ fn check_version<E: de::Error>(version: u64) -> Result<u64, E> {
 
 /// Where a field's value is: still in the input, or read already as JSON
 /// because it came before the version.
-enum Source<'m, A> {
+enum FieldSource<'m, A> {
     Input(&'m mut A),
     Read(Value),
 }
 
-impl<'de, A: MapAccess<'de>> Source<'_, A> {
+impl<'de, A: MapAccess<'de>> FieldSource<'_, A> {
     fn take<T: DeserializeOwned>(self) -> Result<T, A::Error> {
         match self {
-            Source::Input(map) => map.next_value(),
-            Source::Read(value) => T::deserialize(value).map_err(de::Error::custom),
+            FieldSource::Input(map) => map.next_value(),
+            FieldSource::Read(value) => T::deserialize(value).map_err(de::Error::custom),
         }
     }
 }
@@ -194,7 +194,7 @@ impl Fields {
     fn set<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,
-        source: Source<'_, A>,
+        source: FieldSource<'_, A>,
     ) -> Result<(), A::Error> {
         match key {
             "output" => fill(&mut self.output, "output", source),
@@ -221,7 +221,7 @@ impl Fields {
 fn fill<'de, T: DeserializeOwned, A: MapAccess<'de>>(
     slot: &mut Option<T>,
     name: &'static str,
-    source: Source<'_, A>,
+    source: FieldSource<'_, A>,
 ) -> Result<(), A::Error> {
     if slot.is_some() {
         return Err(de::Error::duplicate_field(name));

@@ -3,7 +3,7 @@
 //! are asked, and the answer to each, from any process sharing the
 //! registry's store.
 
-use crate::elicit::desk::QuestionStream;
+use crate::elicit::stored_questions::QuestionStream;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::store::StoreError;
 use crate::tool::ask::error::AnswerError;

@@ -8,12 +8,12 @@ use tokio_util::sync::CancellationToken;
 use crate::tool::approval::ApprovalHook;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::ask::Asker;
-use crate::tool::call::Call;
 use crate::tool::call_id::Scope;
 use crate::tool::name::Name;
 use crate::tool::progress::{
     CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
 };
+use crate::tool::shared_call::SharedCall;
 
 /// What a tool sees besides its arguments: the application's state and the
 /// data of the current call.
@@ -45,7 +45,7 @@ pub struct ToolContext<Ctx = ()> {
     call_id: Option<Arc<str>>,
     /// The call being run, inside a registry call: shared from the start,
     /// or made from `lent` when first asked for.
-    call: OnceLock<Arc<Call>>,
+    call: OnceLock<Arc<SharedCall>>,
     /// The call of a context the registry lends a tool for the length of a
     /// call made at once, kept here: most tools never ask for its id, its
     /// token or its progress, nor clone their context, and then it is
@@ -317,7 +317,7 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// [`progress`](Self::progress) once its arguments are plain: compiled
     /// once, whatever types the tools pass.
-    fn report(&self, call: &Call, done: f64, total: Option<f64>, message: Option<&str>) {
+    fn report(&self, call: &SharedCall, done: f64, total: Option<f64>, message: Option<&str>) {
         let listener = self.shared.progress.as_deref();
         call.progress
             .report(done, total, message, listener, || (&call.tool, call.id()));
@@ -364,7 +364,7 @@ impl<Ctx> ToolContext<Ctx> {
         Arc::make_mut(&mut self.shared).asker = Some(asker);
     }
 
-    pub(crate) fn for_call(&self, call: Arc<Call>) -> Self {
+    pub(crate) fn for_call(&self, call: Arc<SharedCall>) -> Self {
         Self {
             shared: Arc::clone(&self.shared),
             call_id: None,
@@ -374,7 +374,7 @@ impl<Ctx> ToolContext<Ctx> {
     }
 
     /// The context a call made at once lends its tool: the call of `tool`
-    /// on the arguments' `text`, made a shared [`Call`] only if asked for.
+    /// on the arguments' `text`, made a shared [`SharedCall`] only if asked for.
     pub(crate) fn for_lent_call(
         &self,
         tool: Name,
@@ -396,12 +396,12 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// The call this context was made for, if any: a lent one shared
     /// now (its text copied), if it was not.
-    pub(crate) fn shared_call(&self) -> Option<&Arc<Call>> {
+    pub(crate) fn shared_call(&self) -> Option<&Arc<SharedCall>> {
         match &self.lent {
             None => self.call.get(),
             Some(lent) => Some(self.call.get_or_init(|| {
                 Arc::new(
-                    Call::from_text(lent.tool.clone(), lent.text.clone(), lent.sink.clone())
+                    SharedCall::from_text(lent.tool.clone(), lent.text.clone(), lent.sink.clone())
                         .of(self.shared.scope.clone(), lent.given.clone()),
                 )
             })),
@@ -422,7 +422,7 @@ impl<Ctx> ToolContext<Ctx> {
     pub(crate) fn into_call_text(self) -> String {
         match (self.lent, self.call.into_inner()) {
             (Some(lent), _) => lent.text,
-            (None, Some(call)) => Call::into_text(call),
+            (None, Some(call)) => SharedCall::into_text(call),
             (None, None) => String::new(),
         }
     }

@@ -3,12 +3,12 @@
 
 pub(crate) mod approval;
 pub(crate) mod ask;
-pub(crate) mod call;
 pub(crate) mod call_id;
 pub(crate) mod context;
 pub(crate) mod metadata;
 pub(crate) mod name;
 pub(crate) mod progress;
+pub(crate) mod shared_call;
 
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! The arrays, objects and enum variants of a call's arguments, as serde
 //! reads them: each element, entry or variant through the one deserializer
-//! (`Drain`), the path kept as it goes.
+//! (`PathDeserializer`), the path kept as it goes.
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
@@ -8,7 +8,7 @@ use serde::de::{
 };
 use serde_json::Error;
 
-use crate::value::{Drain, Entries, Items, Node, Path, Step};
+use crate::value::{Entries, Items, Node, Path, PathDeserializer, Step};
 
 pub(super) struct Seq<'a, 'p> {
     pub(super) items: Items<'a>,
@@ -26,7 +26,7 @@ impl<'de, 'a> SeqAccess<'de> for Seq<'a, '_> {
             return Ok(None);
         };
         self.path.push(Step::Index(index));
-        let element = seed.deserialize(Drain {
+        let element = seed.deserialize(PathDeserializer {
             node,
             path: &mut *self.path,
         })?;
@@ -78,7 +78,7 @@ impl<'de, 'a> MapAccess<'de> for Map<'a, '_> {
         let Some(node) = self.pending.take() else {
             return Err(de::Error::custom("a value without a key"));
         };
-        let value = seed.deserialize(Drain {
+        let value = seed.deserialize(PathDeserializer {
             node,
             path: &mut *self.path,
         })?;
@@ -115,7 +115,7 @@ impl<'de, 'a, 'p> VariantAccess<'de> for Variant<'a, 'p> {
             None => Ok(()),
             Some(node) => {
                 self.path.push(Step::Key(self.name));
-                <() as serde::Deserialize>::deserialize(Drain {
+                <() as serde::Deserialize>::deserialize(PathDeserializer {
                     node,
                     path: &mut *self.path,
                 })?;
@@ -130,7 +130,7 @@ impl<'de, 'a, 'p> VariantAccess<'de> for Variant<'a, 'p> {
         self.path.push(Step::Key(self.name));
         match self.value {
             Some(node) => {
-                let inner = seed.deserialize(Drain {
+                let inner = seed.deserialize(PathDeserializer {
                     node,
                     path: &mut *self.path,
                 })?;
@@ -166,7 +166,7 @@ impl<'a> Variant<'a, '_> {
         self.path.push(Step::Key(self.name));
         match self.value {
             Some(node) => {
-                let inner = Drain {
+                let inner = PathDeserializer {
                     node,
                     path: &mut *self.path,
                 }

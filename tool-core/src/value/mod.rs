@@ -53,8 +53,8 @@ impl Default for Path<'_> {
 impl<'a> Path<'a> {
     /// The deserializer of `node`, keeping its path here.
     #[inline]
-    pub(crate) fn reader<'p>(&'p mut self, node: Node<'a>) -> Drain<'a, 'p> {
-        Drain { node, path: self }
+    pub(crate) fn reader<'p>(&'p mut self, node: Node<'a>) -> PathDeserializer<'a, 'p> {
+        PathDeserializer { node, path: self }
     }
 
     /// Steps into the object's `key`.
@@ -197,12 +197,12 @@ impl<'a> Entries<'a> {
 }
 
 /// The deserializer.
-pub(crate) struct Drain<'a, 'p> {
+pub(crate) struct PathDeserializer<'a, 'p> {
     pub(crate) node: Node<'a>,
     path: &'p mut Path<'a>,
 }
 
-impl<'de, 'a, 'p> Deserializer<'de> for Drain<'a, 'p> {
+impl<'de, 'a, 'p> Deserializer<'de> for PathDeserializer<'a, 'p> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -261,7 +261,7 @@ impl<'de, 'a, 'p> Deserializer<'de> for Drain<'a, 'p> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let Drain { node, path } = self;
+        let PathDeserializer { node, path } = self;
         if let Value::String(_) = node.value() {
             let name = match node {
                 Node::Read(Value::String(name)) => name.as_str(),
@@ -303,7 +303,7 @@ impl<'de, 'a, 'p> Deserializer<'de> for Drain<'a, 'p> {
     }
 }
 
-impl<'a, 'p> Drain<'a, 'p> {
+impl<'a, 'p> PathDeserializer<'a, 'p> {
     /// The entries of an object, or the value that is not one.
     fn into_map(self) -> Result<Map<'a, 'p>, &'a Value> {
         let entries = match self.node {

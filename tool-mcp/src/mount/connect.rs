@@ -18,7 +18,7 @@ use super::MountError;
 use super::tap::{Alive, ChildInput, ChildOutput, Heard, TappedHttp};
 
 /// Where a server is.
-pub(crate) enum Source {
+pub(crate) enum ServerLocation {
     Stdio(Box<tokio::process::Command>),
     Http {
         url: String,
@@ -29,11 +29,11 @@ pub(crate) enum Source {
 
 /// The token and the headers' values left out: a mount's `Debug` goes to
 /// logs.
-impl std::fmt::Debug for Source {
+impl std::fmt::Debug for ServerLocation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Stdio(command) => f.debug_tuple("Stdio").field(command).finish(),
-            Source::Http {
+            ServerLocation::Stdio(command) => f.debug_tuple("Stdio").field(command).finish(),
+            ServerLocation::Http {
                 url,
                 bearer,
                 headers,
@@ -83,7 +83,7 @@ impl ClientHandler for Client {
 /// process holds `alive` until it is reaped.
 pub(crate) async fn connect(
     server: &str,
-    source: &Source,
+    source: &ServerLocation,
     client: Client,
     heard: Heard,
     alive: &Alive,
@@ -93,7 +93,7 @@ pub(crate) async fn connect(
         reason,
     };
     match source {
-        Source::Stdio(command) => {
+        ServerLocation::Stdio(command) => {
             let mut command = rebuilt(command.as_std());
             // Should the mount's task not end it, the child still ends with it.
             command
@@ -129,7 +129,7 @@ pub(crate) async fn connect(
                 .await
                 .map_err(|error| failed(error.to_string()))
         }
-        Source::Http {
+        ServerLocation::Http {
             url,
             bearer,
             headers,

@@ -34,10 +34,10 @@ pub(crate) struct Connection {
     pub(crate) tasks: Arc<TaskTools>,
     /// Whether the server is started again when its connection ends.
     restarts: bool,
-    state: RwLock<State>,
+    state: RwLock<ConnectionState>,
 }
 
-enum State {
+enum ConnectionState {
     Up(Link),
     /// Down for the reason given, being started again.
     Down(String),
@@ -50,7 +50,7 @@ impl Connection {
             server,
             tasks,
             restarts,
-            state: RwLock::new(State::Up(link)),
+            state: RwLock::new(ConnectionState::Up(link)),
         }
     }
 
@@ -66,15 +66,15 @@ impl Connection {
     pub(crate) fn link(&self) -> Result<Link, String> {
         let server = &self.server;
         match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
-            State::Up(link) if !link.peer.is_transport_closed() => Ok(link.clone()),
-            State::Up(_) if self.restarts => Err(format!(
+            ConnectionState::Up(link) if !link.peer.is_transport_closed() => Ok(link.clone()),
+            ConnectionState::Up(_) if self.restarts => Err(format!(
                 "the MCP server `{server}` is down (its connection is closed)"
             )),
-            State::Down(why) => Err(format!("the MCP server `{server}` is down ({why})")),
-            State::Up(_) | State::Gone(Gone::Ended) => Err(format!(
+            ConnectionState::Down(why) => Err(format!("the MCP server `{server}` is down ({why})")),
+            ConnectionState::Up(_) | ConnectionState::Gone(Gone::Ended) => Err(format!(
                 "the MCP server `{server}` closed its connection and is not started again"
             )),
-            State::Gone(Gone::Unmounted) => {
+            ConnectionState::Gone(Gone::Unmounted) => {
                 Err(format!("the MCP server `{server}` is no longer mounted"))
             }
         }
@@ -85,7 +85,7 @@ impl Connection {
     pub(crate) fn closed_during(&self, tool: &str) -> String {
         let server = &self.server;
         let gone = match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
-            State::Gone(gone) => Some(*gone),
+            ConnectionState::Gone(gone) => Some(*gone),
             // The mount may not have noticed yet: it will do as it is set to.
             _ => (!self.restarts).then_some(Gone::Ended),
         };
@@ -107,23 +107,23 @@ impl Connection {
 
     /// The server is back, through `link`; not after it is gone.
     pub(crate) fn up(&self, link: Link) {
-        self.set(State::Up(link));
+        self.set(ConnectionState::Up(link));
     }
 
     /// The server is down, for `why`, until [`Connection::up`]; not after
     /// it is gone.
     pub(crate) fn down(&self, why: String) {
-        self.set(State::Down(why));
+        self.set(ConnectionState::Down(why));
     }
 
     /// The server's tools are gone for good; the first reason stays.
     pub(crate) fn gone(&self, gone: Gone) {
-        self.set(State::Gone(gone));
+        self.set(ConnectionState::Gone(gone));
     }
 
-    fn set(&self, next: State) {
+    fn set(&self, next: ConnectionState) {
         let mut state = self.state.write().unwrap_or_else(PoisonError::into_inner);
-        if !matches!(*state, State::Gone(_)) {
+        if !matches!(*state, ConnectionState::Gone(_)) {
             *state = next;
         }
     }

@@ -12,7 +12,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
 
-use super::connect::{Client, Source, connect};
+use super::connect::{Client, ServerLocation, connect};
 use super::connection::{Gone, Link};
 use super::progress::Reports;
 use super::shared::Shared;
@@ -54,7 +54,7 @@ impl Default for Restart {
 pub(crate) struct Follow<Ctx> {
     pub(crate) shared: Arc<Shared>,
     pub(crate) handle: RegistryHandle<Ctx>,
-    pub(crate) source: Source,
+    pub(crate) source: ServerLocation,
     pub(crate) client: Client,
     pub(crate) changed: Arc<Notify>,
     pub(crate) stop: CancellationToken,

@@ -36,7 +36,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
-use connect::{Client, Source};
+use connect::{Client, ServerLocation};
 use connection::{Connection, Link};
 use follow::Follow;
 pub use follow::Restart;
@@ -80,7 +80,7 @@ pub const DEFAULT_MAX_RESULT_BYTES: usize = 8 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Mount {
     name: Arc<str>,
-    source: Source,
+    source: ServerLocation,
     rules: Compose,
     limits: Limits,
     connect_timeout: Duration,
@@ -94,14 +94,14 @@ impl Mount {
     /// the mount's: it ends when the mount does (and is reaped). `name`
     /// names the server in every error.
     pub fn stdio(name: impl Into<String>, command: tokio::process::Command) -> Self {
-        Self::new(name, Source::Stdio(Box::new(command)))
+        Self::new(name, ServerLocation::Stdio(Box::new(command)))
     }
 
     /// The server at `url`, over streamable HTTP.
     pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
         Self::new(
             name,
-            Source::Http {
+            ServerLocation::Http {
                 url: url.into(),
                 bearer: None,
                 headers: Vec::new(),
@@ -109,7 +109,7 @@ impl Mount {
         )
     }
 
-    fn new(name: impl Into<String>, source: Source) -> Self {
+    fn new(name: impl Into<String>, source: ServerLocation) -> Self {
         Self {
             name: Arc::from(name.into()),
             source,
@@ -127,7 +127,7 @@ impl Mount {
     /// Over HTTP, `Authorization: Bearer <token>` on every request.
     #[must_use]
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
-        if let Source::Http { bearer, .. } = &mut self.source {
+        if let ServerLocation::Http { bearer, .. } = &mut self.source {
             *bearer = Some(token.into());
         }
         self
@@ -136,7 +136,7 @@ impl Mount {
     /// Over HTTP, a header on every request.
     #[must_use]
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        if let Source::Http { headers, .. } = &mut self.source {
+        if let ServerLocation::Http { headers, .. } = &mut self.source {
             headers.push((name.into(), value.into()));
         }
         self

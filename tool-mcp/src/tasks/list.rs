@@ -5,19 +5,19 @@
 use tool_core::store::StoreError;
 
 use super::record::{SETTLE, TaskRecord, key};
-use super::{Caller, Tasks};
+use super::{TaskOwner, Tasks};
 
 /// The most tasks one `tasks/list` answer holds.
 const PAGE: usize = 100;
 
-fn index(caller: &Caller) -> String {
+fn index(caller: &TaskOwner) -> String {
     format!("tasks-of:{}", caller.key())
 }
 
 /// Adds the new task `task_id` to its caller's.
 pub(super) async fn add(
     tasks: &Tasks,
-    caller: &Caller,
+    caller: &TaskOwner,
     task_id: &str,
     record: &TaskRecord,
 ) -> Result<(), StoreError> {
@@ -35,7 +35,7 @@ pub(super) async fn add(
 /// rest when a page does not hold them all.
 pub(super) async fn page(
     tasks: &Tasks,
-    caller: &Caller,
+    caller: &TaskOwner,
     cursor: Option<&str>,
 ) -> Result<(Vec<(String, TaskRecord)>, Option<String>), StoreError> {
     let members = tasks.store.members(&index(caller)).await?;

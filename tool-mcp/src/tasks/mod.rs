@@ -41,7 +41,7 @@ use tool_core::store::{
 pub(crate) use record::Form;
 pub(crate) use record::Input;
 use record::{Status, TaskRecord, key, now_ms};
-pub(crate) use run::{Call, Ended, record_end, run};
+pub(crate) use run::{Ended, TaskCall, record_end, run};
 
 use crate::server::McpServer;
 
@@ -50,33 +50,33 @@ use crate::server::McpServer;
 /// particular (stdio's one client, or stateless HTTP without tokens, where
 /// a task's id, 122 random bits, is what keeps it private).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Caller {
+pub(crate) enum TaskOwner {
     Token([u8; 32]),
     Session(String),
     Anyone,
 }
 
-impl Caller {
+impl TaskOwner {
     /// The caller of a request; `authenticated` when the server requires
     /// bearer tokens, so that the token, not the session, is who calls.
     pub(crate) fn of(request: &RequestContext<RoleServer>, authenticated: bool) -> Self {
         match request.extensions.get::<Parts>() {
             Some(parts) => Self::of_headers(&parts.headers, authenticated),
-            None => Caller::Anyone,
+            None => TaskOwner::Anyone,
         }
     }
 
     /// The caller of an HTTP request with these headers.
     pub(crate) fn of_headers(headers: &HeaderMap, authenticated: bool) -> Self {
         if authenticated && let Some(token) = bearer(headers) {
-            return Caller::Token(Sha256::digest(token.as_bytes()).into());
+            return TaskOwner::Token(Sha256::digest(token.as_bytes()).into());
         }
         match headers
             .get("mcp-session-id")
             .and_then(|id| id.to_str().ok())
         {
-            Some(session) => Caller::Session(session.to_owned()),
-            None => Caller::Anyone,
+            Some(session) => TaskOwner::Session(session.to_owned()),
+            None => TaskOwner::Anyone,
         }
     }
 
@@ -84,9 +84,11 @@ impl Caller {
     /// session id sits in a shared store.
     pub(crate) fn key(&self) -> String {
         match self {
-            Caller::Token(hash) => format!("t:{}", hex(hash)),
-            Caller::Session(session) => format!("s:{}", hex(&Sha256::digest(session.as_bytes()))),
-            Caller::Anyone => "anyone".to_owned(),
+            TaskOwner::Token(hash) => format!("t:{}", hex(hash)),
+            TaskOwner::Session(session) => {
+                format!("s:{}", hex(&Sha256::digest(session.as_bytes())))
+            }
+            TaskOwner::Anyone => "anyone".to_owned(),
         }
     }
 }
@@ -167,7 +169,7 @@ impl Tasks {
     pub(crate) async fn open(
         &self,
         form: Form,
-        caller: &Caller,
+        caller: &TaskOwner,
         tool: &str,
         ttl_ms: u64,
         input: Option<Input>,
@@ -230,7 +232,7 @@ impl Tasks {
     pub(crate) async fn read<Ctx: Send + Sync + 'static>(
         self: &Arc<Self>,
         server: &McpServer<Ctx>,
-        caller: &Caller,
+        caller: &TaskOwner,
         task_id: &str,
     ) -> Result<TaskRecord, ErrorData> {
         let read = self.store.get(&key(task_id)).await;
@@ -241,7 +243,7 @@ impl Tasks {
     async fn found<Ctx: Send + Sync + 'static>(
         self: &Arc<Self>,
         server: &McpServer<Ctx>,
-        caller: &Caller,
+        caller: &TaskOwner,
         task_id: &str,
         read: Result<Option<Vec<u8>>, StoreError>,
     ) -> Result<TaskRecord, ErrorData> {
@@ -323,7 +325,7 @@ impl Tasks {
     pub(crate) async fn ask_cancel<Ctx: Send + Sync + 'static>(
         self: &Arc<Self>,
         server: &McpServer<Ctx>,
-        caller: &Caller,
+        caller: &TaskOwner,
         task_id: &str,
     ) -> Result<TaskRecord, ErrorData> {
         let record = self.read(server, caller, task_id).await?;
@@ -355,7 +357,7 @@ impl Tasks {
     pub(crate) async fn settled<Ctx: Send + Sync + 'static>(
         self: &Arc<Self>,
         server: &McpServer<Ctx>,
-        caller: &Caller,
+        caller: &TaskOwner,
         task_id: &str,
         give_up: &CancellationToken,
     ) -> Result<TaskRecord, ErrorData> {
@@ -398,7 +400,7 @@ impl Tasks {
     /// `cursor`, and the cursor of the next page.
     pub(crate) async fn list(
         &self,
-        caller: &Caller,
+        caller: &TaskOwner,
         cursor: Option<&str>,
     ) -> Result<(Vec<(String, TaskRecord)>, Option<String>), ErrorData> {
         list::page(self, caller, cursor).await.map_err(|error| {

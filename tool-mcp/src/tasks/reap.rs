@@ -16,8 +16,8 @@ use tool_core::store::StoreError;
 use tool_core::{ToolError, ToolResult};
 
 use super::record::TaskRecord;
-use super::run::{Call, Ended, record_end, run};
-use super::{Caller, Tasks};
+use super::run::{Ended, TaskCall, record_end, run};
+use super::{TaskOwner, Tasks};
 use crate::report::Report;
 use crate::server::McpServer;
 use crate::task_store::TaskOrigin;
@@ -148,7 +148,7 @@ async fn finish<Ctx: Send + Sync + 'static>(
     // The run is the caller's, as the first was, unless the application's
     // context names one itself.
     let base = match base.caller() {
-        None if record.caller != Caller::Anyone.key() => ContextBuilder::from(base)
+        None if record.caller != TaskOwner::Anyone.key() => ContextBuilder::from(base)
             .caller(record.caller.clone())
             .build(),
         _ => base,
@@ -164,7 +164,7 @@ async fn finish<Ctx: Send + Sync + 'static>(
     let result: ToolResult = registry.call(&ctx, &tool, input.arguments).await;
     match result.pending_call_id().map(str::to_owned) {
         Some(call_id) => {
-            let call = Call {
+            let call = TaskCall {
                 registry,
                 pending: result,
                 call_id,

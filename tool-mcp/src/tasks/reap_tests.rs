@@ -11,7 +11,7 @@ use tool_core::store::{MemoryStore, Store, When};
 use tool_core::{ToolContext, ToolRegistry, tool};
 
 use super::record::{Input, Status, TaskRecord, key, new_id};
-use super::{Caller, Form};
+use super::{Form, TaskOwner};
 use crate::McpServer;
 
 #[derive(Default)]
@@ -41,7 +41,7 @@ fn server(store: &MemoryStore, app: &Arc<App>) -> McpServer<App> {
 async fn left(store: &MemoryStore, tool: &str, change: impl FnOnce(&mut TaskRecord)) -> String {
     let mut record = TaskRecord::new(
         Form::Extension,
-        Caller::Anyone.key(),
+        TaskOwner::Anyone.key(),
         tool,
         60_000,
         "stopped",
@@ -60,7 +60,7 @@ async fn ended(server: &McpServer<App>, id: &str) -> TaskRecord {
     for _ in 0..200 {
         let record = server
             .tasks
-            .read(server, &Caller::Anyone, id)
+            .read(server, &TaskOwner::Anyone, id)
             .await
             .expect("read");
         if record.status != Status::Working {
@@ -89,7 +89,7 @@ async fn a_task_of_a_tool_not_marked_idempotent_fails_saying_so() {
     let id = left(&store, "render", |_| {}).await;
     let first = server
         .tasks
-        .read(&server, &Caller::Anyone, &id)
+        .read(&server, &TaskOwner::Anyone, &id)
         .await
         .expect("read");
     assert_eq!(
@@ -183,7 +183,7 @@ async fn a_task_the_store_lost_is_failed_until_its_deadline_then_unknown() {
     let id = new_id(Form::Spec2025, super::record::now_ms() + 60_000);
     let record = server
         .tasks
-        .read(&server, &Caller::Anyone, &id)
+        .read(&server, &TaskOwner::Anyone, &id)
         .await
         .expect("read");
     assert_eq!(
@@ -196,7 +196,7 @@ async fn a_task_the_store_lost_is_failed_until_its_deadline_then_unknown() {
     let past = new_id(Form::Spec2025, super::record::now_ms() - 1);
     let error = server
         .tasks
-        .read(&server, &Caller::Anyone, &past)
+        .read(&server, &TaskOwner::Anyone, &past)
         .await
         .expect_err("unknown");
     assert_eq!(error.message, format!("unknown task: {past}"));

@@ -31,7 +31,7 @@ const RETRY_EVERY: Duration = Duration::from_millis(500);
 /// The call a task follows: the registry's pending call `call_id` (whose
 /// result, until it comes, is `pending`), its cancellation `token`, and
 /// the reports it sends.
-pub(crate) struct Call<Ctx> {
+pub(crate) struct TaskCall<Ctx> {
     pub(crate) registry: Arc<ToolRegistry<Ctx>>,
     pub(crate) pending: ToolResult,
     pub(crate) call_id: String,
@@ -55,7 +55,7 @@ pub(crate) fn run<Ctx: Send + Sync + 'static>(
     tasks: Arc<Tasks>,
     task_id: String,
     record: TaskRecord,
-    call: Call<Ctx>,
+    call: TaskCall<Ctx>,
 ) {
     tokio::spawn(follow(tasks, task_id, record, call));
 }
@@ -64,9 +64,9 @@ async fn follow<Ctx: Send + Sync + 'static>(
     tasks: Arc<Tasks>,
     task_id: String,
     record: TaskRecord,
-    call: Call<Ctx>,
+    call: TaskCall<Ctx>,
 ) {
-    let Call {
+    let TaskCall {
         registry,
         pending,
         call_id,

@@ -33,9 +33,9 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use transport::{Declaring, TaskTools, handle_http, route_stdin, task_tools};
 
-use crate::call::{Started, start_task};
+use crate::call::{TaskStart, start_task};
 use crate::server::McpServer;
-use crate::tasks::{Caller, Form};
+use crate::tasks::{Form, TaskOwner};
 
 /// The method a task-augmented `tools/call` is renamed to.
 const CALL: &str = "tool-mcp/2025-11-25/tools/call";
@@ -52,7 +52,7 @@ pub(crate) async fn handle<Ctx: Send + Sync + 'static>(
     request: &CustomRequest,
     context: &RequestContext<RoleServer>,
 ) -> Option<Result<CustomResult, ErrorData>> {
-    let caller = || Caller::of(context, server.verifier.is_some());
+    let caller = || TaskOwner::of(context, server.verifier.is_some());
     let tasks = &server.tasks;
     let answer = match request.method.as_str() {
         CALL => call(server, request, context).await,
@@ -130,8 +130,8 @@ async fn call<Ctx: Send + Sync + 'static>(
     // The client may ask for a shorter life than the server keeps tasks,
     // not a longer one (`Tasks::ttl_for`).
     match start_task(server, params, context, Form::Spec2025, ttl_ms).await? {
-        Started::Task(task) => Ok(json!({"task": task_json(&task)})),
-        Started::Answered(result) => serde_json::to_value(result)
+        TaskStart::Task(task) => Ok(json!({"task": task_json(&task)})),
+        TaskStart::Answered(result) => serde_json::to_value(result)
             .map_err(|error| ErrorData::internal_error(error.to_string(), None)),
     }
 }
@@ -141,7 +141,7 @@ async fn call<Ctx: Send + Sync + 'static>(
 /// already ended is refused with `-32602`, as MCP asks.
 async fn cancel<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
-    caller: &Caller,
+    caller: &TaskOwner,
     task_id: &str,
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ErrorData> {
@@ -172,7 +172,7 @@ async fn cancel<Ctx: Send + Sync + 'static>(
 /// error of a failed task; a cancelled task has no result.
 async fn result<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
-    caller: &Caller,
+    caller: &TaskOwner,
     task_id: &str,
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ErrorData> {

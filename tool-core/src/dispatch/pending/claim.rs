@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::dispatch::pending::stored::{
-    MARGIN, Record, State, StoredClaim, key, lost, millis, now_ms, pending_timeout,
+    MARGIN, Record, RecordState, StoredClaim, key, lost, millis, now_ms, pending_timeout,
 };
 use crate::output::result::ToolResult;
 use crate::store::outage::through_outage;
@@ -56,23 +56,23 @@ impl StoredClaim {
                 Err(error) => return failed(error.to_string()),
             };
             let next = match record.state {
-                State::Done { result, .. } => return Some((result, true)),
+                RecordState::Done { result, .. } => return Some((result, true)),
                 // Never a claimed call's state: someone emptied and reused it.
-                State::Parked { .. } => return failed(calls.gone()),
-                State::Running {
+                RecordState::Parked { .. } => return failed(calls.gone()),
+                RecordState::Running {
                     delivered: Some(result),
                     ..
-                } => State::Done {
+                } => RecordState::Done {
                     result,
                     taken: false,
                 },
-                State::Running {
+                RecordState::Running {
                     delivered: None, ..
-                } => State::Awaiting {
+                } => RecordState::Awaiting {
                     deadline_ms,
                     after_ms: millis(within),
                 },
-                State::Awaiting {
+                RecordState::Awaiting {
                     deadline_ms,
                     after_ms,
                 } => {
@@ -85,14 +85,14 @@ impl StoredClaim {
                             .await;
                         continue;
                     }
-                    State::Done {
+                    RecordState::Done {
                         result: pending_timeout(&self.tool, &self.id, after_ms),
                         taken: false,
                     }
                 }
             };
             let ttl = match next {
-                State::Awaiting { .. } => within + MARGIN,
+                RecordState::Awaiting { .. } => within + MARGIN,
                 _ => within,
             };
             let next = Record {
@@ -108,7 +108,7 @@ impl StoredClaim {
             };
             match written {
                 Ok(true) => match next.state {
-                    State::Done { result, .. } => return Some((result, true)),
+                    RecordState::Done { result, .. } => return Some((result, true)),
                     // Awaiting now: read again only to wait.
                     _ if !waits => return None,
                     _ => {}
@@ -135,7 +135,7 @@ impl StoredClaim {
             let Some((read, record)) = calls.read(&key).await? else {
                 return Ok(());
             };
-            let State::Running {
+            let RecordState::Running {
                 owner,
                 until_ms,
                 delivered,
@@ -147,7 +147,7 @@ impl StoredClaim {
             let next = Record {
                 tool: record.tool,
                 caller: record.caller,
-                state: State::Running {
+                state: RecordState::Running {
                     owner,
                     until_ms,
                     delivered,
@@ -177,7 +177,7 @@ impl StoredClaim {
         let done = Record {
             tool: self.tool.clone(),
             caller: self.caller.clone(),
-            state: State::Done {
+            state: RecordState::Done {
                 result,
                 taken: false,
             },
@@ -185,7 +185,7 @@ impl StoredClaim {
         loop {
             let written = match through_outage(&*calls.store, || calls.read(&key)).await {
                 Ok(Some((read, record))) => match record.state {
-                    State::Running { owner, .. } if owner == calls.owner() => {
+                    RecordState::Running { owner, .. } if owner == calls.owner() => {
                         let write = || calls.write(&key, &done, keep_for, When::Equals(&read));
                         through_outage(&*calls.store, write).await
                     }

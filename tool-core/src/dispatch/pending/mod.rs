@@ -143,7 +143,7 @@ impl PendingCalls {
 
     /// Where the questions of tools marked `asks` are parked: beside the
     /// calls parked for approval.
-    pub(crate) fn desk(&self) -> &Arc<crate::elicit::desk::Desk> {
+    pub(crate) fn desk(&self) -> &Arc<crate::elicit::stored_questions::StoredQuestions> {
         self.parking().desk()
     }
 

@@ -12,7 +12,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use serde_json::Value;
 
 use crate::dispatch::pending::stored::{
-    MARGIN, Record, State, StoredCalls, StoredClaim, key, millis, now_ms,
+    MARGIN, Record, RecordState, StoredCalls, StoredClaim, key, millis, now_ms,
 };
 use crate::policy::{DecisionError, ParkedCall};
 use crate::store::{Store, StoreError, When};
@@ -52,7 +52,7 @@ impl StoredCalls {
         let parked = Record {
             tool: tool.to_owned(),
             caller: scope.caller().map(str::to_owned),
-            state: State::Parked {
+            state: RecordState::Parked {
                 arguments: arguments.clone(),
                 deadline_ms,
                 after_ms: millis(within),
@@ -75,7 +75,7 @@ impl StoredCalls {
                 Some((
                     read,
                     Record {
-                        state: State::Done { taken: true, .. },
+                        state: RecordState::Done { taken: true, .. },
                         ..
                     },
                 )) => {
@@ -85,7 +85,7 @@ impl StoredCalls {
                 Some((
                     _,
                     Record {
-                        state: State::Parked { .. },
+                        state: RecordState::Parked { .. },
                         ..
                     },
                 )) => return Ok(Parking::Parked),
@@ -122,7 +122,7 @@ impl StoredCalls {
                     call_id: id.to_owned(),
                 });
             };
-            let State::Parked {
+            let RecordState::Parked {
                 arguments,
                 deadline_ms,
                 ..
@@ -162,7 +162,7 @@ impl StoredCalls {
             let Some((_, record)) = self.read(&key(id)).await? else {
                 continue;
             };
-            if let State::Parked {
+            if let RecordState::Parked {
                 arguments,
                 deadline_ms,
                 conversation,
@@ -195,5 +195,5 @@ pub(crate) async fn awaits_decision<S: Store + ?Sized>(
     };
     Ok(serde_json::from_slice::<Record>(&bytes)
         .ok()
-        .map(|record| matches!(record.state, State::Parked { .. })))
+        .map(|record| matches!(record.state, RecordState::Parked { .. })))
 }

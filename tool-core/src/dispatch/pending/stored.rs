@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::dispatch::output::bound_media;
 use crate::dispatch::pending::DeliveryError;
-use crate::elicit::desk::Desk;
+use crate::elicit::stored_questions::StoredQuestions;
 use crate::error::tool_error::Secs;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
@@ -41,12 +41,12 @@ pub(super) struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) caller: Option<String>,
     #[serde(flatten)]
-    pub(super) state: State,
+    pub(super) state: RecordState,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-pub(super) enum State {
+pub(super) enum RecordState {
     /// The tool runs (in whichever process claimed the call); a result
     /// delivered meanwhile is kept for when it defers.
     Running {
@@ -96,7 +96,7 @@ pub(crate) struct StoredCalls {
     /// [`Pending::ids`](crate::registry::Pending::ids).
     running: Mutex<Vec<String>>,
     /// The questions of tools marked `asks`, parked in the same store.
-    desk: OnceLock<Arc<Desk>>,
+    desk: OnceLock<Arc<StoredQuestions>>,
 }
 
 /// A call this process claimed: it runs the tool and records the result.
@@ -132,9 +132,9 @@ impl StoredCalls {
     }
 
     /// Where the questions of tools marked `asks` are parked.
-    pub(crate) fn desk(&self) -> &Arc<Desk> {
+    pub(crate) fn desk(&self) -> &Arc<StoredQuestions> {
         self.desk
-            .get_or_init(|| Arc::new(Desk::new(Arc::clone(&self.store))))
+            .get_or_init(|| Arc::new(StoredQuestions::new(Arc::clone(&self.store))))
     }
 
     /// This process's id among those sharing the store.
@@ -185,9 +185,9 @@ impl StoredCalls {
                 continue;
             };
             let free = match &record.state {
-                State::Done { taken, .. } => *taken,
-                State::Running { owner, .. } => !self.lives(owner).await?,
-                State::Awaiting { .. } | State::Parked { .. } => false,
+                RecordState::Done { taken, .. } => *taken,
+                RecordState::Running { owner, .. } => !self.lives(owner).await?,
+                RecordState::Awaiting { .. } | RecordState::Parked { .. } => false,
             };
             if !free {
                 return Ok(None);
@@ -233,7 +233,7 @@ impl StoredCalls {
         let running = Record {
             tool: tool.to_owned(),
             caller: caller.map(str::to_owned),
-            state: State::Running {
+            state: RecordState::Running {
                 owner: self.owner().to_owned(),
                 until_ms: now_ms().saturating_add(millis(runs_for)),
                 delivered: None,
@@ -291,24 +291,24 @@ impl StoredCalls {
             };
             let (state, ttl) = match record.state {
                 // Being decided: its run has no id yet.
-                State::Running {
+                RecordState::Running {
                     approved_as: Some(other),
                     ..
                 } if other.is_empty() => return Err(not_awaiting()),
-                State::Running {
+                RecordState::Running {
                     approved_as: Some(other),
                     ..
                 } => {
                     let result = result.take().unwrap_or_else(|| ToolResult::text(""));
                     return Ok(Some((other, result)));
                 }
-                State::Running {
+                RecordState::Running {
                     owner,
                     until_ms,
                     delivered: None,
                     approved_as: None,
                 } => (
-                    State::Running {
+                    RecordState::Running {
                         owner,
                         until_ms,
                         delivered: Some(delivered()),
@@ -317,8 +317,8 @@ impl StoredCalls {
                     // As long as the run may last, which the claim set.
                     Duration::from_millis(until_ms.saturating_sub(now_ms())).max(keep_for) + MARGIN,
                 ),
-                State::Awaiting { deadline_ms, .. } if now_ms() < deadline_ms => (
-                    State::Done {
+                RecordState::Awaiting { deadline_ms, .. } if now_ms() < deadline_ms => (
+                    RecordState::Done {
                         result: delivered(),
                         taken: false,
                     },
@@ -340,9 +340,9 @@ impl StoredCalls {
             }
             // Changed meanwhile: take the result back and read again.
             result = match next.state {
-                State::Running { delivered, .. } => delivered,
-                State::Done { result, .. } => Some(result),
-                State::Awaiting { .. } | State::Parked { .. } => None,
+                RecordState::Running { delivered, .. } => delivered,
+                RecordState::Done { result, .. } => Some(result),
+                RecordState::Awaiting { .. } | RecordState::Parked { .. } => None,
             };
         }
     }
@@ -353,7 +353,7 @@ impl StoredCalls {
             Some((
                 _,
                 Record {
-                    state: State::Running { approved_as, .. },
+                    state: RecordState::Running { approved_as, .. },
                     ..
                 },
             )) => approved_as.filter(|other| !other.is_empty()),
@@ -387,7 +387,7 @@ impl StoredCalls {
             };
             seen = Some(record.tool.clone());
             match record.state {
-                State::Done { result, .. } => {
+                RecordState::Done { result, .. } => {
                     // Final: nothing of it runs here any more.
                     self.running().retain(|running| running != id);
                     // Taken: left a moment for the other waiters, then
@@ -395,7 +395,7 @@ impl StoredCalls {
                     let taken = Record {
                         tool: record.tool,
                         caller: record.caller,
-                        state: State::Done {
+                        state: RecordState::Done {
                             result: result.clone(),
                             taken: true,
                         },
@@ -405,11 +405,11 @@ impl StoredCalls {
                         .await;
                     return Some(result);
                 }
-                State::Awaiting {
+                RecordState::Awaiting {
                     deadline_ms,
                     after_ms,
                 }
-                | State::Parked {
+                | RecordState::Parked {
                     deadline_ms,
                     after_ms,
                     ..
@@ -417,13 +417,13 @@ impl StoredCalls {
                     let left = deadline_ms.saturating_sub(now_ms());
                     if left == 0 {
                         let timeout = match record.state {
-                            State::Parked { .. } => undecided(&record.tool, after_ms),
+                            RecordState::Parked { .. } => undecided(&record.tool, after_ms),
                             _ => pending_timeout(&record.tool, id, after_ms),
                         };
                         let done = Record {
                             tool: record.tool,
                             caller: record.caller,
-                            state: State::Done {
+                            state: RecordState::Done {
                                 result: timeout,
                                 taken: false,
                             },
@@ -437,7 +437,7 @@ impl StoredCalls {
                     let _ =
                         tokio::time::timeout(Duration::from_millis(left), watch.changed()).await;
                 }
-                State::Running {
+                RecordState::Running {
                     owner, delivered, ..
                 } => {
                     match through_outage(&*self.store, || self.lives(&owner)).await {
@@ -449,7 +449,7 @@ impl StoredCalls {
                             let done = Record {
                                 tool: record.tool,
                                 caller: record.caller,
-                                state: State::Done {
+                                state: RecordState::Done {
                                     result,
                                     taken: false,
                                 },

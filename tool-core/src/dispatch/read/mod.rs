@@ -49,12 +49,12 @@ use crate::value::{Node, Path};
 /// the policy checks that need no one's answer.
 #[doc(hidden)]
 pub struct Arguments<'a> {
-    source: Source<'a>,
+    source: ArgumentSource<'a>,
     tool: &'a str,
-    gate: Gate<'a>,
+    gate: PolicyCheck<'a>,
     /// Whether the tool may run at once, if it can, and the waker its first
     /// poll may take.
-    now: Now<'a>,
+    now: RunAtOnce<'a>,
 }
 
 /// Whether a tool may run at once, and the waker of the call's poll when
@@ -62,21 +62,21 @@ pub struct Arguments<'a> {
 /// do, needs nothing kept for later.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
-pub struct Now<'a> {
+pub struct RunAtOnce<'a> {
     pub(crate) at_once: bool,
     pub(crate) waker: Option<&'a Waker>,
 }
 
-impl Now<'_> {
+impl RunAtOnce<'_> {
     /// Not at once: the run is left for later.
-    pub const LATER: Now<'static> = Now {
+    pub const LATER: RunAtOnce<'static> = RunAtOnce {
         at_once: false,
         waker: None,
     };
 }
 
 /// Where the arguments are read from.
-pub(crate) enum Source<'a> {
+pub(crate) enum ArgumentSource<'a> {
     /// A JSON value.
     Node(Node<'a>),
     /// The JSON text of an object, read without a value made of it; any
@@ -86,9 +86,14 @@ pub(crate) enum Source<'a> {
 }
 
 impl<'a> Arguments<'a> {
-    pub(crate) fn new(node: Node<'a>, tool: &'a str, gate: Gate<'a>, now: Now<'a>) -> Self {
+    pub(crate) fn new(
+        node: Node<'a>,
+        tool: &'a str,
+        gate: PolicyCheck<'a>,
+        now: RunAtOnce<'a>,
+    ) -> Self {
         Self {
-            source: Source::Node(node),
+            source: ArgumentSource::Node(node),
             tool,
             gate,
             now,
@@ -102,11 +107,11 @@ impl<'a> Arguments<'a> {
         text: &'a str,
         failed: &'a Cell<bool>,
         tool: &'a str,
-        gate: Gate<'a>,
-        now: Now<'a>,
+        gate: PolicyCheck<'a>,
+        now: RunAtOnce<'a>,
     ) -> Self {
         Self {
-            source: Source::Text(text, failed),
+            source: ArgumentSource::Text(text, failed),
             tool,
             gate,
             now,
@@ -114,7 +119,7 @@ impl<'a> Arguments<'a> {
     }
 
     /// Whether the tool may run at once ([`Started`](crate::__private::Started)'s functions take it).
-    pub fn now(&self) -> Now<'a> {
+    pub fn now(&self) -> RunAtOnce<'a> {
         self.now
     }
 
@@ -126,16 +131,16 @@ impl<'a> Arguments<'a> {
     }
 
     /// What `Arguments::object` reads, the tool's name, and the gate.
-    pub(crate) fn into_parts(self) -> (Source<'a>, &'a str, Gate<'a>) {
+    pub(crate) fn into_parts(self) -> (ArgumentSource<'a>, &'a str, PolicyCheck<'a>) {
         (self.source, self.tool, self.gate)
     }
 
     /// The value to read, or, for text, an error no one reads: only a
     /// `#[tool]` function's parameters are read out of text.
-    fn node(source: Source<'a>, tool: &str) -> Result<Node<'a>, ToolError> {
+    fn node(source: ArgumentSource<'a>, tool: &str) -> Result<Node<'a>, ToolError> {
         match source {
-            Source::Node(node) => Ok(node),
-            Source::Text(text, failed) => {
+            ArgumentSource::Node(node) => Ok(node),
+            ArgumentSource::Text(text, failed) => {
                 Scan::new(text, failed).fail();
                 Err(unread(tool))
             }
@@ -152,11 +157,11 @@ impl<'a> Arguments<'a> {
     ) -> Result<T, ToolError> {
         // Kept small: it is compiled once per input type.
         let input = match self.source {
-            Source::Text(text, failed) => match read_input_text::<T>(text, closed) {
+            ArgumentSource::Text(text, failed) => match read_input_text::<T>(text, closed) {
                 Ok(input) => input,
                 Err(_) => return Err(Scan::new(text, failed).unread(self.tool)),
             },
-            Source::Node(node) => {
+            ArgumentSource::Node(node) => {
                 let mut path = Path::default();
                 match T::deserialize(path.root_reader(node, closed)) {
                     Ok(input) => input,
@@ -237,7 +242,7 @@ impl Verdict for Result<(), Violation> {
 #[doc(hidden)]
 pub struct Checks<'a> {
     pub(crate) tool: &'a str,
-    pub(crate) gate: Gate<'a>,
+    pub(crate) gate: PolicyCheck<'a>,
 }
 
 impl Checks<'_> {
@@ -255,7 +260,7 @@ impl Checks<'_> {
 
 /// The policy checks that need no one's answer, passed between a tool's
 /// deserialization and its run.
-pub(crate) type Gate<'a> = &'a dyn Fn() -> Result<(), ToolError>;
+pub(crate) type PolicyCheck<'a> = &'a dyn Fn() -> Result<(), ToolError>;
 
 /// What a tool's start function returns if a parameter it read one by one
 /// has no value: `Object::finish` gives every one a value or an error, so

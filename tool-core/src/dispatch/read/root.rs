@@ -3,7 +3,7 @@
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Error, Value};
 
-use crate::value::{Drain, Node, Path};
+use crate::value::{Node, Path, PathDeserializer};
 
 impl<'a> Path<'a> {
     /// The deserializer of the arguments as a whole: `closed`, a struct
@@ -17,15 +17,15 @@ impl<'a> Path<'a> {
     }
 }
 
-/// The deserializer of a tool's arguments as a whole: `Drain`, except
+/// The deserializer of a tool's arguments as a whole: `PathDeserializer`, except
 /// that, `closed`, a struct read here refuses a key that is none of its
 /// fields (serde's `FIELDS`, aliases included) in serde's words, as
 /// `deny_unknown_fields` would: a `#[tool]` struct refuses unknown
 /// arguments as a `#[tool]` function's parameters do, whatever its schema
 /// says. A struct with `#[serde(flatten)]` is read as a map and keeps its
-/// own rule. Nested values are read by `Drain` alone.
+/// own rule. Nested values are read by `PathDeserializer` alone.
 pub(crate) struct Root<'a, 'p> {
-    drain: Drain<'a, 'p>,
+    drain: PathDeserializer<'a, 'p>,
     closed: bool,
 }
 

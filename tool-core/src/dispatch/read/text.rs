@@ -40,12 +40,12 @@ pub(crate) fn read_text<T: DeserializeOwned>(text: &str) -> Result<(T, usize), E
 pub(crate) struct Scan<'a> {
     text: &'a str,
     at: usize,
-    state: State,
+    state: ScanState,
     failed: &'a Cell<bool>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum State {
+enum ScanState {
     Start,
     /// After a key's colon, before its value.
     Value,
@@ -60,7 +60,7 @@ impl<'a> Scan<'a> {
         Self {
             text,
             at: 0,
-            state: State::Start,
+            state: ScanState::Start,
             failed,
         }
     }
@@ -80,7 +80,7 @@ impl<'a> Scan<'a> {
     #[cold]
     pub(crate) fn fail(&mut self) {
         self.failed.set(true);
-        self.state = State::Done;
+        self.state = ScanState::Done;
     }
 
     fn skip_space(&mut self) {
@@ -101,24 +101,24 @@ impl<'a> Scan<'a> {
     /// the object or on a surprise (then the scan has failed).
     pub(crate) fn next_key(&mut self) -> Option<&'a str> {
         let open = match self.state {
-            State::Start => self.eat(b'{'),
-            State::Next => true,
-            State::Value => false,
-            State::Done => return None,
+            ScanState::Start => self.eat(b'{'),
+            ScanState::Next => true,
+            ScanState::Value => false,
+            ScanState::Done => return None,
         };
         if !open {
             self.fail();
             return None;
         }
         if self.eat(b'}') {
-            self.state = State::Done;
+            self.state = ScanState::Done;
             return None;
         }
         // Between two entries, a comma.
-        let separated = self.state == State::Start || self.eat(b',');
+        let separated = self.state == ScanState::Start || self.eat(b',');
         match self.key() {
             Some(key) if separated && self.eat(b':') => {
-                self.state = State::Value;
+                self.state = ScanState::Value;
                 Some(key)
             }
             _ => {
@@ -147,14 +147,14 @@ impl<'a> Scan<'a> {
 
     /// Reads the value after the last key with `read`.
     pub(crate) fn value<T>(&mut self, read: TextRead<T>) -> Option<T> {
-        if self.state != State::Value {
+        if self.state != ScanState::Value {
             self.fail();
             return None;
         }
         match read(&self.text[self.at..]) {
             Ok((value, used)) => {
                 self.at += used;
-                self.state = State::Next;
+                self.state = ScanState::Next;
                 Some(value)
             }
             Err(_) => {
@@ -166,7 +166,7 @@ impl<'a> Scan<'a> {
 
     /// Whether the text was one object, read to its end.
     pub(crate) fn complete(&self) -> bool {
-        self.state == State::Done
+        self.state == ScanState::Done
             && !self.failed.get()
             && self.text[self.at..]
                 .trim_start_matches([' ', '\n', '\r', '\t'])

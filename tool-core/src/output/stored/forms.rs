@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::output::media::{Link, Media, Part, ToolRef};
-use crate::output::result::State;
+use crate::output::result::ResultState;
 use crate::output::result::ToolOutput;
 
 /// `{"text":"sunny"}`, `{"json":{"temp":21}}`, `{"parts":[...]}`.
@@ -200,12 +200,12 @@ pub(super) enum StateForm<'a> {
 }
 
 impl<'a> StateForm<'a> {
-    pub(super) fn of(state: &'a State) -> Self {
+    pub(super) fn of(state: &'a ResultState) -> Self {
         match state {
-            State::Done => StateForm::Done,
-            State::Pending(call_id) => StateForm::Pending(Cow::Borrowed(call_id)),
-            State::Deferred => StateForm::Deferred,
-            State::Parked(call_id) => StateForm::Parked(Cow::Borrowed(call_id)),
+            ResultState::Done => StateForm::Done,
+            ResultState::Pending(call_id) => StateForm::Pending(Cow::Borrowed(call_id)),
+            ResultState::Deferred => StateForm::Deferred,
+            ResultState::Parked(call_id) => StateForm::Parked(Cow::Borrowed(call_id)),
         }
     }
 
@@ -213,12 +213,12 @@ impl<'a> StateForm<'a> {
         matches!(self, StateForm::Done)
     }
 
-    pub(super) fn into_state(self) -> State {
+    pub(super) fn into_state(self) -> ResultState {
         match self {
-            StateForm::Done => State::Done,
-            StateForm::Pending(call_id) => State::Pending(call_id.into()),
-            StateForm::Deferred => State::Deferred,
-            StateForm::Parked(call_id) => State::Parked(call_id.into()),
+            StateForm::Done => ResultState::Done,
+            StateForm::Pending(call_id) => ResultState::Pending(call_id.into()),
+            StateForm::Deferred => ResultState::Deferred,
+            StateForm::Parked(call_id) => ResultState::Parked(call_id.into()),
         }
     }
 }

@@ -54,12 +54,12 @@ pub struct StreamedTurn<Ctx> {
     registry: Arc<ToolRegistry<Ctx>>,
     ctx: ToolContext<Ctx>,
     /// Each call started, in the model's order, and when it is over.
-    started: Vec<Started>,
+    started: Vec<StartedCall>,
     /// The last call that runs alone: the calls after it wait for it.
     last_alone: Option<usize>,
 }
 
-struct Started {
+struct StartedCall {
     name: String,
     run: JoinHandle<ToolResult>,
     over: watch::Receiver<bool>,
@@ -149,7 +149,7 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
         if alone {
             self.last_alone = Some(self.started.len());
         }
-        self.started.push(Started {
+        self.started.push(StartedCall {
             name: call.name().to_owned(),
             run,
             over,

@@ -31,7 +31,11 @@ fn the_listener_hears_the_advancing_reports_of_calls_only() {
         })
         .build();
     ctx.progress(1.0, None, "not a call's");
-    let call = ctx.for_call(Arc::new(Call::new("index".into(), json!({"a": 1}), None)));
+    let call = ctx.for_call(Arc::new(SharedCall::new(
+        "index".into(),
+        json!({"a": 1}),
+        None,
+    )));
     call.progress(1.0, Some(2.0), "a.md");
     call.progress(1.0, Some(2.0), "stale");
     call.progress(f64::NAN, None, None);

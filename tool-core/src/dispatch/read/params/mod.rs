@@ -380,8 +380,13 @@ mod tests {
         } = fields();
         // What the expansion generates.
         let expecting = "the arguments of tool `t` as a JSON object";
-        let mut object = Arguments::new(node, "t", &|| Ok(()), crate::dispatch::read::Now::LATER)
-            .object(expecting);
+        let mut object = Arguments::new(
+            node,
+            "t",
+            &|| Ok(()),
+            crate::dispatch::read::RunAtOnce::LATER,
+        )
+        .object(expecting);
         while let Some(key) = object.next_key() {
             match key {
                 "title" => object.read(0, slot(&mut title))?,
@@ -412,7 +417,13 @@ mod tests {
     }
 
     fn by_derive(node: Node<'_>) -> Result<Args, ToolError> {
-        Arguments::new(node, "t", &|| Ok(()), crate::dispatch::read::Now::LATER).read()
+        Arguments::new(
+            node,
+            "t",
+            &|| Ok(()),
+            crate::dispatch::read::RunAtOnce::LATER,
+        )
+        .read()
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::{Error, Value};
 
 use crate::dispatch::read::params::Slot;
 use crate::dispatch::read::text::Scan;
-use crate::dispatch::read::{Arguments, Checks, Gate, Source};
+use crate::dispatch::read::{ArgumentSource, Arguments, Checks, PolicyCheck};
 use crate::error::tool_error::ToolError;
 use crate::value::{Node, Path, unexpected};
 
@@ -21,11 +21,11 @@ impl<'a> Arguments<'a> {
     pub fn object(self, expecting: &'static str) -> Object<'a> {
         let (source, tool, gate) = self.into_parts();
         let entries = match source {
-            Source::Node(Node::Read(Value::Object(map))) => Entries::Read(map.iter()),
-            Source::Node(Node::Take(Value::Object(map))) => Entries::Take(map.iter_mut()),
-            Source::Node(Node::Read(value)) => Entries::NotAnObject(value),
-            Source::Node(Node::Take(value)) => Entries::NotAnObject(value),
-            Source::Text(text, failed) => Entries::Text(Scan::new(text, failed)),
+            ArgumentSource::Node(Node::Read(Value::Object(map))) => Entries::Read(map.iter()),
+            ArgumentSource::Node(Node::Take(Value::Object(map))) => Entries::Take(map.iter_mut()),
+            ArgumentSource::Node(Node::Read(value)) => Entries::NotAnObject(value),
+            ArgumentSource::Node(Node::Take(value)) => Entries::NotAnObject(value),
+            ArgumentSource::Text(text, failed) => Entries::Text(Scan::new(text, failed)),
         };
         Object {
             entries,
@@ -55,7 +55,7 @@ pub struct Object<'a> {
     /// Which parameters have been read, one bit each.
     read: u64,
     tool: &'a str,
-    gate: Gate<'a>,
+    gate: PolicyCheck<'a>,
     expecting: &'static str,
 }
 

@@ -19,7 +19,7 @@ use crate::tool::progress::{Progress, ProgressSink};
 /// One call through a registry: its arguments, and the id and token made
 /// from them when first asked for. Most calls never ask, and a hash and a
 /// child token are not free.
-pub(crate) struct Call {
+pub(crate) struct SharedCall {
     pub(super) tool: Name,
     /// Made from `text` when first asked for, for a call read from it.
     arguments: OnceLock<Value>,
@@ -50,7 +50,7 @@ struct Asking {
     since: Option<Instant>,
 }
 
-impl Call {
+impl SharedCall {
     /// A call of `tool`; its progress goes to `sink` (the registry's
     /// observer, when it has one) and to tracing.
     pub(crate) fn new(tool: Name, arguments: Value, sink: Option<Arc<dyn ProgressSink>>) -> Self {
@@ -191,7 +191,7 @@ impl Call {
     }
 
     /// The call's own token: a child of the caller's, cancelled with it or
-    /// by [`Call::cancel`], made when first asked for.
+    /// by [`SharedCall::cancel`], made when first asked for.
     pub(super) fn token(&self, parent: &CancellationToken) -> &CancellationToken {
         let token = self.token.get_or_init(|| parent.child_token());
         // A cancel that came before the token existed.

@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use tool_core::ToolResult;
 use tool_core::output::Part;
 
-use crate::tasks::Caller;
+use crate::tasks::TaskOwner;
 
 /// The callers remembered at most: past it the oldest are forgotten, and a
 /// caller forgotten searches again.
@@ -17,18 +17,18 @@ const MAX_CALLERS: usize = 10_000;
 
 /// The tools each caller's searches found.
 #[derive(Default)]
-pub(crate) struct Found(Mutex<Callers>);
+pub(crate) struct SearchFinds(Mutex<Callers>);
 
 #[derive(Default)]
 struct Callers {
-    found: HashMap<Caller, HashSet<String>>,
+    found: HashMap<TaskOwner, HashSet<String>>,
     /// In the order they first found something, for forgetting.
-    order: VecDeque<Caller>,
+    order: VecDeque<TaskOwner>,
 }
 
-impl Found {
+impl SearchFinds {
     /// Whether `caller`'s searches found the tool `name`.
-    pub(crate) fn has(&self, caller: &Caller, name: &str) -> bool {
+    pub(crate) fn has(&self, caller: &TaskOwner, name: &str) -> bool {
         self.lock()
             .found
             .get(caller)
@@ -37,7 +37,7 @@ impl Found {
 
     /// Takes in the tools `result` points to (a search's); whether any is
     /// new to the caller, who is told apart only when there are some.
-    pub(crate) fn take(&self, caller: impl FnOnce() -> Caller, result: &ToolResult) -> bool {
+    pub(crate) fn take(&self, caller: impl FnOnce() -> TaskOwner, result: &ToolResult) -> bool {
         let names: Vec<&str> = result
             .as_parts()
             .into_iter()

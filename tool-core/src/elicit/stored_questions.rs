@@ -35,12 +35,12 @@ struct Record {
     v: u8,
     question: Question,
     #[serde(flatten)]
-    state: State,
+    state: QuestionState,
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-enum State {
+enum QuestionState {
     Open,
     Answered { answer: Answer },
     Withdrawn { reason: String },
@@ -56,7 +56,7 @@ fn index(caller: Option<&str>) -> String {
 }
 
 /// The registry's questions, kept in its store.
-pub(crate) struct Desk {
+pub(crate) struct StoredQuestions {
     records: Records,
 }
 
@@ -66,7 +66,7 @@ struct Records {
     store: Arc<dyn Store>,
 }
 
-impl Desk {
+impl StoredQuestions {
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
             records: Records { store },
@@ -117,7 +117,7 @@ impl Records {
             let Ok(record) = serde_json::from_slice::<Record>(&bytes) else {
                 continue;
             };
-            if matches!(record.state, State::Open)
+            if matches!(record.state, QuestionState::Open)
                 && record.question.caller.as_deref() == caller
                 && now_ms() < record.question.deadline_ms
             {
@@ -141,10 +141,12 @@ impl Records {
         let bytes = bytes.ok_or_else(unknown)?;
         let record: Record = serde_json::from_slice(&bytes).map_err(|_| unknown())?;
         let why = match &record.state {
-            State::Open if now_ms() < record.question.deadline_ms => return Ok((bytes, record)),
-            State::Open => "no answer came in time".to_owned(),
-            State::Answered { .. } => "it was answered".to_owned(),
-            State::Withdrawn { reason } => format!("it was withdrawn: {reason}"),
+            QuestionState::Open if now_ms() < record.question.deadline_ms => {
+                return Ok((bytes, record));
+            }
+            QuestionState::Open => "no answer came in time".to_owned(),
+            QuestionState::Answered { .. } => "it was answered".to_owned(),
+            QuestionState::Withdrawn { reason } => format!("it was withdrawn: {reason}"),
         };
         Err(AnswerError::NotOpen {
             question_id: id.to_owned(),
@@ -156,7 +158,7 @@ impl Records {
     async fn close(
         &self,
         id: &str,
-        state: impl Fn(&Record) -> Result<State, AnswerError>,
+        state: impl Fn(&Record) -> Result<QuestionState, AnswerError>,
     ) -> Result<(), AnswerError> {
         loop {
             let (read, record) = self.open_record(id).await?;
@@ -196,7 +198,7 @@ impl Records {
                     });
                 }
             }
-            Ok(State::Answered {
+            Ok(QuestionState::Answered {
                 answer: answer.clone(),
             })
         })
@@ -207,7 +209,7 @@ impl Records {
     /// for `reason`.
     pub(crate) async fn withdraw(&self, id: &str, reason: &str) -> Result<(), AnswerError> {
         self.close(id, |_| {
-            Ok(State::Withdrawn {
+            Ok(QuestionState::Withdrawn {
                 reason: reason.to_owned(),
             })
         })
@@ -215,7 +217,7 @@ impl Records {
     }
 }
 
-impl Asker for Desk {
+impl Asker for StoredQuestions {
     fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
         let store = &self.records.store;
         Box::pin(async move {
@@ -226,7 +228,7 @@ impl Asker for Desk {
             let record = Record {
                 v: 1,
                 question: question.clone(),
-                state: State::Open,
+                state: QuestionState::Open,
             };
             let bytes = serde_json::to_vec(&record).unwrap_or_default();
             let recorded = |error| lost(format!("it could not be recorded: {error}"));
@@ -257,14 +259,14 @@ impl Asker for Desk {
                 match store.get(&key).await {
                     Ok(Some(bytes)) => match serde_json::from_slice::<Record>(&bytes) {
                         Ok(Record {
-                            state: State::Answered { answer },
+                            state: QuestionState::Answered { answer },
                             ..
                         }) => {
                             let _ = store.delete(&key).await;
                             return Ok(answer);
                         }
                         Ok(Record {
-                            state: State::Withdrawn { reason },
+                            state: QuestionState::Withdrawn { reason },
                             ..
                         }) => return Err(ElicitError::Unsupported { reason }),
                         Ok(_) => {}

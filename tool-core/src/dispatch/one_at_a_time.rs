@@ -24,7 +24,7 @@ const WANTED: u8 = 2;
 /// The turn of one tool, shared by every version of a registry that holds
 /// the tool.
 #[derive(Debug, Default)]
-pub(crate) struct Turn {
+pub(crate) struct OneAtATime {
     /// `FREE`, `HELD`, or `HELD | WANTED`.
     state: AtomicU8,
     /// The calls that wait, in the order they came: only the first in line
@@ -36,28 +36,28 @@ pub(crate) struct Turn {
 
 /// A held turn, given back when dropped.
 #[must_use = "the turn is given back when the guard is dropped"]
-pub(crate) struct TurnGuard<'a>(&'a Turn);
+pub(crate) struct OneAtATimeGuard<'a>(&'a OneAtATime);
 
-impl Drop for TurnGuard<'_> {
+impl Drop for OneAtATimeGuard<'_> {
     fn drop(&mut self) {
         self.0.give_back();
     }
 }
 
-impl Turn {
+impl OneAtATime {
     /// The turn, if it is free and no call waits for it.
     #[inline]
-    pub(crate) fn try_take(&self) -> Option<TurnGuard<'_>> {
+    pub(crate) fn try_take(&self) -> Option<OneAtATimeGuard<'_>> {
         self.state
             .compare_exchange(FREE, HELD, Ordering::Acquire, Ordering::Relaxed)
             .ok()
-            .map(|_| TurnGuard(self))
+            .map(|_| OneAtATimeGuard(self))
     }
 
     /// The turn, once the calls before this one have had theirs. Dropping
     /// the future gives up the place in line, or the turn if it was handed
     /// over meanwhile.
-    pub(crate) async fn take(&self) -> TurnGuard<'_> {
+    pub(crate) async fn take(&self) -> OneAtATimeGuard<'_> {
         if let Some(turn) = self.try_take() {
             return turn;
         }
@@ -80,7 +80,7 @@ impl Turn {
                 // clears the mark.
                 if state & WANTED == 0 {
                     waiting.marked = false;
-                    return TurnGuard(self);
+                    return OneAtATimeGuard(self);
                 }
             } else if state == FREE {
                 if let Some(turn) = self.try_take() {
@@ -126,7 +126,7 @@ impl Turn {
 
 /// The first call in line, while it waits: its mark undone if it gives up.
 struct Waiting<'a> {
-    turn: &'a Turn,
+    turn: &'a OneAtATime,
     /// Whether this call marked the turn wanted and has not been handed it.
     marked: bool,
 }
@@ -158,7 +158,7 @@ mod tests {
     use std::task::Poll;
     use std::time::Duration;
 
-    use super::Turn;
+    use super::OneAtATime;
 
     /// Polls `future` once: whether it is still pending.
     async fn pending<F: Future>(future: Pin<&mut F>) -> bool {
@@ -175,7 +175,7 @@ mod tests {
     /// did not give up had its turn.
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn one_holder_at_a_time_and_no_call_lost() {
-        let turn = Arc::new(Turn::default());
+        let turn = Arc::new(OneAtATime::default());
         let inside = Arc::new(AtomicUsize::new(0));
         let runs = Arc::new(AtomicUsize::new(0));
         let mut tasks = Vec::new();
@@ -228,7 +228,7 @@ mod tests {
     #[tokio::test]
     async fn a_waiting_call_is_handed_the_turn() {
         for gives_up in [false, true] {
-            let turn = Turn::default();
+            let turn = OneAtATime::default();
             let held = turn.try_take().expect("free at first");
             {
                 let waiting = turn.take();

@@ -17,7 +17,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::StreamableHttpService;
 use serde_json::{Value, json};
 
-use crate::auth::{Refused, authenticate};
+use crate::auth::{AuthRefusal, authenticate};
 use crate::resource::Published;
 use crate::server::McpServer;
 use crate::sessions::{AT_LIMIT, HttpSessions};
@@ -51,7 +51,7 @@ const OAUTH_MISSING: &str = "an access token from the authorization server is re
 const OAUTH_INVALID: &str = "the access token is not valid";
 
 /// The front of one HTTP server, shared by its connections.
-pub(crate) struct Front<Ctx> {
+pub(crate) struct HttpFront<Ctx> {
     pub(crate) service: StreamableHttpService<McpServer<Ctx>, HttpSessions>,
     pub(crate) server: McpServer<Ctx>,
     /// The protected resource's metadata and challenges, if any.
@@ -62,7 +62,7 @@ pub(crate) struct Front<Ctx> {
     pub(crate) task_tools: TaskTools,
 }
 
-impl<Ctx: Send + Sync + 'static> Front<Ctx> {
+impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
     /// The answer to `request`.
     pub(crate) async fn answer(&self, request: Request<Incoming>) -> Answer {
         let path = request.uri().path();
@@ -197,19 +197,19 @@ impl<Ctx: Send + Sync + 'static> Front<Ctx> {
 
 /// 401 with the challenge for `refused`: a static token server's, or a
 /// protected resource's pointing to its metadata.
-fn unauthorized(refused: Refused, published: Option<&Published>) -> Answer {
+fn unauthorized(refused: AuthRefusal, published: Option<&Published>) -> Answer {
     let (challenge, description) = match (published, refused) {
-        (None, Refused::Missing) => (
+        (None, AuthRefusal::Missing) => (
             format!(r#"Bearer error_description="{STATIC_MISSING}""#),
             STATIC_MISSING,
         ),
-        (None, Refused::Invalid) => (
+        (None, AuthRefusal::Invalid) => (
             format!(r#"Bearer error="invalid_token", error_description="{STATIC_INVALID}""#),
             STATIC_INVALID,
         ),
         (Some(published), refused) => {
             let mut challenge = String::from("Bearer ");
-            if refused == Refused::Invalid {
+            if refused == AuthRefusal::Invalid {
                 challenge.push_str(&format!(
                     r#"error="invalid_token", error_description="{OAUTH_INVALID}", "#
                 ));
@@ -222,8 +222,8 @@ fn unauthorized(refused: Refused, published: Option<&Published>) -> Answer {
                 challenge.push_str(&format!(r#", scope="{scope}""#));
             }
             let description = match refused {
-                Refused::Missing => OAUTH_MISSING,
-                Refused::Invalid => OAUTH_INVALID,
+                AuthRefusal::Missing => OAUTH_MISSING,
+                AuthRefusal::Invalid => OAUTH_INVALID,
             };
             (challenge, description)
         }
