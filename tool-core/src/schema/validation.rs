@@ -12,6 +12,8 @@ use crate::error::echo::{Echo, MAX_LISTED_PROBLEMS, bound_quoted};
 use crate::error::pointer::unescape_key;
 use crate::error::tool_error::Violation;
 
+pub(crate) mod meta;
+
 /// A tool's schema as the arguments are checked against it: compiled at
 /// the first check, so that a registry of many tools is quick to build and
 /// holds no validator for a tool that is never called (a compiled
@@ -57,8 +59,16 @@ impl SchemaCheck {
     /// cannot see, a `pattern` that is no regular expression or a `$ref`
     /// that leads nowhere, fails only compiling: a schema with either is
     /// compiled now, so that every schema the registry takes compiles.
+    ///
+    /// A schema read as surely passing the meta-schema (`meta.rs`; what
+    /// schemars derives is) is not given to `jsonschema` here: a process
+    /// that registers tools then neither builds the meta-schema's
+    /// validator nor runs the validator's code until a call is checked.
+    /// Any other schema is, and is refused in its words.
     pub(crate) fn new(schema: &Value) -> Result<Self, String> {
-        jsonschema::meta::validate(schema).map_err(|error| error.to_string())?;
+        if !meta::surely_valid(schema) {
+            jsonschema::meta::validate(schema).map_err(|error| error.to_string())?;
+        }
         let check = Self {
             compiled: OnceLock::new(),
         };
@@ -493,6 +503,9 @@ pub(crate) fn from_serde(pointer: String, message: String) -> Violation {
 
 #[cfg(test)]
 mod enum_tests;
+
+#[cfg(test)]
+mod meta_tests;
 
 #[cfg(test)]
 mod tests;
