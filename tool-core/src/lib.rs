@@ -47,9 +47,13 @@
 //!
 //! - [`registry`]: what a [`ToolRegistry`] takes, knows and is set up
 //!   with: the [`IntoTool`](registry::IntoTool) kinds, each tool's
-//!   [`ToolInfo`](registry::ToolInfo), batches, duplicate names, the
-//!   checks every tool must pass, the limits and their defaults, and its
-//!   errors;
+//!   [`ToolInfo`](registry::ToolInfo), batches, duplicate names, its
+//!   settings ([`RegistryBuilder`](registry::RegistryBuilder): the checks
+//!   every tool must pass, the limits and their defaults, the store), its
+//!   errors, and the handles to what waits: results
+//!   ([`Pending`](registry::Pending)), parked approvals
+//!   ([`Approvals`](registry::Approvals)) and questions
+//!   ([`Questions`](registry::Questions));
 //! - [`toolset`]: a registry as the hub of many sets of tools: the rules
 //!   another set goes through to join it ([`Compose`](toolset::Compose):
 //!   filter, rename, prefix, bind arguments, describe anew), and the
@@ -62,8 +66,10 @@
 //!   decides on calls of `Confirm` tools;
 //! - [`observe`]: the start, progress and finish of every call, for logs
 //!   and metrics;
-//! - [`context`]: what a call carries beside its arguments: its id, whose
-//!   it is, and its cancellation;
+//! - [`context`]: what a call carries beside its arguments, set up by
+//!   whoever makes calls ([`ContextBuilder`](context::ContextBuilder)):
+//!   its id, whose it is, its scopes, its cancellation, who answers for
+//!   it;
 //! - [`error`]: the parts of a [`ToolError`]: a tool's own error with its
 //!   source, and the bounded echo of model output in error texts;
 //! - [`schema`]: deriving an input schema from a Rust type;
@@ -79,13 +85,15 @@
 //!   response, [`format_results`](provider::Provider::format_results)
 //!   writes the results back, and [`respond`](provider::Provider::respond)
 //!   does the three for one turn of a loop, leaving the calls of tools the
-//!   client runs to [`Turn::resume`](provider::Turn::resume).
+//!   client runs to [`Turn::resume`](provider::Turn::resume); each family
+//!   of providers is a [`Family`](provider::Family), which a provider this
+//!   crate does not ship implements too.
 //!
 //! Every call goes through [`ToolRegistry::call`]: arguments checked,
 //! validated and deserialized, policy, timeout, panics caught;
 //! [`call_all`](ToolRegistry::call_all) runs a batch, and
-//! [`wait`](crate::registry::Pending::wait) / [`deliver`](crate::registry::Pending::deliver) serve
-//! `long_running` tools.
+//! [`pending`](ToolRegistry::pending) waits on and delivers the results
+//! of `long_running` tools.
 //!
 //! Features: `schemars` (on by default) derives input schemas from Rust types;
 //! without it every tool writes its schema with `#[tool(schema = ...)]`.

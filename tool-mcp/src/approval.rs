@@ -31,7 +31,7 @@ pub(crate) fn with_approver<Ctx: Send + Sync + 'static>(
     }
     if can_elicit(request) {
         return ContextBuilder::from(ctx)
-            .approval(AskTheClient {
+            .approval(ApprovalFromClient {
                 peer: request.peer.clone(),
             })
             .build();
@@ -63,11 +63,11 @@ pub(crate) fn can_elicit(request: &RequestContext<RoleServer>) -> bool {
 
 /// Asks the person at the client, through MCP elicitation, whether the call
 /// may run: accepting approves, declining or dismissing denies.
-struct AskTheClient {
+struct ApprovalFromClient {
     peer: Peer<RoleServer>,
 }
 
-impl<Ctx: Send + Sync> ApprovalHook<Ctx> for AskTheClient {
+impl<Ctx: Send + Sync> ApprovalHook<Ctx> for ApprovalFromClient {
     async fn approve(&self, request: &ApprovalRequest<'_, Ctx>) -> Approval {
         let question = ElicitRequestParams::FormElicitationParams {
             meta: None,

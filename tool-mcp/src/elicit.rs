@@ -27,7 +27,7 @@ pub(crate) fn with_asker<Ctx>(
     }
     if can_elicit(request) {
         return ContextBuilder::from(ctx)
-            .asker(AskTheClient {
+            .asker(QuestionsToClient {
                 peer: request.peer.clone(),
             })
             .build();
@@ -47,11 +47,11 @@ pub(crate) fn with_asker<Ctx>(
 
 /// Puts each question to the person at the client: MCP elicitation in form
 /// mode, with the question's schema as its `requestedSchema`.
-struct AskTheClient {
+struct QuestionsToClient {
     peer: Peer<RoleServer>,
 }
 
-impl Asker for AskTheClient {
+impl Asker for QuestionsToClient {
     fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
         Box::pin(async move {
             let Value::Object(schema) = question.schema().clone() else {

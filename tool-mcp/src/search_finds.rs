@@ -17,10 +17,10 @@ const MAX_CALLERS: usize = 10_000;
 
 /// The tools each caller's searches found.
 #[derive(Default)]
-pub(crate) struct SearchFinds(Mutex<Callers>);
+pub(crate) struct SearchFinds(Mutex<FindsByCaller>);
 
 #[derive(Default)]
-struct Callers {
+struct FindsByCaller {
     found: HashMap<TaskOwner, HashSet<String>>,
     /// In the order they first found something, for forgetting.
     order: VecDeque<TaskOwner>,
@@ -68,7 +68,7 @@ impl SearchFinds {
         new
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Callers> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, FindsByCaller> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

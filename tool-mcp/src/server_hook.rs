@@ -21,15 +21,15 @@ where
     let hook = Arc::new(hook);
     Arc::new(move |ctx: ToolContext<Ctx>| {
         ContextBuilder::from(ctx)
-            .approval(Shared(Arc::clone(&hook)))
+            .approval(SharedHook(Arc::clone(&hook)))
             .build()
     })
 }
 
 /// One hook shared by every request's context.
-struct Shared<H>(Arc<H>);
+struct SharedHook<H>(Arc<H>);
 
-impl<Ctx, H: ApprovalHook<Ctx>> ApprovalHook<Ctx> for Shared<H> {
+impl<Ctx, H: ApprovalHook<Ctx>> ApprovalHook<Ctx> for SharedHook<H> {
     fn approve(
         &self,
         request: &ApprovalRequest<'_, Ctx>,

@@ -200,12 +200,12 @@ impl Running {
 }
 
 /// A request's answer, whose request runs until it is dropped.
-struct Answer<S> {
+struct SessionAnswer<S> {
     stream: Pin<Box<S>>,
     _running: Running,
 }
 
-impl<S: Stream> Stream for Answer<S> {
+impl<S: Stream> Stream for SessionAnswer<S> {
     type Item = S::Item;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
@@ -317,7 +317,7 @@ impl SessionManager for HttpSessions {
         let running = Running::start(&self.uses, id);
         let stream = self.inner.create_stream(id, message).await;
         let stream = stream.map_err(HttpSessionError::Local)?;
-        Ok(Answer {
+        Ok(SessionAnswer {
             stream: Box::pin(stream),
             _running: running,
         })

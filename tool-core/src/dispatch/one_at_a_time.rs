@@ -64,7 +64,7 @@ impl OneAtATime {
         // Dropped after `waiting`, so that a call that gives up still
         // holds the line while it undoes its mark.
         let _first_in_line = self.line.lock().await;
-        let mut waiting = Waiting {
+        let mut waiting = InLine {
             turn: self,
             marked: false,
         };
@@ -125,13 +125,13 @@ impl OneAtATime {
 }
 
 /// The first call in line, while it waits: its mark undone if it gives up.
-struct Waiting<'a> {
+struct InLine<'a> {
     turn: &'a OneAtATime,
     /// Whether this call marked the turn wanted and has not been handed it.
     marked: bool,
 }
 
-impl Drop for Waiting<'_> {
+impl Drop for InLine<'_> {
     fn drop(&mut self) {
         if !self.marked {
             return;

@@ -31,7 +31,7 @@ const MARGIN: Duration = Duration::from_secs(5);
 
 /// A question as the store keeps it.
 #[derive(Serialize, Deserialize)]
-struct Record {
+struct QuestionRecord {
     v: u8,
     question: Question,
     #[serde(flatten)]
@@ -57,28 +57,28 @@ fn index(caller: Option<&str>) -> String {
 
 /// The registry's questions, kept in its store.
 pub(crate) struct StoredQuestions {
-    records: Records,
+    records: QuestionRecords,
 }
 
 /// The questions' records, changed once each from any process.
 #[derive(Clone)]
-struct Records {
+struct QuestionRecords {
     store: Arc<dyn Store>,
 }
 
 impl StoredQuestions {
     pub(crate) fn new(store: Arc<dyn Store>) -> Self {
         Self {
-            records: Records { store },
+            records: QuestionRecords { store },
         }
     }
 
-    /// The person's answer to the question `id` ([`Records::answer`]).
+    /// The person's answer to the question `id` ([`QuestionRecords::answer`]).
     pub(crate) async fn answer(&self, id: &str, answer: Answer) -> Result<(), AnswerError> {
         self.records.answer(id, answer).await
     }
 
-    /// Withdraws the question `id` ([`Records::withdraw`]).
+    /// Withdraws the question `id` ([`QuestionRecords::withdraw`]).
     pub(crate) async fn withdraw(&self, id: &str, reason: &str) -> Result<(), AnswerError> {
         self.records.withdraw(id, reason).await
     }
@@ -103,7 +103,7 @@ impl StoredQuestions {
     }
 }
 
-impl Records {
+impl QuestionRecords {
     /// `caller`'s open questions, the soonest to run out of time first.
     async fn open(&self, caller: Option<&str>) -> Result<Vec<Question>, StoreError> {
         let mut questions = Vec::new();
@@ -114,7 +114,7 @@ impl Records {
             let Some(bytes) = self.store.get(&key(id)).await? else {
                 continue;
             };
-            let Ok(record) = serde_json::from_slice::<Record>(&bytes) else {
+            let Ok(record) = serde_json::from_slice::<QuestionRecord>(&bytes) else {
                 continue;
             };
             if matches!(record.state, QuestionState::Open)
@@ -129,7 +129,7 @@ impl Records {
     }
 
     /// Reads the question `id`, open, for a change.
-    async fn open_record(&self, id: &str) -> Result<(Vec<u8>, Record), AnswerError> {
+    async fn open_record(&self, id: &str) -> Result<(Vec<u8>, QuestionRecord), AnswerError> {
         let failed = |error| AnswerError::Store {
             question_id: id.to_owned(),
             error,
@@ -139,7 +139,7 @@ impl Records {
             question_id: id.to_owned(),
         };
         let bytes = bytes.ok_or_else(unknown)?;
-        let record: Record = serde_json::from_slice(&bytes).map_err(|_| unknown())?;
+        let record: QuestionRecord = serde_json::from_slice(&bytes).map_err(|_| unknown())?;
         let why = match &record.state {
             QuestionState::Open if now_ms() < record.question.deadline_ms => {
                 return Ok((bytes, record));
@@ -158,14 +158,14 @@ impl Records {
     async fn close(
         &self,
         id: &str,
-        state: impl Fn(&Record) -> Result<QuestionState, AnswerError>,
+        state: impl Fn(&QuestionRecord) -> Result<QuestionState, AnswerError>,
     ) -> Result<(), AnswerError> {
         loop {
             let (read, record) = self.open_record(id).await?;
             let state = state(&record)?;
             let ttl = Duration::from_millis(record.question.deadline_ms.saturating_sub(now_ms()))
                 + MARGIN;
-            let closed = Record { state, ..record };
+            let closed = QuestionRecord { state, ..record };
             let bytes = serde_json::to_vec(&closed).unwrap_or_default();
             let written = self
                 .store
@@ -225,7 +225,7 @@ impl Asker for StoredQuestions {
             let lost = |reason: String| ElicitError::Lost { reason };
             let ttl = Duration::from_millis(question.deadline_ms.saturating_sub(now_ms())) + MARGIN;
             let mut watch = store.watch(&key);
-            let record = Record {
+            let record = QuestionRecord {
                 v: 1,
                 question: question.clone(),
                 state: QuestionState::Open,
@@ -257,15 +257,15 @@ impl Asker for StoredQuestions {
             );
             loop {
                 match store.get(&key).await {
-                    Ok(Some(bytes)) => match serde_json::from_slice::<Record>(&bytes) {
-                        Ok(Record {
+                    Ok(Some(bytes)) => match serde_json::from_slice::<QuestionRecord>(&bytes) {
+                        Ok(QuestionRecord {
                             state: QuestionState::Answered { answer },
                             ..
                         }) => {
                             let _ = store.delete(&key).await;
                             return Ok(answer);
                         }
-                        Ok(Record {
+                        Ok(QuestionRecord {
                             state: QuestionState::Withdrawn { reason },
                             ..
                         }) => return Err(ElicitError::Unsupported { reason }),
@@ -294,7 +294,7 @@ impl Asker for StoredQuestions {
 /// stops before an answer (its time ran out, its call was cancelled), so
 /// that a late answer is refused.
 struct OpenQuestion {
-    records: Records,
+    records: QuestionRecords,
     id: String,
 }
 
@@ -322,7 +322,7 @@ impl Drop for OpenQuestion {
 /// ([`Questions::listen`](crate::registry::Questions::listen)): those
 /// open when it was made, then each as it is asked, once each.
 pub struct QuestionStream {
-    records: Records,
+    records: QuestionRecords,
     caller: Option<String>,
     /// Woken by each question the caller's tools ask.
     watch: Watch,

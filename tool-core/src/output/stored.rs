@@ -43,7 +43,7 @@ const FIELDS: &[&str] = &["v", "output", "is_error", "error", "structured", "sta
 /// media, which are shared, not copied.
 #[derive(Serialize)]
 #[serde(rename = "ToolResult")]
-struct Record<'a> {
+struct ResultRecord<'a> {
     v: u64,
     output: OutputForm<'a>,
     #[serde(skip_serializing_if = "is_false")]
@@ -78,7 +78,7 @@ fn is_false(value: &bool) -> bool {
 /// ```
 impl Serialize for ToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Record {
+        ResultRecord {
             v: VERSION,
             output: OutputForm::of(self.output()),
             is_error: self.is_error(),
@@ -126,7 +126,7 @@ impl<'de> Visitor<'de> for RecordVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ToolResult, A::Error> {
-        let mut fields = Fields::default();
+        let mut fields = StoredFields::default();
         let mut version = None;
         // The fields met before `v`, kept as JSON until the version says
         // what they are. This build writes `v` first, so there are none,
@@ -182,7 +182,7 @@ impl<'de, A: MapAccess<'de>> FieldSource<'_, A> {
 
 /// The fields of a version 1 record, as they are read.
 #[derive(Default)]
-struct Fields {
+struct StoredFields {
     output: Option<OutputForm<'static>>,
     is_error: Option<bool>,
     error: Option<ErrorForm<'static>>,
@@ -190,7 +190,7 @@ struct Fields {
     state: Option<StateForm<'static>>,
 }
 
-impl Fields {
+impl StoredFields {
     fn set<'de, A: MapAccess<'de>>(
         &mut self,
         key: &str,

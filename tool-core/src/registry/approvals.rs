@@ -6,39 +6,19 @@ use crate::dispatch::pending::stored::StoredClaim;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::policy::{Decision, DecisionError, ParkedCall};
-use crate::registry::tool_registry::ToolRegistry;
+use crate::registry::handle::registry_handle;
 use crate::store::StoreError;
 use crate::tool::approval::ApproveAll;
 use crate::tool::context::ToolContext;
 
-/// The registry's calls parked for a person's decision
-/// ([`ToolRegistry::approvals`]): listed for their caller and decided,
-/// from any process sharing the registry's store.
-pub struct Approvals<'r, Ctx = ()> {
-    registry: &'r ToolRegistry<Ctx>,
-}
-
-// Not derived: that would ask `Ctx: Clone`/`Debug`.
-impl<Ctx> Clone for Approvals<'_, Ctx> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<Ctx> Copy for Approvals<'_, Ctx> {}
-
-impl<Ctx> std::fmt::Debug for Approvals<'_, Ctx> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Approvals").finish_non_exhaustive()
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+registry_handle!(
+    /// The registry's calls parked for a person's decision
+    /// ([`ToolRegistry::approvals`](crate::ToolRegistry::approvals)): listed for their caller and decided,
+    /// from any process sharing the registry's store.
+    Approvals,
     /// The calls parked for a decision ([`Approval::Park`](crate::policy::Approval::Park)): listed, decided.
-    pub fn approvals(&self) -> Approvals<'_, Ctx> {
-        Approvals { registry: self }
-    }
-}
+    approvals
+);
 
 impl<Ctx: Send + Sync + 'static> Approvals<'_, Ctx> {
     /// Decides on a call parked for approval

@@ -37,6 +37,7 @@
 pub(crate) mod approvals;
 pub(crate) mod batch;
 pub(crate) mod change;
+pub(crate) mod handle;
 pub(crate) mod into_tool;
 pub(crate) mod options;
 pub(crate) mod pending;

@@ -4,36 +4,16 @@
 
 use crate::dispatch::pending::DeliveryError;
 use crate::output::result::ToolResult;
-use crate::registry::tool_registry::ToolRegistry;
+use crate::registry::handle::registry_handle;
 
-/// The registry's calls that wait for a result
-/// ([`ToolRegistry::pending`]): a `long_running` tool's run, a deferred
-/// result the application delivers.
-pub struct Pending<'r, Ctx = ()> {
-    registry: &'r ToolRegistry<Ctx>,
-}
-
-// Not derived: that would ask `Ctx: Clone`/`Debug`.
-impl<Ctx> Clone for Pending<'_, Ctx> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<Ctx> Copy for Pending<'_, Ctx> {}
-
-impl<Ctx> std::fmt::Debug for Pending<'_, Ctx> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pending").finish_non_exhaustive()
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+registry_handle!(
+    /// The registry's calls that wait for a result
+    /// ([`ToolRegistry::pending`](crate::ToolRegistry::pending)): a `long_running` tool's run, a deferred
+    /// result the application delivers.
+    Pending,
     /// The calls that wait for a result: waited on, delivered, listed.
-    pub fn pending(&self) -> Pending<'_, Ctx> {
-        Pending { registry: self }
-    }
-}
+    pending
+);
 
 impl<Ctx: Send + Sync + 'static> Pending<'_, Ctx> {
     /// Waits for the final result of a pending call (one that returned

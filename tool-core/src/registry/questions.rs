@@ -4,41 +4,21 @@
 //! registry's store.
 
 use crate::elicit::stored_questions::QuestionStream;
-use crate::registry::tool_registry::ToolRegistry;
+use crate::registry::handle::registry_handle;
 use crate::store::StoreError;
 use crate::tool::ask::error::AnswerError;
 use crate::tool::ask::question::{Answer, Question};
 use crate::tool::context::ToolContext;
 
-/// The questions the registry's `asks` tools put to the person when no
-/// client asks them ([`Questions::listen`](crate::registry::Questions::listen)): heard as they are
-/// asked, listed, answered or withdrawn, from any process sharing the
-/// registry's store.
-pub struct Questions<'r, Ctx = ()> {
-    registry: &'r ToolRegistry<Ctx>,
-}
-
-// Not derived: that would ask `Ctx: Clone`/`Debug`.
-impl<Ctx> Clone for Questions<'_, Ctx> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<Ctx> Copy for Questions<'_, Ctx> {}
-
-impl<Ctx> std::fmt::Debug for Questions<'_, Ctx> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Questions").finish_non_exhaustive()
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+registry_handle!(
+    /// The questions the registry's `asks` tools put to the person when no
+    /// client asks them ([`Questions::listen`](crate::registry::Questions::listen)): heard as they are
+    /// asked, listed, answered or withdrawn, from any process sharing the
+    /// registry's store.
+    Questions,
     /// The questions its tools ask that no client puts to the person.
-    pub fn questions(&self) -> Questions<'_, Ctx> {
-        Questions { registry: self }
-    }
-}
+    questions
+);
 
 impl<Ctx: Send + Sync + 'static> Questions<'_, Ctx> {
     /// Answers the question `question_id` that a tool asked

@@ -21,20 +21,20 @@ const MAX_DEPTH: usize = 16;
 /// tool; `None` for the many tools that have no such place, which then pay
 /// nothing per call.
 #[derive(Debug)]
-pub(crate) struct AbsentNulls(Node);
+pub(crate) struct AbsentNulls(SchemaNode);
 
 #[derive(Debug, Default)]
-struct Node {
-    fields: Vec<Field>,
-    items: Option<Box<Node>>,
+struct SchemaNode {
+    fields: Vec<NullableField>,
+    items: Option<Box<SchemaNode>>,
 }
 
 #[derive(Debug)]
-struct Field {
+struct NullableField {
     name: String,
     /// Optional and not nullable: a `null` here is dropped.
     drop_null: bool,
-    inner: Option<Node>,
+    inner: Option<SchemaNode>,
 }
 
 impl AbsentNulls {
@@ -49,7 +49,7 @@ impl AbsentNulls {
     }
 }
 
-fn compile(schema: &Value, root: &Value, depth: usize) -> Option<Node> {
+fn compile(schema: &Value, root: &Value, depth: usize) -> Option<SchemaNode> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -71,7 +71,7 @@ fn compile(schema: &Value, root: &Value, depth: usize) -> Option<Node> {
             };
         }
     }
-    let mut found = Node::default();
+    let mut found = SchemaNode::default();
     if let Some(Value::Object(properties)) = node.get("properties") {
         let required = required_names(node);
         for (name, property) in properties {
@@ -79,7 +79,7 @@ fn compile(schema: &Value, root: &Value, depth: usize) -> Option<Node> {
             let drop_null = !required.contains(name) && resolved.is_some_and(|p| !accepts_null(p));
             let inner = compile(property, root, depth + 1);
             if drop_null || inner.is_some() {
-                found.fields.push(Field {
+                found.fields.push(NullableField {
                     name: name.clone(),
                     drop_null,
                     inner,
@@ -93,7 +93,7 @@ fn compile(schema: &Value, root: &Value, depth: usize) -> Option<Node> {
     (!found.fields.is_empty() || found.items.is_some()).then_some(found)
 }
 
-fn strip(node: &Node, value: &mut Value) {
+fn strip(node: &SchemaNode, value: &mut Value) {
     match value {
         Value::Object(map) => strip_fields(node, map),
         Value::Array(items) => {
@@ -107,7 +107,7 @@ fn strip(node: &Node, value: &mut Value) {
     }
 }
 
-fn strip_fields(node: &Node, map: &mut Map<String, Value>) {
+fn strip_fields(node: &SchemaNode, map: &mut Map<String, Value>) {
     for field in &node.fields {
         match map.get_mut(&field.name) {
             Some(Value::Null) if field.drop_null => {

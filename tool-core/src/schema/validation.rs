@@ -19,17 +19,17 @@ pub(crate) mod meta;
 /// holds no validator for a tool that is never called (a compiled
 /// validator is several kilobytes).
 pub(crate) struct SchemaCheck {
-    compiled: OnceLock<Compiled>,
+    compiled: OnceLock<CompiledSchema>,
 }
 
 /// The validator, and the root properties, in order, for "expected one of"
 /// on an unknown argument.
-struct Compiled {
+struct CompiledSchema {
     validator: Validator,
     properties: Vec<String>,
 }
 
-impl Compiled {
+impl CompiledSchema {
     fn of(schema: &Value) -> Result<Self, String> {
         // Formats are checked, not only announced: a parameter declared an
         // email or a URI is refused when it is none. Formats the validator
@@ -73,7 +73,7 @@ impl SchemaCheck {
             compiled: OnceLock::new(),
         };
         if compiles_only_when_tried(schema, schema) {
-            let compiled = Compiled::of(schema)?;
+            let compiled = CompiledSchema::of(schema)?;
             let _ = check.compiled.set(compiled);
         }
         Ok(check)
@@ -141,11 +141,11 @@ impl SchemaCheck {
     /// meta-schema, with no pattern and every reference found, still does
     /// not compile: said once as an error, and the arguments then go
     /// unchecked here (deserialization still checks their types).
-    fn compiled(&self, schema: &Value) -> Option<&Compiled> {
+    fn compiled(&self, schema: &Value) -> Option<&CompiledSchema> {
         if let Some(compiled) = self.compiled.get() {
             return Some(compiled);
         }
-        match Compiled::of(schema) {
+        match CompiledSchema::of(schema) {
             Ok(compiled) => Some(self.compiled.get_or_init(|| compiled)),
             Err(error) => {
                 tracing::error!(%error, "a tool's schema did not compile; its arguments are not validated");
@@ -180,7 +180,7 @@ fn compiles_only_when_tried(schema: &Value, root: &Value) -> bool {
     }
 }
 
-impl Compiled {
+impl CompiledSchema {
     fn describe(&self, error: &ValidationError<'_>, out: &mut Vec<Violation>) {
         let pointer = error.instance_path().as_str().to_owned();
         let value = error.instance();

@@ -39,7 +39,7 @@ pub struct ToolContext<Ctx = ()> {
     /// What every call of one caller shares, behind one `Arc`: each call
     /// clones the context, and one count is cheaper than three (cloning a
     /// token even takes a lock).
-    shared: Arc<Shared<Ctx>>,
+    shared: Arc<ContextParts<Ctx>>,
     /// The id given with [`ContextBuilder::call_id`](crate::context::ContextBuilder::call_id): the provider's,
     /// for the call made with this context.
     call_id: Option<Arc<str>>,
@@ -62,7 +62,7 @@ struct Lent {
     given: Option<Arc<str>>,
 }
 
-struct Shared<Ctx> {
+struct ContextParts<Ctx> {
     state: Arc<Ctx>,
     scopes: Arc<[String]>,
     /// The caller's token, made when first asked for: most contexts are
@@ -98,13 +98,13 @@ impl CallerToken<'_> {
     }
 }
 
-impl<Ctx> Shared<Ctx> {
+impl<Ctx> ContextParts<Ctx> {
     fn token(&self) -> &CancellationToken {
         self.cancellation.get_or_init(CancellationToken::new)
     }
 }
 
-impl<Ctx> Clone for Shared<Ctx> {
+impl<Ctx> Clone for ContextParts<Ctx> {
     fn clone(&self) -> Self {
         Self {
             state: Arc::clone(&self.state),
@@ -129,7 +129,7 @@ impl<Ctx> ToolContext<Ctx> {
     /// A context around state that is already shared.
     pub fn from_arc(state: Arc<Ctx>) -> Self {
         Self {
-            shared: Arc::new(Shared {
+            shared: Arc::new(ContextParts {
                 state,
                 scopes: Arc::from([]),
                 cancellation: OnceLock::new(),

@@ -51,10 +51,10 @@ use crate::tool::context::ToolContext;
 /// # });
 /// ```
 pub struct RegistryHandle<Ctx = ()> {
-    shared: Arc<Shared<Ctx>>,
+    shared: Arc<HandleState<Ctx>>,
 }
 
-struct Shared<Ctx> {
+struct HandleState<Ctx> {
     current: RwLock<Arc<ToolRegistry<Ctx>>>,
     /// Held through a change, so that each starts from the one before.
     writer: Mutex<()>,
@@ -74,7 +74,7 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
     /// A handle to `registry`, which becomes its first version.
     pub fn new(registry: ToolRegistry<Ctx>) -> Self {
         Self {
-            shared: Arc::new(Shared {
+            shared: Arc::new(HandleState {
                 current: RwLock::new(Arc::new(registry)),
                 writer: Mutex::new(()),
                 version: watch::Sender::new(0),

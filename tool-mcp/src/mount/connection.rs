@@ -13,7 +13,7 @@ use super::task_tools::TaskTools;
 
 /// One connection to the server: its peer, and its calls' progress.
 #[derive(Clone)]
-pub(crate) struct Link {
+pub(crate) struct ServerLink {
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) reports: Arc<Reports>,
 }
@@ -38,14 +38,19 @@ pub(crate) struct Connection {
 }
 
 enum ConnectionState {
-    Up(Link),
+    Up(ServerLink),
     /// Down for the reason given, being started again.
     Down(String),
     Gone(Gone),
 }
 
 impl Connection {
-    pub(crate) fn new(server: Arc<str>, link: Link, tasks: Arc<TaskTools>, restarts: bool) -> Self {
+    pub(crate) fn new(
+        server: Arc<str>,
+        link: ServerLink,
+        tasks: Arc<TaskTools>,
+        restarts: bool,
+    ) -> Self {
         Self {
             server,
             tasks,
@@ -63,7 +68,7 @@ impl Connection {
 
     /// The connection to call through, or why a tool cannot be called:
     /// what follows "tool `x` is not available: ".
-    pub(crate) fn link(&self) -> Result<Link, String> {
+    pub(crate) fn link(&self) -> Result<ServerLink, String> {
         let server = &self.server;
         match &*self.state.read().unwrap_or_else(PoisonError::into_inner) {
             ConnectionState::Up(link) if !link.peer.is_transport_closed() => Ok(link.clone()),
@@ -106,7 +111,7 @@ impl Connection {
     }
 
     /// The server is back, through `link`; not after it is gone.
-    pub(crate) fn up(&self, link: Link) {
+    pub(crate) fn up(&self, link: ServerLink) {
         self.set(ConnectionState::Up(link));
     }
 

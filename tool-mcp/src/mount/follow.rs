@@ -13,9 +13,9 @@ use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
 
 use super::connect::{Client, ServerLocation, connect};
-use super::connection::{Gone, Link};
+use super::connection::{Gone, ServerLink};
 use super::progress::Reports;
-use super::shared::Shared;
+use super::shared::MountShared;
 use super::tap::{Alive, Heard};
 
 /// How a mount brings back a server whose connection ended (a child
@@ -52,7 +52,7 @@ impl Default for Restart {
 
 /// What following a server takes.
 pub(crate) struct Follow<Ctx> {
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<MountShared>,
     pub(crate) handle: RegistryHandle<Ctx>,
     pub(crate) source: ServerLocation,
     pub(crate) client: Client,
@@ -165,7 +165,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
             let listing = self.shared.connection.list(running.peer());
             match tokio::time::timeout(self.connect_timeout, listing).await {
                 Ok(Ok(listed)) => {
-                    self.shared.connection.up(Link {
+                    self.shared.connection.up(ServerLink {
                         peer: running.peer().clone(),
                         reports,
                     });

@@ -37,13 +37,13 @@ use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
 use connect::{Client, ServerLocation};
-use connection::{Connection, Link};
+use connection::{Connection, ServerLink};
 use follow::Follow;
 pub use follow::Restart;
 pub use mounted::{MountError, Mounted, Refused};
 use progress::Reports;
 use remote::Limits;
-use shared::Shared;
+use shared::MountShared;
 use tap::{Heard, alive};
 use task_tools::TaskTools;
 
@@ -232,7 +232,7 @@ impl Mount {
                 server: server.to_string(),
                 reason: format!("no answer within {:?}", self.connect_timeout),
             })??;
-        let link = Link {
+        let link = ServerLink {
             peer: running.peer().clone(),
             reports,
         };
@@ -242,7 +242,7 @@ impl Mount {
             tasks,
             self.restart.is_some(),
         ));
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(MountShared {
             server: Arc::clone(&server),
             connection,
             rules: self.rules,

@@ -7,8 +7,8 @@ use tokio_util::sync::CancellationToken;
 use tool_core::registry::RegistryError;
 
 use super::connection::Gone;
-use super::shared::Shared;
-use super::tap::Ended;
+use super::shared::MountShared;
+use super::tap::ChildGone;
 
 /// A server's tools in a registry, kept as the server lists them for as
 /// long as this value lives: dropped, the tools leave the registry at once
@@ -33,12 +33,12 @@ use super::tap::Ended;
 /// ```
 #[must_use = "the server's tools leave the registry when the `Mounted` is dropped: keep it for as long as they should stay"]
 pub struct Mounted {
-    pub(super) shared: Arc<Shared>,
+    pub(super) shared: Arc<MountShared>,
     pub(super) stop: CancellationToken,
     /// Takes the tools out of the registry they were mounted in.
     pub(super) end: Box<dyn Fn(Gone) + Send + Sync>,
     /// Waits for the connection's end; taken by `unmount`.
-    pub(super) ended: Option<Ended>,
+    pub(super) ended: Option<ChildGone>,
 }
 
 impl Mounted {

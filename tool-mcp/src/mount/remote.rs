@@ -14,7 +14,7 @@ use serde_json::Value;
 use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
-use super::connection::{Connection, Link};
+use super::connection::{Connection, ServerLink};
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
 
@@ -99,7 +99,7 @@ impl RemoteTool {
         shown: &str,
         args: Value,
     ) -> ToolResult {
-        let Link { peer, reports } = match self.connection.link() {
+        let ServerLink { peer, reports } = match self.connection.link() {
             Ok(link) => link,
             Err(reason) => {
                 return ToolResult::from(ToolError::Unavailable {

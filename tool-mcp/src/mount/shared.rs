@@ -14,7 +14,7 @@ use super::connection::{Connection, Gone};
 use super::remote::{Limits, RemoteTool};
 use super::{MountError, Refused};
 
-pub(crate) struct Shared {
+pub(crate) struct MountShared {
     pub(crate) server: Arc<str>,
     pub(crate) connection: Arc<Connection>,
     pub(crate) rules: Compose,
@@ -35,7 +35,7 @@ pub(crate) struct MountState {
     ended: bool,
 }
 
-impl Shared {
+impl MountShared {
     pub(crate) fn state(&self) -> MutexGuard<'_, MountState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }

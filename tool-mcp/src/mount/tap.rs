@@ -133,16 +133,16 @@ pub(crate) struct Alive(
 );
 
 /// What waits for every [`Alive`] of a mount to be let go of.
-pub(crate) struct Ended(mpsc::Receiver<()>);
+pub(crate) struct ChildGone(mpsc::Receiver<()>);
 
 /// A mount's first hold, and what waits for its last.
-pub(crate) fn alive() -> (Alive, Ended) {
+pub(crate) fn alive() -> (Alive, ChildGone) {
     // Nothing is ever sent: the channel closes when the last hold goes.
     let (alive, ended) = mpsc::channel(1);
-    (Alive(alive), Ended(ended))
+    (Alive(alive), ChildGone(ended))
 }
 
-impl Ended {
+impl ChildGone {
     /// Until every hold is let go of.
     pub(crate) async fn wait(mut self) {
         let _ = self.0.recv().await;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::dispatch::pending::stored::{
-    MARGIN, Record, RecordState, StoredClaim, key, lost, millis, now_ms, pending_timeout,
+    CallRecord, MARGIN, RecordState, StoredClaim, key, lost, millis, now_ms, pending_timeout,
 };
 use crate::output::result::ToolResult;
 use crate::store::outage::through_outage;
@@ -95,7 +95,7 @@ impl StoredClaim {
                 RecordState::Awaiting { .. } => within + MARGIN,
                 _ => within,
             };
-            let next = Record {
+            let next = CallRecord {
                 tool: record.tool,
                 caller: record.caller,
                 state: next,
@@ -144,7 +144,7 @@ impl StoredClaim {
             else {
                 return Ok(());
             };
-            let next = Record {
+            let next = CallRecord {
                 tool: record.tool,
                 caller: record.caller,
                 state: RecordState::Running {
@@ -174,7 +174,7 @@ impl StoredClaim {
     pub(crate) async fn finish(self, result: ToolResult, keep_for: Duration) {
         let calls = &self.calls;
         let key = key(&self.id);
-        let done = Record {
+        let done = CallRecord {
             tool: self.tool.clone(),
             caller: self.caller.clone(),
             state: RecordState::Done {

@@ -9,7 +9,7 @@ use crate::dispatch::pending::DeliveryError;
 use crate::output::result::ToolResult;
 
 /// One pending call.
-struct Slot {
+struct CallSlot {
     /// Where a delivered result goes: taken by the first delivery.
     deliver: Option<oneshot::Sender<ToolResult>>,
     /// The final result, once there is one; every waiter watches it.
@@ -19,7 +19,7 @@ struct Slot {
 /// The pending calls of one registry, by call id.
 #[derive(Default)]
 pub(crate) struct MemoryCalls {
-    slots: Mutex<HashMap<String, Slot>>,
+    slots: Mutex<HashMap<String, CallSlot>>,
 }
 
 /// The two ends the background task of a pending call holds.
@@ -31,7 +31,7 @@ pub(crate) struct MemoryOpened {
 }
 
 impl MemoryCalls {
-    fn slots(&self) -> MutexGuard<'_, HashMap<String, Slot>> {
+    fn slots(&self) -> MutexGuard<'_, HashMap<String, CallSlot>> {
         // A panic while holding this lock leaves the map consistent: every
         // operation is a single insert, take or remove.
         self.slots.lock().unwrap_or_else(PoisonError::into_inner)
@@ -49,7 +49,7 @@ impl MemoryCalls {
         let (finish, _) = watch::channel(None);
         slots.insert(
             call_id.to_owned(),
-            Slot {
+            CallSlot {
                 deliver: Some(deliver),
                 result: finish.clone(),
             },

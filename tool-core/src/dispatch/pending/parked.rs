@@ -12,7 +12,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use serde_json::Value;
 
 use crate::dispatch::pending::stored::{
-    MARGIN, Record, RecordState, StoredCalls, StoredClaim, key, millis, now_ms,
+    CallRecord, MARGIN, RecordState, StoredCalls, StoredClaim, key, millis, now_ms,
 };
 use crate::policy::{DecisionError, ParkedCall};
 use crate::store::{Store, StoreError, When};
@@ -49,7 +49,7 @@ impl StoredCalls {
         let key = key(id);
         let now = now_ms();
         let deadline_ms = now.saturating_add(millis(within));
-        let parked = Record {
+        let parked = CallRecord {
             tool: tool.to_owned(),
             caller: scope.caller().map(str::to_owned),
             state: RecordState::Parked {
@@ -74,7 +74,7 @@ impl StoredCalls {
                 }
                 Some((
                     read,
-                    Record {
+                    CallRecord {
                         state: RecordState::Done { taken: true, .. },
                         ..
                     },
@@ -84,7 +84,7 @@ impl StoredCalls {
                 }
                 Some((
                     _,
-                    Record {
+                    CallRecord {
                         state: RecordState::Parked { .. },
                         ..
                     },
@@ -193,7 +193,7 @@ pub(crate) async fn awaits_decision<S: Store + ?Sized>(
     let Some(bytes) = store.get(&key(id)).await? else {
         return Ok(None);
     };
-    Ok(serde_json::from_slice::<Record>(&bytes)
+    Ok(serde_json::from_slice::<CallRecord>(&bytes)
         .ok()
         .map(|record| matches!(record.state, RecordState::Parked { .. })))
 }

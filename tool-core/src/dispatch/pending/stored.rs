@@ -36,7 +36,7 @@ pub(super) const MARGIN: Duration = Duration::from_secs(60);
 /// One call's record, and whose the call is: only its caller lists and
 /// decides it.
 #[derive(Debug, Serialize, Deserialize)]
-pub(super) struct Record {
+pub(super) struct CallRecord {
     pub(super) tool: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) caller: Option<String>,
@@ -230,7 +230,7 @@ impl StoredCalls {
         if let Some(lease) = &self.lease {
             lease.hold().await?;
         }
-        let running = Record {
+        let running = CallRecord {
             tool: tool.to_owned(),
             caller: caller.map(str::to_owned),
             state: RecordState::Running {
@@ -326,7 +326,7 @@ impl StoredCalls {
                 ),
                 _ => return Err(not_awaiting()),
             };
-            let next = Record {
+            let next = CallRecord {
                 tool: record.tool,
                 caller: record.caller,
                 state,
@@ -352,7 +352,7 @@ impl StoredCalls {
         Ok(match self.read(&key(id)).await? {
             Some((
                 _,
-                Record {
+                CallRecord {
                     state: RecordState::Running { approved_as, .. },
                     ..
                 },
@@ -392,7 +392,7 @@ impl StoredCalls {
                     self.running().retain(|running| running != id);
                     // Taken: left a moment for the other waiters, then
                     // forgotten; the same call asked for again runs again.
-                    let taken = Record {
+                    let taken = CallRecord {
                         tool: record.tool,
                         caller: record.caller,
                         state: RecordState::Done {
@@ -420,7 +420,7 @@ impl StoredCalls {
                             RecordState::Parked { .. } => undecided(&record.tool, after_ms),
                             _ => pending_timeout(&record.tool, id, after_ms),
                         };
-                        let done = Record {
+                        let done = CallRecord {
                             tool: record.tool,
                             caller: record.caller,
                             state: RecordState::Done {
@@ -446,7 +446,7 @@ impl StoredCalls {
                             // Its process stopped: the call ends here.
                             let result = delivered
                                 .unwrap_or_else(|| lost(&record.tool, id, STOPPED.to_owned()));
-                            let done = Record {
+                            let done = CallRecord {
                                 tool: record.tool,
                                 caller: record.caller,
                                 state: RecordState::Done {
@@ -478,7 +478,10 @@ impl StoredCalls {
         )
     }
 
-    pub(super) async fn read(&self, key: &str) -> Result<Option<(Vec<u8>, Record)>, StoreError> {
+    pub(super) async fn read(
+        &self,
+        key: &str,
+    ) -> Result<Option<(Vec<u8>, CallRecord)>, StoreError> {
         let Some(bytes) = self.store.get(key).await? else {
             return Ok(None);
         };
@@ -495,7 +498,7 @@ impl StoredCalls {
     pub(super) async fn write(
         &self,
         key: &str,
-        record: &Record,
+        record: &CallRecord,
         ttl: Duration,
         when: When<'_>,
     ) -> Result<bool, StoreError> {

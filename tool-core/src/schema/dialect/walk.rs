@@ -51,22 +51,22 @@ macro_rules! children_fn {
                     match value {
                         Value::Array(list) if keyword == "items" => {
                             for (index, child) in list.into_iter().enumerate() {
-                                f(child, below(&mut pointer, at, keyword, Key::Index(index)));
+                                f(child, below(&mut pointer, at, keyword, SchemaKey::Index(index)));
                             }
                         }
-                        _ => f(value, below(&mut pointer, at, keyword, Key::None)),
+                        _ => f(value, below(&mut pointer, at, keyword, SchemaKey::None)),
                     }
                 } else if NAMED.contains(&keyword) {
                     if let Value::Object(map) = value {
                         for (name, child) in map {
-                            f(child, below(&mut pointer, at, keyword, Key::Name(name)));
+                            f(child, below(&mut pointer, at, keyword, SchemaKey::Name(name)));
                         }
                     }
                 } else if LISTED.contains(&keyword)
                     && let Value::Array(list) = value
                 {
                     for (index, child) in list.into_iter().enumerate() {
-                        f(child, below(&mut pointer, at, keyword, Key::Index(index)));
+                        f(child, below(&mut pointer, at, keyword, SchemaKey::Index(index)));
                     }
                 }
             }
@@ -87,25 +87,25 @@ children_fn!(
 );
 
 /// What follows the keyword in a child's pointer.
-enum Key<'a> {
+enum SchemaKey<'a> {
     None,
     Index(usize),
     Name(&'a str),
 }
 
 /// Writes `at/keyword[/key]` into `buffer` and returns it.
-fn below<'b>(buffer: &'b mut String, at: &str, keyword: &str, key: Key<'_>) -> &'b str {
+fn below<'b>(buffer: &'b mut String, at: &str, keyword: &str, key: SchemaKey<'_>) -> &'b str {
     buffer.clear();
     buffer.push_str(at);
     buffer.push('/');
     buffer.push_str(keyword);
     match key {
-        Key::None => {}
-        Key::Index(index) => {
+        SchemaKey::None => {}
+        SchemaKey::Index(index) => {
             // Writing into a `String` cannot fail.
             let _ = write!(buffer, "/{index}");
         }
-        Key::Name(name) => crate::error::pointer::push_key(buffer, name),
+        SchemaKey::Name(name) => crate::error::pointer::push_key(buffer, name),
     }
     buffer
 }
