@@ -12,7 +12,8 @@
 //!     .caller("user:7")
 //!     .conversation("conversation:42")
 //!     .call_id("toolu_1")
-//!     .cancellation(token.clone()).build();
+//!     .cancellation(token.clone())
+//!     .build();
 //! assert_eq!(ctx.caller(), Some("user:7"));
 //! assert_eq!(ctx.conversation(), Some("conversation:42"));
 //! assert_eq!(ctx.call_id(), Some("toolu_1"));

@@ -55,7 +55,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// let sent = Arc::new(Mutex::new(Vec::new()));
 /// let registry = ToolRegistry::builder()
 ///     .with(Index)
-///     .observer(Notifications(Arc::clone(&sent))).build();
+///     .observer(Notifications(Arc::clone(&sent)))
+///     .build();
 /// let ctx = ToolContext::new(());
 /// registry.call(&ctx, "index", json!({"documents": ["a.md", "b.md"]})).await;
 /// assert_eq!(
