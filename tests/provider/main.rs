@@ -21,6 +21,7 @@ mod schema_checker;
 mod schemas;
 mod sdk;
 mod search_loop;
+mod stream_edges;
 mod stream_loop;
 mod streams;
 mod strict_nulls;

@@ -1,9 +1,18 @@
 //! Anthropic's Messages API streamed: `message_start` holds the message
 //! with no content; each content block is `content_block_start`, its
 //! deltas (`text_delta`, `input_json_delta` of a `tool_use`'s input,
-//! `thinking_delta`, `signature_delta`) and `content_block_stop`, when a
-//! `tool_use` is whole; `message_delta` sets the stop reason and usage;
-//! `message_stop` ends it. `ping` is nothing; `error` ends the stream.
+//! `thinking_delta`, `signature_delta`, `citations_delta`) and
+//! `content_block_stop`, when a `tool_use` is whole; `message_delta` sets
+//! the stop reason and usage; `message_stop` ends it. `ping` is nothing;
+//! `error` ends the stream.
+//!
+//! A block the server runs itself (`server_tool_use` for web search, code
+//! execution or tool search, `mcp_tool_use`, and their results) streams its
+//! input as `input_json_delta` too: it is gathered the same way and kept in
+//! the message, which the next request echoes back, but it is no call of
+//! the client's. An event or delta of a type this reader does not know
+//! carries nothing the calls need, as the provider's own SDKs read it: it
+//! is passed over and counted ([`ReadStream::passed_over`]).
 
 use serde_json::{Map, Value, json};
 
@@ -16,8 +25,9 @@ use crate::provider::stream::frame::{Frame, Framing};
 #[derive(Debug)]
 struct Block {
     block: Map<String, Value>,
-    /// A `tool_use`'s input as JSON text, and its place among the calls.
-    input: Option<(String, usize)>,
+    /// A block's input as JSON text as it streams, and for a `tool_use` its
+    /// place among the client's calls.
+    input: Option<(String, Option<usize>)>,
     stopped: bool,
 }
 
@@ -28,6 +38,8 @@ pub(crate) struct AnthropicStream {
     blocks: Vec<Block>,
     calls: usize,
     stopped: bool,
+    /// Events and deltas of types not known here, passed over.
+    passed_over: usize,
 }
 
 impl AnthropicStream {
@@ -77,8 +89,10 @@ impl AnthropicStream {
                     });
                     // The input comes as deltas; `{}` here is a placeholder.
                     block.remove("input");
-                    Some((String::new(), call))
+                    Some((String::new(), Some(call)))
                 } else {
+                    // A block the server runs: its input, if it streams,
+                    // replaces the one it began with.
                     None
                 };
                 self.blocks.push(Block {
@@ -98,21 +112,24 @@ impl AnthropicStream {
                     return Err(format!("content block {index} stopped twice"));
                 }
                 block.stopped = true;
-                if let Some((input, call)) = &block.input {
-                    let input = if input.is_empty() { "{}" } else { input };
-                    let parsed: Value = serde_json::from_str(input).map_err(|error| {
-                        format!("the input of tool_use block {index} is not JSON ({error})")
-                    })?;
-                    block.block.insert("input".to_owned(), parsed);
-                    let whole = json!({"content": [Value::Object(block.block.clone())]});
-                    let call_index = *call;
-                    block.input = None;
-                    let parsed = parse(&whole)?;
-                    if let Some(call) = parsed.into_iter().next() {
-                        events.push(StreamEvent::CallComplete {
-                            index: call_index,
-                            call,
-                        });
+                if let Some((input, call)) = block.input.take() {
+                    let kind = block.block.get("type").and_then(Value::as_str);
+                    let kind = kind.unwrap_or("(untyped)").to_owned();
+                    if !input.is_empty() || call.is_some() {
+                        let input = if input.is_empty() { "{}" } else { &input };
+                        let parsed: Value = serde_json::from_str(input).map_err(|error| {
+                            format!("the input of {kind} block {index} is not JSON ({error})")
+                        })?;
+                        block.block.insert("input".to_owned(), parsed);
+                    }
+                    if let Some(call_index) = call {
+                        let whole = json!({"content": [Value::Object(block.block.clone())]});
+                        if let Some(call) = parse(&whole)?.into_iter().next() {
+                            events.push(StreamEvent::CallComplete {
+                                index: call_index,
+                                call,
+                            });
+                        }
                     }
                 }
             }
@@ -151,7 +168,8 @@ impl AnthropicStream {
                 let error = event.get("error").cloned().unwrap_or(Value::Null);
                 return Err(format!("the provider sent an error: {error}"));
             }
-            other => return Err(format!("an event of a type not documented: `{other}`")),
+            // A new event type carries nothing the calls need.
+            _ => self.passed_over += 1,
         }
         Ok(false)
     }
@@ -187,6 +205,7 @@ impl AnthropicStream {
                 }
             };
         let piece = |field: &str| delta.get(field).and_then(Value::as_str).unwrap_or_default();
+        let mut passed_over = false;
         match delta.get("type").and_then(Value::as_str) {
             Some("text_delta") => {
                 let text = piece("text");
@@ -196,15 +215,15 @@ impl AnthropicStream {
                 }
             }
             Some("input_json_delta") => {
-                let Some((input, call)) = &mut block.input else {
-                    return Err(format!(
-                        "input JSON for content block {index}, which is not a tool_use"
-                    ));
-                };
+                // A server tool's block (web search, code execution...)
+                // streams its input too, gathered here and no call's.
+                let (input, call) = block.input.get_or_insert_with(|| (String::new(), None));
                 let partial = piece("partial_json");
-                bounded(*call, input.len() + partial.len(), limit)?;
+                bounded(call.unwrap_or(index), input.len() + partial.len(), limit)?;
                 input.push_str(partial);
-                if !partial.is_empty() {
+                if let Some(call) = call
+                    && !partial.is_empty()
+                {
                     events.push(StreamEvent::ArgumentsDelta {
                         index: *call,
                         delta: partial.to_owned(),
@@ -223,12 +242,12 @@ impl AnthropicStream {
                     citations.push(citation);
                 }
             }
-            other => {
-                return Err(format!(
-                    "a delta of a type not documented: `{}`",
-                    other.unwrap_or("(none)")
-                ));
-            }
+            // A new kind of delta (`compaction_delta`...) carries nothing
+            // the calls need; the block keeps what it began with.
+            _ => passed_over = true,
+        }
+        if passed_over {
+            self.passed_over += 1;
         }
         Ok(())
     }
@@ -265,5 +284,9 @@ impl ReadStream for AnthropicStream {
 
     fn finish(self: Box<Self>, done: bool) -> Result<Value, String> {
         self.finish_whole(done)
+    }
+
+    fn passed_over(&self) -> usize {
+        self.passed_over
     }
 }

@@ -160,6 +160,10 @@ impl ReadStream for GeminiStream {
         self.read_frame(frame, limit, events)
     }
 
+    fn ends_with_body(&self) -> bool {
+        true
+    }
+
     fn finish(self: Box<Self>, _done: bool) -> Result<Value, String> {
         self.finish_whole()
     }

@@ -100,12 +100,27 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
     /// whole: the events, as [`StreamReader::feed`] gives them.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<StreamEvent>, StreamError> {
         let events = self.reader.feed(bytes)?;
-        for event in &events {
+        self.start_whole(&events);
+        Ok(events)
+    }
+
+    /// The bytes are over: the events of what the last of them hold, as
+    /// [`StreamReader::end`] gives them, starting each call they make
+    /// whole. [`finish`](Self::finish) reads them too, if this was not
+    /// called.
+    pub fn end(&mut self) -> Result<Vec<StreamEvent>, StreamError> {
+        let events = self.reader.end()?;
+        self.start_whole(&events);
+        Ok(events)
+    }
+
+    /// Starts each call `events` make whole.
+    fn start_whole(&mut self, events: &[StreamEvent]) {
+        for event in events {
             if let StreamEvent::CallComplete { call, .. } = event {
                 self.start(call);
             }
         }
-        Ok(events)
     }
 
     /// The reader, for [`StreamReader::partial_arguments`].
@@ -160,8 +175,11 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
     /// model's order (waiting for those still running), the reply in the
     /// provider's shape, exactly as [`Provider::respond`] gives them for
     /// the whole response.
-    pub async fn finish(self) -> Result<Turn, StreamError> {
+    pub async fn finish(mut self) -> Result<Turn, StreamError> {
         let provider = self.reader.provider();
+        // A call in an event the stream did not end with a blank line
+        // starts here, as it would have in `feed`.
+        self.end()?;
         let response = self.reader.finish()?;
         let parse_error = |error: crate::provider::selector::ParseError| StreamError {
             provider,

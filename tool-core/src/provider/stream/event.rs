@@ -112,6 +112,20 @@ pub trait ReadStream: Send + Sync {
     /// have sent it unstreamed; `done` says whether the stream said the
     /// turn was over.
     fn finish(self: Box<Self>, done: bool) -> Result<Value, String>;
+
+    /// How many events (or parts of one) of types this reader does not
+    /// know it has passed over: new kinds the provider added, which carry
+    /// nothing the calls need. None by default.
+    fn passed_over(&self) -> usize {
+        0
+    }
+
+    /// Whether the turn ends with the body, the stream having no closing
+    /// event of its own (Gemini's): the reader then says
+    /// [`StreamEvent::Done`] when the bytes are over. No by default.
+    fn ends_with_body(&self) -> bool {
+        false
+    }
 }
 
 /// A frame's data as JSON.

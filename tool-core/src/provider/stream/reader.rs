@@ -32,6 +32,8 @@ pub struct StreamReader {
     state: Option<Box<dyn ReadStream>>,
     /// Whether the stream's first byte that is not blank has come.
     begun: bool,
+    /// Whether the bytes are over ([`end`](Self::end)).
+    ended: bool,
     done: bool,
     /// The most argument text one call may gather.
     max_argument_bytes: usize,
@@ -72,6 +74,7 @@ impl Provider {
             ),
             state,
             begun: false,
+            ended: false,
             done: false,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             scratch: Vec::new(),
@@ -120,7 +123,61 @@ impl StreamReader {
         self.scratch = frames;
         framed.map_err(|error| self.frame_error(&error))?;
         read?;
-        for event in &events {
+        self.follow(&events);
+        Ok(events)
+    }
+
+    /// The bytes are over: the events of what the last of them hold. A
+    /// stream may end its last event without the blank line that ends the
+    /// others, and [`feed`](Self::feed) keeps such an event until it knows
+    /// it is whole. Call it once the body has ended, before
+    /// [`finish`](Self::finish), to see every event the stream had.
+    ///
+    /// ```
+    /// use tool_core::provider::Provider;
+    /// use tool_core::provider::stream::StreamEvent;
+    ///
+    /// let mut reader = Provider::Anthropic { strict: false }.stream_reader();
+    /// reader.feed(concat!(
+    ///     "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"role\":\"assistant\",\"content\":[]}}\n\n",
+    ///     "event: message_stop\ndata: {\"type\":\"message_stop\"}",
+    /// ).as_bytes()).unwrap();
+    /// assert_eq!(reader.end().unwrap(), [StreamEvent::Done]);
+    /// assert!(reader.finish().is_ok());
+    /// ```
+    pub fn end(&mut self) -> Result<Vec<StreamEvent>, StreamError> {
+        let mut frames = Vec::new();
+        self.frames
+            .finish(&mut frames)
+            .map_err(|error| self.frame_error(&error))?;
+        let mut events = Vec::new();
+        self.read(&mut frames, &mut events)?;
+        if !self.ended
+            && self.begun
+            && self
+                .state
+                .as_ref()
+                .is_some_and(|state| state.ends_with_body())
+        {
+            events.push(StreamEvent::Done);
+        }
+        self.ended = true;
+        self.follow(&events);
+        Ok(events)
+    }
+
+    /// How many events, or parts of one, of types the reader does not know
+    /// it has passed over: kinds the provider added since, which carry
+    /// nothing the calls need (Anthropic's `compaction_delta`, say). The
+    /// reader fails only on what leaves the calls unreadable.
+    pub fn passed_over(&self) -> usize {
+        self.state.as_ref().map_or(0, |state| state.passed_over())
+    }
+
+    /// Keeps each call's arguments as they grow, for
+    /// [`partial_arguments`](Self::partial_arguments).
+    fn follow(&mut self, events: &[StreamEvent]) {
+        for event in events {
             match event {
                 StreamEvent::CallStarted { index, .. } if *index == self.arguments.len() => {
                     self.arguments.push(String::new());
@@ -133,7 +190,6 @@ impl StreamReader {
                 _ => {}
             }
         }
-        Ok(events)
     }
 
     /// The `index`-th call's arguments as far as they have come, closed
@@ -165,12 +221,9 @@ impl StreamReader {
     /// and the rest as any response. An error if the stream stopped before
     /// the provider said the turn was over.
     pub fn finish(mut self) -> Result<Value, StreamError> {
-        let mut frames = Vec::new();
-        self.frames
-            .finish(&mut frames)
-            .map_err(|error| self.frame_error(&error))?;
-        let mut events = Vec::new();
-        self.read(&mut frames, &mut events)?;
+        // What the last bytes hold, if `end` was not called: the message
+        // is whole either way.
+        self.end()?;
         let offset = self.frames.seen();
         let provider = self.provider;
         let error = |message: String| StreamError {

@@ -1,0 +1,220 @@
+//! Streams as the providers send them beyond plain calls: Anthropic's
+//! server-side tools, whose blocks stream their input as a client call's
+//! does; event and delta types added since the reader was written; and a
+//! stream whose last event has no blank line after it.
+
+use serde_json::{Value, json};
+use tool_core::provider::Provider;
+use tool_core::provider::stream::{StreamEvent, StreamReader};
+
+/// One server-sent event.
+fn event(kind: &str, data: Value) -> String {
+    format!("event: {kind}\ndata: {data}\n\n")
+}
+
+/// Feeds `stream` in pieces of `size` bytes, then ends it: every event.
+fn read(reader: &mut StreamReader, stream: &str, size: usize) -> Vec<StreamEvent> {
+    let mut events = Vec::new();
+    for piece in stream.as_bytes().chunks(size) {
+        events.extend(reader.feed(piece).expect("read"));
+    }
+    events.extend(reader.end().expect("ended"));
+    events
+}
+
+/// Anthropic's web search (a `server_tool_use` block, its input streamed as
+/// `input_json_delta`, then the search's results), then a call of the
+/// client's tool: the turn of a model with web search turned on.
+fn web_search_then_a_call() -> String {
+    let delta = |index: u64, delta: Value| {
+        event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": index, "delta": delta}),
+        )
+    };
+    let start = |index: u64, block: Value| {
+        event(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": index, "content_block": block}),
+        )
+    };
+    let stop = |index: u64| {
+        event(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": index}),
+        )
+    };
+    [
+        event(
+            "message_start",
+            json!({"type": "message_start", "message": {"id": "msg_1", "type": "message",
+                "role": "assistant", "content": [], "stop_reason": null,
+                "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        ),
+        start(0, json!({"type": "text", "text": ""})),
+        delta(0, json!({"type": "text_delta", "text": "Searching."})),
+        stop(0),
+        start(
+            1,
+            json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}),
+        ),
+        delta(
+            1,
+            json!({"type": "input_json_delta", "partial_json": "{\"query\": \"Lyon wea"}),
+        ),
+        delta(
+            1,
+            json!({"type": "input_json_delta", "partial_json": "ther\"}"}),
+        ),
+        stop(1),
+        start(
+            2,
+            json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
+                "content": [{"type": "web_search_result", "title": "Lyon", "url": "https://example.com/lyon",
+                    "encrypted_content": "Ev0DCioIAxgC", "page_age": null}]}),
+        ),
+        stop(2),
+        start(
+            3,
+            json!({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}),
+        ),
+        delta(
+            3,
+            json!({"type": "input_json_delta", "partial_json": "{\"city\": \"Lyon\"}"}),
+        ),
+        stop(3),
+        event(
+            "message_delta",
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+                "usage": {"output_tokens": 40}}),
+        ),
+        event("message_stop", json!({"type": "message_stop"})),
+    ]
+    .concat()
+}
+
+#[test]
+fn a_server_tools_block_streams_its_input_and_the_clients_call_after_it_arrives() {
+    let provider = Provider::Anthropic { strict: false };
+    let stream = web_search_then_a_call();
+    for size in [1, 7, 64, stream.len()] {
+        let mut reader = provider.stream_reader();
+        let events = read(&mut reader, &stream, size);
+        let calls: Vec<&StreamEvent> = events
+            .iter()
+            .filter(|event| !matches!(event, StreamEvent::Text(_)))
+            .collect();
+        assert!(
+            matches!(
+                calls.as_slice(),
+                [
+                    StreamEvent::CallStarted { index: 0, id: Some(id), name },
+                    StreamEvent::ArgumentsDelta { index: 0, .. },
+                    StreamEvent::CallComplete { index: 0, call },
+                    StreamEvent::Done,
+                ] if id == "toolu_1" && name == "get_weather" && call.name() == "get_weather"
+                    && call.arguments() == &json!({"city": "Lyon"})
+            ),
+            "pieces of {size}: {events:?}"
+        );
+        assert_eq!(reader.passed_over(), 0);
+        let message = reader.finish().expect("whole");
+        // The server's blocks are kept, their input whole, for the next
+        // request to echo back.
+        assert_eq!(
+            message["content"][1],
+            json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+                "input": {"query": "Lyon weather"}})
+        );
+        assert_eq!(message["content"][2]["type"], "web_search_tool_result");
+        let calls = provider.parse_calls(&message).expect("calls");
+        assert_eq!(
+            calls.len(),
+            1,
+            "the server's search is no call of the client's"
+        );
+        assert_eq!(calls[0].name(), "get_weather");
+    }
+}
+
+#[test]
+fn events_and_deltas_of_new_kinds_are_passed_over_and_counted() {
+    let provider = Provider::Anthropic { strict: false };
+    let stream = web_search_then_a_call()
+        .replace(
+            "event: message_stop",
+            &format!(
+                "{}event: message_stop",
+                event(
+                    "content_block_compaction",
+                    json!({"type": "content_block_compaction", "note": "new"})
+                )
+            ),
+        )
+        .replacen(
+            "event: content_block_stop",
+            &format!(
+                "{}event: content_block_stop",
+                event(
+                    "content_block_delta",
+                    json!({"type": "content_block_delta", "index": 0,
+                        "delta": {"type": "compaction_delta", "summary": "..."}})
+                )
+            ),
+            1,
+        );
+    let mut reader = provider.stream_reader();
+    let events = read(&mut reader, &stream, 13);
+    assert_eq!(reader.passed_over(), 2);
+    assert!(events.contains(&StreamEvent::Done));
+    let message = reader.finish().expect("whole");
+    assert_eq!(
+        message["content"][0],
+        json!({"type": "text", "text": "Searching."})
+    );
+    assert_eq!(provider.parse_calls(&message).expect("calls").len(), 1);
+}
+
+#[test]
+fn a_last_event_with_no_blank_line_after_it_is_read_and_its_events_given() {
+    // Gemini's stream has no closing event: its last chunk, here without
+    // the blank line after it, holds the call.
+    let chunk = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "get_weather", "args": {"city": "Lyon"}}}
+    ]}, "finishReason": "STOP"}]});
+    let stream = format!("data: {chunk}");
+    let provider = Provider::Gemini { openapi: false };
+    let mut reader = provider.stream_reader();
+    assert_eq!(reader.feed(stream.as_bytes()).expect("read"), []);
+    let events = reader.end().expect("ended");
+    assert!(
+        matches!(
+            events.as_slice(),
+            [
+                StreamEvent::CallStarted { index: 0, name, .. },
+                ..,
+                StreamEvent::CallComplete { index: 0, call },
+                StreamEvent::Done,
+            ] if name == "get_weather" && call.arguments() == &json!({"city": "Lyon"})
+        ),
+        "{events:?}"
+    );
+    let message = reader.finish().expect("whole");
+    assert_eq!(provider.parse_calls(&message).expect("calls").len(), 1);
+
+    // OpenAI Chat's `[DONE]`, the body's last bytes with no newline.
+    let chat = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        "data: [DONE]",
+    );
+    let mut reader = Provider::OpenAiChat { strict: false }.stream_reader();
+    let mut events = reader.feed(chat.as_bytes()).expect("read");
+    assert!(!events.contains(&StreamEvent::Done));
+    events.extend(reader.end().expect("ended"));
+    assert_eq!(events, [StreamEvent::Text("Hi".into()), StreamEvent::Done]);
+    assert_eq!(
+        reader.finish().expect("whole")["choices"][0]["message"]["content"],
+        "Hi"
+    );
+}
