@@ -218,3 +218,104 @@ fn a_last_event_with_no_blank_line_after_it_is_read_and_its_events_given() {
         "Hi"
     );
 }
+
+/// OpenAI Responses: the model runs the application's tool search
+/// (`execution: "client"`), then calls a tool.
+fn responses_search_then_a_call() -> String {
+    let sse = |data: Value| {
+        let kind = data["type"].as_str().unwrap_or_default().to_owned();
+        event(&kind, data)
+    };
+    let search = json!({"type": "tool_search_call", "id": "ts_1", "execution": "client",
+        "call_id": "call_search", "status": "completed", "arguments": {"query": "weather"}});
+    let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_weather",
+        "name": "get_weather", "arguments": "{\"city\":\"Lyon\"}", "status": "completed"});
+    let mut added = call.clone();
+    added["arguments"] = json!("");
+    [
+        sse(json!({"type": "response.created", "response": {"id": "resp_1", "output": []}})),
+        sse(json!({"type": "response.output_item.added", "output_index": 0, "item": search})),
+        sse(json!({"type": "response.output_item.done", "output_index": 0, "item": search})),
+        sse(json!({"type": "response.output_item.added", "output_index": 1, "item": added})),
+        sse(
+            json!({"type": "response.function_call_arguments.delta", "output_index": 1,
+            "item_id": "fc_1", "delta": "{\"city\":\"Lyon\"}"}),
+        ),
+        sse(json!({"type": "response.output_item.done", "output_index": 1, "item": call})),
+        sse(
+            json!({"type": "response.completed", "response": {"id": "resp_1",
+            "status": "completed", "output": [search, call]}}),
+        ),
+    ]
+    .concat()
+}
+
+#[test]
+fn a_tool_search_the_application_runs_is_a_call_in_the_streams_events_too() {
+    let provider = Provider::OpenAiResponses { strict: true };
+    let stream = responses_search_then_a_call();
+    let mut reader = provider.stream_reader();
+    let events = read(&mut reader, &stream, 9);
+    let complete: Vec<(usize, String, Option<String>)> = events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::CallComplete { index, call } => {
+                Some((*index, call.name().to_owned(), call.id().map(str::to_owned)))
+            }
+            _ => None,
+        })
+        .collect();
+    let message = reader.finish().expect("whole");
+    let whole: Vec<(usize, String, Option<String>)> = provider
+        .parse_calls(&message)
+        .expect("calls")
+        .iter()
+        .enumerate()
+        .map(|(index, call)| (index, call.name().to_owned(), call.id().map(str::to_owned)))
+        .collect();
+    assert_eq!(complete, whole);
+    assert_eq!(
+        whole,
+        [
+            (0, "search_tools".to_owned(), Some("call_search".to_owned())),
+            (1, "get_weather".to_owned(), Some("call_weather".to_owned())),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_turn_with_a_tool_search_runs_each_call_once() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tool_core::provider::stream::StreamedTurn;
+    use tool_core::{ToolContext, ToolRegistry, tool};
+
+    /// Get the weather.
+    #[tool]
+    fn get_weather(ctx: &ToolContext<Arc<AtomicUsize>>, city: String) -> String {
+        ctx.state().fetch_add(1, Ordering::SeqCst);
+        format!("sunny in {city}")
+    }
+
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = Arc::new(ToolRegistry::new().with(GetWeather));
+    let ctx = ToolContext::new(Arc::clone(&runs));
+    let provider = Provider::OpenAiResponses { strict: true };
+    let mut turn = StreamedTurn::new(provider, registry, ctx);
+    for piece in responses_search_then_a_call().as_bytes().chunks(11) {
+        turn.feed(piece).expect("read");
+    }
+    let turn = turn.finish().await.expect("a turn");
+    // A run started early and left behind would still end: give it time.
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the tool ran once");
+    let reply = turn.reply();
+    let weather = reply
+        .iter()
+        .find(|item| item["call_id"] == "call_weather")
+        .expect("the call's output");
+    assert_eq!(weather["output"], "sunny in Lyon");
+}

@@ -3,13 +3,17 @@
 //! `function_call_arguments.delta`) and `response.output_item.done`, when
 //! a `function_call` is whole; `response.completed` (or `incomplete`)
 //! carries the whole response; `response.failed` and `error` end the
-//! stream. The other `response.*` events (parts, reasoning, hosted tools)
-//! repeat what the items say, and are passed over.
+//! stream. A `tool_search_call` the application runs (`execution:
+//! "client"`) is a call too, in its place among them, as the whole
+//! response reads it. The other `response.*` events (parts, reasoning,
+//! hosted tools) repeat what the items say, and are passed over; an event
+//! of another kind, added since, is passed over and counted.
 
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use crate::provider::listing::SEARCH_TOOL;
 use crate::provider::openai_responses::parse::parse_responses;
 use crate::provider::stream::event::ReadStream;
 use crate::provider::stream::event::{StreamEvent, bounded, event_type, json};
@@ -24,6 +28,18 @@ pub(crate) struct ResponsesStream {
     /// index, and its arguments so far.
     calls: HashMap<u64, (usize, String, bool)>,
     started: usize,
+    /// Events of kinds not known here, passed over.
+    passed_over: usize,
+}
+
+/// Whether an output item is a call of the application's: a function call,
+/// or a tool search it runs itself.
+fn is_call(item: &Value) -> bool {
+    match item.get("type").and_then(Value::as_str) {
+        Some("function_call") => true,
+        Some("tool_search_call") => item.get("execution").and_then(Value::as_str) == Some("client"),
+        _ => false,
+    }
 }
 
 impl ResponsesStream {
@@ -39,7 +55,7 @@ impl ResponsesStream {
         match kind.as_str() {
             "response.output_item.added" => {
                 let item = event.get("item").unwrap_or(&Value::Null);
-                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                if is_call(item) {
                     let at =
                         output_index.ok_or("`response.output_item.added` has no `output_index`")?;
                     if self.calls.contains_key(&at) {
@@ -54,11 +70,14 @@ impl ResponsesStream {
                             .get("call_id")
                             .and_then(Value::as_str)
                             .map(str::to_owned),
-                        name: item
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned(),
+                        name: match item.get("type").and_then(Value::as_str) {
+                            Some("tool_search_call") => SEARCH_TOOL.to_owned(),
+                            _ => item
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default()
+                                .to_owned(),
+                        },
                     });
                 }
             }
@@ -83,7 +102,7 @@ impl ResponsesStream {
             }
             "response.output_item.done" => {
                 let item = event.get("item").unwrap_or(&Value::Null);
-                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                if is_call(item) {
                     let at =
                         output_index.ok_or("`response.output_item.done` has no `output_index`")?;
                     let (index, _, done) = self
@@ -126,7 +145,8 @@ impl ResponsesStream {
                 return Err(format!("the provider sent an error: {message}"));
             }
             other if other.starts_with("response.") => {}
-            other => return Err(format!("an event of a type not documented: `{other}`")),
+            // A new kind of event carries nothing the calls need.
+            _ => self.passed_over += 1,
         }
         Ok(false)
     }
@@ -155,5 +175,9 @@ impl ReadStream for ResponsesStream {
 
     fn finish(self: Box<Self>, done: bool) -> Result<Value, String> {
         self.finish_whole(done)
+    }
+
+    fn passed_over(&self) -> usize {
+        self.passed_over
     }
 }

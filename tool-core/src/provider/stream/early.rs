@@ -188,11 +188,13 @@ impl<Ctx: Send + Sync + 'static> StreamedTurn<Ctx> {
         };
         let calls = provider.parse_calls(&response).map_err(parse_error)?;
         let model_turn = provider.model_turn(&response).map_err(parse_error)?;
-        let mut started = self.started.into_iter();
+        let mut started = self.started.into_iter().peekable();
         let mut results = Vec::with_capacity(calls.len());
         for call in &calls {
-            let result = match started.next() {
-                Some(started) if started.name == call.name() => match started.run.await {
+            // A call started early is the one in its place with its name; a
+            // call the stream never made whole takes none of theirs.
+            let result = match started.next_if(|started| started.name == call.name()) {
+                Some(started) => match started.run.await {
                     Ok(result) => result,
                     Err(error) => ToolResult::from(ToolError::Panicked {
                         tool: started.name,
