@@ -319,3 +319,64 @@ async fn a_streamed_turn_with_a_tool_search_runs_each_call_once() {
         .expect("the call's output");
     assert_eq!(weather["output"], "sunny in Lyon");
 }
+
+#[test]
+fn a_gemini_call_whose_arguments_stream_over_parts_is_one_call() {
+    // Vertex AI with `streamFunctionCallArguments`: the first part names
+    // the call, the next set its arguments by JSON path, a string going
+    // on across parts, and the last is the one without `willContinue`.
+    let chunk = |parts: Value| {
+        let body = json!({"candidates": [{"content": {"role": "model", "parts": parts}}]});
+        format!("data: {body}\n\n")
+    };
+    let stream = [
+        chunk(json!([{"functionCall": {"name": "get_weather", "id": "fc_1", "willContinue": true},
+            "thoughtSignature": "c2ln"}])),
+        chunk(json!([{"functionCall": {"partialArgs": [
+            {"jsonPath": "$.city", "stringValue": "Ly", "willContinue": true}], "willContinue": true}}])),
+        chunk(json!([{"functionCall": {"partialArgs": [
+            {"jsonPath": "$.city", "stringValue": "on"},
+            {"jsonPath": "$.when.days", "numberValue": 3}], "willContinue": true}}])),
+        chunk(json!([{"functionCall": {"partialArgs": [
+            {"jsonPath": "$.units[0]", "stringValue": "celsius"}]}}])),
+        chunk(json!([{"text": "Checking."}])),
+    ]
+    .concat();
+    let provider = Provider::Gemini { openapi: false };
+    for size in [1, 17, stream.len()] {
+        let mut reader = provider.stream_reader();
+        let events = read(&mut reader, &stream, size);
+        let started = events
+            .iter()
+            .filter(|event| matches!(event, StreamEvent::CallStarted { .. }))
+            .count();
+        assert_eq!(started, 1, "{events:?}");
+        let args = json!({"city": "Lyon", "when": {"days": 3}, "units": ["celsius"]});
+        assert!(
+            events.iter().any(|event| matches!(event,
+                StreamEvent::CallComplete { index: 0, call }
+                    if call.name() == "get_weather" && call.arguments() == &args)),
+            "{events:?}"
+        );
+        let message = reader.finish().expect("whole");
+        let calls = provider.parse_calls(&message).expect("calls");
+        assert_eq!(calls.len(), 1);
+        assert_eq!(
+            (calls[0].name(), calls[0].arguments()),
+            ("get_weather", &args)
+        );
+        let part = &message["candidates"][0]["content"]["parts"][0];
+        assert_eq!(
+            part["thoughtSignature"], "c2ln",
+            "the signature goes back with the call"
+        );
+    }
+    // Cut before the call is whole: an error that says so.
+    let cut: String = stream.split_inclusive("\n\n").take(2).collect();
+    let mut reader = provider.stream_reader();
+    read(&mut reader, &cut, 64);
+    assert_eq!(
+        reader.finish().expect_err("cut").to_string(),
+        "the gemini stream could not be read at byte 340: the stream ended before the arguments of call 0 were whole"
+    );
+}

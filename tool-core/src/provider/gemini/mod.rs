@@ -6,6 +6,7 @@ pub(crate) mod content;
 pub(crate) mod dialect;
 #[cfg(test)]
 mod dialect_tests;
+pub(crate) mod partial_args;
 pub(crate) mod replay;
 pub(crate) mod stream;
 

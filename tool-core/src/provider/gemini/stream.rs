@@ -1,12 +1,15 @@
 //! Gemini's `streamGenerateContent?alt=sse`: each event is a whole
 //! `GenerateContentResponse` with some of the candidate's parts; text
 //! comes in pieces, a `functionCall` part whole (the Gemini API does not
-//! split arguments), so each call starts and is whole in one event. The
-//! stream has no last event: it ends when the body does.
+//! split arguments), so each call starts and is whole in one event, but
+//! on Vertex AI with `streamFunctionCallArguments` a call's arguments come
+//! over several parts ([`partial_args`](crate::provider::gemini::partial_args)).
+//! The stream has no last event: it ends when the body does.
 
 use serde_json::{Map, Value, json};
 
 use crate::provider::gemini::content::parse;
+use crate::provider::gemini::partial_args::{StreamedCall, continues};
 use crate::provider::stream::event::ReadStream;
 use crate::provider::stream::event::{StreamEvent, bounded, json};
 use crate::provider::stream::frame::{Frame, Framing};
@@ -22,6 +25,8 @@ pub(crate) struct GeminiStream {
     parts: Vec<Value>,
     calls: usize,
     events: usize,
+    /// A call whose arguments stream over parts, until it is whole.
+    streamed: Option<StreamedCall>,
 }
 
 /// Whether a part is plain text, which the next plain text continues.
@@ -96,6 +101,11 @@ impl GeminiStream {
             so_far.push_str(piece);
             return Ok(());
         }
+        if let Some(call) = part.get("functionCall")
+            && (self.streamed.is_some() || continues(call) || call.get("partialArgs").is_some())
+        {
+            return self.streamed_part(part, call, limit, events);
+        }
         if let Some(call) = part.get("functionCall") {
             let index = self.calls;
             self.calls += 1;
@@ -124,11 +134,70 @@ impl GeminiStream {
         Ok(())
     }
 
+    /// A part of a call whose arguments stream over several parts: the
+    /// first names it, the last makes it whole.
+    fn streamed_part(
+        &mut self,
+        part: &Value,
+        call: &Value,
+        limit: usize,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
+        let named = call.get("name").and_then(Value::as_str);
+        let mut streamed = match (self.streamed.take(), named) {
+            (None, Some(name)) => {
+                let index = self.calls;
+                self.calls += 1;
+                events.push(StreamEvent::CallStarted {
+                    index,
+                    id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+                    name: name.to_owned(),
+                });
+                StreamedCall::begin(index, part)
+            }
+            (Some(streamed), None) => streamed,
+            (Some(streamed), Some(name)) => {
+                return Err(format!(
+                    "the call of `{name}` began before call {} was whole",
+                    streamed.index
+                ));
+            }
+            (None, None) => {
+                return Err("a part of a function call that no part began".to_owned());
+            }
+        };
+        let whole = streamed.apply(call)?;
+        bounded(streamed.index, streamed.bytes, limit)?;
+        if !whole {
+            self.streamed = Some(streamed);
+            return Ok(());
+        }
+        let index = streamed.index;
+        let part = streamed.into_part();
+        let arguments = part["functionCall"]["args"].to_string();
+        events.push(StreamEvent::ArgumentsDelta {
+            index,
+            delta: arguments,
+        });
+        let whole = json!({"candidates": [{"content": {"parts": [&part], "role": "model"}}]});
+        if let Some(call) = parse(&whole)?.into_iter().next() {
+            events.push(StreamEvent::CallComplete { index, call });
+        }
+        self.parts.push(part);
+        Ok(())
+    }
+
     /// The whole response: the candidate's parts together, the last
     /// event's finish reason and usage. Done when the body ends.
     fn finish_whole(self) -> Result<Value, String> {
         if self.events == 0 {
             return Err("the stream ended before any response came".to_owned());
+        }
+        if let Some(streamed) = self.streamed {
+            return Err(format!(
+                "the stream ended before the arguments of call {} were whole",
+                streamed.index
+            ));
         }
         let mut content = Map::new();
         content.insert("parts".to_owned(), Value::Array(self.parts));
