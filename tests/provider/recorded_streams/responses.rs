@@ -68,11 +68,10 @@ pub(crate) fn read(bytes: &[u8]) -> Reading {
                 messages.entry(at).or_default().push_str(piece);
             }
             "response.completed" | "response.incomplete" => end = End::Done,
-            "response.failed" => {
-                if !matches!(end, End::Error(_)) {
-                    let response = event.get("response").unwrap_or(&Value::Null);
-                    end = End::Error(error_message(response));
-                }
+            // The `error` event before it says more.
+            "response.failed" if !matches!(end, End::Error(_)) => {
+                let response = event.get("response").unwrap_or(&Value::Null);
+                end = End::Error(error_message(response));
             }
             "error" => end = End::Error(error_message(&event)),
             _ => {}
