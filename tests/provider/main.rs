@@ -16,6 +16,7 @@ mod listing;
 mod mcp_optional;
 mod media;
 mod payloads;
+mod recorded_streams;
 mod registry;
 mod schema_checker;
 mod schemas;
