@@ -28,6 +28,8 @@ struct Block {
     /// A block's input as JSON text as it streams, and for a `tool_use` its
     /// place among the client's calls.
     input: Option<(String, Option<usize>)>,
+    /// Whether the input has come as deltas.
+    deltas: bool,
     stopped: bool,
 }
 
@@ -60,6 +62,11 @@ impl AnthropicStream {
                 let Some(Value::Object(message)) = event.get("message") else {
                     return Err("`message_start` has no `message`".to_owned());
                 };
+                // A second start (a stream a proxy spliced after a retry)
+                // begins the message again, as the provider's SDKs read
+                // it: what the first had is dropped, its calls unmade.
+                self.blocks.clear();
+                self.calls = 0;
                 self.message = Some(message.clone());
             }
             "content_block_start" => {
@@ -87,9 +94,17 @@ impl AnthropicStream {
                         id,
                         name: name.to_owned(),
                     });
-                    // The input comes as deltas; `{}` here is a placeholder.
-                    block.remove("input");
-                    Some((String::new(), Some(call)))
+                    // The input comes as deltas, and `{}` here is a
+                    // placeholder; a call made by the server's code
+                    // (programmatic tool calling) comes with its input
+                    // whole, and no deltas.
+                    let whole = match block.remove("input") {
+                        Some(Value::Object(input)) if !input.is_empty() => {
+                            Value::Object(input).to_string()
+                        }
+                        _ => String::new(),
+                    };
+                    Some((whole, Some(call)))
                 } else {
                     // A block the server runs: its input, if it streams,
                     // replaces the one it began with.
@@ -98,6 +113,7 @@ impl AnthropicStream {
                 self.blocks.push(Block {
                     block,
                     input,
+                    deltas: false,
                     stopped: false,
                 });
             }
@@ -219,6 +235,11 @@ impl AnthropicStream {
                 // streams its input too, gathered here and no call's.
                 let (input, call) = block.input.get_or_insert_with(|| (String::new(), None));
                 let partial = piece("partial_json");
+                if !block.deltas {
+                    // The deltas are the input: what the start held goes.
+                    input.clear();
+                    block.deltas = true;
+                }
                 bounded(call.unwrap_or(index), input.len() + partial.len(), limit)?;
                 input.push_str(partial);
                 if let Some(call) = call

@@ -237,7 +237,14 @@ impl ChatStream {
                 .and_then(|f| f.get("arguments"))
                 .and_then(Value::as_str)
                 .is_some_and(|piece| !piece.trim().is_empty());
-            if more || delta.get("id").is_some() || function.and_then(|f| f.get("name")).is_some() {
+            // Some servers (Qwen's) repeat an empty id and type in every
+            // delta of a call: no more than blank text.
+            let named = |value: Option<&Value>| {
+                value
+                    .and_then(Value::as_str)
+                    .is_some_and(|text| !text.is_empty())
+            };
+            if more || named(delta.get("id")) || named(function.and_then(|f| f.get("name"))) {
                 return Err(format!("call {index} grew after it was whole"));
             }
             return Ok(());

@@ -179,7 +179,10 @@ impl StreamReader {
     fn follow(&mut self, events: &[StreamEvent]) {
         for event in events {
             match event {
-                StreamEvent::CallStarted { index, .. } if *index == self.arguments.len() => {
+                // A call started again in its place (a message begun again)
+                // starts its arguments anew.
+                StreamEvent::CallStarted { index, .. } if *index <= self.arguments.len() => {
+                    self.arguments.truncate(*index);
                     self.arguments.push(String::new());
                 }
                 StreamEvent::ArgumentsDelta { index, delta } => {
