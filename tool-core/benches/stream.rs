@@ -1,9 +1,10 @@
 //! How fast a streamed response is read: a recorded OpenAI Chat
-//! Completions stream (openai-python's, read 1,000 times) and a long one
+//! Completions stream (openai-python's, read 1,000 times), a long one
 //! (text in many small deltas, then calls whose arguments come in
-//! thousands of pieces), fed to the reader in network-sized pieces,
-//! beside `serde_json` parsing the same events as one message, in paired
-//! rounds.
+//! thousands of pieces), and each family's streams of the recorded corpus
+//! (`tests/fixtures/streams/recorded/`), fed to the reader in
+//! network-sized pieces, beside `serde_json` parsing the same events as
+//! one message, in paired rounds.
 //! `cargo bench -p tool-core --bench stream -- --write` writes the table
 //! into BENCHMARKS.md ("Reading a stream").
 
@@ -54,22 +55,74 @@ fn long_stream() -> Vec<u8> {
     stream.into_bytes()
 }
 
-fn read_stream(stream: &[u8]) -> usize {
-    let mut reader = Provider::OpenAiChat { strict: false }.stream_reader();
+fn read_stream(provider: Provider, stream: &[u8]) -> usize {
+    let mut reader = provider.stream_reader();
     let mut calls = 0;
     for piece in stream.chunks(PIECE) {
         for event in reader.feed(piece).expect("read") {
             calls += usize::from(matches!(event, StreamEvent::CallComplete { .. }));
         }
     }
+    for event in reader.end().expect("ended") {
+        calls += usize::from(matches!(event, StreamEvent::CallComplete { .. }));
+    }
     black_box(reader.finish().expect("whole"));
     calls
+}
+
+/// The calls of a stream read whole, or `None` for one that records an
+/// error.
+fn try_read(provider: Provider, stream: &[u8]) -> Option<usize> {
+    let mut reader = provider.stream_reader();
+    let mut events = Vec::new();
+    for piece in stream.chunks(PIECE) {
+        events.extend(reader.feed(piece).ok()?);
+    }
+    events.extend(reader.end().ok()?);
+    reader.finish().ok()?;
+    Some(
+        events
+            .iter()
+            .filter(|event| matches!(event, StreamEvent::CallComplete { .. }))
+            .count(),
+    )
+}
+
+/// A family's streams of the recorded corpus that read whole (not those
+/// that record an error), each `copies` times, and their calls.
+fn corpus(dirs: &[&str], provider: Provider, copies: usize) -> (Vec<Vec<u8>>, usize) {
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/streams/recorded"
+    );
+    let mut streams = Vec::new();
+    let mut calls = 0;
+    for dir in dirs {
+        let mut paths: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
+            .expect("the recorded corpus")
+            .map(|entry| entry.expect("a stream").path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let stream = std::fs::read(&path).expect("a stream");
+            if let Some(found) = try_read(provider, &stream) {
+                calls += found * copies;
+                streams.extend(std::iter::repeat_n(stream, copies));
+            }
+        }
+    }
+    (streams, calls)
 }
 
 /// Paired rounds of reading `streams` (each by a reader of its own)
 /// beside parsing `whole`: the reader's MB/s, `serde_json`'s, and their
 /// ratio each round.
-fn compare(streams: &[Vec<u8>], whole: &[u8], calls: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+fn compare(
+    provider: Provider,
+    streams: &[Vec<u8>],
+    whole: &[u8],
+    calls: usize,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let stream_bytes: usize = streams.iter().map(Vec::len).sum();
     let mb = |bytes: usize, seconds: f64| bytes as f64 / 1e6 / seconds;
     let (mut reader_mbs, mut whole_mbs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
@@ -79,7 +132,7 @@ fn compare(streams: &[Vec<u8>], whole: &[u8], calls: usize) -> (Vec<f64>, Vec<f6
             if reader {
                 let read: usize = streams
                     .iter()
-                    .map(|stream| read_stream(black_box(stream)))
+                    .map(|stream| read_stream(provider, black_box(stream)))
                     .sum();
                 assert_eq!(read, calls);
             } else {
@@ -106,10 +159,12 @@ fn compare(streams: &[Vec<u8>], whole: &[u8], calls: usize) -> (Vec<f64>, Vec<f6
 fn as_one_message(streams: &[Vec<u8>]) -> Vec<u8> {
     let mut events = Vec::new();
     for stream in streams {
-        let text = std::str::from_utf8(stream).expect("UTF-8");
+        let text = std::str::from_utf8(stream)
+            .expect("UTF-8")
+            .replace("\r\n", "\n");
         events.extend(
             text.split("\n\n")
-                .filter_map(|event| event.trim().strip_prefix("data: "))
+                .filter_map(|event| event.lines().find_map(|line| line.strip_prefix("data: ")))
                 .filter(|data| *data != "[DONE]")
                 .map(str::to_owned),
         );
@@ -129,21 +184,58 @@ fn main() {
     let copies = vec![recorded; 1_000];
     let synthetic = long_stream();
     let synthetic = vec![synthetic];
-    let mut rows = Vec::new();
-    for (label, streams, calls) in [
+    let chat = Provider::OpenAiChat { strict: false };
+    let mut cases = vec![
         (
-            "openai-python's recorded stream (two calls, text, usage), 1,000 times, a reader each",
-            &copies,
+            "openai-python's recorded stream (two calls, text, usage), 1,000 times, a reader each".to_owned(),
+            chat,
+            copies,
             2_000,
         ),
         (
-            "a long stream: 20,000 text deltas, then 8 calls whose 54 KB of arguments come in 24-byte pieces",
-            &synthetic,
+            "a long stream: 20,000 text deltas, then 8 calls whose 54 KB of arguments come in 24-byte pieces".to_owned(),
+            chat,
+            synthetic,
             8,
         ),
+    ];
+    for (label, dirs, provider) in [
+        (
+            "OpenAI Chat and look-alikes",
+            &["openai-chat", "groq", "deepseek", "xai"][..],
+            chat,
+        ),
+        (
+            "OpenAI Responses",
+            &["openai-responses"][..],
+            Provider::OpenAiResponses { strict: true },
+        ),
+        (
+            "Anthropic",
+            &["anthropic"][..],
+            Provider::Anthropic { strict: false },
+        ),
+        (
+            "Gemini",
+            &["gemini"][..],
+            Provider::Gemini { openapi: false },
+        ),
     ] {
+        let (streams, calls) = corpus(dirs, provider, 20);
+        cases.push((
+            format!(
+                "the recorded corpus, {label}: {} streams, 20 times each",
+                streams.len() / 20
+            ),
+            provider,
+            streams,
+            calls,
+        ));
+    }
+    let mut rows = Vec::new();
+    for (label, provider, streams, calls) in &cases {
         let whole = as_one_message(streams);
-        let (reader, parsed, ratios) = compare(streams, &whole, calls);
+        let (reader, parsed, ratios) = compare(*provider, streams, &whole, *calls);
         let bytes: usize = streams.iter().map(Vec::len).sum();
         rows.push(format!(
             "| {label} ({:.1} MB) | {:.0} | {:.0} | {:.2} ({:.2}–{:.2}) |",
@@ -157,7 +249,7 @@ fn main() {
     }
     let mut lines = vec![
         format!(
-            "Chat Completions streams fed to the reader in {} KB pieces (every event read, the calls made whole, the response rebuilt), beside `serde_json::from_slice::<Value>` of the same events as one message (a JSON array of them); median of {ROUNDS} paired rounds, (min–max) of the ratio.",
+            "Streams fed to the reader in {} KB pieces (every event read, the calls made whole, the response rebuilt), beside `serde_json::from_slice::<Value>` of the same events as one message (a JSON array of them); median of {ROUNDS} paired rounds, (min–max) of the ratio. The recorded corpus's rows read every stream of a family that ends whole (those that record an error left out).",
             PIECE / 1024
         ),
         String::new(),
