@@ -11,6 +11,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::post;
 use serde_json::{Value, json};
+use tool_core::provider::Provider;
 
 #[path = "../examples/agent/main.rs"]
 #[allow(dead_code)]
@@ -452,6 +453,7 @@ fn the_provider_flag() {
             api,
             search,
             whole: false,
+            ..Options::default()
         })
     };
     assert_eq!(parse_args(args(&[])), options(Api::OpenAi, false));
@@ -469,22 +471,84 @@ fn the_provider_flag() {
             api: Api::OpenAi,
             search: false,
             whole: true,
+            ..Options::default()
         })
     );
     assert_eq!(
         parse_args(args(&["--provider", "mistral"])),
-        Err("unknown provider `mistral`; expected one of: openai, anthropic, gemini".into())
+        Err(
+            "unknown provider `mistral`; expected one of: openai, anthropic, gemini, \
+             vllm, ollama, openai-compatible"
+                .into()
+        )
     );
     assert_eq!(
         parse_args(args(&["--provider"])),
-        Err("`--provider` needs a name: openai, anthropic or gemini".into())
+        Err(
+            "`--provider` needs a name: openai, anthropic, gemini, vllm, ollama or \
+             openai-compatible"
+                .into()
+        )
     );
     assert_eq!(
         parse_args(args(&["--verbose"])),
         Err(
-            "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini] [--search] [--no-stream]"
+            "unknown argument `--verbose`; usage: agent [--provider NAME] [--base-url URL] \
+             [--model NAME] [--prompt TEXT] [--timeout-secs N] [--stall-secs N] [--max-requests N] \
+             [--search] [--no-stream] [--help]"
                 .into()
         )
+    );
+}
+
+#[test]
+fn the_settings_flags() {
+    let args = |list: &[&str]| list.iter().map(|arg| arg.to_string()).collect::<Vec<_>>();
+    let options = parse_args(args(&[
+        "--provider",
+        "vllm",
+        "--prompt",
+        "Is it raining in Lyon?",
+        "--base-url=http://127.0.0.1:8000/v1",
+        "--model",
+        "small",
+        "--timeout-secs",
+        "600",
+        "--stall-secs=300",
+        "--max-requests",
+        "4",
+    ]))
+    .expect("valid flags");
+    assert_eq!(options.api, Api::OpenAi);
+    assert_eq!(options.provider(), Provider::Vllm { strict: true });
+    assert_eq!(options.prompt, "Is it raining in Lyon?");
+    assert_eq!(
+        options.base_url.as_deref(),
+        Some("http://127.0.0.1:8000/v1")
+    );
+    assert_eq!(options.model.as_deref(), Some("small"));
+    assert_eq!(options.timeout, std::time::Duration::from_secs(600));
+    assert_eq!(options.stall, std::time::Duration::from_secs(300));
+    assert_eq!(options.max_requests, 4);
+    assert_eq!(
+        parse_args(args(&[])).map(|options| options.prompt),
+        Ok(QUESTION.to_owned())
+    );
+    assert_eq!(
+        parse_args(args(&["--provider", "ollama"])).map(|options| options.provider()),
+        Ok(Provider::Ollama)
+    );
+    assert_eq!(
+        parse_args(args(&["--provider=openai-compatible"])).map(|options| options.provider()),
+        Ok(Provider::OpenAiChat { strict: false })
+    );
+    assert_eq!(
+        parse_args(args(&["--timeout-secs", "0"])),
+        Err("`--timeout-secs` takes a whole number of seconds, at least 1; got `0`".into())
+    );
+    assert_eq!(
+        parse_args(args(&["--help"])).map(|options| options.help),
+        Ok(true)
     );
 }
 
@@ -555,6 +619,7 @@ fn cargo_run_example_agent_works_with_no_key() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "unknown provider `mistral`; expected one of: openai, anthropic, gemini\n"
+        "unknown provider `mistral`; expected one of: openai, anthropic, gemini, vllm, ollama, \
+         openai-compatible\n"
     );
 }
