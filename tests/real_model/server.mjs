@@ -21,6 +21,7 @@
 
 import http from "node:http";
 import {createRequire} from "node:module";
+import path from "node:path";
 import {pathToFileURL} from "node:url";
 
 const options = {model: "", packages: "", port: "0", threads: "2", "max-tokens": "256", context: "4096"};
@@ -35,7 +36,8 @@ for (let at = 2; at < process.argv.length; at += 2) {
 
 // node-llama-cpp from the folder `scripts/test` installed it in (its
 // `node_modules`), which is not beside this file.
-const entry = pathToFileURL(createRequire(`${options.packages}/package.json`).resolve("node-llama-cpp"));
+const packages = path.resolve(options.packages, "package.json");
+const entry = pathToFileURL(createRequire(packages).resolve("node-llama-cpp"));
 const {getLlama, LlamaChat} = await import(entry);
 // The JSON schema grammar's generator, for its compact form (no new lines,
 // no indentation: fewer tokens, and no run of new lines that would stop
@@ -83,8 +85,10 @@ function grammarSchema(schema) {
     if (Array.isArray(alternatives)) return {oneOf: alternatives.map(grammarSchema)};
     const types = [schema.type].flat().filter((type) => type !== undefined);
     if (types.includes("object") || schema.properties) {
-        // The grammar writes every property it lists: one the tool may go
-        // without is left out, as a property the model may not write.
+        // The grammar writes every property it lists, so where the schema
+        // says which are required (strict schemas list them all), the
+        // others are left out: the tool's defaults stand. A schema that
+        // lists none has each written.
         const required = schema.required ?? Object.keys(schema.properties ?? {});
         const properties = {};
         for (const [name, property] of Object.entries(schema.properties ?? {})) {
