@@ -107,7 +107,9 @@ function grammarSchema(schema) {
 
 // The reply's grammar: calls of the request's tools, or an answer.
 function replySchema(tools) {
-    const answer = {type: "object", properties: {answer: {type: "string"}}};
+    // An answer is one short paragraph: a small model may otherwise write
+    // until its token limit.
+    const answer = {type: "object", properties: {answer: {type: "string", maxLength: 400}}};
     if (tools.length === 0) return answer;
     const call = {
         oneOf: tools.map((tool) => ({
@@ -125,9 +127,11 @@ function replySchema(tools) {
     return {oneOf: [calling, answer]};
 }
 
-// The conversation as the model's chat template takes it. A tool's result
-// becomes a user message naming the tool: few small templates have a role
-// for it.
+// The conversation as the model's chat template takes it. Few small
+// templates have a role for tool results, so each becomes a line of a
+// user message naming the call it answers; the model's own calls are not
+// shown again as its turns, which a small model would copy instead of
+// reading the results.
 function history(messages, tools) {
     const items = [{type: "system", text: systemPrompt(tools)}];
     const names = new Map();
@@ -144,8 +148,8 @@ function history(messages, tools) {
             ? message.content
             : (message.content ?? []).map((part) => part.text ?? "").join("");
         if (message.role === "tool") {
-            const name = names.get(message.tool_call_id) ?? message.name ?? "a tool";
-            results.push(`The tool ${name} answered: ${text}`);
+            const call = names.get(message.tool_call_id) ?? message.name ?? "a tool";
+            results.push(`The tool ${call} answered: ${text}`);
             continue;
         }
         flush();
@@ -155,14 +159,13 @@ function history(messages, tools) {
             items.push({type: "user", text});
         } else if (message.role === "assistant") {
             const toolCalls = message.tool_calls ?? [];
-            for (const call of toolCalls) names.set(call.id, call.function.name);
-            const reply = toolCalls.length > 0
-                ? {tool_calls: toolCalls.map((call) => ({
-                    name: call.function.name,
-                    arguments: parseOr(call.function.arguments, call.function.arguments),
-                }))}
-                : {answer: text};
-            items.push({type: "model", response: [JSON.stringify(reply)]});
+            for (const call of toolCalls) {
+                const args = call.function.arguments;
+                names.set(call.id, `${call.function.name}(${typeof args === "string" ? args : JSON.stringify(args)})`);
+            }
+            if (toolCalls.length === 0) {
+                items.push({type: "model", response: [JSON.stringify({answer: text})]});
+            }
         }
     }
     flush();
