@@ -5,7 +5,8 @@
 //! provider's message; every bad response a server can give turned into
 //! an error that says what happened; and the example's own binary run with
 //! no key, as `cargo run --example agent` runs it. (Its streamed loop:
-//! `agent_streaming.rs`; with `--search`: `agent_search.rs`.)
+//! `agent_streaming.rs`; with `--search`: `agent_search.rs`; its flags:
+//! `agent_flags.rs`.)
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -16,7 +17,7 @@ use serde_json::{Value, json};
 #[allow(dead_code)]
 mod agent;
 
-use agent::{Api, Endpoint, Error, Options, QUESTION, Transcript, parse_args, run, scripted};
+use agent::{Api, Endpoint, Error, QUESTION, Transcript, run, scripted};
 
 const ANSWER: &str = "In Paris it is 21.5 °C, sunny with a light breeze. \
      100 EUR is 108.00 USD; converting 5000 EUR needs a person to approve it first.";
@@ -444,50 +445,6 @@ async fn a_model_that_never_stops_calling_tools_is_stopped() {
     );
 }
 
-#[test]
-fn the_provider_flag() {
-    let args = |list: &[&str]| list.iter().map(|arg| arg.to_string()).collect::<Vec<_>>();
-    let options = |api, search| {
-        Ok(Options {
-            api,
-            search,
-            whole: false,
-        })
-    };
-    assert_eq!(parse_args(args(&[])), options(Api::OpenAi, false));
-    assert_eq!(
-        parse_args(args(&["--provider", "anthropic"])),
-        options(Api::Anthropic, false)
-    );
-    assert_eq!(
-        parse_args(args(&["--provider=gemini", "--search"])),
-        options(Api::Gemini, true)
-    );
-    assert_eq!(
-        parse_args(args(&["--no-stream"])),
-        Ok(Options {
-            api: Api::OpenAi,
-            search: false,
-            whole: true,
-        })
-    );
-    assert_eq!(
-        parse_args(args(&["--provider", "mistral"])),
-        Err("unknown provider `mistral`; expected one of: openai, anthropic, gemini".into())
-    );
-    assert_eq!(
-        parse_args(args(&["--provider"])),
-        Err("`--provider` needs a name: openai, anthropic or gemini".into())
-    );
-    assert_eq!(
-        parse_args(args(&["--verbose"])),
-        Err(
-            "unknown argument `--verbose`; usage: agent [--provider openai|anthropic|gemini] [--search] [--no-stream]"
-                .into()
-        )
-    );
-}
-
 /// The `agent` example's binary, which `cargo test` builds beside the test
 /// binaries.
 fn agent_example() -> Option<std::path::PathBuf> {
@@ -555,6 +512,7 @@ fn cargo_run_example_agent_works_with_no_key() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "unknown provider `mistral`; expected one of: openai, anthropic, gemini\n"
+        "unknown provider `mistral`; expected one of: openai, anthropic, gemini, vllm, ollama, \
+         openai-compatible\n"
     );
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use tool_core::provider::ParseError;
 use tool_core::registry::RegistryError;
 
-use super::{Api, Endpoint, MAX_REQUESTS};
+use super::{Api, Endpoint, Transcript};
 
 impl Endpoint {
     /// The request with the API's key, if there is one.
@@ -51,8 +51,12 @@ pub(crate) enum Error {
     Stream(#[from] tool_core::provider::stream::StreamError),
     #[error(transparent)]
     Response(#[from] ParseError),
-    #[error("the model was still calling tools after {MAX_REQUESTS} requests; stopped there")]
-    TooManyRequests,
+    /// With the calls made so far, for the application to show.
+    #[error(
+        "the model was still calling tools after {} requests; stopped there",
+        .0.requests
+    )]
+    TooManyRequests(Box<Transcript>),
 }
 
 /// An error and its causes on one line: reqwest's own message alone

@@ -7,6 +7,8 @@
 //! cargo run --example agent -- --provider anthropic  # Anthropic Messages
 //! cargo run --example agent -- --provider gemini     # Gemini generateContent
 //! cargo run --example agent -- --search              # the tools behind a search
+//! cargo run --example agent -- --provider vllm --model Qwen/Qwen2.5-1.5B-Instruct
+//! cargo run --example agent -- --help                # every flag
 //! ```
 //!
 //! With `--search` the tools wait to be found: the model is shown the
@@ -16,16 +18,19 @@
 //!
 //! With the provider's key in the environment (`OPENAI_API_KEY`,
 //! `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`) it talks to the provider;
-//! `OPENAI_BASE_URL` points it at any server that speaks Chat Completions
-//! (`http://localhost:11434/v1` for Ollama, a vLLM server), and
-//! `OPENAI_MODEL` (`ANTHROPIC_MODEL`, `GEMINI_MODEL`) picks the model.
-//! Without a key it starts a scripted model on loopback that answers in the
+//! `OPENAI_BASE_URL` (or `--base-url`) points it at any server that speaks
+//! Chat Completions, and `OPENAI_MODEL` (`ANTHROPIC_MODEL`, `GEMINI_MODEL`,
+//! or `--model`) picks the model. A server of one's own needs no key:
+//! `--provider vllm`, `ollama` or `openai-compatible` speaks that server's
+//! dialect, on this machine unless `--base-url` says otherwise. `--prompt`
+//! asks something else; `--timeout-secs` and `--stall-secs` give a slow
+//! model (one on a CPU) the time it needs.
+//! Without a key or a base URL it starts a scripted model on loopback that answers in the
 //! provider's own shapes and refuses, with an HTTP error, a request that
 //! does not carry the tools and the results as the provider wants them.
 
 use std::fmt;
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,6 +48,9 @@ pub(crate) mod quickstart;
 
 #[path = "http.rs"]
 mod http;
+#[path = "options.rs"]
+mod options;
+pub(crate) use options::{Api, Options, parse_args};
 #[path = "scripted.rs"]
 pub(crate) mod scripted;
 pub(crate) use http::Error;
@@ -59,133 +67,12 @@ pub(crate) const QUESTION: &str =
 /// calling tools must not run up a bill unattended.
 pub(crate) const MAX_REQUESTS: usize = 10;
 
-/// The three APIs the example speaks, as `--provider` names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Api {
-    OpenAi,
-    Anthropic,
-    Gemini,
-}
-
-impl Api {
-    /// The registry's view of the API. Anthropic's strict tool use needs a
-    /// beta header and Chat Completions' strict mode does not, hence the
-    /// difference.
-    pub(crate) fn provider(self) -> Provider {
-        match self {
-            Api::OpenAi => Provider::OpenAiChat { strict: true },
-            Api::Anthropic => Provider::Anthropic { strict: false },
-            Api::Gemini => Provider::Gemini { openapi: false },
-        }
-    }
-
-    /// The variables that point the example at a real endpoint: the key,
-    /// the base URL, the model.
-    fn env_names(self) -> [&'static str; 3] {
-        match self {
-            Api::OpenAi => ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"],
-            Api::Anthropic => ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"],
-            Api::Gemini => ["GEMINI_API_KEY", "GEMINI_BASE_URL", "GEMINI_MODEL"],
-        }
-    }
-
-    fn default_base_url(self) -> &'static str {
-        match self {
-            Api::OpenAi => "https://api.openai.com/v1",
-            Api::Anthropic => "https://api.anthropic.com",
-            Api::Gemini => "https://generativelanguage.googleapis.com",
-        }
-    }
-
-    fn default_model(self) -> &'static str {
-        match self {
-            Api::OpenAi => "gpt-4o-mini",
-            Api::Anthropic => "claude-sonnet-4-5",
-            Api::Gemini => "gemini-2.5-flash",
-        }
-    }
-
-    /// The user's question as the conversation's first entry.
-    pub(crate) fn first_message(self, question: &str) -> Value {
-        match self {
-            Api::OpenAi | Api::Anthropic => json!({"role": "user", "content": question}),
-            Api::Gemini => json!({"role": "user", "parts": [{"text": question}]}),
-        }
-    }
-}
-
-impl fmt::Display for Api {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Api::OpenAi => "openai",
-            Api::Anthropic => "anthropic",
-            Api::Gemini => "gemini",
-        })
-    }
-}
-
-impl FromStr for Api {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        match name {
-            "openai" => Ok(Api::OpenAi),
-            "anthropic" => Ok(Api::Anthropic),
-            "gemini" => Ok(Api::Gemini),
-            _ => Err(format!(
-                "unknown provider `{}`; expected one of: openai, anthropic, gemini",
-                name.escape_debug()
-            )),
-        }
-    }
-}
-
-/// What the command line asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Options {
-    pub(crate) api: Api,
-    /// The tools wait behind the built-in search.
-    pub(crate) search: bool,
-    /// Whether the model's turns are read whole (`--no-stream`).
-    pub(crate) whole: bool,
-}
-
-/// Reads `--provider NAME` or `--provider=NAME` (OpenAI when absent),
-/// `--search` and `--no-stream`.
-pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
-    let mut options = Options {
-        api: Api::OpenAi,
-        search: false,
-        whole: false,
-    };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let name = if arg == "--search" {
-            options.search = true;
-            continue;
-        } else if arg == "--no-stream" {
-            options.whole = true;
-            continue;
-        } else if arg == "--provider" {
-            args.next()
-                .ok_or("`--provider` needs a name: openai, anthropic or gemini")?
-        } else if let Some(name) = arg.strip_prefix("--provider=") {
-            name.to_owned()
-        } else {
-            return Err(format!(
-                "unknown argument `{}`; usage: agent [--provider openai|anthropic|gemini] [--search] [--no-stream]",
-                arg.escape_debug()
-            ));
-        };
-        options.api = name.parse()?;
-    }
-    Ok(options)
-}
-
-/// Where the model is: the API, the server, the model's name and the key.
+/// Where the model is: the API and its dialect, the server, the model's
+/// name and the key, and how long a request may take.
 #[derive(Clone, Debug)]
 pub(crate) struct Endpoint {
     api: Api,
+    provider: Provider,
     base_url: String,
     model: String,
     api_key: Option<String>,
@@ -195,22 +82,41 @@ pub(crate) struct Endpoint {
     print: bool,
     /// How long a stream may send nothing.
     stall: Duration,
+    /// How long one request may take.
+    timeout: Duration,
+    /// More model requests than this and the loop stops.
+    max_requests: usize,
 }
 
 impl Endpoint {
     /// The real endpoint when the API's key is set (an empty one counts as
-    /// unset), with the base URL and model from the environment if given.
-    pub(crate) fn from_env(api: Api) -> Option<Endpoint> {
+    /// unset), a base URL is given (`--base-url` or the environment) or
+    /// the provider is a server of one's own; the base URL and model from
+    /// the command line, else the environment, else the defaults.
+    pub(crate) fn from_options(options: &Options) -> Option<Endpoint> {
         let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+        let api = options.api;
         let [key, base_url, model] = api.env_names();
+        let api_key = var(key);
+        let base_url = options.base_url.clone().or_else(|| var(base_url));
+        let (default_base_url, default_model) = match options.local {
+            Some(local) => (local.base_url, local.model),
+            None if api_key.is_none() && base_url.is_none() => return None,
+            None => (api.default_base_url(), api.default_model()),
+        };
         Some(Endpoint {
             api,
-            api_key: Some(var(key)?),
-            base_url: var(base_url).unwrap_or_else(|| api.default_base_url().to_owned()),
-            model: var(model).unwrap_or_else(|| api.default_model().to_owned()),
+            provider: options.provider(),
+            api_key,
+            base_url: base_url.unwrap_or_else(|| default_base_url.to_owned()),
+            model: (options.model.clone())
+                .or_else(|| var(model))
+                .unwrap_or_else(|| default_model.to_owned()),
             stream: true,
             print: false,
-            stall: streaming::STALL,
+            stall: options.stall,
+            timeout: options.timeout,
+            max_requests: options.max_requests,
         })
     }
 
@@ -224,13 +130,25 @@ impl Endpoint {
     pub(crate) fn local(api: Api, base_url: impl Into<String>) -> Endpoint {
         Endpoint {
             api,
+            provider: api.provider(),
             base_url: base_url.into(),
             model: api.default_model().to_owned(),
             api_key: None,
             stream: true,
             print: false,
             stall: streaming::STALL,
+            timeout: options::TIMEOUT,
+            max_requests: MAX_REQUESTS,
         }
+    }
+
+    /// The same endpoint with the limits of `options` (`--timeout-secs`,
+    /// `--stall-secs`, `--max-requests`).
+    pub(crate) fn limited(mut self, options: &Options) -> Endpoint {
+        self.timeout = options.timeout;
+        self.stall = options.stall;
+        self.max_requests = options.max_requests;
+        self
     }
 
     /// The same endpoint taking a stream silent for `after` for stalled.
@@ -287,7 +205,7 @@ impl Endpoint {
     /// The client for this endpoint. A server on this machine is reached
     /// directly, whatever proxy the environment names.
     pub(crate) fn client(&self) -> Result<reqwest::Client, Error> {
-        let builder = reqwest::Client::builder().timeout(Duration::from_secs(120));
+        let builder = reqwest::Client::builder().timeout(self.timeout);
         let builder = if self.api_key.is_none() {
             builder.no_proxy()
         } else {
@@ -352,16 +270,22 @@ pub(crate) struct Transcript {
     pub(crate) requests: usize,
 }
 
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let arguments = match &self.arguments {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let status = if self.is_error { "error" } else { "ok" };
+        writeln!(f, "call   {}({arguments})", self.name)?;
+        writeln!(f, "  -> [{status}] {}", self.result)
+    }
+}
+
 impl fmt::Display for Transcript {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for step in &self.steps {
-            let arguments = match &step.arguments {
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            };
-            let status = if step.is_error { "error" } else { "ok" };
-            writeln!(f, "call   {}({arguments})", step.name)?;
-            writeln!(f, "  -> [{status}] {}", step.result)?;
+            write!(f, "{step}")?;
         }
         writeln!(f, "answer ({} requests): {}", self.requests, self.answer)
     }
@@ -422,13 +346,13 @@ async fn run_listed<Ctx: Send + Sync + 'static>(
     ctx: &ToolContext<Ctx>,
     search: bool,
 ) -> Result<Transcript, Error> {
-    let provider = endpoint.api.provider();
+    let provider = endpoint.provider;
     let client = endpoint.client()?;
 
     let mut conversation = vec![endpoint.api.first_message(question)];
     let mut steps = Vec::new();
     let mut found: Vec<String> = Vec::new();
-    for requests in 1..=MAX_REQUESTS {
+    for requests in 1..=endpoint.max_requests {
         // Without a search of the provider's own, the model is shown (and
         // may call) the tools up front and those found so far.
         let shown = (search && endpoint.api != Api::Anthropic)
@@ -472,7 +396,12 @@ async fn run_listed<Ctx: Send + Sync + 'static>(
             });
         }
     }
-    Err(Error::TooManyRequests)
+    Err(Error::TooManyRequests(Box::new(Transcript {
+        steps,
+        answer: String::new(),
+        conversation,
+        requests: endpoint.max_requests,
+    })))
 }
 
 /// One turn streamed: each call starts as soon as it is whole, through
@@ -486,7 +415,7 @@ async fn streamed_turn<Ctx: Send + Sync + 'static>(
     ctx: &ToolContext<Ctx>,
     view: Option<&View<'_, Ctx>>,
 ) -> Result<Turn, Error> {
-    let provider = endpoint.api.provider();
+    let provider = endpoint.provider;
     let show = |event: &StreamEvent| {
         if endpoint.print {
             streaming::print_event(event);
@@ -512,14 +441,19 @@ async fn streamed_turn<Ctx: Send + Sync + 'static>(
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let Options { api, search, whole } = match parse_args(std::env::args().skip(1)) {
+    let options = match parse_args(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
         }
     };
-    let endpoint = match Endpoint::from_env(api) {
+    if options.help {
+        print!("{}", options::HELP);
+        return ExitCode::SUCCESS;
+    }
+    let api = options.api;
+    let endpoint = match Endpoint::from_options(&options) {
         Some(endpoint) => endpoint,
         None => match scripted::serve(api).await {
             Ok(base_url) => {
@@ -527,7 +461,7 @@ async fn main() -> ExitCode {
                     "{} is not set: talking to a scripted model at {base_url}",
                     api.env_names()[0]
                 );
-                Endpoint::local(api, base_url)
+                Endpoint::local(api, base_url).limited(&options)
             }
             Err(error) => {
                 eprintln!("error: {}", Error::Serve(error));
@@ -535,16 +469,17 @@ async fn main() -> ExitCode {
             }
         },
     };
-    let endpoint = if whole {
+    let endpoint = if options.whole {
         endpoint.whole()
     } else {
         endpoint.printing()
     };
-    println!("POST {}\nuser   {QUESTION}", endpoint.url());
-    let transcript = if search {
-        run_searching(&endpoint, QUESTION).await
+    let question = options.prompt.as_str();
+    println!("POST {}\nuser   {question}", endpoint.url());
+    let transcript = if options.search {
+        run_searching(&endpoint, question).await
     } else {
-        run(&endpoint, QUESTION).await
+        run(&endpoint, question).await
     };
     match transcript {
         Ok(transcript) => {
@@ -552,6 +487,11 @@ async fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
+            if let Error::TooManyRequests(transcript) = &error {
+                for step in &transcript.steps {
+                    print!("{step}");
+                }
+            }
             eprintln!("error: {error}");
             ExitCode::FAILURE
         }
