@@ -4,6 +4,7 @@
 //! servers of the OpenAI Chat family, and whole agent loops.
 
 mod agent_loop;
+mod argument_text;
 mod choice;
 mod client_tools;
 mod compat;

@@ -91,9 +91,12 @@ struct Options {
     args: Vec<String>,
     /// Instead of the report: tool-core's calls of this shape only.
     profile: Option<String>,
+    /// With `--profile`: the way the shape is called (`--way string`,
+    /// the default; `value`; `rmcp`).
+    profile_way: Way,
 }
 
-const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--clock wall|thread] [--write] [--profile TOOL]";
+const USAGE: &str = "usage: peers-bench [--rounds R] [--calls N] [--clock wall|thread] [--write] [--profile TOOL [--way string|value|held|rmcp|rmcp-held]]";
 
 fn options() -> Options {
     let given: Vec<String> = std::env::args().skip(1).collect();
@@ -104,6 +107,7 @@ fn options() -> Options {
         write: false,
         args: given.clone(),
         profile: None,
+        profile_way: Way::TcString,
     };
     let mut args = given.into_iter();
     while let Some(flag) = args.next() {
@@ -118,6 +122,11 @@ fn options() -> Options {
             "--clock" if value == "wall" => options.clock = Clock::Wall,
             "--clock" if value == "thread" => options.clock = Clock::Thread,
             "--profile" => options.profile = Some(value),
+            "--way" if value == "string" => options.profile_way = Way::TcString,
+            "--way" if value == "value" => options.profile_way = Way::TcValue,
+            "--way" if value == "held" => options.profile_way = Way::TcHeld,
+            "--way" if value == "rmcp" => options.profile_way = Way::Rmcp,
+            "--way" if value == "rmcp-held" => options.profile_way = Way::RmcpHeld,
             _ => panic!("{USAGE}"),
         }
     }
@@ -198,13 +207,13 @@ fn main() {
     let fw = Frameworks::build(&rt);
     check(&rt, &fw);
     if let Some(shape) = &options.profile {
-        // Only tool-core's calls of one shape, for a profiler to watch.
+        // One way's calls of one shape, for a profiler to watch.
         let shape = Shape::ALL
             .into_iter()
             .find(|each| each.name() == shape)
             .expect("--profile takes a shape's tool name");
         let calls = options.calls.saturating_mul(options.rounds as u32);
-        run::block(&rt, &fw, shape, Way::TcString, Block::Time(calls, options.clock));
+        run::block(&rt, &fw, shape, options.profile_way, Block::Time(calls, options.clock));
         return;
     }
     let results = measure(&rt, &fw, &options);

@@ -22,12 +22,19 @@ pub enum Way {
     /// tool-core, validation on, the arguments parsed into a `Value`
     /// (the object) for each call.
     TcValue,
+    /// tool-core, validation on, given the arguments' object parsed
+    /// before the block's time starts: a caller that holds a `Value`
+    /// (an MCP server's request, a provider's object arguments).
+    TcHeld,
     /// tool-core, validation off, the arguments as `Value::String`.
     TcNoValidation,
     /// tool-core, `add_note_async`, validation on, `Value::String`.
     TcAsync,
     /// rmcp's `ToolRouter::call`.
     Rmcp,
+    /// rmcp's `ToolRouter::call`, given the object parsed before the
+    /// block's time starts, as its server is.
+    RmcpHeld,
     /// rmcp, `add_note_async`.
     RmcpAsync,
     /// rig's `ToolSet::execute`.
@@ -38,7 +45,14 @@ pub enum Way {
 
 impl Way {
     /// The ways every shape is measured, beside `Raw`.
-    pub const EVERY_SHAPE: [Way; 4] = [Way::TcString, Way::TcValue, Way::TcNoValidation, Way::Rmcp];
+    pub const EVERY_SHAPE: [Way; 6] = [
+        Way::TcString,
+        Way::TcValue,
+        Way::TcNoValidation,
+        Way::Rmcp,
+        Way::TcHeld,
+        Way::RmcpHeld,
+    ];
 
     /// The ways only `add_note` is measured, beside `Raw`.
     pub const NOTE_ONLY: [Way; 4] = [Way::TcAsync, Way::RmcpAsync, Way::Rig, Way::RigAsync];
@@ -48,9 +62,11 @@ impl Way {
             Way::Raw => "raw serde_json::from_str + fn",
             Way::TcString => "tool-core, validation on, string",
             Way::TcValue => "tool-core, validation on, Value",
+            Way::TcHeld => "tool-core, validation on, held Value",
             Way::TcNoValidation => "tool-core, validation off, string",
             Way::TcAsync => "tool-core, async fn, validation on, string",
             Way::Rmcp => "rmcp ToolRouter::call",
+            Way::RmcpHeld => "rmcp ToolRouter::call, held object",
             Way::RmcpAsync => "rmcp ToolRouter::call, async fn",
             Way::Rig => "rig ToolSet::execute",
             Way::RigAsync => "rig ToolSet::execute, async fn",
@@ -168,11 +184,22 @@ impl Frameworks {
         name: &'static str,
         args: &str,
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
-        use rmcp::handler::server::tool::ToolCallContext;
-        use rmcp::model::{CallToolRequestParams, JsonObject, NumberOrString};
-        use rmcp::service::RequestContext;
+        use rmcp::model::JsonObject;
 
         let arguments: JsonObject = serde_json::from_str(args).expect("a JSON object");
+        self.rmcp_call_held(name, arguments).await
+    }
+
+    /// [`rmcp_call`](Self::rmcp_call) from the parsed object.
+    async fn rmcp_call_held(
+        &self,
+        name: &'static str,
+        arguments: rmcp::model::JsonObject,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        use rmcp::handler::server::tool::ToolCallContext;
+        use rmcp::model::{CallToolRequestParams, NumberOrString};
+        use rmcp::service::RequestContext;
+
         let params = CallToolRequestParams::new(name).with_arguments(arguments);
         let request = RequestContext::new(NumberOrString::Number(1), self.rmcp_peer.clone());
         let context = ToolCallContext::new(&self.rmcp_service, params, request);
@@ -229,6 +256,15 @@ pub fn block(
             Block::Time(_, clock) => clock,
             Block::Check => Clock::Wall,
         };
+        // The objects a held way is given, parsed before its time starts.
+        let held_count = match block {
+            Block::Time(n, _) if matches!(way, Way::TcHeld | Way::RmcpHeld) => n as usize,
+            Block::Check if matches!(way, Way::TcHeld | Way::RmcpHeld) => 1,
+            _ => 0,
+        };
+        let held: Vec<serde_json::Map<String, Value>> = (0..held_count)
+            .map(|_| serde_json::from_str(args).expect("a JSON object"))
+            .collect();
         let start = clock.now();
         let text = match way {
             Way::Raw => {
@@ -253,6 +289,17 @@ pub fn block(
                     fw.tc_validation.call(&fw.tc_ctx, black_box(name), value)
                 };
                 calls(block, args, call, tc_text).await
+            }
+            Way::TcHeld => {
+                let call = |object| {
+                    fw.tc_validation
+                        .call(&fw.tc_ctx, black_box(name), Value::Object(object))
+                };
+                held_calls(block, held, call, tc_text).await
+            }
+            Way::RmcpHeld => {
+                let call = |object| fw.rmcp_call_held(black_box(name), object);
+                held_calls(block, held, call, rmcp_text).await
             }
             Way::Rmcp | Way::RmcpAsync => {
                 let call = |args| fw.rmcp_call(black_box(name), args);
@@ -288,6 +335,34 @@ where
         Block::Time(n, _) => {
             for _ in 0..n {
                 let result = call(black_box(args)).await;
+                black_box(text(&result));
+            }
+            None
+        }
+    }
+}
+
+/// [`calls`], each call given the next of the objects parsed before the
+/// block's time started.
+async fn held_calls<F, Fut, R>(
+    block: Block,
+    held: Vec<serde_json::Map<String, Value>>,
+    mut call: F,
+    text: fn(&R) -> Option<&str>,
+) -> Option<String>
+where
+    F: FnMut(serde_json::Map<String, Value>) -> Fut,
+    Fut: Future<Output = R>,
+{
+    let mut held = held.into_iter();
+    match block {
+        Block::Check => {
+            let object = held.next().expect("one object to check");
+            text(&call(object).await).map(str::to_owned)
+        }
+        Block::Time(..) => {
+            for object in held {
+                let result = call(black_box(object)).await;
                 black_box(text(&result));
             }
             None

@@ -8,11 +8,18 @@ use crate::registry::batch::ToolCall;
 /// One tool call read from a provider's response: the provider's id for it,
 /// the tool's name, the arguments as the model sent them, and what the reply
 /// must carry back.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Two calls are equal when all of that is: the text their arguments came
+/// as ([`ProviderCall::arguments_text`]) is how they were read, not what
+/// they are.
+#[derive(Clone, Debug)]
 pub struct ProviderCall {
     pub(crate) id: Option<String>,
     pub(crate) name: String,
     pub(crate) arguments: Value,
+    /// The arguments' object as the text the provider sent it, where the
+    /// call was read from text (a stream, a body given as text).
+    pub(crate) text: Option<Box<str>>,
     pub(crate) thought_signature: Option<String>,
     /// MCP: the JSON-RPC request's id, a number or a string.
     pub(crate) request_id: Option<Value>,
@@ -22,6 +29,17 @@ pub struct ProviderCall {
     pub(crate) search: bool,
 }
 
+impl PartialEq for ProviderCall {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.name == other.name
+            && self.arguments == other.arguments
+            && self.thought_signature == other.thought_signature
+            && self.request_id == other.request_id
+            && self.search == other.search
+    }
+}
+
 impl ProviderCall {
     /// A call of `name` with `arguments` and the provider's `id` for it.
     pub fn new(id: Option<String>, name: impl Into<String>, arguments: Value) -> Self {
@@ -29,6 +47,7 @@ impl ProviderCall {
             id,
             name: name.into(),
             arguments,
+            text: None,
             thought_signature: None,
             request_id: None,
             search: false,
@@ -55,6 +74,30 @@ impl ProviderCall {
         &self.arguments
     }
 
+    /// The arguments as JSON text: OpenAI's string; the object's text as
+    /// the provider sent it where the call was read from text (Anthropic's
+    /// stream, or a body given to [`Provider::parse_calls`] or
+    /// [`Provider::respond`] as text); the object written compactly where
+    /// a stream's delta gave it so (Gemini's, Ollama's). `None` for an
+    /// object read from a parsed [`Value`].
+    ///
+    /// [`Provider::parse_calls`]: crate::provider::Provider::parse_calls
+    /// [`Provider::respond`]: crate::provider::Provider::respond
+    pub fn arguments_text(&self) -> Option<&str> {
+        match (&self.text, &self.arguments) {
+            (Some(text), _) => Some(text),
+            (None, Value::String(text)) => Some(text),
+            (None, _) => None,
+        }
+    }
+
+    /// This call with its arguments' object kept as `text`, the JSON text
+    /// it came as, which the registry reads the tool's input from.
+    pub(crate) fn with_text(mut self, text: &str) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+
     /// Gemini's `thoughtSignature` on the part that held the call, which
     /// Gemini 3 wants back, verbatim, when the conversation is replayed.
     pub fn thought_signature(&self) -> Option<&str> {
@@ -62,9 +105,15 @@ impl ProviderCall {
     }
 
     /// The call as [`ToolRegistry::call_all`](crate::ToolRegistry::call_all)
-    /// takes it.
+    /// takes it: the arguments as their text where the call kept it, which a
+    /// `#[tool]` reads its input straight out of, and their value
+    /// otherwise.
     pub fn to_tool_call(&self) -> ToolCall {
-        let call = ToolCall::new(self.name.clone(), self.arguments.clone());
+        let arguments = match &self.text {
+            Some(text) => Value::String(text.to_string()),
+            None => self.arguments.clone(),
+        };
+        let call = ToolCall::new(self.name.clone(), arguments);
         match &self.id {
             Some(id) => call.with_id(id.clone()),
             None => call,

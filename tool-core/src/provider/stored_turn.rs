@@ -101,6 +101,7 @@ impl<'de> Deserialize<'de> for Turn {
                 id: call.id.map(Cow::into_owned),
                 name: call.name.into_owned(),
                 arguments: call.arguments.into_owned(),
+                text: None,
                 thought_signature: call.thought_signature.map(Cow::into_owned),
                 request_id: call.request_id.map(Cow::into_owned),
                 search: call.search,

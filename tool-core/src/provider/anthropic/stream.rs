@@ -141,6 +141,13 @@ impl AnthropicStream {
                     if let Some(call_index) = call {
                         let whole = json!({"content": [Value::Object(block.block.clone())]});
                         if let Some(call) = parse(&whole)?.into_iter().next() {
+                            // Its arguments as they came, for the registry to
+                            // read the tool's input out of.
+                            let call = if input.is_empty() {
+                                call
+                            } else {
+                                call.with_text(&input)
+                            };
                             events.push(StreamEvent::CallComplete {
                                 index: call_index,
                                 call,

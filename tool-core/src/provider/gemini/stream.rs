@@ -120,14 +120,25 @@ impl GeminiStream {
                     .unwrap_or_default()
                     .to_owned(),
             });
-            events.push(StreamEvent::ArgumentsDelta {
-                index,
-                delta: arguments,
-            });
             let whole = json!({"candidates": [{"content": {"parts": [part], "role": "model"}}]});
             let parsed = parse(&whole)?;
             if let Some(call) = parsed.into_iter().next() {
+                // The text the delta gives is the registry's to read.
+                let call = if call.arguments.is_object() {
+                    call.with_text(&arguments)
+                } else {
+                    call
+                };
+                events.push(StreamEvent::ArgumentsDelta {
+                    index,
+                    delta: arguments,
+                });
                 events.push(StreamEvent::CallComplete { index, call });
+            } else {
+                events.push(StreamEvent::ArgumentsDelta {
+                    index,
+                    delta: arguments,
+                });
             }
         }
         self.parts.push(part.clone());
@@ -175,12 +186,20 @@ impl GeminiStream {
         let index = streamed.index;
         let part = streamed.into_part();
         let arguments = part["functionCall"]["args"].to_string();
+        let whole = json!({"candidates": [{"content": {"parts": [&part], "role": "model"}}]});
+        let call = parse(&whole)?.into_iter().next();
+        let call = call.map(|call| {
+            if call.arguments.is_object() {
+                call.with_text(&arguments)
+            } else {
+                call
+            }
+        });
         events.push(StreamEvent::ArgumentsDelta {
             index,
             delta: arguments,
         });
-        let whole = json!({"candidates": [{"content": {"parts": [&part], "role": "model"}}]});
-        if let Some(call) = parse(&whole)?.into_iter().next() {
+        if let Some(call) = call {
             events.push(StreamEvent::CallComplete { index, call });
         }
         self.parts.push(part);

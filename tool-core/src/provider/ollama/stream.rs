@@ -90,13 +90,21 @@ impl OllamaLines {
                 .unwrap_or_default()
                 .to_owned(),
         });
+        let whole = serde_json::json!({"message": {"role": "assistant", "tool_calls": [call]}});
+        let parsed = parse_chat(&OLLAMA_SERVER, &whole)?.into_iter().next();
+        // The text the delta gives is the registry's to read.
+        let parsed = parsed.map(|parsed| {
+            if parsed.arguments.is_object() {
+                parsed.with_text(&arguments)
+            } else {
+                parsed
+            }
+        });
         events.push(StreamEvent::ArgumentsDelta {
             index,
             delta: arguments,
         });
-        let whole = serde_json::json!({"message": {"role": "assistant", "tool_calls": [call]}});
-        let parsed = parse_chat(&OLLAMA_SERVER, &whole)?;
-        if let Some(parsed) = parsed.into_iter().next() {
+        if let Some(parsed) = parsed {
             events.push(StreamEvent::CallComplete {
                 index,
                 call: parsed,
