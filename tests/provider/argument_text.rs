@@ -1,8 +1,9 @@
-//! Calls read from text keep their arguments' text: a body given as text,
-//! and Anthropic's, Gemini's and Ollama's streams. The registry then reads
-//! a `#[tool]`'s input out of that text, as it reads OpenAI's arguments:
-//! the same results as from the value, and a key given twice refused, as
-//! it is in OpenAI's string (a parsed value has already dropped one).
+//! Streamed calls keep their arguments as text: Anthropic's as its stream
+//! sent them, Gemini's and Ollama's as the stream's delta wrote them. The
+//! registry then reads a `#[tool]`'s input out of that text, as it reads
+//! OpenAI's arguments: the same results as from the value, and, where the
+//! text is the provider's own, a key given twice refused as it is in
+//! OpenAI's string (a parsed value has already dropped one).
 
 use serde_json::{Value, json};
 use tool_core::provider::stream::{StreamEvent, StreamReader};
@@ -21,141 +22,57 @@ fn registry() -> ToolRegistry {
 
 const ANTHROPIC: Provider = Provider::Anthropic { strict: false };
 
-/// An Anthropic message with a web search's input (a server-side block),
-/// then two calls of the client's, the second's arguments the search's.
-const ANTHROPIC_BODY: &str = r#"{
-  "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-  "content": [
-    {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "Paris"}},
-    {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city":"Lyon",  "days": 2}},
-    {"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": { "city" : "Paris" }}
-  ],
-  "stop_reason": "tool_use"
-}"#;
-
 fn texts(calls: &[ProviderCall]) -> Vec<Option<&str>> {
     calls.iter().map(ProviderCall::arguments_text).collect()
 }
 
-#[test]
-fn a_body_given_as_text_keeps_each_call_s_arguments_as_they_came() {
-    let calls = ANTHROPIC.parse_calls(ANTHROPIC_BODY).expect("calls");
-    assert_eq!(
-        texts(&calls),
-        [
-            Some(r#"{"city":"Lyon",  "days": 2}"#),
-            Some(r#"{ "city" : "Paris" }"#)
-        ]
-    );
-    // The same calls as from the value, which keeps no text.
-    let value: Value = serde_json::from_str(ANTHROPIC_BODY).expect("JSON");
-    let from_value = ANTHROPIC.parse_calls(&value).expect("calls");
-    assert_eq!(calls, from_value);
-    assert_eq!(texts(&from_value), [None, None]);
-}
-
-#[test]
-fn equal_arguments_each_keep_a_text() {
-    let body = r#"{"content": [
-        {"type": "tool_use", "id": "a", "name": "get_weather", "input": {"city": "Oslo"}},
-        {"type": "tool_use", "id": "b", "name": "get_weather", "input": {"city":"Oslo"}}
-    ]}"#;
-    let calls = ANTHROPIC.parse_calls(body).expect("calls");
-    assert_eq!(
-        texts(&calls),
-        [Some(r#"{"city": "Oslo"}"#), Some(r#"{"city":"Oslo"}"#)]
-    );
-}
-
-#[test]
-fn every_family_with_object_arguments_keeps_their_text() {
-    let gemini = r#"{"candidates": [{"content": {"role": "model", "parts": [
-        {"functionCall": {"name": "get_weather", "args": {"city": "Rome"}}}
-    ]}}]}"#;
-    let ollama = r#"{"model": "qwen3", "message": {"role": "assistant", "content": "",
-        "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Bern"}}}]}}"#;
-    let mcp = r#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "get_weather", "arguments": {"city": "Kyiv"}}}"#;
-    for (provider, body, text) in [
-        (
-            Provider::Gemini { openapi: false },
-            gemini,
-            r#"{"city": "Rome"}"#,
-        ),
-        (Provider::Ollama, ollama, r#"{"city": "Bern"}"#),
-        (Provider::Mcp, mcp, r#"{"city": "Kyiv"}"#),
-    ] {
-        let calls = provider.parse_calls(body).expect("calls");
-        assert_eq!(texts(&calls), [Some(text)], "{provider}");
-    }
-    // OpenAI's arguments are text already.
-    let chat = r#"{"choices": [{"message": {"role": "assistant", "tool_calls": [
-        {"id": "call_1", "type": "function",
-         "function": {"name": "get_weather", "arguments": "{\"city\":\"Nice\"}"}}
-    ]}}]}"#;
-    let calls = Provider::OpenAiChat { strict: false }
-        .parse_calls(chat)
-        .expect("calls");
-    assert_eq!(texts(&calls), [Some(r#"{"city":"Nice"}"#)]);
-}
-
-#[test]
-fn a_body_that_is_not_json_is_a_parse_error() {
-    let error = ANTHROPIC
-        .parse_calls(r#"{"content": [}"#)
-        .expect_err("not JSON");
-    assert_eq!(
-        error.to_string(),
-        "cannot read the tool calls of this Anthropic Messages response: the body is not JSON (expected value at line 1 column 14)"
-    );
-}
-
 #[tokio::test]
-async fn respond_to_the_text_gives_the_turn_the_value_gives() {
+async fn from_anthropic_s_stream_a_key_given_twice_is_refused_as_in_openai_s_string() {
+    let stream = anthropic_stream(r#"{"city": "Lyon", "city": "Paris"}"#);
+    let calls = streamed_calls(ANTHROPIC, &stream);
+    // The value has already dropped the first; the text has both.
+    assert_eq!(calls[0].arguments(), &json!({"city": "Paris"}));
     let registry = registry();
     let ctx = ToolContext::new(());
-    let value: Value = serde_json::from_str(ANTHROPIC_BODY).expect("JSON");
-    let from_text = ANTHROPIC
-        .respond(&registry, &ctx, ANTHROPIC_BODY)
-        .await
-        .expect("turn");
-    let from_value = ANTHROPIC
-        .respond(&registry, &ctx, &value)
-        .await
-        .expect("turn");
-    assert_eq!(from_text.reply(), from_value.reply());
-    assert_eq!(from_text.model_turn(), from_value.model_turn());
+    let results = registry
+        .call_all(&ctx, calls.iter().map(ProviderCall::to_tool_call))
+        .await;
     assert_eq!(
-        from_text.reply(),
-        [json!({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "toolu_1", "content": "Lyon: sunny for 2 days"},
-            {"type": "tool_result", "tool_use_id": "toolu_2", "content": "Paris: sunny for 1 days"}
-        ]})]
-    );
-}
-
-#[tokio::test]
-async fn from_the_text_a_key_given_twice_is_refused_as_in_openai_s_string() {
-    let body = r#"{"content": [
-        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Lyon", "city": "Paris"}}
-    ]}"#;
-    let registry = registry();
-    let ctx = ToolContext::new(());
-    let turn = ANTHROPIC
-        .respond(&registry, &ctx, body)
-        .await
-        .expect("turn");
-    assert_eq!(
-        turn.results()[0].model_text(),
+        results[0].model_text(),
         "invalid arguments for tool `get_weather`: argument `city` is given twice; give it once. Correct the arguments and call the tool again."
     );
-    // The value has already dropped the first.
-    let value: Value = serde_json::from_str(body).expect("JSON");
-    let turn = ANTHROPIC
-        .respond(&registry, &ctx, &value)
-        .await
-        .expect("turn");
-    assert_eq!(turn.results()[0].model_text(), "Paris: sunny for 1 days");
+}
+
+/// Anthropic's stream of one call whose input is `input`, in two deltas.
+fn anthropic_stream(input: &str) -> String {
+    let event = |kind: &str, data: Value| format!("event: {kind}\ndata: {data}\n\n");
+    let (first, second) = input.split_at(input.len() / 2);
+    let delta = |piece: &str| {
+        event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": piece}}),
+        )
+    };
+    [
+        event(
+            "message_start",
+            json!({"type": "message_start", "message": {"role": "assistant", "content": []}}),
+        ),
+        event(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0,
+                "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}}),
+        ),
+        delta(first),
+        delta(second),
+        event(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        event("message_stop", json!({"type": "message_stop"})),
+    ]
+    .concat()
 }
 
 /// The calls a stream completes, read whole.
@@ -174,34 +91,7 @@ fn streamed_calls(provider: Provider, stream: &str) -> Vec<ProviderCall> {
 
 #[test]
 fn streamed_calls_keep_their_arguments_text() {
-    let event = |kind: &str, data: Value| format!("event: {kind}\ndata: {data}\n\n");
-    let anthropic = [
-        event(
-            "message_start",
-            json!({"type": "message_start", "message": {"role": "assistant", "content": []}}),
-        ),
-        event(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0,
-                "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}}),
-        ),
-        event(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0,
-                "delta": {"type": "input_json_delta", "partial_json": "{\"city\": "}}),
-        ),
-        event(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0,
-                "delta": {"type": "input_json_delta", "partial_json": "\"Oslo\"}"}}),
-        ),
-        event(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-        event("message_stop", json!({"type": "message_stop"})),
-    ]
-    .concat();
+    let anthropic = anthropic_stream(r#"{"city": "Oslo"}"#);
     let calls = streamed_calls(ANTHROPIC, &anthropic);
     assert_eq!(texts(&calls), [Some(r#"{"city": "Oslo"}"#)]);
 
@@ -224,4 +114,24 @@ fn streamed_calls_keep_their_arguments_text() {
     .concat();
     let calls = streamed_calls(Provider::Ollama, &ollama);
     assert_eq!(texts(&calls), [Some(r#"{"city":"Bern"}"#)]);
+}
+
+#[tokio::test]
+async fn a_streamed_call_gives_the_result_its_value_gives() {
+    let registry = registry();
+    let ctx = ToolContext::new(());
+    let stream = anthropic_stream(r#"{"city": "Lyon", "days": 2}"#);
+    let call = streamed_calls(ANTHROPIC, &stream).remove(0);
+    let from_text = registry.call_all(&ctx, [call.to_tool_call()]).await;
+    let from_value = registry
+        .call_all(
+            &ctx,
+            [tool_core::registry::ToolCall::new(
+                call.name(),
+                call.arguments().clone(),
+            )],
+        )
+        .await;
+    assert_eq!(from_text[0].model_text(), "Lyon: sunny for 2 days");
+    assert_eq!(from_text[0].model_text(), from_value[0].model_text());
 }

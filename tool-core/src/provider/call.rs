@@ -74,15 +74,31 @@ impl ProviderCall {
         &self.arguments
     }
 
-    /// The arguments as JSON text: OpenAI's string; the object's text as
-    /// the provider sent it where the call was read from text (Anthropic's
-    /// stream, or a body given to [`Provider::parse_calls`] or
-    /// [`Provider::respond`] as text); the object written compactly where
-    /// a stream's delta gave it so (Gemini's, Ollama's). `None` for an
-    /// object read from a parsed [`Value`].
+    /// The arguments as JSON text, which the registry reads a `#[tool]`'s
+    /// input straight out of ([`to_tool_call`](Self::to_tool_call)):
+    /// OpenAI's string; the object's text as Anthropic's stream sent it;
+    /// the object written compactly where a stream's delta gave it so
+    /// (Gemini's, Ollama's). `None` for an object read from a parsed
+    /// [`Value`]: copying that value costs less than writing it out and
+    /// reading it again.
     ///
-    /// [`Provider::parse_calls`]: crate::provider::Provider::parse_calls
-    /// [`Provider::respond`]: crate::provider::Provider::respond
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    ///
+    /// let response = json!({"content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    /// ]});
+    /// let calls = Provider::Anthropic { strict: false }.parse_calls(&response).unwrap();
+    /// assert_eq!(calls[0].arguments_text(), None);
+    ///
+    /// let response = json!({"choices": [{"message": {"tool_calls": [{
+    ///     "id": "call_1", "type": "function",
+    ///     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}
+    /// }]}}]});
+    /// let calls = Provider::OpenAiChat { strict: false }.parse_calls(&response).unwrap();
+    /// assert_eq!(calls[0].arguments_text(), Some(r#"{"city":"Paris"}"#));
+    /// ```
     pub fn arguments_text(&self) -> Option<&str> {
         match (&self.text, &self.arguments) {
             (Some(text), _) => Some(text),

@@ -17,7 +17,6 @@ use crate::provider::mcp::Mcp;
 use crate::provider::ollama::Ollama;
 use crate::provider::openai_chat::{self, groq, vllm};
 use crate::provider::openai_responses::Responses;
-use crate::provider::response::{ProviderResponse, ReadResponse};
 
 /// An API that calls tools, and the form of it a registry speaks.
 ///
@@ -264,10 +263,6 @@ impl Provider {
     /// The arguments are kept as the model sent them (OpenAI's JSON string
     /// included): [`ToolRegistry::call`](crate::ToolRegistry::call) reads
     /// them, and malformed ones become an error result the model can act on.
-    /// Given the body's text rather than its value ([`ProviderResponse`]),
-    /// each call whose arguments are an object also keeps the text they
-    /// came as ([`ProviderCall::arguments_text`]), which the registry reads
-    /// the tool's input straight out of.
     ///
     /// ```
     /// use serde_json::json;
@@ -283,38 +278,14 @@ impl Provider {
     /// assert_eq!(calls[0].name(), "get_weather");
     /// assert_eq!(calls[0].arguments(), &json!({"city": "Paris"}));
     /// ```
-    pub fn parse_calls<'r>(
-        self,
-        response: impl Into<ProviderResponse<'r>>,
-    ) -> Result<Vec<ProviderCall>, ParseError> {
-        let read = self.read(response.into())?;
-        self.calls_of(&read)
-    }
-
-    /// The response's value, or why its text is no JSON.
-    pub(crate) fn read<'r>(
-        self,
-        response: ProviderResponse<'r>,
-    ) -> Result<ReadResponse<'r>, ParseError> {
-        response.read().map_err(|message| ParseError {
-            provider: self,
-            message,
-        })
-    }
-
-    /// The calls of a response read, each keeping the text of its
-    /// arguments where the response was text.
-    pub(crate) fn calls_of(self, read: &ReadResponse<'_>) -> Result<Vec<ProviderCall>, ParseError> {
-        self.not_an_error(&read.value)?;
-        let mut calls = self
-            .family()
-            .parse_calls(&read.value)
+    pub fn parse_calls(self, response: &Value) -> Result<Vec<ProviderCall>, ParseError> {
+        self.not_an_error(response)?;
+        self.family()
+            .parse_calls(response)
             .map_err(|message| ParseError {
                 provider: self,
                 message,
-            })?;
-        read.keep_texts(&mut calls);
-        Ok(calls)
+            })
     }
 
     /// The model's own turn, as the conversation must carry it before the

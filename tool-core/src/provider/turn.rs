@@ -10,7 +10,6 @@ use serde_json::Value;
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
-use crate::provider::response::ProviderResponse;
 use crate::provider::selector::ParseError;
 use crate::provider::selector::Provider;
 use crate::registry::tool_registry::ToolRegistry;
@@ -253,10 +252,6 @@ impl Provider {
     /// the turn lists it in [`Turn::waiting`] until the application
     /// delivers its result and [`Turn::resume`] takes it in.
     ///
-    /// The response is its value or the body's text ([`ProviderResponse`]):
-    /// given the text, the calls whose arguments are an object (Anthropic's,
-    /// Gemini's, Ollama's) are read as OpenAI's are, out of their text.
-    ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use serde_json::json;
@@ -285,15 +280,14 @@ impl Provider {
     /// );
     /// # });
     /// ```
-    pub async fn respond<'r, Ctx: Send + Sync + 'static>(
+    pub async fn respond<Ctx: Send + Sync + 'static>(
         self,
         registry: &ToolRegistry<Ctx>,
         ctx: &ToolContext<Ctx>,
-        response: impl Into<ProviderResponse<'r>>,
+        response: &Value,
     ) -> Result<Turn, ParseError> {
-        let read = self.read(response.into())?;
-        let calls = self.calls_of(&read)?;
-        let model_turn = self.model_turn(&read.value)?;
+        let calls = self.parse_calls(response)?;
+        let model_turn = self.model_turn(response)?;
         let results = registry
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
@@ -339,15 +333,14 @@ impl Provider {
     /// );
     /// # });
     /// ```
-    pub async fn respond_in<'r, Ctx: Send + Sync + 'static>(
+    pub async fn respond_in<Ctx: Send + Sync + 'static>(
         self,
         view: &View<'_, Ctx>,
         ctx: &ToolContext<Ctx>,
-        response: impl Into<ProviderResponse<'r>>,
+        response: &Value,
     ) -> Result<Turn, ParseError> {
-        let read = self.read(response.into())?;
-        let calls = self.calls_of(&read)?;
-        let model_turn = self.model_turn(&read.value)?;
+        let calls = self.parse_calls(response)?;
+        let model_turn = self.model_turn(response)?;
         let results = view
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
