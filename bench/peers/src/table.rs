@@ -16,6 +16,8 @@ include!("../../report.rs");
 const MAX_OF_RMCP: f64 = 0.8;
 const MAX_OF_RAW: f64 = 2.5;
 const MAX_MEAN_OF_RMCP: f64 = 0.6;
+/// The target for tool-core given the arguments as a `Value`.
+const MAX_VALUE_OF_RMCP: f64 = 0.6;
 
 /// Per variant, one entry a counted round: its pair's ratio (variant ÷
 /// raw) and its ns a call; per shape (under `Way::Raw`), the raw blocks' ns.
@@ -75,44 +77,52 @@ impl Results {
 }
 
 /// What the summary shows per shape: tool-core (validation on, string)
-/// ÷ rmcp, ÷ raw, and ÷ itself given a `Value`; validation off ÷ rmcp.
-fn summary_columns(results: &Results, shape: Shape) -> [Vec<f64>; 4] {
+/// ÷ rmcp, ÷ raw, and ÷ itself given a `Value`; validation off ÷ rmcp;
+/// tool-core given the parsed `Value` ÷ rmcp given the parsed object, the
+/// parse in the time of both, then out of it.
+fn summary_columns(results: &Results, shape: Shape) -> [Vec<f64>; 6] {
     [
         results.quotient(shape, Way::TcString, Way::Rmcp),
         results.ratios(shape, Way::TcString).to_vec(),
         results.quotient(shape, Way::TcString, Way::TcValue),
         results.quotient(shape, Way::TcNoValidation, Way::Rmcp),
+        results.quotient(shape, Way::TcValue, Way::Rmcp),
+        results.quotient(shape, Way::TcHeld, Way::RmcpHeld),
     ]
 }
 
 fn summary(out: &mut String, results: &Results) {
     let _ = writeln!(
         out,
-        "| shape | tool-core ÷ rmcp | tool-core ÷ raw | string ÷ `Value` | validation off ÷ rmcp |\n\
-         |---|---:|---:|---:|---:|"
+        "| shape | tool-core ÷ rmcp | tool-core ÷ raw | string ÷ `Value` | validation off ÷ rmcp | `Value` ÷ rmcp, parse timed | held `Value` ÷ rmcp held |\n\
+         |---|---:|---:|---:|---:|---:|---:|"
     );
     for shape in Shape::ALL {
-        let [rmcp, raw, value, off] = summary_columns(results, shape);
+        let [rmcp, raw, value, off, value_rmcp, held] = summary_columns(results, shape);
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             shape.label(),
             spread(&rmcp, 3),
             spread(&raw, 2),
             spread(&value, 3),
-            spread(&off, 3)
+            spread(&off, 3),
+            spread(&value_rmcp, 3),
+            spread(&held, 3)
         );
     }
     let mean =
         |column: usize| results.geometric_mean(|s| summary_columns(results, s)[column].clone());
     let _ = writeln!(
         out,
-        "| geometric mean of the {} shapes | {} | {} | {} | {} |",
+        "| geometric mean of the {} shapes | {} | {} | {} | {} | {} | {} |",
         Shape::ALL.len(),
         spread(&mean(0), 3),
         spread(&mean(1), 2),
         spread(&mean(2), 3),
-        spread(&mean(3), 3)
+        spread(&mean(3), 3),
+        spread(&mean(4), 3),
+        spread(&mean(5), 3)
     );
     let _ = writeln!(out, "\n{}", verdict(results, median(&mean(0))));
 }
@@ -139,17 +149,28 @@ fn verdict(results: &Results, mean_of_rmcp: f64) -> String {
     } else {
         "**not met**"
     };
+    let held = over(&|s| median(&results.quotient(s, Way::TcHeld, Way::RmcpHeld)) <= MAX_VALUE_OF_RMCP);
+    let parsed = over(&|s| median(&results.quotient(s, Way::TcValue, Way::Rmcp)) <= MAX_VALUE_OF_RMCP);
     format!(
         "Targets, tool-core with validation on and string arguments, on the medians: \
          every shape at most {MAX_OF_RMCP}x rmcp: {of_rmcp}; at most {MAX_OF_RAW}x raw: {of_raw}; \
          geometric mean at most {MAX_MEAN_OF_RMCP}x rmcp: {mean}; no shape slower with the \
-         string than with a `Value` (string ÷ `Value` at most 1): {value}."
+         string than with a `Value` (string ÷ `Value` at most 1): {value}. Given a `Value`, \
+         every shape at most {MAX_VALUE_OF_RMCP}x rmcp: held (the parse out of both times): \
+         {held}; the parse in both times: {parsed}."
     )
 }
 
 /// Per shape, each variant's median ns a call and median ratio to raw.
 fn per_call(out: &mut String, results: &Results) {
-    let ways = [Way::TcString, Way::TcValue, Way::TcNoValidation, Way::Rmcp];
+    let ways = [
+        Way::TcString,
+        Way::TcValue,
+        Way::TcNoValidation,
+        Way::Rmcp,
+        Way::TcHeld,
+        Way::RmcpHeld,
+    ];
     let _ = write!(out, "| ns/call (× raw) | raw |");
     for way in ways {
         let _ = write!(out, " {} |", way.label());
