@@ -110,7 +110,10 @@ impl ProviderCall {
     /// This call with its arguments' object kept as `text`, the JSON text
     /// it came as, which the registry reads the tool's input from.
     pub(crate) fn with_text(mut self, text: &str) -> Self {
-        self.text = Some(text.into());
+        // Other arguments (none, OpenAI's string) are text already or none.
+        if self.arguments.is_object() {
+            self.text = Some(text.into());
+        }
         self
     }
 

@@ -124,11 +124,7 @@ impl GeminiStream {
             let parsed = parse(&whole)?;
             if let Some(call) = parsed.into_iter().next() {
                 // The text the delta gives is the registry's to read.
-                let call = if call.arguments.is_object() {
-                    call.with_text(&arguments)
-                } else {
-                    call
-                };
+                let call = call.with_text(&arguments);
                 events.push(StreamEvent::ArgumentsDelta {
                     index,
                     delta: arguments,
@@ -188,13 +184,7 @@ impl GeminiStream {
         let arguments = part["functionCall"]["args"].to_string();
         let whole = json!({"candidates": [{"content": {"parts": [&part], "role": "model"}}]});
         let call = parse(&whole)?.into_iter().next();
-        let call = call.map(|call| {
-            if call.arguments.is_object() {
-                call.with_text(&arguments)
-            } else {
-                call
-            }
-        });
+        let call = call.map(|call| call.with_text(&arguments));
         events.push(StreamEvent::ArgumentsDelta {
             index,
             delta: arguments,

@@ -93,13 +93,7 @@ impl OllamaLines {
         let whole = serde_json::json!({"message": {"role": "assistant", "tool_calls": [call]}});
         let parsed = parse_chat(&OLLAMA_SERVER, &whole)?.into_iter().next();
         // The text the delta gives is the registry's to read.
-        let parsed = parsed.map(|parsed| {
-            if parsed.arguments.is_object() {
-                parsed.with_text(&arguments)
-            } else {
-                parsed
-            }
-        });
+        let parsed = parsed.map(|parsed| parsed.with_text(&arguments));
         events.push(StreamEvent::ArgumentsDelta {
             index,
             delta: arguments,
