@@ -13,7 +13,13 @@
 //! error) comes back as an error result, in the conversation the model
 //! reads next; the loop ends, with an answer or at its request limit; and
 //! over the ten runs, at least one call succeeds and one comes back as an
-//! error. Whether the model corrects itself is for the transcript to show.
+//! error. Every error result is in one of the forms the loop gives (an
+//! unknown tool, arguments the schema refuses, a denial, the tool's own
+//! error), by its exact words. Two probes, asked whole, try what a grammar
+//! cannot rule out: arguments the tool's schema refuses (a negative
+//! amount, currencies in lower case), and tool names left free, so that
+//! the model may call a tool that does not exist. Whether the model corrects itself is for the
+//! transcript to show.
 //!
 //! `scripts/test` installs the model and node-llama-cpp into
 //! `target/real-model` and names it in `TOOL_REAL_MODEL`. The time limits
@@ -45,6 +51,48 @@ const PROMPTS: [&str; 5] = [
     "Convert 5000 EUR to USD.",
     "Convert 20 EUR to JPY.",
 ];
+
+/// Two more questions, asked whole, to see what the loop makes of what a
+/// grammar cannot rule out: a negative amount in currencies written in
+/// lower case, the tool named (its schema wants an amount over 0 and
+/// `^[A-Z]{3}$`, which the grammar does not hold), and a question no tool
+/// answers, asked of the model with its tool names left free (the
+/// server's `free-names` model), so that it may call a tool that does not
+/// exist.
+const PROBES: [(&str, &str); 2] = [
+    ("Use convert_currency to convert -5 eur to usd.", "smollm2"),
+    ("What time is it in Tokyo right now?", "smollm2-free-names"),
+];
+
+/// Which of the error results the loop can give a call of `name` `text`
+/// is, in the library's words or the quickstart tools' own; `None` for
+/// any other text.
+fn error_kind(name: &str, text: &str) -> Option<&'static str> {
+    let tool_s_own = match name {
+        "convert_currency" => {
+            text.starts_with("no rate for ") && text.ends_with("; try EUR -> USD")
+        }
+        "get_weather" => text.ends_with("the city name is empty"),
+        _ => false,
+    };
+    if text.starts_with(&format!("unknown tool `{name}`.")) && text.contains(" Available tools: ") {
+        Some("unknown tool")
+    } else if text.starts_with(&format!("invalid arguments for tool `{name}`: "))
+        && text.ends_with(". Correct the arguments and call the tool again.")
+    {
+        Some("invalid arguments")
+    } else if text
+        == format!(
+            "the call to tool `{name}` was denied: amounts over 1000 need a person to approve them"
+        )
+    {
+        Some("denied")
+    } else if tool_s_own {
+        Some("the tool's own error")
+    } else {
+        None
+    }
+}
 
 /// The variable that names the installed model and packages.
 const INSTALLED: &str = "TOOL_REAL_MODEL";
@@ -142,7 +190,7 @@ async fn ask(endpoint: &Endpoint, prompt: &str) -> Run {
 /// What every run is held to: well-formed calls that reach a tool, each
 /// result (an error too) in the conversation the model reads next, the
 /// loop within its bound.
-fn check(prompt: &str, run: &Run, max_requests: usize) {
+fn check(prompt: &str, run: &Run, max_requests: usize, free_names: bool) {
     let Transcript {
         steps,
         conversation,
@@ -152,7 +200,7 @@ fn check(prompt: &str, run: &Run, max_requests: usize) {
     assert!(*requests <= max_requests, "{prompt}: {requests} requests");
     for step in steps {
         assert!(
-            scripted::TOOLS.contains(&step.name.as_str()),
+            free_names || scripted::TOOLS.contains(&step.name.as_str()),
             "{prompt}: a call of `{}`, which the grammar does not allow",
             step.name
         );
@@ -166,6 +214,14 @@ fn check(prompt: &str, run: &Run, max_requests: usize) {
             step.arguments
         );
         assert!(!step.result.is_empty(), "{prompt}: an empty result");
+        if step.is_error {
+            assert!(
+                error_kind(&step.name, &step.result).is_some(),
+                "{prompt}: an error result of `{}` in no form the loop gives: {}",
+                step.name,
+                step.result
+            );
+        }
     }
     // Each result went back as the `tool` message answering its call.
     let results: Vec<&str> = conversation
@@ -232,7 +288,7 @@ async fn five_questions_whole_and_streamed() {
                 run.took.as_secs_f64(),
                 run.transcript
             );
-            check(prompt, &run, options.max_requests);
+            check(prompt, &run, options.max_requests, false);
             if mode == "whole" {
                 whole_steps.push(run.transcript.steps.clone());
             } else {
@@ -243,6 +299,50 @@ async fn five_questions_whole_and_streamed() {
             failed += run.transcript.steps.iter().filter(|s| s.is_error).count();
         }
     }
+    // The probes, through the example's own flags for a server of one's
+    // own: `--provider openai-compatible`, `--base-url`, `--model`.
+    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+    for (prompt, model) in PROBES {
+        let options = parse_args(
+            [
+                "--provider",
+                "openai-compatible",
+                "--base-url",
+                &server.base_url,
+                "--model",
+                model,
+                "--timeout-secs",
+                &timeout,
+                "--stall-secs",
+                &timeout,
+                "--max-requests",
+                &max_requests,
+            ]
+            .map(str::to_owned),
+        )
+        .expect("the example's flags");
+        let endpoint = Endpoint::from_options(&options)
+            .expect("a server of one's own")
+            .whole();
+        let run = ask(&endpoint, prompt).await;
+        println!(
+            "--- probe, model `{model}`, {:.1} s\nuser   {prompt}\n{}",
+            run.took.as_secs_f64(),
+            run.transcript
+        );
+        check(
+            prompt,
+            &run,
+            options.max_requests,
+            model.contains("free-names"),
+        );
+        for step in run.transcript.steps.iter().filter(|step| step.is_error) {
+            if let Some(kind) = error_kind(&step.name, &step.result) {
+                *kinds.entry(kind).or_default() += 1;
+            }
+        }
+    }
+    println!("--- the probes' error results, by kind: {kinds:?}\n");
     let log = std::fs::read_to_string(&server.log).unwrap_or_default();
     println!("--- the server's turns\n{log}");
     assert!(succeeded > 0, "no call reached a tool and succeeded");

@@ -105,21 +105,27 @@ function grammarSchema(schema) {
     return {type: types.length === 1 ? types[0] : types};
 }
 
-// The reply's grammar: calls of the request's tools, or an answer.
-function replySchema(tools) {
+// The reply's grammar: calls of the request's tools, or an answer. A
+// request whose `model` names `free-names` lets the model call a name of
+// its own too (with no arguments), to see what the loop makes of a tool
+// that does not exist.
+function replySchema(tools, freeNames) {
     // An answer is one short paragraph: a small model may otherwise write
     // until its token limit.
     const answer = {type: "object", properties: {answer: {type: "string", maxLength: 400}}};
     if (tools.length === 0) return answer;
-    const call = {
-        oneOf: tools.map((tool) => ({
-            type: "object",
-            properties: {
-                name: {const: tool.function.name},
-                arguments: grammarSchema(tool.function.parameters ?? {type: "object"}),
-            },
-        })),
+    const known = tools.map((tool) => ({
+        type: "object",
+        properties: {
+            name: {const: tool.function.name},
+            arguments: grammarSchema(tool.function.parameters ?? {type: "object"}),
+        },
+    }));
+    const anyName = {
+        type: "object",
+        properties: {name: {type: "string", maxLength: 32}, arguments: {type: "object", properties: {}}},
     };
+    const call = {oneOf: freeNames ? [...known, anyName] : known};
     const calling = {
         type: "object",
         properties: {tool_calls: {type: "array", items: call, minItems: 1, maxItems: 3}},
@@ -247,7 +253,10 @@ async function turn(body, onDelta) {
         // The generator ends the root in new lines, for a stop trigger; ended
         // at the reply's last brace, the grammar leaves the model only its
         // end-of-turn token there.
-        grammar: getGbnfGrammarForGbnfJsonSchema(replySchema(tools), {allowNewLines: false, scopePadSpaces: 0})
+        grammar: getGbnfGrammarForGbnfJsonSchema(
+            replySchema(tools, String(body.model ?? "").includes("free-names")),
+            {allowNewLines: false, scopePadSpaces: 0}
+        )
             .replace(/^(root ::= .*?) "\\n\\n\\n\\n" \[\\n\]\*$/m, "$1"),
         trimWhitespaceSuffix: true,
     });
