@@ -36,7 +36,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
         call: &mut CallData<'_>,
-        waker: &Waker,
     ) -> BeginOutcome<'e> {
         // Nothing to check, nothing to ask, no turn to take: a start of its
         // own, small enough for the compiler to build the tool's arguments
@@ -45,7 +44,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         if self.settings.validation == Validation::Off && entry.runs_free {
             return self.begin_free(entry, ctx, call);
         }
-        self.begin_checked(entry, input_schema, ctx, call, waker)
+        self.begin_checked(entry, input_schema, ctx, call)
     }
 
     /// [`begin`](Self::begin) for a tool that runs at once, takes no turn
@@ -86,7 +85,6 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         input_schema: &Value,
         ctx: &'e ToolContext<Ctx>,
         call: &mut CallData<'_>,
-        waker: &Waker,
     ) -> BeginOutcome<'e> {
         // The caller's context for the policy checks: policy is about who
         // calls.
@@ -125,10 +123,9 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         let turn = plain
             .then(|| free_turn(entry.exclusive.as_deref()))
             .flatten();
-        // With the call's waker: an `async` run is polled first here.
         let now = RunAtOnce {
             at_once: turn.is_some(),
-            waker: Some(waker),
+            waker: None,
         };
         let started = if plain && !check_after {
             let (node, shared) = call.for_start();

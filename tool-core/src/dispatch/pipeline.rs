@@ -145,16 +145,12 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
         // Steps 3 to 7. A panic outside the tool's own run (in a
         // `Deserialize` impl, a check, the hook) ends the call as one in it.
-        // An `async` run that may run at once is polled first where it
-        // starts, with the call's waker: most end there, with no future
-        // kept and none polled again, as from the text.
-        let begun = with_waker(|waker| {
+        let begun = {
             let _entered = span.enter();
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.begin(entry, input_schema, ctx, &mut call, waker)
+                self.begin(entry, input_schema, ctx, &mut call)
             }))
-        })
-        .await;
+        };
         let result = match begun {
             Ok(BeginOutcome::Done(result)) => result,
             Ok(BeginOutcome::Waits(run)) => self.go_on_held(entry, ctx, &call, run, &span).await,
