@@ -19,6 +19,7 @@ pub(crate) mod gemini;
 pub(crate) mod listing;
 pub mod mcp;
 pub(crate) mod not_strict;
+pub(crate) mod object;
 pub(crate) mod ollama;
 pub(crate) mod openai_chat;
 pub(crate) mod openai_responses;

@@ -8,6 +8,7 @@ use crate::output::media::{MediaKind, Part};
 use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
 use crate::provider::call::{list, typed_calls};
+use crate::provider::object::object;
 use crate::provider::parts::{LeftOut, is_common_image, parts_of};
 
 const API: &str = "Anthropic Messages";
@@ -27,9 +28,10 @@ pub(crate) fn parse(response: &Value) -> Result<Vec<ProviderCall>, String> {
 }
 
 pub(crate) fn turn(response: &Value) -> Result<Vec<Value>, String> {
-    Ok(vec![
-        json!({"role": "assistant", "content": blocks(response)?}),
-    ])
+    Ok(vec![object([
+        ("role", "assistant".into()),
+        ("content", Value::Array(blocks(response)?.to_vec())),
+    ])])
 }
 
 /// One user message whose `tool_result` blocks come first, one per
@@ -58,7 +60,10 @@ pub(crate) fn format<'a, 'b>(
     if content.is_empty() {
         return Vec::new();
     }
-    vec![json!({"role": "user", "content": content})]
+    vec![object([
+        ("role", "user".into()),
+        ("content", Value::Array(content)),
+    ])]
 }
 
 /// The content block of one part, as a `tool_result` takes them: text,

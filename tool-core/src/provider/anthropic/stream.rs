@@ -14,9 +14,10 @@
 //! carries nothing the calls need, as the provider's own SDKs read it: it
 //! is passed over and counted ([`ReadStream::passed_over`]).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::provider::anthropic::messages::parse;
+use crate::provider::object::object;
 use crate::provider::stream::event::ReadStream;
 use crate::provider::stream::event::{StreamEvent, bounded, event_type, json};
 use crate::provider::stream::frame::{Frame, Framing};
@@ -139,7 +140,10 @@ impl AnthropicStream {
                         block.block.insert("input".to_owned(), parsed);
                     }
                     if let Some(call_index) = call {
-                        let whole = json!({"content": [Value::Object(block.block.clone())]});
+                        let whole = object([(
+                            "content",
+                            Value::Array(vec![Value::Object(block.block.clone())]),
+                        )]);
                         if let Some(call) = parse(&whole)?.into_iter().next() {
                             // Its arguments as they came, for the registry to
                             // read the tool's input out of.

@@ -11,6 +11,7 @@ use crate::output::media::{Media, MediaKind, Part};
 use crate::output::result::{ToolOutput, ToolResult};
 use crate::provider::call::ProviderCall;
 use crate::provider::call::{optional_string, string_at};
+use crate::provider::object::object;
 use crate::provider::parts::{LeftOut, is_common_image, parts_of};
 
 /// The model's content: `candidates[0].content` of a response, the content
@@ -18,11 +19,17 @@ use crate::provider::parts::{LeftOut, is_common_image, parts_of};
 /// them, as the other providers' bare lists are).
 fn content(response: &Value) -> Result<Cow<'_, Value>, String> {
     if response.is_array() {
-        return Ok(Cow::Owned(json!({"role": "model", "parts": response})));
+        return Ok(Cow::Owned(object([
+            ("role", "model".into()),
+            ("parts", response.clone()),
+        ])));
     }
     if response.get("candidates").is_some() {
-        return response
-            .pointer("/candidates/0/content")
+        // `get`, not `pointer`: a pointer is read and its steps copied on
+        // every call.
+        return response["candidates"]
+            .get(0)
+            .and_then(|candidate| candidate.get("content"))
             .map(Cow::Borrowed)
             .ok_or_else(|| {
                 // A candidate stopped for safety or a malformed call has no
@@ -84,7 +91,7 @@ pub(crate) fn format<'a, 'b>(
                 with_media(parts)
             } else {
                 match result.output() {
-                    ToolOutput::Json(value) => (json!({ "output": value }), Vec::new()),
+                    ToolOutput::Json(value) => (object([("output", value.clone())]), Vec::new()),
                     _ => (json!({ "output": result.model_text() }), Vec::new()),
                 }
             };
@@ -97,13 +104,16 @@ pub(crate) fn format<'a, 'b>(
             if !media.is_empty() {
                 function_response.insert("parts".into(), media.into());
             }
-            json!({ "functionResponse": function_response })
+            object([("functionResponse", Value::Object(function_response))])
         })
         .collect();
     if parts.is_empty() {
         return Vec::new();
     }
-    vec![json!({"role": "user", "parts": parts})]
+    vec![object([
+        ("role", "user".into()),
+        ("parts", Value::Array(parts)),
+    ])]
 }
 
 /// The `response` of a result made of parts and the function response's

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use crate::provider::gemini::content::parse;
 use crate::provider::gemini::partial_args::{StreamedCall, continues};
+use crate::provider::object::object;
 use crate::provider::stream::event::ReadStream;
 use crate::provider::stream::event::{StreamEvent, bounded, json};
 use crate::provider::stream::frame::{Frame, Framing};
@@ -27,6 +28,19 @@ pub(crate) struct GeminiStream {
     events: usize,
     /// A call whose arguments stream over parts, until it is whole.
     streamed: Option<StreamedCall>,
+}
+
+/// A response of the model's content holding `part` alone, as `parse`
+/// reads a response.
+fn one_part(part: Value) -> Value {
+    let content = object([
+        ("parts", Value::Array(vec![part])),
+        ("role", "model".into()),
+    ]);
+    object([(
+        "candidates",
+        Value::Array(vec![object([("content", content)])]),
+    )])
 }
 
 /// Whether a part is plain text, which the next plain text continues.
@@ -120,7 +134,7 @@ impl GeminiStream {
                     .unwrap_or_default()
                     .to_owned(),
             });
-            let whole = json!({"candidates": [{"content": {"parts": [part], "role": "model"}}]});
+            let whole = one_part(part.clone());
             let parsed = parse(&whole)?;
             if let Some(call) = parsed.into_iter().next() {
                 // The text the delta gives is the registry's to read.
@@ -182,7 +196,7 @@ impl GeminiStream {
         let index = streamed.index;
         let part = streamed.into_part();
         let arguments = part["functionCall"]["args"].to_string();
-        let whole = json!({"candidates": [{"content": {"parts": [&part], "role": "model"}}]});
+        let whole = one_part(part.clone());
         let call = parse(&whole)?.into_iter().next();
         let call = call.map(|call| call.with_text(&arguments));
         events.push(StreamEvent::ArgumentsDelta {

@@ -17,6 +17,7 @@ use crate::provider::call::string_at;
 use crate::provider::choice::ToolChoice;
 use crate::provider::family::{Family, ListState, Parameters};
 use crate::provider::not_strict::Blocker;
+use crate::provider::object::object;
 use crate::tool::ToolInfo;
 
 /// The Model Context Protocol (`mcp`): `tools/list` entries, `tools/call`
@@ -139,7 +140,11 @@ fn format<'a, 'b>(pairs: impl Iterator<Item = (&'a ProviderCall, &'b ToolResult)
                     "error": {"code": INVALID_PARAMS, "message": result.model_text()},
                 });
             }
-            json!({"jsonrpc": "2.0", "id": id, "result": call_tool_result(result)})
+            object([
+                ("jsonrpc", "2.0".into()),
+                ("id", id),
+                ("result", call_tool_result(result)),
+            ])
         })
         .collect()
 }

@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::provider::object::object;
 use crate::provider::ollama::server::OLLAMA_SERVER;
 use crate::provider::openai_chat::parse::parse_chat;
 use crate::provider::openai_chat::stream::ChatStream;
@@ -90,7 +91,11 @@ impl OllamaLines {
                 .unwrap_or_default()
                 .to_owned(),
         });
-        let whole = serde_json::json!({"message": {"role": "assistant", "tool_calls": [call]}});
+        let message = object([
+            ("role", "assistant".into()),
+            ("tool_calls", Value::Array(vec![call.clone()])),
+        ]);
+        let whole = object([("message", message)]);
         let parsed = parse_chat(&OLLAMA_SERVER, &whole)?.into_iter().next();
         // The text the delta gives is the registry's to read.
         let parsed = parsed.map(|parsed| parsed.with_text(&arguments));

@@ -2,11 +2,12 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::dispatch::read::raw::kind;
 use crate::provider::call::ProviderCall;
 use crate::provider::call::{list, optional_string, string_at};
+use crate::provider::object::object;
 use crate::provider::openai_chat::server::ChatServer;
 
 /// The assistant message of a completion (or of an Ollama chat response),
@@ -14,13 +15,17 @@ use crate::provider::openai_chat::server::ChatServer;
 /// that holds it, as the other providers' bare lists are.
 fn chat_message<'r>(server: &ChatServer, response: &'r Value) -> Result<Cow<'r, Value>, String> {
     if response.is_array() {
-        return Ok(Cow::Owned(
-            json!({"role": "assistant", "tool_calls": response}),
-        ));
+        return Ok(Cow::Owned(object([
+            ("role", "assistant".into()),
+            ("tool_calls", response.clone()),
+        ])));
     }
     if response.get("choices").is_some() {
-        return response
-            .pointer("/choices/0/message")
+        // `get`, not `pointer`: a pointer is read and its steps copied on
+        // every call.
+        return response["choices"]
+            .get(0)
+            .and_then(|choice| choice.get("message"))
             .map(Cow::Borrowed)
             .ok_or_else(|| "`choices[0]` has no `message`".to_owned());
     }

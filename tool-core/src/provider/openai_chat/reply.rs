@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use crate::output::media::{MediaKind, Part};
 use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
+use crate::provider::object::object;
 use crate::provider::openai_chat::server::ChatServer;
 use crate::provider::parts::{file_name, is_common_image, parts_of};
 
@@ -90,7 +91,10 @@ impl Attached {
                 "role": "user", "content": headings.join("\n"), "images": self.images,
             }));
         }
-        Some(json!({"role": "user", "content": self.parts}))
+        Some(object([
+            ("role", "user".into()),
+            ("content", Value::Array(self.parts)),
+        ]))
     }
 }
 

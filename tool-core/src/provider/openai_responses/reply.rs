@@ -7,6 +7,7 @@ use crate::output::media::AsText;
 use crate::output::media::{MediaKind, Part};
 use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
+use crate::provider::object::object;
 use crate::provider::parts::{LeftOut, file_name, is_common_image, parts_of};
 
 /// One `function_call_output` item per call, keyed by its `call_id`; the
@@ -23,11 +24,11 @@ pub(crate) fn format_responses<'a, 'b>(
                 Some(parts) => Value::Array(parts.iter().map(input_part).collect()),
                 None => result.model_text().into(),
             };
-            json!({
-                "type": "function_call_output",
-                "call_id": call.id().unwrap_or_default(),
-                "output": output,
-            })
+            object([
+                ("type", "function_call_output".into()),
+                ("call_id", call.id().unwrap_or_default().into()),
+                ("output", output),
+            ])
         })
         .collect()
 }

@@ -11,9 +11,10 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::provider::listing::SEARCH_TOOL;
+use crate::provider::object::object;
 use crate::provider::openai_responses::parse::parse_responses;
 use crate::provider::stream::event::ReadStream;
 use crate::provider::stream::event::{StreamEvent, bounded, event_type, json};
@@ -111,7 +112,8 @@ impl ResponsesStream {
                         .ok_or_else(|| format!("output item {at} was done before it was added"))?;
                     *done = true;
                     let index = *index;
-                    let parsed = parse_responses(&json!({"output": [item]}))?;
+                    let parsed =
+                        parse_responses(&object([("output", Value::Array(vec![item.clone()]))]))?;
                     if let Some(call) = parsed.into_iter().next() {
                         events.push(StreamEvent::CallComplete { index, call });
                     }
