@@ -14,75 +14,19 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::provider::stream::{StreamEvent, StreamReader};
 use tool_core::provider::{Provider, ProviderCall};
 use tool_core::registry::ToolCall;
-use tool_core::{ToolContext, ToolRegistry, tool};
+use tool_core::{ToolContext, ToolRegistry};
 
-#[path = "support/table.rs"]
-mod table;
+#[path = "support/three_tools.rs"]
+mod three_tools;
+
+use three_tools::{paired, registry, shapes};
 
 const ROUNDS: usize = 15;
 const CALLS: usize = 1_000;
-
-/// Add a note to the user's notebook.
-#[tool]
-fn add_note(title: String, body: String, priority: u8) -> String {
-    format!("added note `{title}` (priority {priority}): {body}")
-}
-
-/// When an event happens.
-#[derive(Serialize, Deserialize, schemars::JsonSchema)]
-struct Slot {
-    date: String,
-    start_hour: u8,
-    duration_minutes: u16,
-}
-
-/// Put an event in the calendar.
-#[tool]
-fn create_event(title: String, when: Slot) -> String {
-    format!(
-        "event `{title}` on {} at {:02}:00 for {} minutes",
-        when.date, when.start_hour, when.duration_minutes
-    )
-}
-
-/// A line of an order.
-#[derive(Serialize, Deserialize, schemars::JsonSchema)]
-struct Item {
-    sku: String,
-    quantity: u32,
-}
-
-/// Add lines to an order.
-#[tool]
-fn add_items(order_id: u64, items: Vec<Item>) -> String {
-    let units: u32 = items.iter().map(|item| item.quantity).sum();
-    format!("order {order_id}: {} lines, {units} units", items.len())
-}
-
-/// Each tool's name and arguments.
-fn shapes() -> [(&'static str, Value); 3] {
-    [
-        (
-            "add_note",
-            json!({"title": "Groceries", "body": "milk, eggs", "priority": 2}),
-        ),
-        (
-            "create_event",
-            json!({"title": "Standup", "when": {"date": "2026-03-02", "start_hour": 9, "duration_minutes": 15}}),
-        ),
-        (
-            "add_items",
-            json!({"order_id": 1042, "items": [
-                {"sku": "A-1", "quantity": 2}, {"sku": "B-7", "quantity": 5}, {"sku": "C-3", "quantity": 1}
-            ]}),
-        ),
-    ]
-}
 
 /// A stream of `provider` with one call of `name`, as the provider
 /// sends it.
@@ -178,10 +122,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
-    let registry: ToolRegistry = ToolRegistry::new()
-        .with(AddNote)
-        .with(CreateEvent)
-        .with(AddItems);
+    let registry = registry();
     let ctx = ToolContext::new(());
     // `--profile text|value`: Anthropic's `add_items` call alone, for a
     // profiler to watch.
@@ -196,7 +137,7 @@ fn main() {
     }
     let mut lines = vec![
         format!(
-            "One call read from a one-call stream of the provider, given to `ToolRegistry::call_all`: from the text its stream gave (`ProviderCall::to_tool_call`), or from a copy of its value, as before the stream kept the text. {ROUNDS} rounds (after one warm-up) of blocks of {CALLS} calls, the two ways alternating; each cell the median over rounds of text ÷ value (min–max), and the ns a call from the text (from the value)."
+            "One call read from a one-call stream of the provider, given to `ToolRegistry::call_all`: from the text its stream gave (`ProviderCall::to_tool_call`), or from a copy of its value, as before the stream kept the text. {ROUNDS} rounds (after one warm-up) of blocks of {CALLS} calls, the two ways alternating; each cell the median over rounds of text ÷ value (min–max), then the ns a call from the text."
         ),
         String::new(),
         "| family | `add_note`: 3 scalars | `create_event`: a nested struct | `add_items`: `Vec` of 3 structs |".to_owned(),
@@ -210,44 +151,21 @@ fn main() {
         let mut row = format!("| {label} |");
         for (name, arguments) in shapes() {
             let call = streamed_call(provider, &stream(provider, name, &arguments));
-            let (mut ratios, mut text_ns, mut value_ns) = (Vec::new(), Vec::new(), Vec::new());
-            for round in 0..=ROUNDS {
-                let (text, value) = runtime.block_on(async {
-                    if round % 2 == 0 {
-                        let text = block(&registry, &ctx, &call, true).await;
-                        (text, block(&registry, &ctx, &call, false).await)
-                    } else {
-                        let value = block(&registry, &ctx, &call, false).await;
-                        (block(&registry, &ctx, &call, true).await, value)
-                    }
-                });
-                if round > 0 {
-                    ratios.push(text.as_secs_f64() / value.as_secs_f64());
-                    text_ns.push(text.as_secs_f64() * 1e9 / CALLS as f64);
-                    value_ns.push(value.as_secs_f64() * 1e9 / CALLS as f64);
-                }
-            }
-            let (low, high) = ratios.iter().fold((f64::MAX, f64::MIN), |(low, high), &r| {
-                (low.min(r), high.max(r))
-            });
-            row.push_str(&format!(
-                " {:.2} ({low:.2}–{high:.2}); {:.0} ns ({:.0}) |",
-                table::median(ratios.clone()),
-                table::median(text_ns),
-                table::median(value_ns)
-            ));
+            row.push_str(&paired(ROUNDS, CALLS, |text| {
+                runtime.block_on(block(&registry, &ctx, &call, text))
+            }));
         }
         lines.push(row);
     }
     lines.push(String::new());
     lines.push(format!(
         "{} Command: `cargo bench --bench streamed_call -- --write`.",
-        table::machine()
+        three_tools::machine()
     ));
     let out = lines.join("\n");
     println!("{out}");
     if std::env::args().any(|arg| arg == "--write") {
         let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
-        table::write_table(&benchmarks, "streamed-call-table", &out);
+        three_tools::write_table(&benchmarks, "streamed-call-table", &out);
     }
 }

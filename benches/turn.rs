@@ -12,73 +12,17 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_core::provider::Provider;
-use tool_core::{ToolContext, ToolRegistry, tool};
+use tool_core::{ToolContext, ToolRegistry};
 
-#[path = "support/table.rs"]
-mod table;
+#[path = "support/three_tools.rs"]
+mod three_tools;
+
+use three_tools::{paired, registry, shapes};
 
 const ROUNDS: usize = 15;
 const CALLS: usize = 1_000;
-
-/// Add a note to the user's notebook.
-#[tool]
-fn add_note(title: String, body: String, priority: u8) -> String {
-    format!("added note `{title}` (priority {priority}): {body}")
-}
-
-/// When an event happens.
-#[derive(Serialize, Deserialize, schemars::JsonSchema)]
-struct Slot {
-    date: String,
-    start_hour: u8,
-    duration_minutes: u16,
-}
-
-/// Put an event in the calendar.
-#[tool]
-fn create_event(title: String, when: Slot) -> String {
-    format!(
-        "event `{title}` on {} at {:02}:00 for {} minutes",
-        when.date, when.start_hour, when.duration_minutes
-    )
-}
-
-/// A line of an order.
-#[derive(Serialize, Deserialize, schemars::JsonSchema)]
-struct Item {
-    sku: String,
-    quantity: u32,
-}
-
-/// Add lines to an order.
-#[tool]
-fn add_items(order_id: u64, items: Vec<Item>) -> String {
-    let units: u32 = items.iter().map(|item| item.quantity).sum();
-    format!("order {order_id}: {} lines, {units} units", items.len())
-}
-
-/// Each tool's name and arguments.
-fn shapes() -> [(&'static str, Value); 3] {
-    [
-        (
-            "add_note",
-            json!({"title": "Groceries", "body": "milk, eggs", "priority": 2}),
-        ),
-        (
-            "create_event",
-            json!({"title": "Standup", "when": {"date": "2026-03-02", "start_hour": 9, "duration_minutes": 15}}),
-        ),
-        (
-            "add_items",
-            json!({"order_id": 1042, "items": [
-                {"sku": "A-1", "quantity": 2}, {"sku": "B-7", "quantity": 5}, {"sku": "C-3", "quantity": 1}
-            ]}),
-        ),
-    ]
-}
 
 /// A response of `provider` with one call of `name`, as the provider
 /// sends it.
@@ -170,10 +114,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
-    let registry: ToolRegistry = ToolRegistry::new()
-        .with(AddNote)
-        .with(CreateEvent)
-        .with(AddItems);
+    let registry = registry();
     let ctx = ToolContext::new(());
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == "--profile") {
@@ -207,48 +148,21 @@ fn main() {
         for (name, arguments) in shapes() {
             let response = response(provider, name, &arguments);
             let call = (name, &arguments);
-            let (mut ratios, mut turn_ns) = (Vec::new(), Vec::new());
-            for round in 0..=ROUNDS {
-                let (turn, direct) = runtime.block_on(async {
-                    if round % 2 == 0 {
-                        let turn = block(provider, &registry, &ctx, &response, call, true).await;
-                        (
-                            turn,
-                            block(provider, &registry, &ctx, &response, call, false).await,
-                        )
-                    } else {
-                        let direct = block(provider, &registry, &ctx, &response, call, false).await;
-                        (
-                            block(provider, &registry, &ctx, &response, call, true).await,
-                            direct,
-                        )
-                    }
-                });
-                if round > 0 {
-                    ratios.push(turn.as_secs_f64() / direct.as_secs_f64());
-                    turn_ns.push(turn.as_secs_f64() * 1e9 / CALLS as f64);
-                }
-            }
-            let (low, high) = ratios.iter().fold((f64::MAX, f64::MIN), |(low, high), &r| {
-                (low.min(r), high.max(r))
-            });
-            row.push_str(&format!(
-                " {:.2} ({low:.2}–{high:.2}); {:.0} ns |",
-                table::median(ratios),
-                table::median(turn_ns)
-            ));
+            row.push_str(&paired(ROUNDS, CALLS, |turn| {
+                runtime.block_on(block(provider, &registry, &ctx, &response, call, turn))
+            }));
         }
         lines.push(row);
     }
     lines.push(String::new());
     lines.push(format!(
         "{} Command: `cargo bench --bench turn -- --write`.",
-        table::machine()
+        three_tools::machine()
     ));
     let out = lines.join("\n");
     println!("{out}");
     if args.iter().any(|arg| arg == "--write") {
         let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
-        table::write_table(&benchmarks, "turn-table", &out);
+        three_tools::write_table(&benchmarks, "turn-table", &out);
     }
 }
