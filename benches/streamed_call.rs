@@ -14,71 +14,21 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
 use tool_core::provider::stream::{StreamEvent, StreamReader};
 use tool_core::provider::{Provider, ProviderCall};
 use tool_core::registry::ToolCall;
 use tool_core::{ToolContext, ToolRegistry};
 
+#[path = "../tests/support/one_call_stream.rs"]
+mod one_call_stream;
 #[path = "support/three_tools.rs"]
 mod three_tools;
 
+use one_call_stream::one_call_stream;
 use three_tools::{paired, registry, shapes};
 
 const ROUNDS: usize = 15;
 const CALLS: usize = 1_000;
-
-/// A stream of `provider` with one call of `name`, as the provider
-/// sends it.
-fn stream(provider: Provider, name: &str, arguments: &Value) -> String {
-    let event = |kind: &str, data: Value| format!("event: {kind}\ndata: {data}\n\n");
-    match provider {
-        Provider::Anthropic { .. } => {
-            let text = arguments.to_string();
-            let (first, second) = text.split_at(text.len() / 2);
-            let delta = |piece: &str| {
-                event(
-                    "content_block_delta",
-                    json!({"type": "content_block_delta", "index": 0,
-                        "delta": {"type": "input_json_delta", "partial_json": piece}}),
-                )
-            };
-            [
-                event(
-                    "message_start",
-                    json!({"type": "message_start", "message": {"role": "assistant", "content": []}}),
-                ),
-                event(
-                    "content_block_start",
-                    json!({"type": "content_block_start", "index": 0,
-                        "content_block": {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}}),
-                ),
-                delta(first),
-                delta(second),
-                event(
-                    "content_block_stop",
-                    json!({"type": "content_block_stop", "index": 0}),
-                ),
-                event("message_stop", json!({"type": "message_stop"})),
-            ]
-            .concat()
-        }
-        Provider::Gemini { .. } => format!(
-            "data: {}\r\n\r\n",
-            json!({"candidates": [{"content": {"role": "model", "parts": [
-                {"functionCall": {"name": name, "args": arguments}}
-            ]}}]})
-        ),
-        _ => [
-            json!({"message": {"role": "assistant", "content": "", "tool_calls": [
-                {"function": {"name": name, "arguments": arguments}}
-            ]}, "done": false}),
-            json!({"message": {"role": "assistant", "content": ""}, "done": true}),
-        ]
-        .map(|line| format!("{line}\n"))
-        .concat(),
-    }
-}
 
 /// The call a stream completes.
 fn streamed_call(provider: Provider, stream: &str) -> ProviderCall {
@@ -131,7 +81,8 @@ fn main() {
         let text = args.get(at + 1).is_some_and(|way| way == "text");
         let provider = Provider::Anthropic { strict: false };
         let [.., (name, arguments)] = shapes();
-        let call = streamed_call(provider, &stream(provider, name, &arguments));
+        let stream = one_call_stream(provider, name, &arguments.to_string());
+        let call = streamed_call(provider, &stream);
         runtime.block_on(block(&registry, &ctx, &call, text));
         return;
     }
@@ -150,7 +101,8 @@ fn main() {
     ] {
         let mut row = format!("| {label} |");
         for (name, arguments) in shapes() {
-            let call = streamed_call(provider, &stream(provider, name, &arguments));
+            let stream = one_call_stream(provider, name, &arguments.to_string());
+            let call = streamed_call(provider, &stream);
             row.push_str(&paired(ROUNDS, CALLS, |text| {
                 runtime.block_on(block(&registry, &ctx, &call, text))
             }));

@@ -255,8 +255,8 @@ async fn five_questions_whole_and_streamed() {
     let max_requests = setting("TOOL_REAL_MODEL_MAX_REQUESTS", 4).to_string();
     let timeout = setting("TOOL_REAL_MODEL_TIMEOUT_SECS", 600).to_string();
     // The example's own settings: a CPU model's turn outlasts the defaults.
-    let options = parse_args(
-        [
+    let flags = |more: &[&str]| {
+        let limits = [
             "--base-url",
             &server.base_url,
             "--timeout-secs",
@@ -265,10 +265,11 @@ async fn five_questions_whole_and_streamed() {
             &timeout,
             "--max-requests",
             &max_requests,
-        ]
-        .map(str::to_owned),
-    )
-    .expect("the example's flags");
+        ];
+        let all = limits.iter().chain(more).map(|flag| (*flag).to_owned());
+        parse_args(all.collect::<Vec<_>>()).expect("the example's flags")
+    };
+    let options = flags(&[]);
     let endpoint = Endpoint::local(Api::OpenAi, server.base_url.as_str()).limited(&options);
 
     let (mut succeeded, mut failed) = (0, 0);
@@ -303,24 +304,7 @@ async fn five_questions_whole_and_streamed() {
     // own: `--provider openai-compatible`, `--base-url`, `--model`.
     let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
     for (prompt, model) in PROBES {
-        let options = parse_args(
-            [
-                "--provider",
-                "openai-compatible",
-                "--base-url",
-                &server.base_url,
-                "--model",
-                model,
-                "--timeout-secs",
-                &timeout,
-                "--stall-secs",
-                &timeout,
-                "--max-requests",
-                &max_requests,
-            ]
-            .map(str::to_owned),
-        )
-        .expect("the example's flags");
+        let options = flags(&["--provider", "openai-compatible", "--model", model]);
         let endpoint = Endpoint::from_options(&options)
             .expect("a server of one's own")
             .whole();

@@ -5,10 +5,15 @@
 //! text is the provider's own, a key given twice refused as it is in
 //! OpenAI's string (a parsed value has already dropped one).
 
-use serde_json::{Value, json};
+use serde_json::json;
 use tool_core::provider::stream::{StreamEvent, StreamReader};
 use tool_core::provider::{Provider, ProviderCall};
 use tool_core::{ToolContext, ToolRegistry, tool};
+
+#[path = "../support/one_call_stream.rs"]
+mod one_call_stream;
+
+use one_call_stream::one_call_stream;
 
 /// Get the weather for a city.
 #[tool]
@@ -43,36 +48,9 @@ async fn from_anthropic_s_stream_a_key_given_twice_is_refused_as_in_openai_s_str
     );
 }
 
-/// Anthropic's stream of one call whose input is `input`, in two deltas.
+/// Anthropic's stream of one call of `get_weather` whose input is `input`.
 fn anthropic_stream(input: &str) -> String {
-    let event = |kind: &str, data: Value| format!("event: {kind}\ndata: {data}\n\n");
-    let (first, second) = input.split_at(input.len() / 2);
-    let delta = |piece: &str| {
-        event(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0,
-                "delta": {"type": "input_json_delta", "partial_json": piece}}),
-        )
-    };
-    [
-        event(
-            "message_start",
-            json!({"type": "message_start", "message": {"role": "assistant", "content": []}}),
-        ),
-        event(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0,
-                "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}}),
-        ),
-        delta(first),
-        delta(second),
-        event(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-        event("message_stop", json!({"type": "message_stop"})),
-    ]
-    .concat()
+    one_call_stream(ANTHROPIC, "get_weather", input)
 }
 
 /// The calls a stream completes, read whole.
@@ -95,23 +73,15 @@ fn streamed_calls_keep_their_arguments_text() {
     let calls = streamed_calls(ANTHROPIC, &anthropic);
     assert_eq!(texts(&calls), [Some(r#"{"city": "Oslo"}"#)]);
 
-    let gemini = format!(
-        "data: {}\r\n\r\n",
-        json!({"candidates": [{"content": {"role": "model", "parts": [
-            {"functionCall": {"name": "get_weather", "args": {"city": "Rome", "days": 3}}}
-        ]}}]})
+    let gemini = one_call_stream(
+        Provider::Gemini { openapi: false },
+        "get_weather",
+        r#"{"city": "Rome", "days": 3}"#,
     );
     let calls = streamed_calls(Provider::Gemini { openapi: false }, &gemini);
     assert_eq!(texts(&calls), [Some(r#"{"city":"Rome","days":3}"#)]);
 
-    let ollama = [
-        json!({"message": {"role": "assistant", "content": "", "tool_calls": [
-            {"function": {"name": "get_weather", "arguments": {"city": "Bern"}}}
-        ]}, "done": false}),
-        json!({"message": {"role": "assistant", "content": ""}, "done": true}),
-    ]
-    .map(|line| format!("{line}\n"))
-    .concat();
+    let ollama = one_call_stream(Provider::Ollama, "get_weather", r#"{"city": "Bern"}"#);
     let calls = streamed_calls(Provider::Ollama, &ollama);
     assert_eq!(texts(&calls), [Some(r#"{"city":"Bern"}"#)]);
 }
