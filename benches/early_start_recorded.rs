@@ -17,6 +17,8 @@ use tool_core::provider::Provider;
 use tool_core::provider::stream::{StreamEvent, StreamedTurn};
 use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolRegistry, ToolResult};
 
+#[path = "support/recorded.rs"]
+mod recorded;
 #[path = "support/table.rs"]
 mod table;
 
@@ -140,42 +142,14 @@ fn main() {
         "| family | streams | calls | median µs | p99 µs | max µs | target |".to_owned(),
         "|---|---:|---:|---:|---:|---:|---|".to_owned(),
     ];
-    for (label, dirs, provider) in [
-        (
-            "OpenAI Chat and look-alikes",
-            &["openai-chat", "groq", "deepseek", "xai"][..],
-            Provider::OpenAiChat { strict: false },
-        ),
-        (
-            "OpenAI Responses",
-            &["openai-responses"][..],
-            Provider::OpenAiResponses { strict: true },
-        ),
-        (
-            "Anthropic",
-            &["anthropic"][..],
-            Provider::Anthropic { strict: false },
-        ),
-        (
-            "Gemini",
-            &["gemini"][..],
-            Provider::Gemini { openapi: false },
-        ),
-    ] {
+    for (label, dirs, provider) in recorded::FAMILIES {
         let mut streams = Vec::new();
-        for dir in dirs {
-            let mut paths: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
-                .expect("the recorded corpus")
-                .map(|entry| entry.expect("a stream").path())
-                .collect();
-            paths.sort();
-            for path in paths {
-                let stream = std::fs::read_to_string(&path).expect("a stream");
-                // Gemini's events end in CR LF CR LF: one event a feed.
-                let stream = stream.replace("\r\n", "\n");
-                if let Some(names) = called(provider, stream.as_bytes()) {
-                    streams.push((stream, names));
-                }
+        for stream in recorded::recorded(root, dirs) {
+            let stream = String::from_utf8(stream).expect("a stream in UTF-8");
+            // Gemini's events end in CR LF CR LF: one event a feed.
+            let stream = stream.replace("\r\n", "\n");
+            if let Some(names) = called(provider, stream.as_bytes()) {
+                streams.push((stream, names));
             }
         }
         let mut micros = Vec::new();

@@ -15,6 +15,8 @@ use serde_json::{Value, json};
 use tool_core::provider::Provider;
 use tool_core::provider::stream::StreamEvent;
 
+#[path = "../../benches/support/recorded.rs"]
+mod recorded;
 #[path = "../../benches/support/table.rs"]
 mod table;
 
@@ -97,18 +99,10 @@ fn corpus(dirs: &[&str], provider: Provider, copies: usize) -> (Vec<Vec<u8>>, us
     );
     let mut streams = Vec::new();
     let mut calls = 0;
-    for dir in dirs {
-        let mut paths: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
-            .expect("the recorded corpus")
-            .map(|entry| entry.expect("a stream").path())
-            .collect();
-        paths.sort();
-        for path in paths {
-            let stream = std::fs::read(&path).expect("a stream");
-            if let Some(found) = try_read(provider, &stream) {
-                calls += found * copies;
-                streams.extend(std::iter::repeat_n(stream, copies));
-            }
+    for stream in recorded::recorded(root, dirs) {
+        if let Some(found) = try_read(provider, &stream) {
+            calls += found * copies;
+            streams.extend(std::iter::repeat_n(stream, copies));
         }
     }
     (streams, calls)
@@ -199,28 +193,7 @@ fn main() {
             8,
         ),
     ];
-    for (label, dirs, provider) in [
-        (
-            "OpenAI Chat and look-alikes",
-            &["openai-chat", "groq", "deepseek", "xai"][..],
-            chat,
-        ),
-        (
-            "OpenAI Responses",
-            &["openai-responses"][..],
-            Provider::OpenAiResponses { strict: true },
-        ),
-        (
-            "Anthropic",
-            &["anthropic"][..],
-            Provider::Anthropic { strict: false },
-        ),
-        (
-            "Gemini",
-            &["gemini"][..],
-            Provider::Gemini { openapi: false },
-        ),
-    ] {
+    for (label, dirs, provider) in recorded::FAMILIES {
         let (streams, calls) = corpus(dirs, provider, 20);
         cases.push((
             format!(

@@ -12,7 +12,7 @@ use crate::provider::gemini::content::parse;
 use crate::provider::gemini::partial_args::{StreamedCall, continues};
 use crate::provider::object::object;
 use crate::provider::stream::event::ReadStream;
-use crate::provider::stream::event::{StreamEvent, bounded, json};
+use crate::provider::stream::event::{StreamEvent, bounded, json_object};
 use crate::provider::stream::frame::{Frame, Framing};
 
 /// The response as its events build it.
@@ -56,13 +56,7 @@ impl GeminiStream {
         limit: usize,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
-        let event = json(frame)?;
-        if let Some(error) = event.get("error") {
-            return Err(format!("the provider sent an error: {error}"));
-        }
-        let Value::Object(mut event) = event else {
-            return Err("an event is not an object".to_owned());
-        };
+        let mut event = json_object(frame, "an event")?;
         self.events += 1;
         let candidates = event.remove("candidates");
         for (field, value) in event {

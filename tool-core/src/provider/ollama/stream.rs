@@ -11,7 +11,7 @@ use crate::provider::ollama::server::OLLAMA_SERVER;
 use crate::provider::openai_chat::parse::parse_chat;
 use crate::provider::openai_chat::stream::ChatStream;
 use crate::provider::stream::event::ReadStream;
-use crate::provider::stream::event::{StreamEvent, bounded, json};
+use crate::provider::stream::event::{StreamEvent, bounded, json_object};
 use crate::provider::stream::frame::{Frame, Framing};
 
 /// The response as its lines build it.
@@ -29,13 +29,7 @@ impl OllamaLines {
         limit: usize,
         events: &mut Vec<StreamEvent>,
     ) -> Result<bool, String> {
-        let line = json(frame)?;
-        if let Some(error) = line.get("error") {
-            return Err(format!("the provider sent an error: {error}"));
-        }
-        let Value::Object(mut line) = line else {
-            return Err("a line is not an object".to_owned());
-        };
+        let mut line = json_object(frame, "a line")?;
         if let Some(Value::Object(message)) = line.remove("message") {
             for (field, value) in message {
                 match (field.as_str(), value) {

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::provider::openai_chat::parse::parse_chat;
 use crate::provider::openai_chat::server::ChatServer;
 use crate::provider::stream::event::ReadStream;
-use crate::provider::stream::event::{StreamEvent, bounded, json};
+use crate::provider::stream::event::{StreamEvent, bounded, json_object};
 use crate::provider::stream::frame::{Frame, Framing};
 
 /// A call as its deltas build it.
@@ -104,13 +104,7 @@ impl ChatStream {
             events.push(StreamEvent::Done);
             return Ok(true);
         }
-        let chunk = json(frame)?;
-        if let Some(error) = chunk.get("error") {
-            return Err(format!("the provider sent an error: {error}"));
-        }
-        let Value::Object(mut chunk) = chunk else {
-            return Err("a chunk is not an object".to_owned());
-        };
+        let mut chunk = json_object(frame, "a chunk")?;
         if let Some(usage) = chunk.remove("usage").filter(|usage| !usage.is_null()) {
             self.usage = Some(usage);
         }

@@ -1,7 +1,7 @@
 //! What a stream says ([`StreamEvent`]), and what a family's reader of its
 //! stream is ([`ReadStream`]), with the helpers the readers share.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::provider::call::ProviderCall;
 use crate::provider::stream::frame::{Frame, Framing};
@@ -134,6 +134,19 @@ pub(crate) fn json(frame: &Frame) -> Result<Value, String> {
         let shown: String = frame.data.chars().take(80).collect();
         format!("an event is not JSON ({error}): {shown}")
     })
+}
+
+/// A frame's data as a JSON object, for the streams whose every frame is
+/// one (a Chat chunk, a Gemini event, an Ollama line; `what` names it):
+/// an `error` in it ends the stream with the provider's words.
+pub(crate) fn json_object(frame: &Frame, what: &str) -> Result<Map<String, Value>, String> {
+    match json(frame)? {
+        Value::Object(object) => match object.get("error") {
+            Some(error) => Err(format!("the provider sent an error: {error}")),
+            None => Ok(object),
+        },
+        _ => Err(format!("{what} is not an object")),
+    }
 }
 
 /// An event's type: its `type` field, else the name the stream gave it.
