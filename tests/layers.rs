@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 /// tool-core's top-level modules, bottom first: each may name only those
 /// before it.
-const LAYERS: [&str; 15] = [
+const LAYERS: [&str; 17] = [
     "error", "output", "store", "tool", "schema", "value", "context", "observe", "policy",
-    "elicit", "dispatch", "registry", "toolset", "provider", "search",
+    "resource", "prompt", "elicit", "dispatch", "registry", "toolset", "provider", "search",
 ];
 
 /// Every `.rs` file under `dir`, tests aside (they may reach anywhere).

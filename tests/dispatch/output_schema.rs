@@ -74,7 +74,6 @@ fn registry() -> ToolRegistry<String> {
 /// The schema schemars derives for `Weather`, as the output schema.
 fn weather_schema() -> Value {
     json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
             "city": {"description": "The city.", "type": "string"},

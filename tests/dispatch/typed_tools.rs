@@ -91,7 +91,6 @@ async fn definition_comes_from_doc_comments_and_types() {
     assert_eq!(
         schema,
         &json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",
             "properties": {
                 "city": {

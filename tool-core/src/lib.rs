@@ -64,6 +64,9 @@
 //!   that turn a tool's return value into a [`ToolResult`];
 //! - [`policy`]: who may run what: tiers, and the approval hook that
 //!   decides on calls of `Confirm` tools;
+//! - [`resource`] and [`prompt`]: what a server offers besides tools
+//!   (MCP's resources, read by URI, and prompts, got by name), written
+//!   beside its tools and run in the same [`ToolContext`];
 //! - [`observe`]: the start, progress and finish of every call, for logs
 //!   and metrics;
 //! - [`context`]: what a call carries beside its arguments, set up by
@@ -111,8 +114,10 @@ pub mod error;
 pub mod observe;
 pub mod output;
 pub mod policy;
+pub mod prompt;
 pub mod provider;
 pub mod registry;
+pub mod resource;
 pub mod schema;
 #[cfg(feature = "search")]
 pub mod search;

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+#[allow(deprecated)]
+use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult,
     ProgressNotificationParam, ProgressToken, Task,
@@ -12,12 +14,13 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tool_core::context::ContextBuilder;
-use tool_core::observe::CallProgress;
+use tool_core::observe::{CallLog, CallProgress};
 use tool_core::{ToolError, ToolResult};
 
 use crate::answer::answer;
 use crate::approval::with_approver;
 use crate::elicit::with_asker;
+use crate::logging::notification;
 use crate::report::Report;
 use crate::server::McpServer;
 use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
@@ -26,7 +29,8 @@ use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
 /// request's token (cancelled by the client's `notifications/cancelled`,
 /// and by the server's context), and, when the client sent a
 /// `progressToken`, a listener that sends each report as
-/// `notifications/progress`. A `long_running` tool's result is waited
+/// `notifications/progress`, and one that sends the log lines of the
+/// levels the client wants as `notifications/message`. A `long_running` tool's result is waited
 /// for, unless the client takes tasks (the extension): then the answer is
 /// a task that follows the call, with a token of its own that
 /// `tasks/cancel` cancels.
@@ -67,16 +71,27 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let asks = tool.is_some_and(|(.., asks)| asks);
     let mut ctx = with_asker(asks, &context, ctx);
     let progress_token = context.meta.get_progress_token();
+    let wanted = server.log_levels.wanted(&context);
     // Most calls have no one to report to: no channel for them.
     let mut reports = None;
-    if progress_token.is_some() {
+    if progress_token.is_some() || wanted.is_some() {
         let (sender, receiver) = mpsc::unbounded_channel();
-        ctx = ContextBuilder::from(ctx)
-            .progress_listener(move |event: &CallProgress<'_>| {
+        let mut builder = ContextBuilder::from(ctx);
+        if progress_token.is_some() {
+            let sender = sender.clone();
+            builder = builder.progress_listener(move |event: &CallProgress<'_>| {
                 // The request has been answered: MCP wants no progress after.
-                let _ = sender.send(Report::from(event));
-            })
-            .build();
+                let _ = sender.send(Sent::Progress(Report::from(event)));
+            });
+        }
+        if let Some(wanted) = wanted {
+            builder = builder.log_listener(move |log: &CallLog<'_>| {
+                if log.level >= wanted {
+                    let _ = sender.send(Sent::Log(notification(log)));
+                }
+            });
+        }
+        ctx = builder.build();
         reports = Some(receiver);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
@@ -227,22 +242,41 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     Ok(TaskStart::Task(task))
 }
 
+/// What a running call sends the client before its answer, in the order
+/// it was written.
+// rmcp marks logging deprecated (SEP-2577); 2025-11-25 and 2026-07-28
+// both have it.
+#[allow(deprecated)]
+enum Sent {
+    /// A report of progress: `notifications/progress`.
+    Progress(Report),
+    /// A log line of a level the client wants: `notifications/message`.
+    Log(LoggingMessageNotificationParam),
+}
+
 /// The next report, or never for a call without a channel.
-async fn next(reports: &mut Option<mpsc::UnboundedReceiver<Report>>) -> Option<Report> {
+async fn next(reports: &mut Option<mpsc::UnboundedReceiver<Sent>>) -> Option<Sent> {
     match reports {
         Some(reports) => reports.recv().await,
         None => std::future::pending().await,
     }
 }
 
-async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, report: Report) {
-    let Some(token) = token else { return };
-    let mut params = ProgressNotificationParam::new(token.clone(), report.done);
-    params.total = report.total;
-    params.message = report.message;
+async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, sent: Sent) {
+    let outcome = match sent {
+        Sent::Progress(report) => {
+            let Some(token) = token else { return };
+            let mut params = ProgressNotificationParam::new(token.clone(), report.done);
+            params.total = report.total;
+            params.message = report.message;
+            peer.notify_progress(params).await
+        }
+        #[allow(deprecated)]
+        Sent::Log(line) => peer.notify_logging_message(line).await,
+    };
     // A client that has gone away hears nothing; the call's result is
     // still made.
-    if let Err(error) = peer.notify_progress(params).await {
-        tracing::debug!(%error, "progress notification not sent");
+    if let Err(error) = outcome {
+        tracing::debug!(%error, "notification not sent");
     }
 }

@@ -9,30 +9,54 @@ use rmcp::model::{
     GetTaskParams, GetTaskResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
     ServerConfig, SubscriptionFilter, Tool,
 };
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PromptsCapability,
+    ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, SubscribeRequestParams,
+    UnsubscribeRequestParams,
+};
+// rmcp marks logging deprecated (SEP-2577); 2025-11-25 and 2026-07-28
+// both have it.
+#[allow(deprecated)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tool_core::toolset::Select;
 
 use crate::call::call_tool;
+use crate::catalog;
 use crate::server::McpServer;
 use crate::tasks::TaskOwner;
 use crate::tasks_2025;
 
 /// Tools, whose list may change, and tasks when a tool is `long_running`.
 impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
+    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
         let builder = ServerCapabilities::builder()
+            .enable_logging()
             .enable_tools()
             .enable_tool_list_changed();
         let long_running = self
             .registry()
             .tools()
             .any(|tool| tool.metadata.long_running);
-        let capabilities = if long_running {
+        let mut capabilities = if long_running {
             builder.enable_tasks().build()
         } else {
             builder.build()
         };
+        if !self.resources.is_empty() {
+            let mut resources = ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            capabilities.resources = Some(resources);
+        }
+        if !self.prompts.is_empty() {
+            capabilities.prompts = Some(PromptsCapability::default());
+        }
+        if !self.resources.is_empty() || !self.prompts.is_empty() {
+            capabilities.completions = Some(Default::default());
+        }
         let info = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         match &self.instructions {
             Some(instructions) => info.with_instructions(instructions.clone()),
@@ -84,6 +108,95 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.current.get().listing().ok()?.get(name).cloned()
+    }
+
+    /// The least level of the lines the session's client wants.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_levels.set(&context, request.level);
+        Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(catalog::list_resources(&self.resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(catalog::list_templates(&self.resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let ctx = self.context_for(&context);
+        let read = self.resources.read(&ctx, &request.uri).await;
+        catalog::read_answer(read, &request).map(Into::into)
+    }
+
+    // rmcp marks `resources/subscribe` legacy: 2025-11-25 has it.
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.subscribe(&context, &request.uri);
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.unsubscribe(&context, &request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(catalog::list_prompts(&self.prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let ctx = self.context_for(&context);
+        let arguments = catalog::prompt_arguments(&request);
+        let got = self.prompts.messages(&ctx, &request.name, &arguments).await;
+        let description = self
+            .prompts
+            .get(&request.name)
+            .map(|prompt| prompt.description());
+        catalog::prompt_answer(got, description).map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        catalog::complete(&self.resources, &self.prompts, &request)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -94,6 +94,7 @@ mod answer;
 mod approval;
 mod auth;
 mod call;
+mod catalog;
 mod changes;
 mod elicit;
 mod error;
@@ -102,8 +103,10 @@ mod handler;
 pub(crate) mod http_front;
 mod http_options;
 mod listing;
+mod logging;
 #[cfg(feature = "client")]
 pub mod mount;
+mod per_session;
 mod report;
 mod resource;
 pub mod rmcp_types;

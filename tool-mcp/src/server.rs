@@ -10,11 +10,15 @@ use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 use tool_core::context::ContextBuilder;
 use tool_core::policy::ApprovalHook;
+use tool_core::prompt::Prompts;
+use tool_core::resource::Resources;
 use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
+use crate::catalog::Subscriptions;
 use crate::changes::{Current, Follower, Listeners};
 use crate::http_options::HttpOptions;
+use crate::logging::LogLevels;
 use crate::search_finds::SearchFinds;
 use crate::server_hook::{InstallHook, installer};
 use crate::task_store::RerunFn;
@@ -77,6 +81,14 @@ pub struct McpServer<Ctx = ()> {
     /// What each caller's searches found, when the tools that wait to be
     /// found are shown only then ([`McpServer::with_search`]).
     pub(crate) found: Option<Arc<SearchFinds>>,
+    /// The log level each session asked for.
+    pub(crate) log_levels: Arc<LogLevels>,
+    /// The resources it serves, read in a call's context.
+    pub(crate) resources: Arc<Resources<Ctx>>,
+    /// The prompts it serves.
+    pub(crate) prompts: Arc<Prompts<Ctx>>,
+    /// The resources each session subscribed to.
+    pub(crate) subscriptions: Arc<Subscriptions>,
     /// Makes the context of a task run again here
     /// ([`McpServer::with_rerun_context`]).
     pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
@@ -125,6 +137,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             http: HttpOptions::default(),
             follower: None,
             found: None,
+            log_levels: Arc::default(),
+            resources: Arc::new(Resources::new()),
+            prompts: Arc::new(Prompts::new()),
+            subscriptions: Arc::default(),
             rerun: None,
         }
     }
@@ -260,6 +276,62 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         match &self.context {
             ContextSource::Fixed(ctx) => Some(ctx),
             ContextSource::PerRequest(_) => None,
+        }
+    }
+
+    /// Serves `resources` beside the tools (`resources/list`,
+    /// `resources/templates/list`, `resources/read`, and 2025-11-25's
+    /// `resources/subscribe`; [`McpServer::resource_updated`] tells the
+    /// subscribers of one that it changed), each read in the context a
+    /// tool call of the same request would run in.
+    ///
+    /// ```
+    /// use tool_core::resource::{Resource, ResourceContents, ResourceError, ResourceRead, Resources};
+    /// use tool_core::{BoxFuture, ToolContext, ToolRegistry};
+    /// use tool_mcp::McpServer;
+    ///
+    /// /// The changelog.
+    /// struct Changelog;
+    ///
+    /// impl Resource for Changelog {
+    ///     fn uri(&self) -> &str { "docs://changelog" }
+    ///     fn name(&self) -> &str { "changelog" }
+    ///     fn description(&self) -> &str { "What changed, release by release." }
+    ///     fn read<'a>(&'a self, _: &'a ToolContext, read: &'a ResourceRead)
+    ///         -> BoxFuture<'a, Result<Vec<ResourceContents>, ResourceError>> {
+    ///         Box::pin(async move { Ok(vec![ResourceContents::text(read.uri(), "## 1.0")]) })
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+    ///     .with_resources(Resources::new().with(Changelog));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn with_resources(mut self, resources: Resources<Ctx>) -> Self {
+        self.resources = Arc::new(resources);
+        self
+    }
+
+    /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`,
+    /// and the completion of their arguments), each got in the context a
+    /// tool call of the same request would run in.
+    #[must_use]
+    pub fn with_prompts(mut self, prompts: Prompts<Ctx>) -> Self {
+        self.prompts = Arc::new(prompts);
+        self
+    }
+
+    /// Tells every session subscribed to `uri` (2025-11-25's
+    /// `resources/subscribe`) that it changed:
+    /// `notifications/resources/updated`. A session that has gone is
+    /// skipped.
+    pub async fn resource_updated(&self, uri: &str) {
+        for peer in self.subscriptions.subscribers(uri) {
+            let params = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
+            if let Err(error) = peer.notify_resource_updated(params).await {
+                tracing::debug!(%error, uri, "resource update not sent");
+            }
         }
     }
 
@@ -405,6 +477,10 @@ impl<Ctx> Clone for McpServer<Ctx> {
             http: self.http.clone(),
             follower: self.follower.clone(),
             found: self.found.clone(),
+            log_levels: Arc::clone(&self.log_levels),
+            resources: Arc::clone(&self.resources),
+            prompts: Arc::clone(&self.prompts),
+            subscriptions: Arc::clone(&self.subscriptions),
             rerun: self.rerun.clone(),
         }
     }

@@ -1,10 +1,12 @@
 //! The server's JSON-RPC as it is on the wire, read and written by hand
-//! over an in-process pipe: exact answers, and progress only for a request
-//! that asked for it with a `progressToken`.
+//! over an in-process pipe: exact answers, progress only for a request
+//! that asked for it with a `progressToken`, and log lines at the levels
+//! the client asked for.
 
 use rmcp::ServiceExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+use tool_core::observe::LogLevel;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::McpServer;
 
@@ -31,6 +33,15 @@ async fn report() -> &'static str {
 #[tool(tier = Observe, scopes = ["files:read"])]
 fn secret() -> &'static str {
     "the secret"
+}
+
+/// Write a line at three levels.
+#[tool(tier = Observe)]
+fn chatty(ctx: &ToolContext) -> &'static str {
+    ctx.log(LogLevel::Debug, "looking");
+    ctx.log(LogLevel::Info, "found 3");
+    ctx.log(LogLevel::Warning, "one is stale");
+    "done"
 }
 
 /// A client that writes requests and reads every message, in order.
@@ -77,7 +88,7 @@ async fn connect() -> Wire {
 
 async fn connect_to(server: McpServer) -> Wire {
     // Tools whose list may change, and tasks for `long_running` tools.
-    let mut capabilities = json!({"tools": {"listChanged": true}});
+    let mut capabilities = json!({"logging": {}, "tools": {"listChanged": true}});
     if server
         .registry()
         .tools()
@@ -85,6 +96,11 @@ async fn connect_to(server: McpServer) -> Wire {
     {
         capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
     }
+    connect_expecting(server, capabilities).await
+}
+
+/// Connects, and holds the server to declaring exactly `capabilities`.
+async fn connect_expecting(server: McpServer, capabilities: Value) -> Wire {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
@@ -236,5 +252,218 @@ async fn each_request_runs_in_the_context_the_server_makes_for_it() {
     assert_eq!(
         text_of(&mut wire, 1, "secret").await,
         (json!("the secret"), json!(false))
+    );
+}
+
+/// `notifications/message` of a line `chatty` writes.
+fn line(level: &str, text: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/message",
+        "params": {"level": level, "logger": "chatty", "data": text}})
+}
+
+#[tokio::test]
+async fn log_lines_reach_the_client_at_the_levels_it_asked_for_before_the_answer() {
+    let registry: ToolRegistry = ToolRegistry::new().with(Chatty);
+    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let mut wire = connect_to(server).await;
+    let done = |id: i64| {
+        json!({"jsonrpc": "2.0", "id": id, "result": {
+            "content": [{"type": "text", "text": "done"}], "isError": false
+        }})
+    };
+    let call = |id: i64, meta: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "chatty", "arguments": {}, "_meta": meta}})
+    };
+    // A session that set no level is sent every line.
+    wire.send(call(1, json!({}))).await;
+    assert_eq!(
+        wire.until_response(1).await,
+        [
+            line("debug", "looking"),
+            line("info", "found 3"),
+            line("warning", "one is stale"),
+            done(1)
+        ]
+    );
+    wire.send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+        "params": {"level": "warning"}}),
+    )
+    .await;
+    assert_eq!(
+        wire.until_response(2).await,
+        [json!({"jsonrpc": "2.0", "id": 2, "result": {}})]
+    );
+    wire.send(call(3, json!({}))).await;
+    assert_eq!(
+        wire.until_response(3).await,
+        [line("warning", "one is stale"), done(3)]
+    );
+    // A request's own level (2026-07-28's `_meta`) is its alone.
+    wire.send(call(4, json!({"io.modelcontextprotocol/logLevel": "info"})))
+        .await;
+    assert_eq!(
+        wire.until_response(4).await,
+        [
+            line("info", "found 3"),
+            line("warning", "one is stale"),
+            done(4)
+        ]
+    );
+    wire.send(call(5, json!({}))).await;
+    assert_eq!(
+        wire.until_response(5).await,
+        [line("warning", "one is stale"), done(5)]
+    );
+}
+
+/// A file of notes, and notes by day.
+struct Notes;
+
+impl tool_core::resource::Resource for Notes {
+    fn uri(&self) -> &str {
+        "notes://{day}"
+    }
+
+    fn name(&self) -> &str {
+        "notes"
+    }
+
+    fn description(&self) -> &str {
+        "The notes of a day."
+    }
+
+    fn read<'a>(
+        &'a self,
+        _ctx: &'a ToolContext,
+        read: &'a tool_core::resource::ResourceRead,
+    ) -> tool_core::BoxFuture<
+        'a,
+        Result<Vec<tool_core::resource::ResourceContents>, tool_core::resource::ResourceError>,
+    > {
+        Box::pin(async move {
+            match read.param("day") {
+                Some("monday") => Ok(vec![tool_core::resource::ResourceContents::text(
+                    read.uri(),
+                    "buy milk",
+                )]),
+                _ => Err(tool_core::resource::ResourceError::not_found(read.uri())),
+            }
+        })
+    }
+}
+
+/// Greet someone by name.
+struct Greeting;
+
+impl tool_core::prompt::Prompt for Greeting {
+    fn name(&self) -> &str {
+        "greeting"
+    }
+
+    fn description(&self) -> &str {
+        "Greet someone by name."
+    }
+
+    fn arguments(&self) -> Vec<tool_core::prompt::PromptArgument> {
+        vec![tool_core::prompt::PromptArgument::required(
+            "name",
+            "Whom to greet.",
+        )]
+    }
+
+    fn get<'a>(
+        &'a self,
+        _ctx: &'a ToolContext,
+        arguments: &'a tool_core::prompt::PromptArguments,
+    ) -> tool_core::BoxFuture<
+        'a,
+        Result<Vec<tool_core::prompt::PromptMessage>, tool_core::prompt::PromptError>,
+    > {
+        Box::pin(async move {
+            Ok(vec![tool_core::prompt::PromptMessage::user(format!(
+                "Say hello to {}.",
+                arguments["name"]
+            ))])
+        })
+    }
+}
+
+#[tokio::test]
+async fn resources_and_prompts_are_read_and_refused_exactly() {
+    let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+        .with_resources(tool_core::resource::Resources::new().with(Notes))
+        .with_prompts(tool_core::prompt::Prompts::new().with(Greeting))
+        .with_server_info("wire", "0.0.1");
+    let capabilities = json!({
+        "logging": {}, "completions": {}, "prompts": {}, "resources": {"subscribe": true},
+        "tools": {"listChanged": true}
+    });
+    let mut wire = connect_expecting(server, capabilities).await;
+    let request = |id: i64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    wire.send(request(1, "resources/templates/list", json!({})))
+        .await;
+    assert_eq!(
+        wire.until_response(1).await,
+        [
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"resourceTemplates": [
+                {"uriTemplate": "notes://{day}", "name": "notes", "description": "The notes of a day."}
+            ]}})
+        ]
+    );
+    wire.send(request(
+        2,
+        "resources/read",
+        json!({"uri": "notes://monday"}),
+    ))
+    .await;
+    assert_eq!(
+        wire.until_response(2).await,
+        [json!({"jsonrpc": "2.0", "id": 2, "result": {"contents": [
+            {"uri": "notes://monday", "text": "buy milk"}
+        ]}})]
+    );
+    wire.send(request(
+        3,
+        "resources/read",
+        json!({"uri": "notes://sunday"}),
+    ))
+    .await;
+    assert_eq!(
+        wire.until_response(3).await,
+        [json!({"jsonrpc": "2.0", "id": 3, "error": {
+            "code": -32002, "message": "no resource at `notes://sunday`",
+            "data": {"uri": "notes://sunday"}
+        }})]
+    );
+    wire.send(request(
+        4,
+        "prompts/get",
+        json!({"name": "greeting", "arguments": {"name": "Ada"}}),
+    ))
+    .await;
+    assert_eq!(
+        wire.until_response(4).await,
+        [json!({"jsonrpc": "2.0", "id": 4, "result": {
+            "description": "Greet someone by name.",
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello to Ada."}}]
+        }})]
+    );
+    wire.send(request(5, "prompts/get", json!({"name": "greeting"})))
+        .await;
+    assert_eq!(
+        wire.until_response(5).await,
+        [json!({"jsonrpc": "2.0", "id": 5, "error": {
+            "code": -32602, "message": "prompt `greeting` needs the argument `name`"
+        }})]
+    );
+    wire.send(request(6, "prompts/get", json!({"name": "greet"})))
+        .await;
+    assert_eq!(
+        wire.until_response(6).await,
+        [json!({"jsonrpc": "2.0", "id": 6, "error": {
+            "code": -32602, "message": "no prompt is named `greet`; the prompts are `greeting`"
+        }})]
     );
 }

@@ -9,6 +9,7 @@ use crate::tool::approval::ApprovalHook;
 use crate::tool::ask::Asker;
 use crate::tool::ask::question::Answer;
 use crate::tool::context::ToolContext;
+use crate::tool::log::CallLog;
 use crate::tool::progress::CallProgress;
 
 /// A [`ToolContext`] being set up by whoever makes calls with it (the
@@ -249,6 +250,30 @@ impl<Ctx> ContextBuilder<Ctx> {
         listener: impl Fn(&CallProgress<'_>) + Send + Sync + 'static,
     ) -> Self {
         self.context = self.context.with_progress_listener(listener);
+        self
+    }
+
+    /// The same context with a listener that hears every line this
+    /// caller's calls write with [`ToolContext::log`], besides `tracing`:
+    /// an MCP server sets one on each request's context that sends
+    /// `notifications/message` at the levels the client asked for.
+    /// Replaces any listener set before.
+    ///
+    /// ```
+    /// use tool_core::observe::LogLevel;
+    /// use tool_core::ToolContext;
+    ///
+    /// let ctx = ToolContext::builder(())
+    ///     .log_listener(|log| {
+    ///         if log.level >= LogLevel::Warning {
+    ///             eprintln!("{}: {}", log.level, log.message);
+    ///         }
+    ///     })
+    ///     .build();
+    /// ctx.log(LogLevel::Error, "disk full");
+    /// ```
+    pub fn log_listener(mut self, listener: impl Fn(&CallLog<'_>) + Send + Sync + 'static) -> Self {
+        self.context = self.context.with_log_listener(listener);
         self
     }
 

@@ -2,7 +2,8 @@
 //! starts, reports progress and finishes, for logs, metrics and progress
 //! notifications; a tool reports progress with
 //! [`ToolContext::progress`](crate::ToolContext::progress), whose
-//! arguments the `Progress*` traits describe.
+//! arguments the `Progress*` traits describe, and writes to its log with
+//! [`ToolContext::log`](crate::ToolContext::log) at a [`LogLevel`].
 //!
 //! ```
 //! use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,4 +27,5 @@
 
 pub(crate) mod observer;
 pub use crate::observe::observer::{CallFinished, CallObserver, CallStarted};
+pub use crate::tool::log::{CallLog, LogLevel, UnknownLogLevel};
 pub use crate::tool::progress::{CallProgress, ProgressAmount, ProgressMessage, ProgressTotal};

@@ -19,7 +19,11 @@ use serde_json::Value;
 
 /// The input schema of `T`, as `#[tool]` derives it: JSON Schema 2020-12
 /// from schemars, properties in field order, without the root `title` and
-/// `description` (the tool's own name and description say that).
+/// `description` (the tool's own name and description say that), and
+/// without `$schema`: 2020-12 is the dialect MCP and every provider
+/// assume when a schema names none, and a definition sent on every
+/// request need not say it. (A schema written by hand keeps the `$schema`
+/// it names in MCP's definitions.)
 ///
 /// For a hand-written [`TypedTool`](crate::TypedTool) that wants the same
 /// schema as the macro would give.
@@ -40,6 +44,7 @@ use serde_json::Value;
 /// assert_eq!(schema["properties"]["city"], json!({"description": "Where.", "type": "string"}));
 /// assert_eq!(schema["required"], json!(["city"]));
 /// assert!(schema.get("title").is_none());
+/// assert!(schema.get("$schema").is_none());
 /// ```
 #[cfg(feature = "schemars")]
 pub fn input_schema_for<T: schemars::JsonSchema>() -> Value {
@@ -53,6 +58,7 @@ fn without_title(schema: schemars::Schema) -> Value {
     if let Some(object) = schema.as_object_mut() {
         object.remove("title");
         object.remove("description");
+        object.remove("$schema");
     }
     schema
 }
@@ -66,16 +72,12 @@ pub(crate) fn root_schema(
 ) -> Value {
     let settings = schemars::generate::SchemaSettings::draft2020_12();
     let definitions_path = settings.definitions_path.clone();
-    let meta_schema = settings.meta_schema.clone();
     let mut generator = settings.into_generator();
     // What `SchemaGenerator::into_root_schema_for` does, in its order, so
     // that the keys come out in the same order.
     let mut schema = json_schema(&mut generator);
     let object = schema.ensure_object();
     object.entry("title").or_insert_with(|| name.into());
-    if let Some(meta_schema) = meta_schema {
-        object.insert("$schema".into(), meta_schema.into());
-    }
     let mut definitions = generator.take_definitions(false);
     if !definitions.is_empty() {
         let mut target = &mut *object;

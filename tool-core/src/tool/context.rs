@@ -1,5 +1,6 @@
 //! The context a tool runs in: the application's state plus per-call data.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -9,6 +10,7 @@ use crate::tool::approval::ApprovalHook;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::ask::Asker;
 use crate::tool::call_id::Scope;
+use crate::tool::log::{CallLog, LogLevel, LogListener, trace};
 use crate::tool::name::Name;
 use crate::tool::progress::{
     CallProgress, Listener, ProgressAmount, ProgressMessage, ProgressSink, ProgressTotal,
@@ -71,6 +73,8 @@ struct ContextParts<Ctx> {
     /// Who hears the progress of this caller's calls, besides the
     /// registry's observer.
     progress: Option<Arc<Listener>>,
+    /// Who hears this caller's calls' log lines, besides tracing.
+    log: Option<Arc<LogListener>>,
     /// Who approves this caller's calls of `Confirm` tools, in place of
     /// the registry's hook.
     approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
@@ -112,6 +116,7 @@ impl<Ctx> Clone for ContextParts<Ctx> {
             // Made now if it was not, so that the two share it.
             cancellation: OnceLock::from(self.token().clone()),
             progress: self.progress.clone(),
+            log: self.log.clone(),
             approval: self.approval.clone(),
             asker: self.asker.clone(),
             scope: self.scope.clone(),
@@ -134,6 +139,7 @@ impl<Ctx> ToolContext<Ctx> {
                 scopes: Arc::from([]),
                 cancellation: OnceLock::new(),
                 progress: None,
+                log: None,
                 approval: None,
                 asker: None,
                 scope: Scope::default(),
@@ -321,6 +327,73 @@ impl<Ctx> ToolContext<Ctx> {
         let listener = self.shared.progress.as_deref();
         call.progress
             .report(done, total, message, listener, || (&call.tool, call.id()));
+    }
+
+    /// Writes a line to the call's log, at `level`: to `tracing` (at
+    /// DEBUG for `debug`, INFO for `info` and `notice`, WARN for
+    /// `warning`, ERROR above, with the fields `tool` and `log_level`),
+    /// and to the context's own listener
+    /// ([`ContextBuilder::log_listener`](crate::context::ContextBuilder::log_listener)):
+    /// served over MCP, to the client as `notifications/message`, when it
+    /// asked for lines of that level.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::sync::{Arc, Mutex};
+    /// use serde_json::json;
+    /// use tool_core::observe::LogLevel;
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    ///
+    /// /// Import the rows.
+    /// #[tool]
+    /// async fn import(ctx: &ToolContext, rows: Vec<String>) -> usize {
+    ///     ctx.log(LogLevel::Info, format!("importing {} rows", rows.len()));
+    ///     if rows.is_empty() {
+    ///         ctx.log(LogLevel::Warning, "nothing to import");
+    ///     }
+    ///     rows.len()
+    /// }
+    ///
+    /// let lines = Arc::new(Mutex::new(Vec::new()));
+    /// let ctx = ToolContext::builder(())
+    ///     .log_listener({
+    ///         let lines = Arc::clone(&lines);
+    ///         move |log| lines.lock().unwrap().push(format!("{} {}", log.level, log.message))
+    ///     })
+    ///     .build();
+    /// let registry = ToolRegistry::new().with(Import);
+    /// registry.call(&ctx, "import", json!({"rows": []})).await;
+    /// assert_eq!(*lines.lock().unwrap(), ["info importing 0 rows", "warning nothing to import"]);
+    /// # });
+    /// ```
+    pub fn log<'m>(&self, level: LogLevel, message: impl Into<Cow<'m, str>>) {
+        self.write_log(level, &message.into());
+    }
+
+    /// [`log`](Self::log) once its message is text: compiled once.
+    fn write_log(&self, level: LogLevel, message: &str) {
+        let tool = match (&self.lent, self.call.get()) {
+            (Some(lent), _) => Some(&*lent.tool),
+            (None, Some(call)) => Some(&*call.tool),
+            (None, None) => None,
+        };
+        trace(tool, level, message);
+        if let Some(listener) = &self.shared.log {
+            listener(&CallLog {
+                tool,
+                level,
+                message,
+            });
+        }
+    }
+
+    /// What [`ContextBuilder::log_listener`](crate::context::ContextBuilder::log_listener) sets.
+    pub(crate) fn with_log_listener(
+        mut self,
+        listener: impl Fn(&CallLog<'_>) + Send + Sync + 'static,
+    ) -> Self {
+        Arc::make_mut(&mut self.shared).log = Some(Arc::new(listener));
+        self
     }
 
     /// What [`ContextBuilder::progress_listener`](crate::context::ContextBuilder::progress_listener) sets.

@@ -1,14 +1,16 @@
-//! MCP's `inputSchema` and `outputSchema`: plain JSON Schema 2020-12,
-//! never OpenAPI's `nullable`, only the formats JSON Schema defines, and no
-//! `null` where leaving a parameter out says it.
+//! MCP's `inputSchema` and `outputSchema`: JSON Schema 2020-12 with every
+//! keyword the schema holds (`$schema`, `$defs` and their `$anchor`s,
+//! composition, conditionals), never OpenAPI's `nullable`, only the
+//! formats JSON Schema defines, and no `null` where leaving a parameter
+//! out says it.
 
 use serde_json::{Map, Value};
 
 use crate::schema::dialect::formats::standard_formats;
 use crate::schema::dialect::walk::each_subschema;
-use crate::schema::dialect::{drop_null, is_object, make_nullable, plain, required_names};
+use crate::schema::dialect::{as_written, drop_null, is_object, make_nullable, required_names};
 
-/// The `outputSchema`: [`plain`](crate::schema::dialect::plain), with a hand-written OpenAPI
+/// The `outputSchema`: the schema as written, with a hand-written OpenAPI
 /// `nullable` spelled as JSON Schema (`null` added to the type), and only
 /// the formats JSON Schema defines: schemars' `uint8`, `int32`, `double`,
 /// ... say nothing that the type and the range beside it do not, and the
@@ -21,10 +23,11 @@ pub(crate) fn mcp_output(schema: &Value) -> Value {
     schema
 }
 
-/// [`plain`](crate::schema::dialect::plain), with `nullable` spelled as JSON Schema and only
-/// JSON Schema's formats.
+/// The schema as written ([`as_written`]: MCP's dialect is JSON Schema
+/// 2020-12, whose every keyword a client may read, SEP-1613 and SEP-2106),
+/// with `nullable` spelled as JSON Schema and only JSON Schema's formats.
 fn without_nullable(schema: &Value) -> Value {
-    let mut schema = plain(schema);
+    let mut schema = as_written(schema);
     let mut spell = |node: &mut Value, _: &str| {
         if let Value::Object(map) = node
             && let Some(nullable) = map.remove("nullable")
@@ -133,19 +136,52 @@ mod tests {
         let schema = json!({"type": "object", "title": "T", "properties": {"a": {"type": "string", "nullable": true}}});
         assert_eq!(
             mcp_output(&schema),
-            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}})
+            json!({"type": "object", "title": "T", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}})
         );
         // An input's optional parameter is its plain type; a required one
         // keeps its `null`.
         assert_eq!(
             mcp_input(&schema),
-            json!({"type": "object", "properties": {"a": {"type": "string"}}})
+            json!({"type": "object", "title": "T", "properties": {"a": {"type": "string"}}})
         );
         let required = json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}, "required": ["a"]});
         assert_eq!(
             mcp_input(&required),
             json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "required": ["a"]})
         );
+    }
+
+    /// JSON Schema 2020-12 as written (SEP-1613, SEP-2106): the dialect
+    /// named, definitions kept where they are with their anchors,
+    /// composition, conditionals and `additionalProperties` untouched.
+    #[test]
+    fn every_keyword_of_a_2020_12_schema_is_kept() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Contact",
+            "type": "object",
+            "$defs": {
+                "address": {
+                    "$anchor": "addressDef",
+                    "type": "object",
+                    "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+                }
+            },
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"}
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
+            "additionalProperties": false
+        });
+        assert_eq!(mcp_input(&schema), schema);
+        assert_eq!(mcp_output(&schema), schema);
     }
 
     #[test]

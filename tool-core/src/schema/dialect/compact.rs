@@ -19,6 +19,13 @@ use crate::schema::dialect::walk::{each_subschema, named_by};
 /// already says.
 pub(super) fn compact(schema: &mut Value) {
     inline_used_once(schema);
+    tidy_all(schema);
+}
+
+/// [`compact`] without writing definitions in place: keywords at their
+/// default, titles that repeat a name and integer formats the range says
+/// go; every definition stays.
+pub(super) fn tidy_all(schema: &mut Value) {
     tidy(schema, None);
     each_subschema(schema, "", &mut |node, at| {
         // A property or a definition goes by the key it sits under.

@@ -51,14 +51,34 @@ impl std::fmt::Display for Unfit {
 /// `true` subschemas (a `serde_json::Value` field) spelled `{}`, and nothing
 /// said twice (see [`compact::compact`]).
 pub(crate) fn plain(schema: &Value) -> Value {
+    let mut schema = object_root(schema);
+    if let Some(root) = schema.as_object_mut() {
+        root.remove("$schema");
+        root.remove("title");
+    }
+    compact::compact(&mut schema);
+    schema
+}
+
+/// The schema as written, for a dialect that is JSON Schema 2020-12
+/// itself (MCP's): [`plain`]'s root and `{}`, and only what a keyword's
+/// default or a name already says left out; `$schema`, the root `title`
+/// and every definition (`$defs` with their `$anchor`s) stay where they
+/// are.
+pub(crate) fn as_written(schema: &Value) -> Value {
+    let mut schema = object_root(schema);
+    compact::tidy_all(&mut schema);
+    schema
+}
+
+/// A root that is an object schema, and `true` subschemas spelled `{}`.
+fn object_root(schema: &Value) -> Value {
     let mut schema = match schema {
         Value::Object(_) => schema.clone(),
         // `true`, `{}`: no arguments are described, any are accepted.
         _ => Value::Object(Map::new()),
     };
     if let Some(root) = schema.as_object_mut() {
-        root.remove("$schema");
-        root.remove("title");
         if !root.contains_key("type") && !walk::is_composite(root) {
             root.insert("type".into(), "object".into());
         }
@@ -73,7 +93,6 @@ pub(crate) fn plain(schema: &Value) -> Value {
             *node = Value::Object(Map::new());
         }
     });
-    compact::compact(&mut schema);
     schema
 }
 

@@ -30,7 +30,7 @@ fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
         }
     });
     assert_eq!(
-        mcp_input(&schema),
+        plain(&schema),
         json!({
             "type": "object",
             "properties": {
@@ -40,7 +40,7 @@ fn a_definition_used_once_is_written_in_place_with_both_descriptions() {
                     "properties": {"city": {"type": "string", "minLength": 1}},
                     "required": ["city"]
                 },
-                "units": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "units": {"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]},
                 "from": {"$ref": "#/$defs/City"},
                 "to": {"$ref": "#/$defs/City"}
             },
@@ -57,7 +57,7 @@ fn a_recursive_definition_stays_a_definition_even_when_used_once() {
         "properties": {"tree": {"$ref": "#/$defs/Tree"}},
         "$defs": {"Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}}
     });
-    assert_eq!(mcp_input(&schema), schema);
+    assert_eq!(plain(&schema), schema);
 }
 
 #[test]
