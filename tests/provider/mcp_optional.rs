@@ -102,15 +102,9 @@ fn an_optional_parameter_is_its_plain_type_without_formats() {
                     "maximum": 255
                 },
                 "above": {"description": "Lowest temperature to list.", "type": "number"},
-                "page": {
-                    "description": "Which page.\n\nA page of results.",
-                    "type": "object",
-                    "properties": {
-                        "offset": {"description": "The first result, 0-based.", "type": "integer", "minimum": 0},
-                        "size": {"description": "Results per page.", "type": "integer", "minimum": 0, "maximum": 65535}
-                    },
-                    "required": ["size"]
-                },
+                // Definitions stay where they are, as MCP's JSON Schema
+                // 2020-12 has them.
+                "page": {"description": "Which page.", "$ref": "#/$defs/Page"},
                 "retries": {
                     "description": "Retries: 3 when left out, none when `null`.",
                     "anyOf": [{"type": "integer"}, {"type": "null"}],
@@ -120,7 +114,18 @@ fn an_optional_parameter_is_its_plain_type_without_formats() {
                 }
             },
             "required": ["city"],
-            "additionalProperties": false
+            "additionalProperties": false,
+            "$defs": {
+                "Page": {
+                    "description": "A page of results.",
+                    "type": "object",
+                    "properties": {
+                        "offset": {"description": "The first result, 0-based.", "type": "integer", "minimum": 0},
+                        "size": {"description": "Results per page.", "type": "integer", "minimum": 0, "maximum": 65535}
+                    },
+                    "required": ["size"]
+                }
+            }
         })
     );
 }
