@@ -25,6 +25,9 @@ use tool_mcp::MCP_PATH;
 #[path = "../examples/conformance/tools.rs"]
 mod tools;
 
+#[path = "../examples/conformance/asking.rs"]
+mod asking;
+
 #[path = "../examples/conformance/resources.rs"]
 mod resources;
 
@@ -40,19 +43,7 @@ const CONFORMANCE: &str = "TOOL_CONFORMANCE";
 
 /// The scenarios the example does not serve yet.
 const UNSERVED: &[&str] = &[
-    "tools-call-sampling",
     "elicitation-sep1330-enums",
-    "server-stateless",
-    "input-required-result-basic-elicitation",
-    "input-required-result-basic-sampling",
-    "input-required-result-basic-list-roots",
-    "input-required-result-request-state",
-    "input-required-result-multiple-input-requests",
-    "input-required-result-multi-round",
-    "input-required-result-non-tool-request",
-    "input-required-result-result-type",
-    "input-required-result-tampered-state",
-    "input-required-result-capability-check",
     "tasks-lifecycle",
     "tasks-capability-negotiation",
     "tasks-wire-fields",

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 
 /// tool-core's top-level modules, bottom first: each may name only those
 /// before it.
-const LAYERS: [&str; 17] = [
+const LAYERS: [&str; 18] = [
     "error", "output", "store", "tool", "schema", "value", "context", "observe", "policy",
-    "resource", "prompt", "elicit", "dispatch", "registry", "toolset", "provider", "search",
+    "resource", "prompt", "client", "elicit", "dispatch", "registry", "toolset", "provider",
+    "search",
 ];
 
 /// Every `.rs` file under `dir`, tests aside (they may reach anywhere).

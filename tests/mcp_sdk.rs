@@ -14,7 +14,9 @@
 //! task that the SDK's claim for the tasks extension follows with
 //! `tasks/get` to its result, and another that `tasks/cancel` cancels;
 //! and the Python SDK's elicitation callback answering the question a tool
-//! asks (`tests/sdk/elicit_client.py`).
+//! asks (`tests/sdk/elicit_client.py`), in a session and on the SDK's
+//! defaults (2026-07-28, where each question is an `input_required`
+//! round), and approving a `Confirm` tool's call.
 //!
 //! The SDKs are pinned: the Python SDK in `tests/sdk/requirements.txt`,
 //! the TypeScript SDK in `tests/sdk/node/package-lock.json`; `scripts/test`
@@ -436,6 +438,16 @@ async fn the_python_sdk_answers_the_question_a_tool_asks() {
         "message": "Which room on 2026-12-01?",
         "requestedSchema": *schema,
     });
+    let night_2 = json!({
+        "mode": "form",
+        "message": "Which room on 2026-12-02?",
+        "requestedSchema": *schema,
+    });
+    let approval = json!({
+        "mode": "form",
+        "message": "Allow the tool `convert_currency` to run with these arguments?\n{\n  \"amount\": 10,\n  \"from\": \"EUR\",\n  \"to\": \"USD\"\n}",
+        "requestedSchema": {"type": "object", "properties": {}},
+    });
     assert_eq!(
         report,
         json!({
@@ -450,6 +462,19 @@ async fn the_python_sdk_answers_the_question_a_tool_asks() {
                 "isError": true,
                 "text": ["the person could not be asked: the MCP client does not take elicitation \
                           (it declared no `elicitation` form capability)"],
+            },
+            // On the SDK's defaults, 2026-07-28: no session, and each
+            // question an `input_required` round the SDK answers.
+            "defaults": {
+                "protocol": "2026-07-28",
+                "asked": [night_2, night_2, approval.clone(), approval],
+                "results": [
+                    {"isError": false, "text": ["booked a single room on 2026-12-02, without breakfast"]},
+                    {"isError": false, "text": ["the guest declined to book; do not ask again"]},
+                    {"isError": false, "text": ["10 EUR = 10.80 USD"]},
+                    {"isError": true, "text": ["the call to tool `convert_currency` was denied: \
+                                                the person at the client declined it"]},
+                ],
             },
         })
     );

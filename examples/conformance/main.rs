@@ -17,6 +17,9 @@ use tool_mcp::MCP_PATH;
 #[path = "tools.rs"]
 mod tools;
 
+#[path = "asking.rs"]
+mod asking;
+
 #[path = "resources.rs"]
 mod resources;
 

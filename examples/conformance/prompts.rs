@@ -15,6 +15,7 @@ pub(crate) fn prompts() -> Prompts {
         .with(WithArguments)
         .with(WithEmbeddedResource)
         .with(WithImage)
+        .with(AsksFirst)
 }
 
 type Messages<'a> = BoxFuture<'a, Result<Vec<PromptMessage>, PromptError>>;
@@ -132,6 +133,45 @@ impl Prompt for WithImage {
                 PromptMessage::user(Image::png(decoded(PNG))),
                 PromptMessage::user("Please analyze the image above."),
             ])
+        })
+    }
+}
+
+/// What context a prompt should use.
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_core::elicit::Elicit)]
+struct UseContext {
+    /// The context.
+    context: String,
+}
+
+/// A prompt that asks the user first (SEP-2322: not only tools ask).
+struct AsksFirst;
+
+impl Prompt for AsksFirst {
+    fn name(&self) -> &str {
+        "test_input_required_result_prompt"
+    }
+
+    fn description(&self) -> &str {
+        "A prompt that asks the user what context to use"
+    }
+
+    fn get<'a>(&'a self, ctx: &'a ToolContext, _: &'a PromptArguments) -> Messages<'a> {
+        Box::pin(async move {
+            let asked = ctx
+                .elicit::<UseContext>("What context should the prompt use?")
+                .key("user_context")
+                .await
+                .map_err(|error| PromptError::Failed {
+                    prompt: self.name().to_owned(),
+                    message: error.to_string(),
+                })?;
+            let context = asked
+                .accepted()
+                .map_or_else(|| "none".to_owned(), |answer| answer.context);
+            Ok(vec![PromptMessage::user(format!(
+                "Use this context: {context}"
+            ))])
         })
     }
 }

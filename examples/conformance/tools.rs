@@ -26,7 +26,7 @@ pub(crate) fn decoded(base64_text: &str) -> Vec<u8> {
 
 /// Every tool of the suite's scenarios.
 pub(crate) fn registry() -> ToolRegistry {
-    ToolRegistry::new()
+    let registry = ToolRegistry::new()
         .with(TestSimpleText)
         .with(TestImageContent)
         .with(TestAudioContent)
@@ -38,7 +38,8 @@ pub(crate) fn registry() -> ToolRegistry {
         .with(TestElicitation)
         .with(TestElicitationSep1034Defaults)
         .with(TestElicitationSep1330Enums)
-        .with(JsonSchema2020)
+        .with(JsonSchema2020);
+    crate::asking::with_asking(registry)
 }
 
 /// Answers with a simple text.

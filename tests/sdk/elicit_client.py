@@ -4,8 +4,11 @@ connects with the initialize handshake (`mode="legacy"`), and calls
 `book_room`, whose tool asks the person which room through elicitation.
 The SDK's elicitation callback plays the person: it accepts with a room,
 then declines. A second connection gives no callback, so the SDK declares
-no elicitation capability. Prints one JSON report on stdout, for
-tests/mcp_sdk.rs to compare with what the tool and its question say.
+no elicitation capability. A third connects on the SDK's defaults
+(protocol 2026-07-28, no session): the same questions reach the callback
+as `input_required` rounds, and `convert_currency`, of tier `Confirm`, is
+approved by the person, then refused. Prints one JSON report on stdout,
+for tests/mcp_sdk.rs to compare with what the tool and its question say.
 
     python elicit_client.py PATH_TO_MCP_SERVER
 """
@@ -57,6 +60,30 @@ async def main(argv):
         async with Client(server, mode="legacy") as client:
             result = await client.call_tool("book_room", {"night": "2026-12-01"})
             report["no_elicitation"] = {"isError": result.is_error, "text": texts(result)}
+        asked = []
+        answers.extend(
+            [
+                types.ElicitResult(action="accept", content={"room": "single", "breakfast": False}),
+                types.ElicitResult(action="decline"),
+                types.ElicitResult(action="accept"),
+                types.ElicitResult(action="decline"),
+            ]
+        )
+        async with Client(server, elicitation_callback=person) as client:
+            results = []
+            for _ in range(2):
+                result = await client.call_tool("book_room", {"night": "2026-12-02"})
+                results.append({"isError": result.is_error, "text": texts(result)})
+            for _ in range(2):
+                result = await client.call_tool(
+                    "convert_currency", {"amount": 10, "from": "EUR", "to": "USD"}
+                )
+                results.append({"isError": result.is_error, "text": texts(result)})
+            report["defaults"] = {
+                "protocol": client.protocol_version,
+                "asked": asked,
+                "results": results,
+            }
     print(json.dumps(report, indent=2, sort_keys=True))
 
 

@@ -76,6 +76,8 @@
 //! - [`error`]: the parts of a [`ToolError`]: a tool's own error with its
 //!   source, and the bounded echo of model output in error texts;
 //! - [`schema`]: deriving an input schema from a Rust type;
+//! - [`client`]: what a tool may ask of the client that called it: a
+//!   completion of its model (MCP sampling) and its roots;
 //! - [`elicit`]: what a tool may ask the person while it runs (MCP
 //!   elicitation): questions, choices and their answers (feature
 //!   `schemars`);
@@ -108,6 +110,7 @@ extern crate self as tool_core;
 mod dispatch;
 mod tool;
 
+pub mod client;
 pub mod context;
 pub mod elicit;
 pub mod error;

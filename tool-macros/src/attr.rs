@@ -34,6 +34,7 @@ pub(crate) const KEYS: &[&str] = &[
     "concurrency_safe",
     "long_running",
     "asks",
+    "samples",
     "defer",
     "example",
     "eager_input_streaming",
@@ -105,6 +106,8 @@ pub(crate) struct ToolArgs {
     pub(crate) long_running: Option<WithSpan<bool>>,
     /// The tool asks the person questions (`ctx.elicit`).
     pub(crate) asks: Option<WithSpan<bool>>,
+    /// The tool asks the client's model for completions (`ctx.sample`).
+    pub(crate) samples: Option<WithSpan<bool>>,
     pub(crate) defer: Option<WithSpan<bool>>,
     /// Each `example = r#"{..}"#`, in order: the key repeats.
     pub(crate) examples: Vec<LitStr>,
@@ -195,6 +198,8 @@ fn parse_one(
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
         // asks   or   asks = false
         "asks" => flag(&mut out.asks, key, meta, errors)?,
+        // samples   or   samples = false
+        "samples" => flag(&mut out.samples, key, meta, errors)?,
         // defer   or   defer = false
         "defer" => flag(&mut out.defer, key, meta, errors)?,
         // example = r#"{"city": "Paris"}"#   (once per example)

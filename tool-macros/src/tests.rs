@@ -182,7 +182,7 @@ fn every_error_is_reported_and_the_item_still_emitted() {
     assert_eq!(
         errors(&file),
         [
-            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `asks`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `asks`, `samples`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
             "unknown tier; expected `Observe` or `Confirm`",
             "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
             "a `#[tool]` parameter needs a name: it becomes the name of the argument",

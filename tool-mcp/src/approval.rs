@@ -4,6 +4,7 @@
 //! them, a denial that says what the server's developer has to set.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
@@ -12,6 +13,7 @@ use tool_core::context::ContextBuilder;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ToolTier};
 use tool_core::{ToolContext, ToolRegistry};
 
+use crate::input_required::{Round, RoundApproval};
 use crate::server::McpServer;
 
 /// The most of the arguments shown to the person asked, in characters.
@@ -23,11 +25,19 @@ pub(crate) fn with_approver<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
     registry: &ToolRegistry<Ctx>,
     tier: Option<ToolTier>,
-    request: &RequestContext<RoleServer>,
+    (request, round): (&RequestContext<RoleServer>, Option<&Arc<Round>>),
     ctx: ToolContext<Ctx>,
 ) -> ToolContext<Ctx> {
     if tier != Some(ToolTier::Confirm) {
         return ctx;
+    }
+    // 2026-07-28: the person is asked in the call's round.
+    if let Some(round) = round
+        && round.takes_elicitation()
+    {
+        return ContextBuilder::from(ctx)
+            .approval(RoundApproval(Arc::clone(round)))
+            .build();
     }
     if can_elicit(request) {
         return ContextBuilder::from(ctx)
@@ -71,7 +81,7 @@ impl<Ctx: Send + Sync> ApprovalHook<Ctx> for ApprovalFromClient {
     async fn approve(&self, request: &ApprovalRequest<'_, Ctx>) -> Approval {
         let question = ElicitRequestParams::FormElicitationParams {
             meta: None,
-            message: question(request.tool, request.arguments),
+            message: approval_question(request.tool, request.arguments),
             // Nothing to fill in: the answer is the action.
             requested_schema: ElicitationSchema::new(Default::default()),
         };
@@ -93,7 +103,7 @@ impl<Ctx: Send + Sync> ApprovalHook<Ctx> for ApprovalFromClient {
 }
 
 /// What the person is asked: the tool, and its arguments as JSON, bounded.
-fn question(tool: &str, arguments: &serde_json::Value) -> String {
+pub(crate) fn approval_question(tool: &str, arguments: &serde_json::Value) -> String {
     let mut shown = serde_json::to_string_pretty(arguments).unwrap_or_default();
     if let Some((cut, _)) = shown.char_indices().nth(SHOWN_ARGUMENTS) {
         shown.truncate(cut);
@@ -173,7 +183,7 @@ mod tests {
     use tool_core::registry::RegistryBuilder;
     use tool_core::{ToolContext, ToolRegistry, tool};
 
-    use super::{SHOWN_ARGUMENTS, question, unrunnable};
+    use super::{SHOWN_ARGUMENTS, approval_question as question, unrunnable};
     use crate::{BearerTokens, McpServer};
 
     #[test]

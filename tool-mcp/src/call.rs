@@ -15,11 +15,13 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tool_core::context::ContextBuilder;
 use tool_core::observe::{CallLog, CallProgress};
+use tool_core::policy::ToolTier;
 use tool_core::{ToolError, ToolResult};
 
 use crate::answer::answer;
 use crate::approval::with_approver;
-use crate::elicit::with_asker;
+use crate::elicit::{Asking, no_sampling, stateless, with_asker};
+use crate::input_required::{asked, poll_once};
 use crate::logging::notification;
 use crate::report::Report;
 use crate::server::McpServer;
@@ -44,7 +46,11 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     // One look-up for what the call needs to know of its tool.
     let tool = registry.info(&request.name).map(|tool| {
         let metadata = &tool.metadata;
-        (metadata.long_running, metadata.tier, metadata.asks)
+        (
+            metadata.long_running,
+            metadata.tier,
+            (metadata.asks, metadata.samples),
+        )
     });
     let as_task = tool.is_some_and(|(long_running, ..)| long_running)
         && context
@@ -61,15 +67,24 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let ctx = ContextBuilder::from(base.clone())
         .cancellation(token.clone())
         .build();
-    let ctx = with_approver(
-        server,
-        registry,
-        tool.map(|(_, tier, _)| tier),
-        &context,
-        ctx,
-    );
-    let asks = tool.is_some_and(|(.., asks)| asks);
-    let mut ctx = with_asker(asks, &context, ctx);
+    let tier = tool.map(|(_, tier, _)| tier);
+    // A `Confirm` call asks the person too, in 2026-07-28 in its round.
+    let (asks, samples) = tool.map_or((false, false), |(.., asks)| asks);
+    let asks = (asks || tier == Some(ToolTier::Confirm), samples);
+    let (ctx, round) = match with_asker(server, asks, (&request).into(), &context, ctx)? {
+        Asking::Ready(ctx, round) => (ctx, round),
+        Asking::NoSampling if stateless(&context) => return Err(no_sampling(&request.name)),
+        Asking::NoSampling => {
+            let refused = ToolResult::from(ToolError::Unavailable {
+                tool: request.name.to_string(),
+                reason: "it asks the client's model (sampling), and this MCP client does not \
+                         take sampling"
+                    .to_owned(),
+            });
+            return answer(&refused).map(Into::into);
+        }
+    };
+    let mut ctx = with_approver(server, registry, tier, (&context, round.as_ref()), ctx);
     let progress_token = context.meta.get_progress_token();
     let wanted = server.log_levels.wanted(&context);
     // Most calls have no one to report to: no channel for them.
@@ -115,6 +130,15 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         tokio::select! {
             biased;
             result = &mut run => break result,
+            () = asked(round.as_deref()) => {
+                // What the run asks at once goes in the same round.
+                if let Some(result) = poll_once(run.as_mut()).await {
+                    break result;
+                }
+                if let Some(round) = &round {
+                    return round.input_required(&server.request_state).map(Into::into);
+                }
+            }
             Some(report) = next(&mut reports) => {
                 notify(&context.peer, progress_token.as_ref(), report).await;
             }
@@ -181,7 +205,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
         server,
         &registry,
         metadata.map(|(tier, _)| tier),
-        context,
+        (context, None),
         ctx,
     ))
     .progress_listener(move |event: &CallProgress<'_>| {

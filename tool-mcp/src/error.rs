@@ -52,6 +52,14 @@ pub enum ServeError {
         /// What is wrong, naming the value.
         reason: String,
     },
+    /// The keys given to
+    /// [`McpServer::with_request_state_keys`](crate::McpServer::with_request_state_keys)
+    /// cannot seal: none, one too short, a name twice.
+    #[error("the request state keys are invalid: {reason}")]
+    InvalidRequestStateKeys {
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 #[cfg(test)]

@@ -20,11 +20,16 @@ use rmcp::model::{
 #[allow(deprecated)]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use std::sync::Arc;
+
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tool_core::ToolContext;
 use tool_core::toolset::Select;
 
 use crate::call::call_tool;
 use crate::catalog;
+use crate::elicit::{Asked, Asking, with_asker};
+use crate::input_required::{Round, run_or_ask};
 use crate::server::McpServer;
 use crate::tasks::TaskOwner;
 use crate::tasks_2025;
@@ -142,9 +147,18 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let ctx = self.context_for(&context);
-        let read = self.resources.read(&ctx, &request.uri).await;
-        catalog::read_answer(read, &request).map(Into::into)
+        let asked = Asked {
+            name: &request.uri,
+            arguments: None,
+            state: request.request_state.as_deref(),
+            responses: request.input_responses.as_ref(),
+        };
+        let (ctx, round) = self.asking(asked, &context)?;
+        let read = self.resources.read(&ctx, &request.uri);
+        match run_or_ask(round.as_deref(), &self.request_state, read).await? {
+            Ok(read) => catalog::read_answer(read, &request).map(Into::into),
+            Err(input_required) => Ok(input_required.into()),
+        }
     }
 
     // rmcp marks `resources/subscribe` legacy: 2025-11-25 has it.
@@ -181,14 +195,25 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let ctx = self.context_for(&context);
+        let asked = Asked {
+            name: &request.name,
+            arguments: request.arguments.as_ref(),
+            state: request.request_state.as_deref(),
+            responses: request.input_responses.as_ref(),
+        };
+        let (ctx, round) = self.asking(asked, &context)?;
         let arguments = catalog::prompt_arguments(&request);
-        let got = self.prompts.messages(&ctx, &request.name, &arguments).await;
-        let description = self
-            .prompts
-            .get(&request.name)
-            .map(|prompt| prompt.description());
-        catalog::prompt_answer(got, description).map(Into::into)
+        let got = self.prompts.messages(&ctx, &request.name, &arguments);
+        match run_or_ask(round.as_deref(), &self.request_state, got).await? {
+            Ok(got) => {
+                let description = self
+                    .prompts
+                    .get(&request.name)
+                    .map(|prompt| prompt.description());
+                catalog::prompt_answer(got, description).map(Into::into)
+            }
+            Err(input_required) => Ok(input_required.into()),
+        }
     }
 
     async fn complete(
@@ -265,6 +290,24 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
                 request.method,
                 None,
             )),
+        }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
+    /// The context a prompt is got or a resource read in: the request's,
+    /// with who answers what it asks the client, and the round its
+    /// questions go to in 2026-07-28.
+    fn asking(
+        &self,
+        asked: Asked<'_>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(ToolContext<Ctx>, Option<Arc<Round>>), ErrorData> {
+        let ctx = self.context_for(context);
+        match with_asker(self, (true, false), asked, context, ctx)? {
+            Asking::Ready(ctx, round) => Ok((ctx, round)),
+            // Only a tool that samples is refused before it runs.
+            Asking::NoSampling => Err(ErrorData::internal_error("sampling refused", None)),
         }
     }
 }

@@ -96,12 +96,14 @@ mod auth;
 mod call;
 mod catalog;
 mod changes;
+mod client_requests;
 mod elicit;
 mod error;
 mod follow;
 mod handler;
 pub(crate) mod http_front;
 mod http_options;
+mod input_required;
 mod listing;
 mod logging;
 #[cfg(feature = "client")]

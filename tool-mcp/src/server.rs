@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hyper::http::request::Parts;
 use rmcp::RoleServer;
-use rmcp::model::Implementation;
+use rmcp::model::{Implementation, RequestStateCodec};
 use rmcp::service::RequestContext;
 use tool_core::context::ContextBuilder;
 use tool_core::policy::ApprovalHook;
@@ -17,6 +17,7 @@ use tool_core::{ToolContext, ToolRegistry};
 use crate::auth::{TokenVerifier, authenticate};
 use crate::catalog::Subscriptions;
 use crate::changes::{Current, Follower, Listeners};
+use crate::error::ServeError;
 use crate::http_options::HttpOptions;
 use crate::logging::LogLevels;
 use crate::search_finds::SearchFinds;
@@ -89,6 +90,9 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) prompts: Arc<Prompts<Ctx>>,
     /// The resources each session subscribed to.
     pub(crate) subscriptions: Arc<Subscriptions>,
+    /// Seals and opens the `requestState` of 2026-07-28's `input_required`
+    /// rounds.
+    pub(crate) request_state: Arc<RequestStateCodec>,
     /// Makes the context of a task run again here
     /// ([`McpServer::with_rerun_context`]).
     pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
@@ -141,6 +145,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             resources: Arc::new(Resources::new()),
             prompts: Arc::new(Prompts::new()),
             subscriptions: Arc::default(),
+            request_state: Arc::new(process_key()),
             rerun: None,
         }
     }
@@ -322,6 +327,49 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self
     }
 
+    /// The same server sealing the `requestState` of 2026-07-28's
+    /// `input_required` rounds (what a tool asked, answered so far) with
+    /// these keys, each named: the first seals, every one opens, so that a
+    /// key is rotated by putting the new one first and keeping the old
+    /// until the states it sealed have expired (an hour). Every replica
+    /// that may receive a retry needs the same keys; without any, a
+    /// server seals with a key of its own process, made at random.
+    ///
+    /// Each key is at least 32 bytes of secret: an error otherwise, or
+    /// with no key, or with a name twice.
+    ///
+    /// ```
+    /// use tool_core::{ToolContext, ToolRegistry};
+    /// use tool_mcp::McpServer;
+    ///
+    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+    ///     .with_request_state_keys([
+    ///         ("2026-12", b"a new secret of thirty-two bytes!".to_vec()),
+    ///         ("2026-11", b"the old secret, kept for an hour.".to_vec()),
+    ///     ])
+    ///     .unwrap();
+    /// assert!(McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+    ///     .with_request_state_keys([("short", b"too short".to_vec())])
+    ///     .is_err());
+    /// ```
+    pub fn with_request_state_keys<K: Into<String>, V: Into<Vec<u8>>>(
+        mut self,
+        keys: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Self, ServeError> {
+        let keys: Vec<(String, Vec<u8>)> = keys
+            .into_iter()
+            .map(|(name, key)| (name.into(), key.into()))
+            .collect();
+        let invalid = |reason: String| ServeError::InvalidRequestStateKeys { reason };
+        let Some((first, _)) = keys.first() else {
+            return Err(invalid("no key was given".to_owned()));
+        };
+        let codec = RequestStateCodec::new_with_keyring(first.clone(), keys)
+            .map_err(|error| invalid(error.to_string()))?;
+        self.request_state = Arc::new(codec);
+        Ok(self)
+    }
+
     /// Tells every session subscribed to `uri` (2025-11-25's
     /// `resources/subscribe`) that it changed:
     /// `notifications/resources/updated`. A session that has gone is
@@ -481,6 +529,7 @@ impl<Ctx> Clone for McpServer<Ctx> {
             resources: Arc::clone(&self.resources),
             prompts: Arc::clone(&self.prompts),
             subscriptions: Arc::clone(&self.subscriptions),
+            request_state: Arc::clone(&self.request_state),
             rerun: self.rerun.clone(),
         }
     }
@@ -495,4 +544,14 @@ impl<Ctx: Send + Sync + 'static> fmt::Debug for McpServer<Ctx> {
             .field("bearer_auth", &self.verifier.is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// A key of this process's alone, made at random: a `requestState` it
+/// seals is opened only here.
+fn process_key() -> RequestStateCodec {
+    let key: Vec<u8> = [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()]
+        .iter()
+        .flat_map(|id| *id.as_bytes())
+        .collect();
+    RequestStateCodec::new_unchecked(key)
 }

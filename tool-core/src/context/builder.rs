@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::client::requests::ClientRequests;
 use crate::tool::approval::ApprovalHook;
 use crate::tool::ask::Asker;
 use crate::tool::ask::question::Answer;
@@ -250,6 +251,14 @@ impl<Ctx> ContextBuilder<Ctx> {
         listener: impl Fn(&CallProgress<'_>) + Send + Sync + 'static,
     ) -> Self {
         self.context = self.context.with_progress_listener(listener);
+        self
+    }
+
+    /// The same context with `client` as the client that called: what
+    /// [`ToolContext::sample`] and [`ToolContext::roots`] ask. `tool-mcp`
+    /// names the MCP client of each request.
+    pub fn client(mut self, client: impl ClientRequests) -> Self {
+        self.context.set_client(Arc::new(client));
         self
     }
 

@@ -108,6 +108,7 @@ impl<Ctx> ToolContext<Ctx> {
             ctx: self,
             message: message.into(),
             timeout: DEFAULT_QUESTION_TIMEOUT,
+            key: None,
             answer: PhantomData,
         }
     }
@@ -138,6 +139,7 @@ pub struct Ask<'c, Ctx, T> {
     ctx: &'c ToolContext<Ctx>,
     message: String,
     timeout: Duration,
+    key: Option<String>,
     answer: PhantomData<fn() -> T>,
 }
 
@@ -147,6 +149,16 @@ impl<Ctx, T> Ask<'_, Ctx, T> {
     /// ends in [`ElicitError::TimedOut`].
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = limit;
+        self
+    }
+
+    /// Names the question, for a client that answers several at once:
+    /// over MCP 2026-07-28, the key of its `inputRequests` entry, which the
+    /// client answers under (`"user_name"`). Unnamed, a question is the
+    /// `elicitation-1`, `elicitation-2`, ... of its call, in the order
+    /// asked.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
         self
     }
 }
@@ -169,6 +181,7 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
         ctx,
         message,
         timeout,
+        key,
         ..
     } = asked;
     let schema = T::requested_schema()?;
@@ -200,6 +213,7 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
         asks_left: ASKS,
         caller: ctx.caller().map(str::to_owned),
         conversation: ctx.conversation().map(str::to_owned),
+        key,
     };
     loop {
         question.deadline_ms = now_ms().saturating_add(millis(timeout));

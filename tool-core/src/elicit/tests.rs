@@ -224,6 +224,7 @@ fn a_question_reads_back_as_it_was_written() {
         asks_left: 2,
         caller: None,
         conversation: None,
+        key: None,
     };
     let written = serde_json::to_value(&question).unwrap();
     assert_eq!(

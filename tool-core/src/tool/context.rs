@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 
+use crate::client::requests::ClientRequests;
 use crate::tool::approval::ApprovalHook;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::ask::Asker;
@@ -80,6 +81,9 @@ struct ContextParts<Ctx> {
     approval: Option<Arc<dyn DynApprovalHook<Ctx>>>,
     /// Who answers a tool's questions ([`ContextBuilder::asker`](crate::context::ContextBuilder::asker)).
     asker: Option<Arc<dyn Asker>>,
+    /// The client that called, for sampling and roots
+    /// ([`ContextBuilder::client`](crate::context::ContextBuilder::client)).
+    client: Option<Arc<dyn ClientRequests>>,
     /// Whose the calls are: the caller and the conversation.
     scope: Scope,
 }
@@ -119,6 +123,7 @@ impl<Ctx> Clone for ContextParts<Ctx> {
             log: self.log.clone(),
             approval: self.approval.clone(),
             asker: self.asker.clone(),
+            client: self.client.clone(),
             scope: self.scope.clone(),
         }
     }
@@ -142,6 +147,7 @@ impl<Ctx> ToolContext<Ctx> {
                 log: None,
                 approval: None,
                 asker: None,
+                client: None,
                 scope: Scope::default(),
             }),
             call_id: None,
@@ -430,6 +436,16 @@ impl<Ctx> ToolContext<Ctx> {
     #[cfg(feature = "schemars")]
     pub(crate) fn asker(&self) -> Option<&Arc<dyn Asker>> {
         self.shared.asker.as_ref()
+    }
+
+    /// The client that called, if the context names one.
+    pub(crate) fn client(&self) -> Option<&Arc<dyn ClientRequests>> {
+        self.shared.client.as_ref()
+    }
+
+    /// Names the client that called.
+    pub(crate) fn set_client(&mut self, client: Arc<dyn ClientRequests>) {
+        Arc::make_mut(&mut self.shared).client = Some(client);
     }
 
     /// Names who answers the tool's questions.

@@ -79,6 +79,12 @@ pub struct ToolMetadata {
     /// [`ElicitError::Undeclared`](crate::elicit::ElicitError::Undeclared)
     /// (`#[tool]` refuses it at compile time). Default: `false`.
     pub asks: bool,
+    /// The tool asks the client's model for completions while it runs
+    /// ([`ToolContext::sample`](crate::ToolContext::sample)): over MCP, a
+    /// client that does not take sampling is refused before the tool runs
+    /// (protocol 2026-07-28: error -32021, naming the capability).
+    /// Default: `false`.
+    pub samples: bool,
     /// The tool waits to be found: a request that gives the model a tool
     /// search ([`Listing::search`](crate::provider::Listing::search)) sends
     /// its definition for the search to find (Anthropic's and OpenAI's
@@ -122,6 +128,7 @@ impl ToolMetadata {
         concurrency_safe: false,
         long_running: false,
         asks: false,
+        samples: false,
         defer: false,
         input_examples: Cow::Borrowed(&[]),
         eager_input_streaming: false,

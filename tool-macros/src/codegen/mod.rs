@@ -243,6 +243,7 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
         ("concurrency_safe", &args.concurrency_safe),
         ("long_running", &args.long_running),
         ("asks", &args.asks),
+        ("samples", &args.samples),
         ("defer", &args.defer),
         ("eager_input_streaming", &args.eager_input_streaming),
     ];

@@ -48,6 +48,9 @@ pub struct Question {
     pub(crate) caller: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) conversation: Option<String>,
+    /// The name the tool gave the question ([`Ask::key`](crate::elicit::Ask::key)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) key: Option<String>,
 }
 
 impl Question {
@@ -65,6 +68,14 @@ impl Question {
     /// The name of the tool that asked.
     pub fn tool(&self) -> &str {
         &self.tool
+    }
+
+    /// The name the tool gave the question with
+    /// [`Ask::key`](crate::elicit::Ask::key), if any: what a client
+    /// answering several questions at once knows it by (MCP 2026-07-28's
+    /// `inputRequests` key).
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
     }
 
     /// What the person is asked, in the tool's words.
