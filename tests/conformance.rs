@@ -43,7 +43,6 @@ const CONFORMANCE: &str = "TOOL_CONFORMANCE";
 
 /// The scenarios the example does not serve yet.
 const UNSERVED: &[&str] = &[
-    "elicitation-sep1330-enums",
     "tasks-lifecycle",
     "tasks-capability-negotiation",
     "tasks-wire-fields",
@@ -53,7 +52,6 @@ const UNSERVED: &[&str] = &[
     "tasks-dispatch-and-envelope",
     "tasks-required-task-error",
     "tasks-mrtr-composition",
-    "http-custom-header-server-validation",
 ];
 
 /// What one scenario's checks came to.

@@ -25,6 +25,7 @@ pub(crate) fn with_asking(registry: ToolRegistry) -> ToolRegistry {
         .with(TestInputRequiredResultMultiRound)
         .with(TestInputRequiredResultTamperedState)
         .with(TestInputRequiredResultCapabilities)
+        .with(TestCustomHeader)
 }
 
 /// Asks the client's model to answer a prompt.
@@ -223,4 +224,15 @@ async fn test_input_required_result_capabilities(ctx: &ToolContext) -> String {
             "not asked"
         }
     )
+}
+
+/// Echoes a value its client mirrors into the `Mcp-Param-Value` header
+/// (SEP-2243): the server checks that the two agree.
+#[tool(read_only)]
+fn test_custom_header(
+    /// The value.
+    #[schemars(extend("x-mcp-header" = "Value"))]
+    value: String,
+) -> String {
+    format!("Received: {value}")
 }

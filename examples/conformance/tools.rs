@@ -234,6 +234,13 @@ struct Enums {
     /// Pick one.
     #[serde(rename = "titledSingle")]
     titled_single: Titled,
+    /// Pick one, titled as MCP 2025-06-18 wrote titles.
+    #[serde(rename = "legacyEnum")]
+    #[schemars(extend(
+        "enum" = ["opt1", "opt2", "opt3"],
+        "enumNames" = ["Option One", "Option Two", "Option Three"]
+    ))]
+    legacy_enum: String,
     /// Pick many.
     #[serde(rename = "untitledMulti")]
     untitled_multi: Vec<Untitled>,

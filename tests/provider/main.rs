@@ -14,6 +14,7 @@ mod extras;
 mod fixtures;
 mod gemini_names;
 mod listing;
+mod mcp_header;
 mod mcp_optional;
 mod media;
 mod payloads;

@@ -150,6 +150,16 @@ fn field(schema: &Value, defs: Option<&Map<String, Value>>) -> Result<Value, Str
         let mut out = heading("string", &map);
         let key = if choices.titled { "oneOf" } else { "enum" };
         out.insert(key.into(), choices.to_value());
+        // The titles of MCP 2025-06-18's form, written by hand beside the
+        // values (`#[schemars(extend("enumNames" = [..]))]`): kept, for
+        // the clients that read no other.
+        if let (false, Some(Value::Array(names)), Some(Value::Array(values))) =
+            (choices.titled, map.get("enumNames"), out.get("enum"))
+            && names.len() == values.len()
+            && names.iter().all(Value::is_string)
+        {
+            out.insert("enumNames".into(), Value::Array(names.clone()));
+        }
         if let Some(default) = map.get("default").filter(|d| choices.has(d)) {
             out.insert("default".into(), default.clone());
         }

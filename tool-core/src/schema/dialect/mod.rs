@@ -46,8 +46,9 @@ impl std::fmt::Display for Unfit {
     }
 }
 
-/// The cleanup every provider gets (docs/providers.md 7.0): no `$schema`, no root
-/// `title` (the tool's name says it), a root that is an object schema,
+/// The cleanup every provider but MCP gets (docs/providers.md 7.0): no
+/// `$schema`, no root `title` (the tool's name says it), no
+/// `x-mcp-header`, a root that is an object schema,
 /// `true` subschemas (a `serde_json::Value` field) spelled `{}`, and nothing
 /// said twice (see [`compact::compact`]).
 pub(crate) fn plain(schema: &Value) -> Value {
@@ -56,9 +57,25 @@ pub(crate) fn plain(schema: &Value) -> Value {
         root.remove("$schema");
         root.remove("title");
     }
+    // What an MCP client mirrors into a header (SEP-2243) is no model's
+    // business.
+    let mut unmirrored = |node: &mut Value, _: &str| {
+        // Kept in order: `Map::remove` would move the last key here.
+        if let Value::Object(map) = node
+            && map.contains_key(MCP_HEADER)
+        {
+            map.retain(|keyword, _| keyword != MCP_HEADER);
+        }
+    };
+    unmirrored(&mut schema, "");
+    walk::each_subschema(&mut schema, "", &mut unmirrored);
     compact::compact(&mut schema);
     schema
 }
+
+/// The keyword that names the HTTP header an MCP client mirrors a
+/// parameter into (SEP-2243): MCP's alone.
+const MCP_HEADER: &str = "x-mcp-header";
 
 /// The schema as written, for a dialect that is JSON Schema 2020-12
 /// itself (MCP's): [`plain`]'s root and `{}`, and only what a keyword's

@@ -247,6 +247,31 @@ fn an_enum_is_a_choice_titled_when_its_variants_are_documented() {
     );
 }
 
+/// A choice titled the way MCP 2025-06-18 wrote it, by hand.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct LegacyTitles {
+    #[schemars(extend("enum" = ["opt1", "opt2"], "enumNames" = ["Option One", "Option Two"]))]
+    legacy: String,
+    #[schemars(extend("enum" = ["a", "b"], "enumNames" = ["Only one title"]))]
+    uneven: String,
+}
+
+#[test]
+fn titles_written_as_enum_names_stay_beside_their_values() {
+    assert_eq!(
+        requested::<LegacyTitles>(),
+        json!({
+            "type": "object",
+            "properties": {
+                "legacy": {"type": "string", "enum": ["opt1", "opt2"], "enumNames": ["Option One", "Option Two"]},
+                "uneven": {"type": "string", "enum": ["a", "b"]}
+            },
+            "required": ["legacy", "uneven"]
+        })
+        .to_string()
+    );
+}
+
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct SeveralChoices {
     /// Which sizes.
