@@ -28,6 +28,9 @@ mod tools;
 #[path = "../examples/conformance/asking.rs"]
 mod asking;
 
+#[path = "../examples/conformance/tasks.rs"]
+mod tasks;
+
 #[path = "../examples/conformance/resources.rs"]
 mod resources;
 
@@ -43,12 +46,7 @@ const CONFORMANCE: &str = "TOOL_CONFORMANCE";
 
 /// The scenarios the example does not serve yet.
 const UNSERVED: &[&str] = &[
-    "tasks-lifecycle",
-    "tasks-capability-negotiation",
-    "tasks-wire-fields",
-    "tasks-request-state-removal",
     "tasks-mrtr-input",
-    "tasks-request-headers",
     "tasks-dispatch-and-envelope",
     "tasks-required-task-error",
     "tasks-mrtr-composition",

@@ -20,6 +20,9 @@ mod tools;
 #[path = "asking.rs"]
 mod asking;
 
+#[path = "tasks.rs"]
+mod tasks;
+
 #[path = "resources.rs"]
 mod resources;
 

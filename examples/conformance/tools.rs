@@ -39,7 +39,7 @@ pub(crate) fn registry() -> ToolRegistry {
         .with(TestElicitationSep1034Defaults)
         .with(TestElicitationSep1330Enums)
         .with(JsonSchema2020);
-    crate::asking::with_asking(registry)
+    crate::tasks::with_tasks(crate::asking::with_asking(registry))
 }
 
 /// Answers with a simple text.

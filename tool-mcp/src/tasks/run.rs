@@ -196,6 +196,19 @@ pub(crate) async fn record_end(
 ) -> Option<TaskRecord> {
     let (result, error, cancelled) = match ended {
         Ended::Stopped => return None,
+        // A tool that panicked did not answer: its request failed.
+        Ended::Result(result)
+            if matches!(result.tool_error(), Some(ToolError::Panicked { .. })) =>
+        {
+            (
+                None,
+                Some(ErrorData::internal_error(
+                    result.model_text().into_owned(),
+                    None,
+                )),
+                None,
+            )
+        }
         Ended::Result(result) => match answer(&result) {
             Ok(answer) => match serde_json::to_value(answer) {
                 Ok(serde_json::Value::Object(result)) => (Some(result), None, None),

@@ -34,6 +34,7 @@ use serde_json::{Map, Value, json};
 pub(crate) use transport::{Declaring, TaskTools, handle_http, route_stdin, task_tools};
 
 use crate::call::{TaskStart, start_task};
+use crate::elicit::stateless;
 use crate::server::McpServer;
 use crate::tasks::{Form, TaskOwner};
 
@@ -52,6 +53,11 @@ pub(crate) async fn handle<Ctx: Send + Sync + 'static>(
     request: &CustomRequest,
     context: &RequestContext<RoleServer>,
 ) -> Option<Result<CustomResult, ErrorData>> {
+    // 2026-07-28 has no `tasks/result` or `tasks/list`, and reads its
+    // tasks' requests itself: method not found.
+    if stateless(context) {
+        return None;
+    }
     let caller = || TaskOwner::of(context, server.verifier.is_some());
     let tasks = &server.tasks;
     let answer = match request.method.as_str() {

@@ -38,6 +38,16 @@ pub(crate) fn route(message: &[u8]) -> Option<(Vec<u8>, &'static str)> {
     let mut value: Value = serde_json::from_slice(message).ok()?;
     let object = value.as_object_mut()?;
     let params = object.get("params")?;
+    // A request of 2026-07-28 names its version in `_meta`: its tasks are
+    // the extension's, which rmcp reads itself (checking the client's
+    // capability and the routing headers), and a `task` parameter of
+    // 2025-11-25 means nothing to it.
+    if params
+        .get("_meta")
+        .is_some_and(|meta| meta.get(PROTOCOL_VERSION).is_some())
+    {
+        return None;
+    }
     let renamed = match object.get("method")?.as_str()? {
         "tools/call" if params.get("task").is_some_and(Value::is_object) => CALL,
         "tasks/get" => GET,
@@ -47,6 +57,9 @@ pub(crate) fn route(message: &[u8]) -> Option<(Vec<u8>, &'static str)> {
     object.insert("method".to_owned(), Value::from(renamed));
     Some((serde_json::to_vec(&value).ok()?, renamed))
 }
+
+/// Where a request of 2026-07-28 names its protocol version, in `_meta`.
+const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The header in which a request of 2026-07-28 names its method.
 const MCP_METHOD: &str = "mcp-method";
