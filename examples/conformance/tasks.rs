@@ -2,8 +2,12 @@
 //! answers at once, and `long_running` ones a client that takes tasks
 //! gets as tasks.
 
+use std::future::IntoFuture;
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// The tools of this file, added to `registry`.
@@ -13,6 +17,8 @@ pub(crate) fn with_tasks(registry: ToolRegistry) -> ToolRegistry {
         .with(SlowCompute)
         .with(FailingJob)
         .with(ProtocolErrorJob)
+        .with(ConfirmDelete)
+        .with(MultiInput)
 }
 
 /// Greets someone, at once: never a task.
@@ -55,4 +61,57 @@ async fn failing_job() -> Result<String, String> {
 async fn protocol_error_job() -> String {
     tokio::time::sleep(Duration::from_millis(100)).await;
     panic!("the job broke")
+}
+
+/// Whether to go on.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Confirmation {
+    /// Yes, go on.
+    confirm: bool,
+}
+
+/// Asks before deleting a file: its task waits for the answer, which the
+/// client gives with `tasks/update`.
+#[tool(long_running, asks)]
+async fn confirm_delete(
+    ctx: &ToolContext,
+    /// The file.
+    filename: String,
+) -> Result<String, ElicitError> {
+    let asked = ctx
+        .elicit::<Confirmation>(format!("Delete {filename}?"))
+        .key("confirm")
+        .await?;
+    Ok(match asked {
+        Elicitation::Accept(Confirmation { confirm: true }) => format!("deleted {filename}"),
+        _ => format!("kept {filename}"),
+    })
+}
+
+/// One of two answers.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Entry {
+    /// A name.
+    name: Option<String>,
+    /// Whether it is right.
+    confirm: Option<bool>,
+}
+
+/// Asks two questions at once: its task waits for both.
+#[tool(long_running, asks)]
+async fn multi_input(ctx: &ToolContext) -> Result<String, ElicitError> {
+    let first = ctx.elicit::<Entry>("The first entry?").key("first");
+    let second = ctx.elicit::<Entry>("The second entry?").key("second");
+    let (first, second) = tokio::join!(first.into_future(), second.into_future());
+    let name = |answer: Elicitation<Entry>| match answer.accepted() {
+        Some(Entry {
+            name: Some(name),
+            confirm: Some(true),
+        }) => name,
+        Some(Entry {
+            name: Some(name), ..
+        }) => format!("{name} (not confirmed)"),
+        _ => "none".to_owned(),
+    };
+    Ok(format!("entries: {} and {}", name(first?), name(second?)))
 }

@@ -13,7 +13,7 @@ use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PromptsCapability,
     ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 // rmcp marks logging deprecated (SEP-2577); 2025-11-25 and 2026-07-28
 // both have it.
@@ -32,6 +32,7 @@ use crate::elicit::{Asked, Asking, with_asker};
 use crate::input_required::{Round, run_or_ask};
 use crate::server::McpServer;
 use crate::tasks::TaskOwner;
+use crate::tasks::input;
 use crate::tasks_2025;
 
 /// Tools, whose list may change, and tasks when a tool is `long_running`.
@@ -261,7 +262,23 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         let caller = TaskOwner::of(&context, self.verifier.is_some());
         let task_id = &request.task_id;
         let record = self.tasks.read(self, &caller, task_id).await?;
-        Ok(GetTaskResult::new(record.to_detailed(task_id)))
+        let ctx = self.context_for(&context);
+        Ok(GetTaskResult::new(
+            input::detailed(self, &record, task_id, &ctx).await,
+        ))
+    }
+
+    /// Answers what a task's tool asks (SEP-2663's `tasks/update`).
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = TaskOwner::of(&context, self.verifier.is_some());
+        let record = self.tasks.read(self, &caller, &request.task_id).await?;
+        let ctx = self.context_for(&context);
+        input::answer(self, &record, &request.input_responses, &ctx).await;
+        Ok(())
     }
 
     async fn cancel_task(

@@ -241,20 +241,7 @@ impl Asker for RoundAsker {
                         .to_owned(),
                 });
             }
-            let request = || {
-                let Value::Object(schema) = question.schema().clone() else {
-                    return Err(failed("its schema is not an object".to_owned()));
-                };
-                let requested_schema = ElicitationSchema::from_json_schema(schema)
-                    .map_err(|error| failed(format!("MCP cannot carry its schema: {error}")))?;
-                Ok(InputRequest::Elicitation(ElicitRequest::new(
-                    ElicitRequestParams::FormElicitationParams {
-                        meta: None,
-                        message: question.message().to_owned(),
-                        requested_schema,
-                    },
-                )))
-            };
+            let request = || elicitation_request(question).map_err(failed);
             let reads = |answer: &Value| serde_json::from_value::<Answer>(answer.clone()).is_ok();
             match self
                 .0
@@ -353,9 +340,26 @@ impl ClientRequests for RoundClient {
     }
 }
 
+/// A question as MCP's `elicitation/create` in form mode, or why MCP
+/// cannot carry it.
+pub(crate) fn elicitation_request(question: &Question) -> Result<InputRequest, String> {
+    let Value::Object(schema) = question.schema().clone() else {
+        return Err("its schema is not an object".to_owned());
+    };
+    let requested_schema = ElicitationSchema::from_json_schema(schema)
+        .map_err(|error| format!("MCP cannot carry its schema: {error}"))?;
+    Ok(InputRequest::Elicitation(ElicitRequest::new(
+        ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: question.message().to_owned(),
+            requested_schema,
+        },
+    )))
+}
+
 /// An `ElicitResult` as an answer: an accept with no content is an
 /// accept of nothing (an empty form, an approval).
-fn answer_of(result: &Value) -> Option<Answer> {
+pub(crate) fn answer_of(result: &Value) -> Option<Answer> {
     match result.get("action")?.as_str()? {
         "accept" => Some(Answer::Accept(match result.get("content") {
             Some(content @ Value::Object(_)) => content.clone(),

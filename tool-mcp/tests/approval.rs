@@ -316,16 +316,29 @@ async fn tools_list_shows_each_caller_only_what_it_may_call() {
 }
 
 #[tokio::test]
-async fn a_client_of_2026_07_28_is_never_asked_and_gets_the_servers_hook() {
-    // That protocol forbids a server's requests to its client.
+async fn a_client_of_2026_07_28_is_asked_in_a_round_and_one_that_cannot_be_gets_the_servers_hook() {
+    // That protocol forbids a server's requests to its client: the person
+    // is asked in the call's `input_required` round, which rmcp's client
+    // answers and retries.
     let person = Person::answering(ElicitationAction::Accept);
     let server = McpServer::new(registry(), ToolContext::new(())).with_approval(SmallIds);
     let (address, stop) = support::serve_http(server).await;
     let client = support::connect_2026(person.clone(), address).await;
     assert_eq!(
         text(&call(&client, "delete_note", json!({"id": 700})).await),
+        "deleted 700"
+    );
+    assert_eq!(
+        person.asked(),
+        ["Allow the tool `delete_note` to run with these arguments?\n{\n  \"id\": 700\n}"]
+    );
+    // A client that takes no elicitation: the server's hook decides.
+    let unreachable = Person::unreachable();
+    let client = support::connect_2026(unreachable.clone(), address).await;
+    assert_eq!(
+        text(&call(&client, "delete_note", json!({"id": 700})).await),
         denied("delete_note", "notes from 100 on are kept")
     );
-    assert!(person.asked().is_empty());
+    assert!(unreachable.asked().is_empty());
     stop.cancel();
 }

@@ -16,6 +16,7 @@
 //! whose process stopped is ended, or run again once, by the next one to
 //! read it (`reap.rs`).
 
+pub(crate) mod input;
 mod list;
 mod reap;
 pub(crate) mod record;
