@@ -4,9 +4,10 @@
 //! streamable HTTP; and the other way round, another MCP server's tools in a
 //! registry ([`mount`]).
 //!
-//! - `initialize`: the server's name and version, the tools capability
-//!   (with `listChanged`), and the tasks extension when a tool is
-//!   `long_running`.
+//! - `initialize` (and 2026-07-28's `server/discover`): the server's name
+//!   and version, the tools capability (with `listChanged`), logging,
+//!   resources, prompts and completions when it serves them, and the tasks
+//!   extension when a tool is `long_running`.
 //! - `tools/list`: tool-core's MCP definitions
 //!   ([`Provider::Mcp`](tool_core::provider::Provider::Mcp)), in pages of
 //!   [`DEFAULT_PAGE_SIZE`], of the tools the caller may call (its scopes,
@@ -23,6 +24,22 @@
 //!   can be asked, else the server's hook ([`McpServer::with_approval`]),
 //!   else the registry's; with none, it is denied with a text saying what
 //!   to set, and the server warns at start of each such tool.
+//! - Asking the client: what a tool asks while it runs
+//!   ([`ToolContext::elicit`](tool_core::ToolContext::elicit), and
+//!   [`sample`](tool_core::ToolContext::sample) and
+//!   [`roots`](tool_core::ToolContext::roots)) reaches a client in a
+//!   session as requests to it, and a client of 2026-07-28 as
+//!   `input_required` rounds of the call, their answers carried in a
+//!   sealed `requestState` ([`McpServer::with_request_state_keys`]).
+//! - Logging: what a tool writes with
+//!   [`ToolContext::log`](tool_core::ToolContext::log) is sent as
+//!   `notifications/message` at the level the client asked for
+//!   (`logging/setLevel`, or a 2026-07-28 request's `_meta`).
+//! - Resources and prompts ([`McpServer::with_resources`],
+//!   [`McpServer::with_prompts`]): `resources/list`, `resources/read`,
+//!   templates, 2025-11-25's subscriptions ([`McpServer::resource_updated`]),
+//!   `prompts/list`, `prompts/get`, and `completion/complete` of their
+//!   arguments.
 //! - Progress: what a tool reports with
 //!   [`ToolContext::progress`](tool_core::ToolContext::progress) is sent as
 //!   `notifications/progress` when the request carried a `progressToken`.

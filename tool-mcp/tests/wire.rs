@@ -467,3 +467,45 @@ async fn resources_and_prompts_are_read_and_refused_exactly() {
         }})]
     );
 }
+
+#[tokio::test]
+async fn a_session_subscribed_to_a_resource_is_told_when_it_changes() {
+    let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+        .with_resources(tool_core::resource::Resources::new().with(Notes))
+        .with_server_info("wire", "0.0.1");
+    let capabilities = json!({
+        "logging": {}, "completions": {}, "resources": {"subscribe": true},
+        "tools": {"listChanged": true}
+    });
+    let mut wire = connect_expecting(server.clone(), capabilities).await;
+    wire.send(json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
+        "params": {"uri": "notes://monday"}}))
+        .await;
+    assert_eq!(
+        wire.until_response(1).await,
+        [json!({"jsonrpc": "2.0", "id": 1, "result": {}})]
+    );
+    server.resource_updated("notes://tuesday").await;
+    server.resource_updated("notes://monday").await;
+    wire.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        .await;
+    assert_eq!(
+        wire.until_response(2).await,
+        [
+            json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                "params": {"uri": "notes://monday"}}),
+            json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+        ]
+    );
+    wire.send(json!({"jsonrpc": "2.0", "id": 3, "method": "resources/unsubscribe",
+        "params": {"uri": "notes://monday"}}))
+        .await;
+    wire.until_response(3).await;
+    server.resource_updated("notes://monday").await;
+    wire.send(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}))
+        .await;
+    assert_eq!(
+        wire.until_response(4).await,
+        [json!({"jsonrpc": "2.0", "id": 4, "result": {}})]
+    );
+}
