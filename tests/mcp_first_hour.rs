@@ -11,6 +11,8 @@
 //!   cannot be asked gets the registry's approval hook.
 //! - A caller is listed only the tools it may call: `reset_sales` needs a
 //!   scope only the token grants; without a token, HTTP says what to send.
+//! - Over stdio, the server stops when its client closes stdin, as
+//!   clients close it to end a session (and wait before killing it).
 //!
 //! The packages are `scripts/test`'s: without them these tests fail saying
 //! how to run them.
@@ -274,4 +276,39 @@ fn the_inspectors_portability_check_finds_nothing_in_the_tool_list() {
         "{names:?}"
     );
     assert_eq!(names.len(), tools::registry().tools().len(), "{names:?}");
+}
+
+/// A client ends a stdio session by closing the server's stdin, then waits
+/// for it to exit (the TypeScript SDK waits 2 s before killing it): the
+/// server stops at once, with success.
+#[test]
+fn over_stdio_the_server_stops_when_its_client_closes_stdin() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let mut server = Command::new(example_server())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the example server starts");
+    let mut stdin = server.stdin.take().expect("piped");
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "first-hour", "version": "1.0.0"},
+    }});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    writeln!(stdin, "{initialize}\n{initialized}").expect("the server reads its stdin");
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        match server.try_wait().expect("the server's status") {
+            Some(status) => break Some(status),
+            None if Instant::now() > deadline => break None,
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    let status = status.expect("the server stops within 10 s of its stdin closing");
+    assert!(status.success(), "the server stopped with {status}");
 }

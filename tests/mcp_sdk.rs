@@ -16,7 +16,9 @@
 //! and the Python SDK's elicitation callback answering the question a tool
 //! asks (`tests/sdk/elicit_client.py`), in a session and on the SDK's
 //! defaults (2026-07-28, where each question is an `input_required`
-//! round), and approving a `Confirm` tool's call.
+//! round), and approving a `Confirm` tool's call; the TypeScript SDK's v2
+//! client (`tests/sdk/node/elicit_client.mjs`) doing the same over stdio
+//! and over HTTP, on its defaults (2025-11-25) and on 2026-07-28.
 //!
 //! The SDKs are pinned: the Python SDK in `tests/sdk/requirements.txt`,
 //! the TypeScript SDK in `tests/sdk/node/package-lock.json`; `scripts/test`
@@ -438,16 +440,7 @@ async fn the_python_sdk_answers_the_question_a_tool_asks() {
         "message": "Which room on 2026-12-01?",
         "requestedSchema": *schema,
     });
-    let night_2 = json!({
-        "mode": "form",
-        "message": "Which room on 2026-12-02?",
-        "requestedSchema": *schema,
-    });
-    let approval = json!({
-        "mode": "form",
-        "message": "Allow the tool `convert_currency` to run with these arguments?\n{\n  \"amount\": 10,\n  \"from\": \"EUR\",\n  \"to\": \"USD\"\n}",
-        "requestedSchema": {"type": "object", "properties": {}},
-    });
+    let (asked, results) = asked_and_answered();
     assert_eq!(
         report,
         json!({
@@ -465,17 +458,83 @@ async fn the_python_sdk_answers_the_question_a_tool_asks() {
             },
             // On the SDK's defaults, 2026-07-28: no session, and each
             // question an `input_required` round the SDK answers.
-            "defaults": {
-                "protocol": "2026-07-28",
-                "asked": [night_2, night_2, approval.clone(), approval],
-                "results": [
-                    {"isError": false, "text": ["booked a single room on 2026-12-02, without breakfast"]},
-                    {"isError": false, "text": ["the guest declined to book; do not ask again"]},
-                    {"isError": false, "text": ["10 EUR = 10.80 USD"]},
-                    {"isError": true, "text": ["the call to tool `convert_currency` was denied: \
-                                                the person at the client declined it"]},
-                ],
-            },
+            "defaults": {"protocol": "2026-07-28", "asked": asked, "results": results},
         })
     );
+}
+
+/// The questions a client playing the person is asked, and the results it
+/// gets, calling `book_room` for 2026-12-02 (choosing a single room without
+/// breakfast, then declining) and then `convert_currency`, of tier
+/// `Confirm`, for 10 EUR in USD (approving, then declining).
+fn asked_and_answered() -> (Value, Value) {
+    use tool_core::elicit::Elicit;
+    let schema = tools::Booking::requested_schema().expect("a flat question");
+    let night_2 = json!({
+        "mode": "form",
+        "message": "Which room on 2026-12-02?",
+        "requestedSchema": *schema,
+    });
+    let approval = json!({
+        "mode": "form",
+        "message": "Allow the tool `convert_currency` to run with these arguments?\n{\n  \"amount\": 10,\n  \"from\": \"EUR\",\n  \"to\": \"USD\"\n}",
+        "requestedSchema": {"type": "object", "properties": {}},
+    });
+    (
+        json!([night_2, night_2, approval.clone(), approval]),
+        json!([
+            {"isError": false, "text": ["booked a single room on 2026-12-02, without breakfast"]},
+            {"isError": false, "text": ["the guest declined to book; do not ask again"]},
+            {"isError": false, "text": ["10 EUR = 10.80 USD"]},
+            {"isError": true, "text": ["the call to tool `convert_currency` was denied: \
+                                        the person at the client declined it"]},
+        ]),
+    )
+}
+
+/// The TypeScript SDK's v2 client plays the same person
+/// (`tests/sdk/node/elicit_client.mjs`) over `transport` to `target`: on
+/// its defaults (protocol 2025-11-25, where the server asks with
+/// `elicitation/create` requests) and with its negotiation on (`auto`:
+/// 2026-07-28, where each question is an `input_required` round the client
+/// answers through the same handler), it is asked the same questions and
+/// gets the same results.
+fn assert_typescript_sdk_answers(test: &str, transport: &str, target: &str) {
+    let modules = sdk_node::sdk_node_modules(
+        test,
+        "running the MCP TypeScript SDK's client against the example server",
+    );
+    let stdout = sdk_node::run_node(&modules, "elicit_client.mjs", &[transport, target]);
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"));
+    let (asked, results) = asked_and_answered();
+    assert_eq!(
+        report,
+        json!({
+            "legacy": {"protocol": "2025-11-25", "asked": asked, "results": results},
+            "auto": {"protocol": "2026-07-28", "asked": asked, "results": results},
+        }),
+        "over {transport}"
+    );
+}
+
+#[test]
+fn the_typescript_sdk_over_stdio_answers_the_question_a_tool_asks() {
+    let server = example_server();
+    assert_typescript_sdk_answers(
+        "the_typescript_sdk_over_stdio_answers_the_question_a_tool_asks",
+        "stdio",
+        &server.to_string_lossy(),
+    );
+}
+
+#[test]
+fn the_typescript_sdk_over_http_answers_the_question_a_tool_asks() {
+    let (server, url) = example_server::serve_http(&[]);
+    assert_typescript_sdk_answers(
+        "the_typescript_sdk_over_http_answers_the_question_a_tool_asks",
+        "http",
+        &url,
+    );
+    drop(server);
 }

@@ -123,6 +123,10 @@ pub(crate) fn route_stdin() -> impl AsyncRead + Send + Unpin + 'static {
                 }
             }
         }
+        // Dropping the write half does not end the pipe (the read half
+        // holds it too): only a shutdown lets rmcp read the end, and the
+        // server stop when its client closes stdin.
+        let _ = into.shutdown().await;
     });
     routed
 }
