@@ -285,30 +285,48 @@ fn the_inspectors_portability_check_finds_nothing_in_the_tool_list() {
 fn over_stdio_the_server_stops_when_its_client_closes_stdin() {
     use std::io::Write;
     use std::time::{Duration, Instant};
-    let mut server = Command::new(example_server())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the example server starts");
-    let mut stdin = server.stdin.take().expect("piped");
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25",
         "capabilities": {},
         "clientInfo": {"name": "first-hour", "version": "1.0.0"},
     }});
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    writeln!(stdin, "{initialize}\n{initialized}").expect("the server reads its stdin");
-    drop(stdin);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        match server.try_wait().expect("the server's status") {
-            Some(status) => break Some(status),
-            None if Instant::now() > deadline => break None,
-            None => std::thread::sleep(Duration::from_millis(20)),
-        }
-    };
-    let _ = server.kill();
-    let _ = server.wait();
-    let status = status.expect("the server stops within 10 s of its stdin closing");
-    assert!(status.success(), "the server stopped with {status}");
+    // A client of 2026-07-28 opens no session: its requests name their
+    // version, and it closes its end when done.
+    let stateless = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }}});
+    for (client, lines) in [
+        ("2025-11-25", format!("{initialize}\n{initialized}")),
+        ("2026-07-28", stateless.to_string()),
+    ] {
+        let mut server = Command::new(example_server())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the example server starts");
+        let mut stdin = server.stdin.take().expect("piped");
+        writeln!(stdin, "{lines}").expect("the server reads its stdin");
+        drop(stdin);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            match server.try_wait().expect("the server's status") {
+                Some(status) => break Some(status),
+                None if Instant::now() > deadline => break None,
+                None => std::thread::sleep(Duration::from_millis(20)),
+            }
+        };
+        let _ = server.kill();
+        let output = server.wait_with_output().expect("its output");
+        let status = status.unwrap_or_else(|| {
+            panic!("{client}: the server stops within 10 s of its stdin closing")
+        });
+        assert!(
+            status.success(),
+            "{client}: the server stopped with {status}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }

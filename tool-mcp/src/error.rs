@@ -35,7 +35,8 @@ use rmcp::service::ServerInitializeError;
 #[non_exhaustive]
 pub enum ServeError {
     /// Over stdio: the client did not open the session (no `initialize`,
-    /// or the input closed first). Boxed: rmcp's error holds a whole
+    /// or the input closed first). A client of 2026-07-28, which opens
+    /// none, ends its use of the server by closing its input: not this. Boxed: rmcp's error holds a whole
     /// message, and would make every `Result` of this type large.
     #[error("the MCP session did not start")]
     Initialize(#[source] Box<ServerInitializeError>),

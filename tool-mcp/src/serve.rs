@@ -1,13 +1,14 @@
 //! The transports a server is served on: stdio, and streamable HTTP.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use hyper::Request;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
-use rmcp::service::QuitReason;
+use rmcp::service::{QuitReason, ServerInitializeError};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -101,15 +102,24 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         warn_unrunnable(&self);
         self.start_following();
         // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
-        let stdin = tasks_2025::route_stdin();
+        let stateless = Arc::new(AtomicBool::new(false));
+        let stdin = tasks_2025::route_stdin(Arc::clone(&stateless));
         let transport = tasks_2025::Declaring::new(
             AsyncRwTransport::new_server(stdin, tokio::io::stdout()),
             tasks_2025::task_tools(&self),
         );
-        let running = self
-            .serve(transport)
-            .await
-            .map_err(|error| ServeError::Initialize(Box::new(error)))?;
+        let running = match self.serve(transport).await {
+            Ok(running) => running,
+            // A client of 2026-07-28 opens no session: its input closing is
+            // the end of its use of the server, not a session that failed
+            // to start.
+            Err(ServerInitializeError::ConnectionClosed(_))
+                if stateless.load(Ordering::Relaxed) =>
+            {
+                return Ok(QuitReason::Closed);
+            }
+            Err(error) => return Err(ServeError::Initialize(Box::new(error))),
+        };
         running.waiting().await.map_err(ServeError::Task)
     }
 

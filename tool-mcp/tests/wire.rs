@@ -478,9 +478,11 @@ async fn a_session_subscribed_to_a_resource_is_told_when_it_changes() {
         "tools": {"listChanged": true}
     });
     let mut wire = connect_expecting(server.clone(), capabilities).await;
-    wire.send(json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
-        "params": {"uri": "notes://monday"}}))
-        .await;
+    wire.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
+        "params": {"uri": "notes://monday"}}),
+    )
+    .await;
     assert_eq!(
         wire.until_response(1).await,
         [json!({"jsonrpc": "2.0", "id": 1, "result": {}})]
@@ -497,9 +499,11 @@ async fn a_session_subscribed_to_a_resource_is_told_when_it_changes() {
             json!({"jsonrpc": "2.0", "id": 2, "result": {}})
         ]
     );
-    wire.send(json!({"jsonrpc": "2.0", "id": 3, "method": "resources/unsubscribe",
-        "params": {"uri": "notes://monday"}}))
-        .await;
+    wire.send(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "resources/unsubscribe",
+        "params": {"uri": "notes://monday"}}),
+    )
+    .await;
     wire.until_response(3).await;
     server.resource_updated("notes://monday").await;
     wire.send(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}))

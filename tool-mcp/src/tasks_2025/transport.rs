@@ -5,6 +5,7 @@
 use std::convert::Infallible;
 use std::fmt::Display;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
@@ -71,7 +72,11 @@ const MAX_LINE: usize = 16 * 1024 * 1024;
 /// This process's stdin, each message [`route`]d, for rmcp to read: a task
 /// copies it line by line through a pipe, and closes the pipe when stdin
 /// closes.
-pub(crate) fn route_stdin() -> impl AsyncRead + Send + Unpin + 'static {
+///
+/// `stateless` is set once a request of 2026-07-28 (its version named in
+/// its `_meta`) has passed: such a client opens no session, so its input
+/// closing before any `initialize` is how its use of the server ends.
+pub(crate) fn route_stdin(stateless: Arc<AtomicBool>) -> impl AsyncRead + Send + Unpin + 'static {
     let (routed, mut into) = tokio::io::simplex(64 * 1024);
     tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
@@ -109,6 +114,11 @@ pub(crate) fn route_stdin() -> impl AsyncRead + Send + Unpin + 'static {
                 if passing {
                     passing = false;
                     continue;
+                }
+                if !stateless.load(Ordering::Relaxed)
+                    && contains(&line, PROTOCOL_VERSION.as_bytes())
+                {
+                    stateless.store(true, Ordering::Relaxed);
                 }
                 let forwarded = match route(&line) {
                     Some((mut renamed, _)) => {
@@ -380,4 +390,11 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for Declaring<T> {
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
         self.inner.close()
     }
+}
+
+/// Whether `needle` is in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
 }
