@@ -89,24 +89,29 @@ pub(crate) fn sampled(answer: &Value) -> Option<Sampled> {
         Some("user") => Role::User,
         _ => Role::Assistant,
     };
-    // The content as a tool result's block reads it; a list of blocks (an
-    // answer with tool calls) as its JSON.
-    let content = match &message["content"] {
-        block @ Value::Object(_) => match tool_result(&json!({"content": [block]})) {
-            Ok(result) => match result.as_parts().and_then(|parts| parts.first()) {
-                Some(part) => part.clone(),
-                // One text block is a result of text, not of parts.
-                None => Part::Text(result.model_text().into_owned()),
-            },
-            Err(_) => Part::Json(block.clone()),
-        },
-        other => Part::Json(other.clone()),
-    };
+    let content = part_of_block(&message["content"]);
     let mut sampled = Sampled::text(result.model, "");
     sampled.content = content;
     sampled.role = role;
     sampled.stop_reason = result.stop_reason;
     Some(sampled)
+}
+
+/// A content block of MCP's as a part, as a tool result's block reads;
+/// anything else (a list of blocks: an answer with tool calls) as its
+/// JSON.
+pub(crate) fn part_of_block(block: &Value) -> Part {
+    if !block.is_object() {
+        return Part::Json(block.clone());
+    }
+    match tool_result(&json!({"content": [block]})) {
+        Ok(result) => match result.as_parts().and_then(|parts| parts.first()) {
+            Some(part) => part.clone(),
+            // One text block is a result of text, not of parts.
+            None => Part::Text(result.model_text().into_owned()),
+        },
+        Err(_) => Part::Json(block.clone()),
+    }
 }
 
 /// The client's answer to `roots/list`, as JSON (a `ListRootsResult`).

@@ -480,3 +480,75 @@ async fn a_python_sdk_server_over_stdio_is_mounted() {
     );
     mounted.unmount().await;
 }
+
+/// A gateway serves a mounted server's resources and prompts beside its
+/// tools: `everything`'s, listed through the mount and read and got
+/// through it.
+#[tokio::test]
+async fn everythings_resources_and_prompts_come_through_a_mount() {
+    let entry = reference_server("everything's resources", "server-everything");
+    let mut command = Command::new("node");
+    command.arg(&entry).arg("stdio");
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("everything", command)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let resources: tool_core::resource::Resources = mounted.resources().await.expect("listed");
+    let templates: Vec<&str> = resources
+        .templates()
+        .map(|resource| resource.uri())
+        .collect();
+    assert!(
+        templates.contains(&"demo://resource/dynamic/text/{resourceId}"),
+        "{templates:?}"
+    );
+    let ctx = ToolContext::new(());
+    let read = resources
+        .read(&ctx, "demo://resource/dynamic/text/7")
+        .await
+        .expect("read");
+    assert_eq!(read[0].uri(), "demo://resource/dynamic/text/7");
+    assert_eq!(read[0].mime_type(), Some("text/plain"));
+    assert!(
+        read[0]
+            .as_text()
+            .is_some_and(|text| text.starts_with("Resource 7: This is a plaintext resource")),
+        "{read:?}"
+    );
+    let blob = resources
+        .read(&ctx, "demo://resource/dynamic/blob/7")
+        .await
+        .expect("read");
+    assert!(
+        blob[0]
+            .as_bytes()
+            .is_some_and(|bytes| bytes.starts_with(b"Resource 7: This is a base64 blob")),
+        "{blob:?}"
+    );
+    assert!(matches!(
+        resources.read(&ctx, "demo://nowhere").await,
+        Err(tool_core::resource::ResourceError::NotFound { .. })
+    ));
+    let prompts: tool_core::prompt::Prompts = mounted.prompts().await.expect("listed");
+    let arguments = prompts.get("args-prompt").expect("listed").arguments();
+    assert_eq!(
+        arguments
+            .iter()
+            .map(|argument| (argument.name.as_str(), argument.required))
+            .collect::<Vec<_>>(),
+        [("city", true), ("state", false)]
+    );
+    let asked = tool_core::prompt::PromptArguments::from([("city".to_owned(), "Paris".to_owned())]);
+    let messages = prompts
+        .messages(&ctx, "args-prompt", &asked)
+        .await
+        .expect("got");
+    assert_eq!(
+        messages,
+        [tool_core::prompt::PromptMessage::user(
+            "What's weather in Paris?"
+        )]
+    );
+    mounted.unmount().await;
+}

@@ -17,6 +17,7 @@
 //! time limit; the other tools keep working. Every text the model reads
 //! names the tool as the model knows it, after the mount's rules.
 
+mod catalog;
 mod connect;
 mod connection;
 mod follow;
@@ -36,6 +37,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
+pub use catalog::MAX_LISTED;
 use connect::{Client, ServerLocation};
 use connection::{Connection, ServerLink};
 use follow::Follow;
