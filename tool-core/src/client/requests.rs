@@ -199,3 +199,21 @@ impl fmt::Display for ClientError {
 }
 
 impl std::error::Error for ClientError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::context::ToolContext;
+
+    #[tokio::test]
+    async fn a_context_with_no_client_says_why_it_cannot_ask() {
+        let ctx = ToolContext::new(());
+        let refused = ctx.sample(SampleRequest::new("hi")).await.unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the client cannot be asked: no client to ask: the call was not made by an MCP \
+             client (or the application named none with ContextBuilder::client)"
+        );
+        assert_eq!(SampleRequest::new("hi").max_tokens_or_default(), 1_000);
+    }
+}

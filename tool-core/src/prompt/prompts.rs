@@ -251,3 +251,46 @@ impl<Ctx: 'static> Prompts<Ctx> {
         prompt.get(ctx, arguments).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_says_what_to_do() {
+        let unknown = PromptError::Unknown {
+            name: "reveiw".into(),
+            available: vec!["review".into(), "summary".into()],
+        };
+        assert_eq!(
+            unknown.to_string(),
+            "no prompt is named `reveiw`; the prompts are `review`, `summary`"
+        );
+        let none = PromptError::Unknown {
+            name: "x".into(),
+            available: vec![],
+        };
+        assert_eq!(
+            none.to_string(),
+            "no prompt is named `x`; there are no prompts"
+        );
+        let invalid = PromptError::InvalidArgument {
+            prompt: "review".into(),
+            argument: "lines".into(),
+            reason: "`many` is not a number".into(),
+        };
+        assert_eq!(
+            invalid.to_string(),
+            "prompt `review`: argument `lines`: `many` is not a number"
+        );
+        assert_eq!(
+            DuplicatePrompt("review".into()).to_string(),
+            "a prompt named `review` is there already"
+        );
+        assert_eq!(
+            PromptArgument::optional("focus", "").description,
+            None,
+            "an empty description is none"
+        );
+    }
+}

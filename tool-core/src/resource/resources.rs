@@ -280,3 +280,64 @@ impl<Ctx: 'static> Resources<Ctx> {
         Ok(contents)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed resource and a template that would read the same URI.
+    struct Fixed(&'static str);
+
+    impl Resource for Fixed {
+        fn uri(&self) -> &str {
+            self.0
+        }
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn description(&self) -> &str {
+            "A test resource."
+        }
+        fn read<'a>(
+            &'a self,
+            _: &'a ToolContext,
+            read: &'a ResourceRead,
+        ) -> BoxFuture<'a, Result<Vec<ResourceContents>, ResourceError>> {
+            let text = format!("{} {:?}", self.0, read.params());
+            Box::pin(async move { Ok(vec![ResourceContents::text(read.uri(), text)]) })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_uri_is_read_by_its_own_resource_before_a_template() {
+        let resources = Resources::new()
+            .with(Fixed("notes://{day}"))
+            .with(Fixed("notes://monday"));
+        let ctx = ToolContext::new(());
+        let read = |uri: &'static str| {
+            let resources = &resources;
+            let ctx = &ctx;
+            async move { resources.read(ctx, uri).await }
+        };
+        assert_eq!(
+            read("notes://monday").await.unwrap()[0].as_text(),
+            Some("notes://monday {}")
+        );
+        assert_eq!(
+            read("notes://friday").await.unwrap()[0].as_text(),
+            Some("notes://{day} {\"day\": \"friday\"}")
+        );
+        assert_eq!(
+            read("other://x").await.unwrap_err().to_string(),
+            "no resource at `other://x`"
+        );
+        let mut taken = Resources::new().with(Fixed("notes://monday"));
+        assert_eq!(
+            taken
+                .register(Fixed("notes://monday"))
+                .unwrap_err()
+                .to_string(),
+            "URI template `notes://monday`: another resource has this URI"
+        );
+    }
+}
