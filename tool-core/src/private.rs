@@ -56,9 +56,11 @@ pub use ::std::string::String;
 pub use ::std::vec::Vec;
 
 pub use crate::BoxFuture;
-pub use crate::prompt::expansion::{optional_prompt_argument, prompt_argument, prompt_messages};
+pub use crate::prompt::expansion::{
+    ArgumentValue, optional_prompt_argument, prompt_argument, prompt_messages,
+};
 pub use crate::prompt::{Prompt, PromptArgument, PromptArguments, PromptError, PromptMessage};
-pub use crate::resource::expansion::{resource_contents, template_value};
+pub use crate::resource::expansion::{TemplateValue, resource_contents, template_value};
 pub use crate::resource::{Resource, ResourceContents, ResourceError, ResourceRead};
 
 /// What a `#[resource]` or `#[prompt]` with errors answers with, so that

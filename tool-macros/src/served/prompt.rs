@@ -52,7 +52,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{GenericArgument, PathArguments, ReturnType, Type};
+use syn::{GenericArgument, Ident, PathArguments, ReturnType, Type};
 
 use super::attr::ServedArgs;
 use super::{Kind, Named, completion_locals, trait_name, value_local};
@@ -155,7 +155,13 @@ pub(crate) fn expand(
         ReturnType::Type(_, ty) => ty.span(),
         ReturnType::Default => fn_ident.span(),
     };
-    let messages = quote_spanned!(return_span=> #p::prompt_messages(#name, #output));
+    // The value at the return type, its hygiene kept: a type that is no
+    // messages is reported there.
+    let returned = Ident::new(
+        &output.to_string(),
+        Span::mixed_site().located_at(return_span),
+    );
+    let messages = quote_spanned!(return_span=> #p::prompt_messages(#name, #returned));
     let complete = args.complete.as_ref().map(|path| {
         let (argument, prefix) = completion_locals();
         let call = quote_spanned!(path.span()=> #path(#argument, #prefix));

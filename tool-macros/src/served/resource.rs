@@ -48,9 +48,9 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::ReturnType;
 use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
+use syn::{Ident, ReturnType};
 
 use super::attr::ServedArgs;
 use super::template::names;
@@ -194,7 +194,14 @@ pub(crate) fn expand(
         ReturnType::Type(_, ty) => ty.span(),
         ReturnType::Default => fn_ident.span(),
     };
-    let contents = quote_spanned!(return_span=> #p::resource_contents(#read, #mime_type, #output));
+    // The value at the return type, its hygiene kept: a type that is no
+    // contents is reported there.
+    let returned = Ident::new(
+        &output.to_string(),
+        Span::mixed_site().located_at(return_span),
+    );
+    let contents =
+        quote_spanned!(return_span=> #p::resource_contents(#read, #mime_type, #returned));
     let complete = args.complete.as_ref().map(|path| {
         let (parameter, prefix) = completion_locals();
         let call = quote_spanned!(path.span()=> #path(#parameter, #prefix));
