@@ -1,140 +1,75 @@
 //! The prompts the suite's scenarios get.
 
+use tool_core::elicit::ElicitError;
 use tool_core::output::{Image, Media, Part};
-use tool_core::prompt::{
-    Prompt, PromptArgument, PromptArguments, PromptError, PromptMessage, Prompts,
-};
-use tool_core::{BoxFuture, ToolContext};
+use tool_core::prompt::{PromptMessage, Prompts};
+use tool_core::{ToolContext, prompt};
 
 use crate::tools::{PNG, decoded};
 
 /// Every prompt of the suite's scenarios.
 pub(crate) fn prompts() -> Prompts {
     Prompts::new()
-        .with(Simple)
-        .with(WithArguments)
-        .with(WithEmbeddedResource)
-        .with(WithImage)
-        .with(AsksFirst)
+        .with(TestSimplePrompt)
+        .with(TestPromptWithArguments)
+        .with(TestPromptWithEmbeddedResource)
+        .with(TestPromptWithImage)
+        .with(TestInputRequiredResultPrompt)
 }
 
-type Messages<'a> = BoxFuture<'a, Result<Vec<PromptMessage>, PromptError>>;
-
-/// A prompt of one message.
-struct Simple;
-
-impl Prompt for Simple {
-    fn name(&self) -> &str {
-        "test_simple_prompt"
-    }
-
-    fn description(&self) -> &str {
-        "A simple prompt without arguments"
-    }
-
-    fn get<'a>(&'a self, _: &'a ToolContext, _: &'a PromptArguments) -> Messages<'a> {
-        Box::pin(async {
-            Ok(vec![PromptMessage::user(
-                "This is a simple prompt for testing.",
-            )])
-        })
-    }
+/// A simple prompt without arguments
+#[prompt]
+fn test_simple_prompt() -> &'static str {
+    "This is a simple prompt for testing."
 }
 
-/// A prompt of two arguments.
-struct WithArguments;
-
-impl Prompt for WithArguments {
-    fn name(&self) -> &str {
-        "test_prompt_with_arguments"
-    }
-
-    fn description(&self) -> &str {
-        "A prompt with required arguments"
-    }
-
-    fn arguments(&self) -> Vec<PromptArgument> {
-        vec![
-            PromptArgument::required("arg1", "First test argument"),
-            PromptArgument::required("arg2", "Second test argument"),
-        ]
-    }
-
-    fn get<'a>(&'a self, _: &'a ToolContext, arguments: &'a PromptArguments) -> Messages<'a> {
-        Box::pin(async move {
-            Ok(vec![PromptMessage::user(format!(
-                "Prompt with arguments: arg1='{}', arg2='{}'",
-                arguments["arg1"], arguments["arg2"]
-            ))])
-        })
-    }
-
-    fn complete(&self, argument: &str, prefix: &str) -> Vec<String> {
-        let values: &[&str] = match argument {
-            "arg1" => &["paris", "park", "party"],
-            _ => &[],
-        };
-        values
-            .iter()
-            .filter(|value| value.starts_with(prefix))
-            .map(|value| (*value).to_owned())
-            .collect()
-    }
+/// A prompt with required arguments
+#[prompt(complete = complete_arguments)]
+fn test_prompt_with_arguments(
+    /// First test argument
+    arg1: String,
+    /// Second test argument
+    arg2: String,
+) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
 }
 
-/// A prompt that embeds a resource.
-struct WithEmbeddedResource;
-
-impl Prompt for WithEmbeddedResource {
-    fn name(&self) -> &str {
-        "test_prompt_with_embedded_resource"
-    }
-
-    fn description(&self) -> &str {
-        "A prompt with an embedded resource"
-    }
-
-    fn arguments(&self) -> Vec<PromptArgument> {
-        vec![PromptArgument::required(
-            "resourceUri",
-            "URI of the resource to embed",
-        )]
-    }
-
-    fn get<'a>(&'a self, _: &'a ToolContext, arguments: &'a PromptArguments) -> Messages<'a> {
-        Box::pin(async move {
-            let uri = &arguments["resourceUri"];
-            Ok(vec![
-                PromptMessage::user(Part::from(
-                    Media::new("text/plain", "Embedded resource content for testing.")
-                        .named(uri.as_str()),
-                )),
-                PromptMessage::user("Please process the embedded resource above."),
-            ])
-        })
-    }
+/// The values a client completing an argument of
+/// `test_prompt_with_arguments` is offered.
+fn complete_arguments(argument: &str, prefix: &str) -> Vec<String> {
+    let values: &[&str] = match argument {
+        "arg1" => &["paris", "park", "party"],
+        _ => &[],
+    };
+    values
+        .iter()
+        .filter(|value| value.starts_with(prefix))
+        .map(|value| (*value).to_owned())
+        .collect()
 }
 
-/// A prompt with an image.
-struct WithImage;
+/// A prompt with an embedded resource
+#[prompt]
+fn test_prompt_with_embedded_resource(
+    /// URI of the resource to embed
+    #[serde(rename = "resourceUri")]
+    resource_uri: String,
+) -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Part::from(
+            Media::new("text/plain", "Embedded resource content for testing.").named(resource_uri),
+        )),
+        PromptMessage::user("Please process the embedded resource above."),
+    ]
+}
 
-impl Prompt for WithImage {
-    fn name(&self) -> &str {
-        "test_prompt_with_image"
-    }
-
-    fn description(&self) -> &str {
-        "A prompt with image content"
-    }
-
-    fn get<'a>(&'a self, _: &'a ToolContext, _: &'a PromptArguments) -> Messages<'a> {
-        Box::pin(async {
-            Ok(vec![
-                PromptMessage::user(Image::png(decoded(PNG))),
-                PromptMessage::user("Please analyze the image above."),
-            ])
-        })
-    }
+/// A prompt with image content
+#[prompt]
+fn test_prompt_with_image() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Image::png(decoded(PNG))),
+        PromptMessage::user("Please analyze the image above."),
+    ]
 }
 
 /// What context a prompt should use.
@@ -144,34 +79,16 @@ struct UseContext {
     context: String,
 }
 
-/// A prompt that asks the user first (SEP-2322: not only tools ask).
-struct AsksFirst;
-
-impl Prompt for AsksFirst {
-    fn name(&self) -> &str {
-        "test_input_required_result_prompt"
-    }
-
-    fn description(&self) -> &str {
-        "A prompt that asks the user what context to use"
-    }
-
-    fn get<'a>(&'a self, ctx: &'a ToolContext, _: &'a PromptArguments) -> Messages<'a> {
-        Box::pin(async move {
-            let asked = ctx
-                .elicit::<UseContext>("What context should the prompt use?")
-                .key("user_context")
-                .await
-                .map_err(|error| PromptError::Failed {
-                    prompt: self.name().to_owned(),
-                    message: error.to_string(),
-                })?;
-            let context = asked
-                .accepted()
-                .map_or_else(|| "none".to_owned(), |answer| answer.context);
-            Ok(vec![PromptMessage::user(format!(
-                "Use this context: {context}"
-            ))])
-        })
-    }
+// SEP-2322: not only tools ask.
+/// A prompt that asks the user what context to use
+#[prompt]
+async fn test_input_required_result_prompt(ctx: &ToolContext) -> Result<String, ElicitError> {
+    let asked = ctx
+        .elicit::<UseContext>("What context should the prompt use?")
+        .key("user_context")
+        .await?;
+    let context = asked
+        .accepted()
+        .map_or_else(|| "none".to_owned(), |answer| answer.context);
+    Ok(format!("Use this context: {context}"))
 }

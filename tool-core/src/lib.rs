@@ -37,7 +37,9 @@
 //! # });
 //! ```
 //!
-//! At the root are the names nearly every program types: [`tool`],
+//! At the root are the names nearly every program types: [`tool`] (and
+//! its counterparts for what a server offers besides tools,
+//! [`resource`](macro@resource) and [`prompt`](macro@prompt)),
 //! [`ToolRegistry`] and the [`ToolContext`] its calls run in, the
 //! [`ToolResult`] a call gives and the [`ToolError`] a failed one keeps,
 //! the two tool traits ([`TypedTool`] with a typed input, [`Tool`] with
@@ -64,9 +66,11 @@
 //!   that turn a tool's return value into a [`ToolResult`];
 //! - [`policy`]: who may run what: tiers, and the approval hook that
 //!   decides on calls of `Confirm` tools;
-//! - [`resource`] and [`prompt`]: what a server offers besides tools
-//!   (MCP's resources, read by URI, and prompts, got by name), written
-//!   beside its tools and run in the same [`ToolContext`];
+//! - [`resource`](mod@resource) and [`prompt`](mod@prompt): what a server
+//!   offers besides tools (MCP's resources, read by URI, and prompts, got
+//!   by name), written on functions as tools are
+//!   ([`#[resource]`](macro@resource), [`#[prompt]`](macro@prompt)) and
+//!   run in the same [`ToolContext`];
 //! - [`observe`]: the start, progress and finish of every call, for logs
 //!   and metrics;
 //! - [`context`]: what a call carries beside its arguments, set up by
@@ -145,3 +149,11 @@ pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T
 #[doc(inline)]
 #[doc = include_str!("tool_attribute.md")]
 pub use tool_macros::tool;
+
+#[doc(inline)]
+#[doc = include_str!("resource_attribute.md")]
+pub use tool_macros::resource;
+
+#[doc(inline)]
+#[doc = include_str!("prompt_attribute.md")]
+pub use tool_macros::prompt;

@@ -51,6 +51,25 @@ pub use crate::{
     __tool_derive_json_schema as derive_json_schema, __tool_require_schemars as require_schemars,
 };
 
+pub use ::std::boxed::Box;
+pub use ::std::string::String;
+pub use ::std::vec::Vec;
+
+pub use crate::BoxFuture;
+pub use crate::prompt::expansion::{
+    ArgumentValue, optional_prompt_argument, prompt_argument, prompt_messages,
+};
+pub use crate::prompt::{Prompt, PromptArgument, PromptArguments, PromptError, PromptMessage};
+pub use crate::resource::expansion::{TemplateValue, resource_contents, template_value};
+pub use crate::resource::{Resource, ResourceContents, ResourceError, ResourceRead};
+
+/// What a `#[resource]` or `#[prompt]` with errors answers with, so that
+/// its uses raise no second error; never run, since the crate does not
+/// compile.
+pub fn served_fallback<T>() -> T {
+    unreachable!("a `#[resource]` or `#[prompt]` with errors does not compile")
+}
+
 use crate::error::message::ErrorMessage;
 use crate::output::result::IntoToolOutput;
 use crate::output::result::{from_error, from_message};

@@ -14,9 +14,10 @@ use syn::{
 
 use crate::case::{pascal_case, snake_case};
 use crate::ctxt::Errors;
-use crate::docs::{doc_text, is_doc};
+use crate::docs::{doc_text, doc_text_of, is_doc};
 
-/// A `#[tool]` function.
+/// A `#[tool]` function, or one `#[resource]` or `#[prompt]` is on: they
+/// take their parameters, the context among them, alike.
 pub(crate) struct ToolFn {
     /// The function as it is re-emitted: parameter doc comments and
     /// `#[serde]`/`#[schemars]` attributes moved off (they are not legal
@@ -85,8 +86,15 @@ pub(crate) struct ToolStruct {
 
 impl ToolFn {
     /// Reads the function, moving the parameters' field attributes off it.
-    pub(crate) fn from_syn(mut item: ItemFn, errors: &mut Errors) -> Self {
-        let docs = doc_text(&item.attrs, errors);
+    pub(crate) fn from_syn(item: ItemFn, errors: &mut Errors) -> Self {
+        Self::read(item, "#[tool]", errors)
+    }
+
+    /// Reads a function `attribute` (`#[tool]`, `#[resource]`,
+    /// `#[prompt]`) is on, moving the parameters' doc comments, `#[serde]`
+    /// and `#[schemars]` off it.
+    pub(crate) fn read(mut item: ItemFn, attribute: &str, errors: &mut Errors) -> Self {
+        let docs = doc_text_of(&item.attrs, attribute, errors);
         let args = item.sig.inputs.iter_mut().map(Arg::from_syn).collect();
         Self { item, docs, args }
     }

@@ -224,7 +224,7 @@ pub(crate) fn unsupported_item(item: &Item) -> syn::Error {
 }
 
 /// The keyword that says what an item is, to point at.
-fn item_keyword(item: &Item) -> TokenStream {
+pub(crate) fn item_keyword(item: &Item) -> TokenStream {
     match item {
         Item::Enum(item) => item.enum_token.to_token_stream(),
         Item::Const(item) => item.const_token.to_token_stream(),
@@ -277,18 +277,14 @@ fn parameters(tool: &ToolFn, errors: &mut Errors) {
                 "a `#[tool]` function cannot take `self`; put `#[tool]` on a free function, or on a struct whose fields are the arguments",
             ),
             Arg::Context(context) => {
-                context_param(context, errors);
-                match first_context {
-                    Some(first) => {
-                        let mut error = syn::Error::new_spanned(
-                            &context.ty,
-                            "a `#[tool]` function takes at most one `&ToolContext` parameter",
-                        );
-                        error.combine(syn::Error::new(first, "the first one is here"));
-                        errors.push(error);
-                    }
-                    None => first_context = Some(context.ty.span()),
+                context_type(context, errors);
+                if let Some(attr) = context.attrs.first() {
+                    errors.spanned(
+                        attr,
+                        "the context parameter is not part of the input schema, so it takes no doc comment, `#[serde]` or `#[schemars]`",
+                    );
                 }
+                one_context(context, &mut first_context, "#[tool]", errors);
             }
             Arg::Param(param) => {
                 param_type(&param.ty, errors);
@@ -298,8 +294,9 @@ fn parameters(tool: &ToolFn, errors: &mut Errors) {
     }
 }
 
-/// The context is taken as `&ToolContext<C>` and is no part of the input.
-fn context_param(context: &Context, errors: &mut Errors) {
+/// The context is taken as `&ToolContext<C>`, `C` a type: what any
+/// function the crate's attributes go on takes it as.
+pub(crate) fn context_type(context: &Context, errors: &mut Errors) {
     match context.taken {
         Taken::Shared => {}
         Taken::Value => {
@@ -325,11 +322,26 @@ fn context_param(context: &Context, errors: &mut Errors) {
         }
         other => errors.spanned(other, "expected one type argument: `ToolContext<App>`"),
     }
-    if let Some(attr) = context.attrs.first() {
-        errors.spanned(
-            attr,
-            "the context parameter is not part of the input schema, so it takes no doc comment, `#[serde]` or `#[schemars]`",
-        );
+}
+
+/// A function takes at most one context: `first` is where the first one
+/// was, `what` the attribute (`#[tool]`), for the message.
+pub(crate) fn one_context(
+    context: &Context,
+    first: &mut Option<Span>,
+    what: &str,
+    errors: &mut Errors,
+) {
+    match first {
+        Some(first) => {
+            let mut error = syn::Error::new_spanned(
+                &context.ty,
+                format!("a `{what}` function takes at most one `&ToolContext` parameter"),
+            );
+            error.combine(syn::Error::new(*first, "the first one is here"));
+            errors.push(error);
+        }
+        None => *first = Some(context.ty.span()),
     }
 }
 

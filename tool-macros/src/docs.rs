@@ -14,6 +14,16 @@ pub(crate) fn is_doc(attr: &Attribute) -> bool {
 /// from each line (as rustdoc does), leading and trailing blank lines
 /// dropped, markdown kept. `None` when there are none.
 pub(crate) fn doc_text(attrs: &[Attribute], errors: &mut Errors) -> Option<String> {
+    doc_text_of(attrs, "#[tool]", errors)
+}
+
+/// [`doc_text`] of an item `attribute` (`#[tool]`, `#[prompt]`) goes on,
+/// which a doc comment that is not a literal is reported for.
+pub(crate) fn doc_text_of(
+    attrs: &[Attribute],
+    attribute: &str,
+    errors: &mut Errors,
+) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs.iter().filter(|attr| is_doc(attr)) {
         match &attr.meta {
@@ -27,13 +37,18 @@ pub(crate) fn doc_text(attrs: &[Attribute], errors: &mut Errors) -> Option<Strin
                         // `///` alone: a paragraph break.
                         lines.push(String::new());
                     } else {
-                        lines.extend(text.lines().map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()));
+                        lines.extend(text.lines().map(|line| {
+                            line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()
+                        }));
                     }
                 }
-                other => errors.spanned(
-                    other,
-                    "`#[tool]` reads descriptions from literal doc comments only; write the text out or use `#[tool(description = \"...\")]`",
-                ),
+                other => {
+                    let bare = attribute.trim_start_matches("#[").trim_end_matches(']');
+                    errors.spanned(
+                        other,
+                        format!("`{attribute}` reads descriptions from literal doc comments only; write the text out or use `#[{bare}(description = \"...\")]`"),
+                    );
+                }
             },
             // `#[doc(hidden)]` and friends say nothing about the tool.
             Meta::List(_) | Meta::Path(_) => {}

@@ -1,6 +1,7 @@
-//! The `#[tool]` attribute macro of [tool-core](https://docs.rs/tool-core).
+//! The `#[tool]`, `#[resource]` and `#[prompt]` attribute macros of
+//! [tool-core](https://docs.rs/tool-core).
 //!
-//! Use it through `tool_core::tool`; the documentation is there. This crate
+//! Use them through `tool_core`; the documentation is there. This crate
 //! is split the way serde_derive and thiserror are, one stage per module,
 //! each depending only on the stages before it:
 //!
@@ -16,6 +17,10 @@
 //!
 //! `ctxt` collects the errors of every stage, `case` converts names.
 //!
+//! `#[resource]` and `#[prompt]` (re-exported as `tool_core::resource`
+//! and `tool_core::prompt`) have the same stages in the `served` folder,
+//! reading the function with `ast` and checking its context with `check`.
+//!
 //! `#[derive(Elicit)]` (re-exported as `tool_core::elicit::Elicit`) has the
 //! same stages in the `elicit` folder, sharing `ctxt` and `codegen`'s
 //! attributes for generated code.
@@ -30,6 +35,7 @@ mod docs;
 mod elicit;
 mod entry;
 mod fallback;
+mod served;
 #[cfg(test)]
 mod tests;
 
@@ -40,6 +46,20 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     entry::tool(args.into(), input.into()).into()
+}
+
+/// tool-core re-exports this attribute as `tool_core::resource`; use it
+/// from there.
+#[proc_macro_attribute]
+pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    served::expand(served::Kind::Resource, args.into(), input.into()).into()
+}
+
+/// tool-core re-exports this attribute as `tool_core::prompt`; use it from
+/// there.
+#[proc_macro_attribute]
+pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
+    served::expand(served::Kind::Prompt, args.into(), input.into()).into()
 }
 
 /// tool-core re-exports this derive as `tool_core::elicit::Elicit`; use it

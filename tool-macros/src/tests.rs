@@ -17,7 +17,7 @@ fn expand(args: TokenStream, item: TokenStream) -> File {
 }
 
 /// The messages of the `compile_error!`s in an expansion, in order.
-fn errors(file: &File) -> Vec<String> {
+pub(crate) fn errors(file: &File) -> Vec<String> {
     file.items
         .iter()
         .filter_map(|item| match item {
@@ -37,14 +37,14 @@ fn errors(file: &File) -> Vec<String> {
         .collect()
 }
 
-fn find_fn<'a>(file: &'a File, name: &str) -> Option<&'a ItemFn> {
+pub(crate) fn find_fn<'a>(file: &'a File, name: &str) -> Option<&'a ItemFn> {
     file.items.iter().find_map(|item| match item {
         Item::Fn(f) if f.sig.ident == name => Some(f),
         _ => None,
     })
 }
 
-fn find_struct<'a>(file: &'a File, name: &str) -> Option<&'a ItemStruct> {
+pub(crate) fn find_struct<'a>(file: &'a File, name: &str) -> Option<&'a ItemStruct> {
     file.items.iter().find_map(|item| match item {
         Item::Struct(s) if s.ident == name => Some(s),
         _ => None,

@@ -1,5 +1,5 @@
-//! Compile-fail and compile-pass cases of `#[tool]` and `#[derive(Elicit)]`,
-//! one rule per file.
+//! Compile-fail and compile-pass cases of `#[tool]`, `#[resource]`,
+//! `#[prompt]` and `#[derive(Elicit)]`, one rule per file.
 //!
 //! The expected `.stderr` files are rustc's own output on the toolchain CI
 //! uses; they are regenerated with `TRYBUILD=overwrite cargo test -p

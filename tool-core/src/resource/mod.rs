@@ -39,9 +39,12 @@
 //! ```
 
 pub(crate) mod contents;
+pub(crate) mod expansion;
+pub(crate) mod output;
 pub(crate) mod resources;
 pub(crate) mod template;
 
 pub use crate::resource::contents::ResourceContents;
+pub use crate::resource::output::IntoResourceContents;
 pub use crate::resource::resources::{Resource, ResourceError, ResourceRead, Resources};
 pub use crate::resource::template::{UriTemplate, UriTemplateError};

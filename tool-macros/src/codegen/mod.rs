@@ -25,8 +25,13 @@ use crate::check::Identity;
 
 /// The path generated code reaches tool-core by.
 pub(crate) fn krate(args: &ToolArgs) -> Path {
-    args.krate
-        .clone()
+    crate_or_default(args.krate.as_ref())
+}
+
+/// The path given with `crate = ...`, else `::tool_core`.
+pub(crate) fn crate_or_default(krate: Option<&Path>) -> Path {
+    krate
+        .cloned()
         .unwrap_or_else(|| syn::parse_quote!(::tool_core))
 }
 
