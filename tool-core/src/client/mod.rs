@@ -30,9 +30,7 @@
 //! # }).unwrap();
 //! ```
 
-pub(crate) mod requests;
-
-pub use crate::client::requests::{ClientError, ClientRequests, Root, SampleRequest, Sampled};
+pub use crate::tool::client::{ClientError, ClientRequests, Root, SampleRequest, Sampled};
 
 use crate::tool::context::ToolContext;
 

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::client::requests::ClientRequests;
 use crate::tool::approval::ApprovalHook;
 use crate::tool::ask::Asker;
 use crate::tool::ask::question::Answer;
+use crate::tool::client::ClientRequests;
 use crate::tool::context::ToolContext;
 use crate::tool::log::CallLog;
 use crate::tool::progress::CallProgress;

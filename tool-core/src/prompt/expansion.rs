@@ -5,9 +5,9 @@
 use std::fmt::Display;
 use std::str::FromStr;
 
-use crate::prompt::message::PromptMessage;
 use crate::prompt::output::IntoPromptMessages;
 use crate::prompt::prompts::{PromptArguments, PromptError};
+use crate::tool::message::PromptMessage;
 
 /// What a `#[prompt]` function's parameter may be: an argument, read from
 /// the text the client sends (an `Option` of one for an argument that may

@@ -39,12 +39,11 @@
 //! ```
 
 pub(crate) mod expansion;
-pub(crate) mod message;
 pub(crate) mod output;
 pub(crate) mod prompts;
 
-pub use crate::prompt::message::{PromptMessage, Role};
 pub use crate::prompt::output::IntoPromptMessages;
 pub use crate::prompt::prompts::{
     DuplicatePrompt, Prompt, PromptArgument, PromptArguments, PromptError, Prompts,
 };
+pub use crate::tool::message::{PromptMessage, Role};

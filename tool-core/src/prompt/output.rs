@@ -5,8 +5,8 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
 
-use crate::prompt::message::PromptMessage;
 use crate::prompt::prompts::PromptError;
+use crate::tool::message::PromptMessage;
 
 /// A value a [`#[prompt]`](macro@crate::prompt) function may return: its
 /// messages.

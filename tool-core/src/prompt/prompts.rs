@@ -6,8 +6,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::BoxFuture;
-use crate::prompt::message::PromptMessage;
 use crate::tool::context::ToolContext;
+use crate::tool::message::PromptMessage;
 
 /// The arguments a prompt is got with: each a string, by name.
 pub type PromptArguments = BTreeMap<String, String>;

@@ -6,11 +6,11 @@ use std::sync::{Arc, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::client::requests::ClientRequests;
 use crate::tool::approval::ApprovalHook;
 use crate::tool::approval::DynApprovalHook;
 use crate::tool::ask::Asker;
 use crate::tool::call_id::Scope;
+use crate::tool::client::ClientRequests;
 use crate::tool::log::{CallLog, LogLevel, LogListener, trace};
 use crate::tool::name::Name;
 use crate::tool::progress::{

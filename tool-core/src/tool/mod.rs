@@ -4,8 +4,10 @@
 pub(crate) mod approval;
 pub(crate) mod ask;
 pub(crate) mod call_id;
+pub(crate) mod client;
 pub(crate) mod context;
 pub(crate) mod log;
+pub(crate) mod message;
 pub(crate) mod metadata;
 pub(crate) mod name;
 pub(crate) mod progress;

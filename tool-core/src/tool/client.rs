@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::BoxFuture;
 use crate::output::media::Part;
-use crate::prompt::message::{PromptMessage, Role};
+use crate::tool::message::{PromptMessage, Role};
 
 /// The client that called, as a tool reaches it: its model, and its
 /// roots. Each request's own, named by whoever serves it (`tool-mcp`, for
