@@ -8,6 +8,13 @@ use std::process::{Child, Command, Stdio};
 /// The binary: `target/<profile>/examples/mcp_server`, beside the test's
 /// `deps/`, which `cargo test` builds.
 pub(crate) fn example_server() -> PathBuf {
+    example_binary("mcp_server")
+}
+
+/// The binary of the example `name`: `target/<profile>/examples/<name>`,
+/// which `cargo test` builds.
+#[allow(dead_code)] // not every test binary that includes this file uses it
+pub(crate) fn example_binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test's own path");
     let profile = exe
         .parent()
@@ -15,10 +22,10 @@ pub(crate) fn example_server() -> PathBuf {
         .expect("the test runs from target/<profile>/deps");
     let server = profile
         .join("examples")
-        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         server.exists(),
-        "{} is missing: `cargo test` builds it, or `cargo build --example mcp_server`",
+        "{} is missing: `cargo test` builds it, or `cargo build --example {name}`",
         server.display()
     );
     server
