@@ -8,10 +8,13 @@ use serde::Deserialize;
 use tool_core::client::{ClientError, SampleRequest};
 use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::observe::LogLevel;
+use tool_core::registry::OnDuplicate;
 use tool_core::{ToolContext, ToolRegistry, tool};
 
+use crate::server::Fixtures;
+
 /// The tools of this file, added to `registry`.
-pub(crate) fn with_asking(registry: ToolRegistry) -> ToolRegistry {
+pub(crate) fn with_asking(registry: ToolRegistry<Fixtures>) -> ToolRegistry<Fixtures> {
     registry
         .with(TestSampling)
         .with(TestMissingCapability)
@@ -26,12 +29,14 @@ pub(crate) fn with_asking(registry: ToolRegistry) -> ToolRegistry {
         .with(TestInputRequiredResultTamperedState)
         .with(TestInputRequiredResultCapabilities)
         .with(TestCustomHeader)
+        .with(TestReconnection)
+        .with(TestTriggerToolChange)
 }
 
 /// Asks the client's model to answer a prompt.
 #[tool(samples)]
 async fn test_sampling(
-    ctx: &ToolContext,
+    ctx: &ToolContext<Fixtures>,
     /// What to ask the model.
     prompt: String,
 ) -> Result<String, ClientError> {
@@ -46,7 +51,7 @@ async fn test_sampling(
 
 /// Requires the sampling client capability.
 #[tool(samples)]
-async fn test_missing_capability(ctx: &ToolContext) -> Result<String, ClientError> {
+async fn test_missing_capability(ctx: &ToolContext<Fixtures>) -> Result<String, ClientError> {
     let sampled = ctx
         .sample(SampleRequest::new("Say hello.").max_tokens(20))
         .await?;
@@ -62,7 +67,7 @@ struct Name {
 
 /// Asks the user's name, as an `input_required` result over 2026-07-28.
 #[tool(asks)]
-async fn test_streaming_elicitation(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn test_streaming_elicitation(ctx: &ToolContext<Fixtures>) -> Result<String, ElicitError> {
     ctx.progress(0, 1, "asking");
     Ok(greeting(
         ctx.elicit::<Name>("What is your name?")
@@ -74,7 +79,7 @@ async fn test_streaming_elicitation(ctx: &ToolContext) -> Result<String, ElicitE
 /// Writes a line to its log: a client of 2026-07-28 hears it only when it
 /// asks for a level.
 #[tool(read_only)]
-fn test_logging_tool(ctx: &ToolContext) -> &'static str {
+fn test_logging_tool(ctx: &ToolContext<Fixtures>) -> &'static str {
     ctx.log(LogLevel::Info, "logLevel was requested");
     "Logging tool completed"
 }
@@ -89,7 +94,9 @@ fn greeting(answer: Elicitation<Name>) -> String {
 
 /// Asks the user's name (SEP-2322).
 #[tool(asks)]
-async fn test_input_required_result_elicitation(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn test_input_required_result_elicitation(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ElicitError> {
     Ok(greeting(
         ctx.elicit::<Name>("What is your name?")
             .key("user_name")
@@ -99,7 +106,9 @@ async fn test_input_required_result_elicitation(ctx: &ToolContext) -> Result<Str
 
 /// Asks the client's model a question (SEP-2322).
 #[tool(samples)]
-async fn test_input_required_result_sampling(ctx: &ToolContext) -> Result<String, ClientError> {
+async fn test_input_required_result_sampling(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ClientError> {
     let request = SampleRequest::new("What is the capital of France?")
         .max_tokens(100)
         .key("capital_question");
@@ -112,7 +121,9 @@ async fn test_input_required_result_sampling(ctx: &ToolContext) -> Result<String
 
 /// Asks the client for its roots (SEP-2322).
 #[tool(asks)]
-async fn test_input_required_result_list_roots(ctx: &ToolContext) -> Result<String, ClientError> {
+async fn test_input_required_result_list_roots(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ClientError> {
     let roots = ctx.roots().await?;
     let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
     Ok(format!("Roots: {}", uris.join(", ")))
@@ -128,12 +139,12 @@ struct Confirm {
 /// Asks for a confirmation, carried in the request state (SEP-2322).
 #[tool(asks)]
 async fn test_input_required_result_request_state(
-    ctx: &ToolContext,
+    ctx: &ToolContext<Fixtures>,
 ) -> Result<String, ElicitError> {
     confirmed(ctx).await
 }
 
-async fn confirmed(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn confirmed(ctx: &ToolContext<Fixtures>) -> Result<String, ElicitError> {
     Ok(
         match ctx
             .elicit::<Confirm>("Please confirm")
@@ -148,7 +159,9 @@ async fn confirmed(ctx: &ToolContext) -> Result<String, ElicitError> {
 
 /// Asks the person, the model and the roots at once (SEP-2322).
 #[tool(asks, samples)]
-async fn test_input_required_result_multiple_inputs(ctx: &ToolContext) -> Result<String, String> {
+async fn test_input_required_result_multiple_inputs(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, String> {
     let name = ctx.elicit::<Name>("What is your name?").key("user_name");
     let greeting = ctx.sample(
         SampleRequest::new("Say a greeting.")
@@ -176,7 +189,9 @@ struct Colour {
 
 /// Asks twice, one question a round (SEP-2322).
 #[tool(asks)]
-async fn test_input_required_result_multi_round(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn test_input_required_result_multi_round(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ElicitError> {
     let name = greeting(
         ctx.elicit::<Name>("What is your name?")
             .key("step1")
@@ -197,7 +212,7 @@ async fn test_input_required_result_multi_round(ctx: &ToolContext) -> Result<Str
 /// (SEP-2322).
 #[tool(asks)]
 async fn test_input_required_result_tampered_state(
-    ctx: &ToolContext,
+    ctx: &ToolContext<Fixtures>,
 ) -> Result<String, ElicitError> {
     confirmed(ctx).await
 }
@@ -205,7 +220,7 @@ async fn test_input_required_result_tampered_state(
 /// Asks only what the client takes: the person when it takes
 /// elicitation, its model when it takes sampling (SEP-2322).
 #[tool(asks)]
-async fn test_input_required_result_capabilities(ctx: &ToolContext) -> String {
+async fn test_input_required_result_capabilities(ctx: &ToolContext<Fixtures>) -> String {
     let name = ctx.elicit::<Name>("What is your name?").key("user_name");
     let greeting = ctx.sample(
         SampleRequest::new("Generate a greeting")
@@ -235,4 +250,33 @@ fn test_custom_header(
     value: String,
 ) -> String {
     format!("Received: {value}")
+}
+
+/// Answers after a moment: a client whose stream closes meanwhile takes
+/// its answer up again where it stopped.
+#[tool(read_only)]
+async fn test_reconnection() -> &'static str {
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    "Reconnection test completed"
+}
+
+/// Adds a tool, or takes it away again: every client listening for
+/// changes of the tool list is told.
+#[tool]
+fn test_trigger_tool_change(ctx: &ToolContext<Fixtures>) -> &'static str {
+    let Some(tools) = ctx.state().tools.get() else {
+        return "the tools cannot change here";
+    };
+    if tools.remove("test_added_tool") {
+        "test_added_tool removed"
+    } else {
+        let _ = tools.insert(TestAddedTool, OnDuplicate::Replace);
+        "test_added_tool added"
+    }
+}
+
+/// A tool that comes and goes.
+#[tool(read_only)]
+fn test_added_tool() -> &'static str {
+    "here for now"
 }

@@ -7,8 +7,10 @@ use tool_core::{ToolContext, prompt};
 
 use crate::tools::{PNG, decoded};
 
+use crate::server::Fixtures;
+
 /// Every prompt of the suite's scenarios.
-pub(crate) fn prompts() -> Prompts {
+pub(crate) fn prompts() -> Prompts<Fixtures> {
     Prompts::new()
         .with(TestSimplePrompt)
         .with(TestPromptWithArguments)
@@ -82,7 +84,9 @@ struct UseContext {
 // SEP-2322: not only tools ask.
 /// A prompt that asks the user what context to use
 #[prompt]
-async fn test_input_required_result_prompt(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn test_input_required_result_prompt(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ElicitError> {
     let asked = ctx
         .elicit::<UseContext>("What context should the prompt use?")
         .key("user_context")

@@ -6,8 +6,10 @@ use tool_core::resource::Resources;
 
 use crate::tools::{PNG, decoded};
 
+use crate::server::Fixtures;
+
 /// Every resource of the suite's scenarios.
-pub(crate) fn resources() -> Resources {
+pub(crate) fn resources() -> Resources<Fixtures> {
     Resources::new()
         .with(StaticText)
         .with(StaticBinary)

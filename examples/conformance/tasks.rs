@@ -10,8 +10,10 @@ use serde::Deserialize;
 use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::{ToolContext, ToolRegistry, tool};
 
+use crate::server::Fixtures;
+
 /// The tools of this file, added to `registry`.
-pub(crate) fn with_tasks(registry: ToolRegistry) -> ToolRegistry {
+pub(crate) fn with_tasks(registry: ToolRegistry<Fixtures>) -> ToolRegistry<Fixtures> {
     registry
         .with(Greet)
         .with(SlowCompute)
@@ -34,7 +36,7 @@ fn greet(
 /// takes them.
 #[tool(long_running, read_only)]
 async fn slow_compute(
-    ctx: &ToolContext,
+    ctx: &ToolContext<Fixtures>,
     /// How long to work, in seconds.
     seconds: f64,
     /// What to call the work.
@@ -74,7 +76,7 @@ struct Confirmation {
 /// client gives with `tasks/update`.
 #[tool(long_running, asks)]
 async fn confirm_delete(
-    ctx: &ToolContext,
+    ctx: &ToolContext<Fixtures>,
     /// The file.
     filename: String,
 ) -> Result<String, ElicitError> {
@@ -99,7 +101,7 @@ struct Entry {
 
 /// Asks two questions at once: its task waits for both.
 #[tool(long_running, asks)]
-async fn multi_input(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn multi_input(ctx: &ToolContext<Fixtures>) -> Result<String, ElicitError> {
     let first = ctx.elicit::<Entry>("The first entry?").key("first");
     let second = ctx.elicit::<Entry>("The second entry?").key("second");
     let (first, second) = tokio::join!(first.into_future(), second.into_future());

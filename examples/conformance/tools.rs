@@ -12,6 +12,8 @@ use tool_core::observe::LogLevel;
 use tool_core::output::{Image, Media, Part};
 use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult, tool};
 
+use crate::server::Fixtures;
+
 /// A 1x1 PNG, red.
 pub(crate) const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /// A WAV file of no samples.
@@ -25,7 +27,7 @@ pub(crate) fn decoded(base64_text: &str) -> Vec<u8> {
 }
 
 /// Every tool of the suite's scenarios.
-pub(crate) fn registry() -> ToolRegistry {
+pub(crate) fn registry() -> ToolRegistry<Fixtures> {
     let registry = ToolRegistry::new()
         .with(TestSimpleText)
         .with(TestImageContent)
@@ -87,7 +89,7 @@ fn test_multiple_content_types() -> Vec<Part> {
 
 /// Writes three lines to its log as it runs.
 #[tool(read_only)]
-async fn test_tool_with_logging(ctx: &ToolContext) -> &'static str {
+async fn test_tool_with_logging(ctx: &ToolContext<Fixtures>) -> &'static str {
     for line in [
         "Tool execution started",
         "Tool processing data",
@@ -107,7 +109,7 @@ fn test_error_handling() -> Result<&'static str, String> {
 
 /// Reports its progress three times.
 #[tool(read_only)]
-async fn test_tool_with_progress(ctx: &ToolContext) -> &'static str {
+async fn test_tool_with_progress(ctx: &ToolContext<Fixtures>) -> &'static str {
     for done in [0, 50, 100] {
         ctx.progress(done, 100, format!("{done}% done"));
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -127,7 +129,7 @@ struct Contact {
 /// Asks the user for their name and email.
 #[tool(asks)]
 async fn test_elicitation(
-    ctx: &ToolContext,
+    ctx: &ToolContext<Fixtures>,
     /// What to ask.
     message: String,
 ) -> Result<String, ElicitError> {
@@ -187,7 +189,9 @@ struct Defaults {
 
 /// Asks for fields that have defaults (SEP-1034).
 #[tool(asks)]
-async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn test_elicitation_sep1034_defaults(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ElicitError> {
     Ok(
         match ctx
             .elicit::<Defaults>("Please review and update the form fields with defaults")
@@ -251,7 +255,9 @@ struct Enums {
 
 /// Asks with each shape of enum (SEP-1330).
 #[tool(asks)]
-async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, ElicitError> {
+async fn test_elicitation_sep1330_enums(
+    ctx: &ToolContext<Fixtures>,
+) -> Result<String, ElicitError> {
     Ok(
         match ctx
             .elicit::<Enums>("Please select options from the enum fields")
@@ -268,7 +274,7 @@ async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, Eli
 /// every keyword of it must reach the client.
 struct JsonSchema2020;
 
-impl Tool for JsonSchema2020 {
+impl Tool<Fixtures> for JsonSchema2020 {
     fn name(&self) -> &str {
         "json_schema_2020_12_tool"
     }
@@ -303,7 +309,11 @@ impl Tool for JsonSchema2020 {
         })
     }
 
-    fn call<'a>(&'a self, _ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolResult> {
+    fn call<'a>(
+        &'a self,
+        _ctx: &'a ToolContext<Fixtures>,
+        args: Value,
+    ) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move { ToolResult::text(format!("Received: {args}")) })
     }
 }
