@@ -24,7 +24,7 @@ fn the_readme_shows_the_example_as_it_is() {
     let body = &example[example.find("use schemars::JsonSchema;").expect("its code")..];
     let section = &readme[readme.find("## Serving MCP").expect("the MCP section")..];
     let shown = section
-        .split("```rust\n")
+        .split("```rust,no_run\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("the section's code");
