@@ -45,7 +45,7 @@ mod server;
 const CONFORMANCE: &str = "TOOL_CONFORMANCE";
 
 /// The scenarios the example does not serve yet.
-const UNSERVED: &[&str] = &["tasks-required-task-error", "tasks-mrtr-composition"];
+const UNSERVED: &[&str] = &["tasks-mrtr-composition"];
 
 /// What one scenario's checks came to.
 #[derive(Debug, Default)]

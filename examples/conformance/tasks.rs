@@ -51,8 +51,9 @@ async fn slow_compute(
     }
 }
 
-/// Fails, as a tool fails: its task completes with an error result.
-#[tool(long_running, read_only)]
+/// Fails, as a tool fails: its task completes with an error result. It
+/// runs only as a task: a client that cannot follow one is refused.
+#[tool(long_running, tasks_only, read_only)]
 async fn failing_job() -> Result<String, String> {
     tokio::time::sleep(Duration::from_millis(100)).await;
     Err("the job failed, as it always does".to_owned())

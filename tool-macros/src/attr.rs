@@ -33,6 +33,7 @@ pub(crate) const KEYS: &[&str] = &[
     "open_world",
     "concurrency_safe",
     "long_running",
+    "tasks_only",
     "asks",
     "samples",
     "defer",
@@ -104,6 +105,9 @@ pub(crate) struct ToolArgs {
     pub(crate) open_world: Option<WithSpan<bool>>,
     pub(crate) concurrency_safe: Option<WithSpan<bool>>,
     pub(crate) long_running: Option<WithSpan<bool>>,
+    /// The tool runs only as a task: a client that cannot follow one is
+    /// refused.
+    pub(crate) tasks_only: Option<WithSpan<bool>>,
     /// The tool asks the person questions (`ctx.elicit`).
     pub(crate) asks: Option<WithSpan<bool>>,
     /// The tool asks the client's model for completions (`ctx.sample`).
@@ -196,6 +200,8 @@ fn parse_one(
         "concurrency_safe" => flag(&mut out.concurrency_safe, key, meta, errors)?,
         // long_running   or   long_running = false
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
+        // tasks_only   or   tasks_only = false
+        "tasks_only" => flag(&mut out.tasks_only, key, meta, errors)?,
         // asks   or   asks = false
         "asks" => flag(&mut out.asks, key, meta, errors)?,
         // samples   or   samples = false

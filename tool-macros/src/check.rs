@@ -462,6 +462,15 @@ fn identity(
     {
         errors.spanned(title, "a tool's title cannot be empty");
     }
+    if let Some(tasks_only) = &args.tasks_only
+        && tasks_only.value
+        && !args.long_running.as_ref().is_some_and(|flag| flag.value)
+    {
+        errors.push(syn::Error::new(
+            tasks_only.span,
+            format!("tool `{name}` is `tasks_only` but not `long_running`: a tool that runs only as a task runs long, add `long_running`"),
+        ));
+    }
     if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive)
         && read_only.value
         && destructive.value

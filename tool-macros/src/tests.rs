@@ -182,7 +182,7 @@ fn every_error_is_reported_and_the_item_still_emitted() {
     assert_eq!(
         errors(&file),
         [
-            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `asks`, `samples`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `tasks_only`, `asks`, `samples`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
             "unknown tier; expected `Observe` or `Confirm`",
             "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
             "a `#[tool]` parameter needs a name: it becomes the name of the argument",
@@ -581,4 +581,24 @@ fn a_tool_that_does_not_ask_says_nothing_of_it() {
         },
     );
     assert!(!file.to_token_stream().to_string().contains("asks"));
+}
+
+#[test]
+fn a_tool_that_runs_only_as_a_task_runs_long() {
+    let body = quote!(
+        /// Render.
+        async fn render() -> String {
+            String::new()
+        }
+    );
+    let message = "tool `render` is `tasks_only` but not `long_running`: a tool that runs only as a task runs long, add `long_running`";
+    assert_eq!(errors(&expand(quote!(tasks_only), body.clone())), [message]);
+    let file = expand(quote!(tasks_only, long_running), body);
+    assert!(errors(&file).is_empty());
+    assert!(
+        file.to_token_stream()
+            .to_string()
+            .contains("tasks_only : true"),
+        "the flag reaches the metadata"
+    );
 }

@@ -513,3 +513,26 @@ async fn a_session_subscribed_to_a_resource_is_told_when_it_changes() {
         [json!({"jsonrpc": "2.0", "id": 4, "result": {}})]
     );
 }
+
+/// Render the video; only ever as a task.
+#[tool(tier = Observe, long_running, tasks_only)]
+async fn render_video() -> &'static str {
+    "rendered"
+}
+
+#[tokio::test]
+async fn a_tool_that_runs_only_as_a_task_is_refused_to_a_client_that_cannot_follow_one() {
+    let registry: ToolRegistry = ToolRegistry::new().with(RenderVideo);
+    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let mut wire = connect_to(server).await;
+    wire.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "render_video", "arguments": {}}}))
+        .await;
+    assert_eq!(
+        wire.until_response(1).await,
+        [json!({"jsonrpc": "2.0", "id": 1, "error": {
+            "code": -32601,
+            "message": "tool `render_video` runs only as a task, and this call cannot be one: the client did not declare the tasks extension (`io.modelcontextprotocol/tasks`), nor call it with `task`"
+        }})]
+    );
+}

@@ -73,6 +73,14 @@ pub struct ToolMetadata {
     /// The result comes later than the call (the client runs the tool, or the
     /// work finishes in the background). Default: `false`.
     pub long_running: bool,
+    /// The tool runs only as a task (with `long_running`): over MCP, a
+    /// client that cannot follow a task is refused before it runs
+    /// (protocol 2026-07-28: error -32021 naming the tasks extension;
+    /// 2025-11-25: the tool is listed with `execution.taskSupport:
+    /// "required"`, and a call not made as a task is error -32601). A
+    /// call in the process runs as any `long_running` tool's. Default:
+    /// `false`.
+    pub tasks_only: bool,
     /// The tool asks the person questions while it runs
     /// ([`tool_core::elicit`](crate::elicit)), so each call must be able to
     /// wait for an answer. A tool that asks without saying so fails with
@@ -127,6 +135,7 @@ impl ToolMetadata {
         open_world: true,
         concurrency_safe: false,
         long_running: false,
+        tasks_only: false,
         asks: false,
         samples: false,
         defer: false,

@@ -247,6 +247,7 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
         ("open_world", &args.open_world),
         ("concurrency_safe", &args.concurrency_safe),
         ("long_running", &args.long_running),
+        ("tasks_only", &args.tasks_only),
         ("asks", &args.asks),
         ("samples", &args.samples),
         ("defer", &args.defer),

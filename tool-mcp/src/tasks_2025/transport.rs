@@ -268,18 +268,22 @@ impl Asked {
 /// Which tools of a server run as tasks (its `long_running` ones), in
 /// whichever registry it serves when asked.
 pub(crate) trait RunsAsTask: Send + Sync {
-    /// Whether the tool `name` does.
-    fn runs_as_task(&self, name: &str) -> bool;
+    /// Whether the tool `name` does: `"required"` for a `tasks_only` tool,
+    /// `"optional"` for another `long_running` one, none for the rest.
+    fn task_support(&self, name: &str) -> Option<&'static str>;
     /// Whether any tool does: else a `tools/list` answer is left as it is.
     fn any_runs_as_task(&self) -> bool;
 }
 
 impl<Ctx: Send + Sync + 'static> RunsAsTask for Current<Ctx> {
-    fn runs_as_task(&self, name: &str) -> bool {
-        self.get()
-            .registry
-            .info(name)
-            .is_some_and(|tool| tool.metadata.long_running)
+    fn task_support(&self, name: &str) -> Option<&'static str> {
+        let current = self.get();
+        let metadata = &current.registry.info(name)?.metadata;
+        match (metadata.long_running, metadata.tasks_only) {
+            (true, true) => Some("required"),
+            (true, false) => Some("optional"),
+            (false, _) => None,
+        }
     }
 
     fn any_runs_as_task(&self) -> bool {
@@ -302,9 +306,9 @@ pub(crate) fn task_tools<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) ->
 /// clients: in `initialize`'s, the `tasks` capability (`tools/call` may be
 /// asked as a task, `tasks/list` and `tasks/cancel` are served) when the
 /// server offers tasks (the extension's capability says so); in
-/// `tools/list`'s, `execution.taskSupport: "optional"` on each tool that
-/// runs as a task (another may not, and says nothing: MCP's default is
-/// `forbidden`).
+/// `tools/list`'s, `execution.taskSupport` on each tool that runs as a
+/// task, `"required"` for a `tasks_only` one, else `"optional"` (another
+/// may not, and says nothing: MCP's default is `forbidden`).
 fn declare(result: &mut Map<String, Value>, asked: Asked, task_tools: &TaskTools) {
     match asked {
         Asked::Initialize => {
@@ -327,12 +331,12 @@ fn declare(result: &mut Map<String, Value>, asked: Asked, task_tools: &TaskTools
                 return;
             };
             for tool in tools {
-                let runs_as_task = tool
+                let support = tool
                     .get("name")
                     .and_then(Value::as_str)
-                    .is_some_and(|name| task_tools.runs_as_task(name));
-                if runs_as_task && let Value::Object(tool) = tool {
-                    tool.insert("execution".to_owned(), json!({"taskSupport": "optional"}));
+                    .and_then(|name| task_tools.task_support(name));
+                if let (Some(support), Value::Object(tool)) = (support, tool) {
+                    tool.insert("execution".to_owned(), json!({"taskSupport": support}));
                 }
             }
         }
