@@ -28,8 +28,8 @@
 //! example's binary, which `cargo test` builds beside the tests.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 use tool_core::provider::Provider;
@@ -50,7 +50,7 @@ mod sdk_python;
 mod tools;
 
 use example_server::example_server;
-use sdk_python::PYTHON;
+use sdk_python::run_report;
 
 /// The interpreter of the SDK.
 fn sdk_python(test: &str) -> std::path::PathBuf {
@@ -62,21 +62,11 @@ fn sdk_python(test: &str) -> std::path::PathBuf {
 
 /// What the SDK saw, as the script reports it.
 fn run_client(python: &Path, transport: &str, target: &str) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/mcp_client.py");
-    let output = Command::new(python)
-        .arg(&script)
-        .arg(transport)
-        .arg(target)
-        .output()
-        .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the MCP client failed ({}):\n{stderr}{stdout}",
-        output.status
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+    run_report(
+        python,
+        "mcp_client.py",
+        &[OsStr::new(transport), OsStr::new(target)],
+    )
 }
 
 /// What the SDK must see on each connection: the registry's MCP
@@ -418,21 +408,8 @@ async fn the_typescript_sdk_over_http_reads_what_the_registry_says() {
 #[tokio::test]
 async fn the_python_sdk_answers_the_question_a_tool_asks() {
     let python = sdk_python("the_python_sdk_answers_the_question_a_tool_asks");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/elicit_client.py");
-    let output = Command::new(&python)
-        .arg(&script)
-        .arg(example_server())
-        .output()
-        .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the MCP client failed ({}):\n{}{stdout}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"));
+    let server = example_server();
+    let report = run_report(&python, "elicit_client.py", &[server.as_os_str()]);
     use tool_core::elicit::Elicit;
     let schema = tools::Booking::requested_schema().expect("a flat question");
     let question = json!({

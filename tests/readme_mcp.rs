@@ -4,9 +4,8 @@
 //! question its tool asks, over stdio.
 
 use std::path::Path;
-use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[path = "support/example_server.rs"]
 mod example_server;
@@ -14,7 +13,7 @@ mod example_server;
 mod sdk_python;
 
 use example_server::example_binary;
-use sdk_python::{PYTHON, sdk_python};
+use sdk_python::{run_report, sdk_python};
 
 #[test]
 fn the_readme_shows_the_example_as_it_is() {
@@ -40,21 +39,8 @@ fn a_client_of_2026_07_28_reads_gets_and_is_asked() {
         "a_client_of_2026_07_28_reads_gets_and_is_asked",
         "the README's MCP server's client",
     );
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/notes_client.py");
-    let output = Command::new(&python)
-        .arg(&script)
-        .arg(example_binary("mcp_notes"))
-        .output()
-        .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the MCP client failed ({}):\n{}{stdout}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"));
+    let server = example_binary("mcp_notes");
+    let report = run_report(&python, "notes_client.py", &[server.as_os_str()]);
     assert_eq!(
         report,
         json!({

@@ -21,3 +21,30 @@ pub(crate) fn sdk_python(test: &str, what: &str) -> PathBuf {
         ),
     }
 }
+
+/// Runs the script `tests/sdk/<script>` with `python` and `args`, and
+/// reads the one JSON report it prints; a run that fails is the test's
+/// failure, with what the script said.
+#[allow(dead_code)] // not every test binary that includes this file uses it
+pub(crate) fn run_report(
+    python: &std::path::Path,
+    script: &str,
+    args: &[&std::ffi::OsStr],
+) -> serde_json::Value {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/sdk")
+        .join(script);
+    let output = std::process::Command::new(python)
+        .arg(&script)
+        .args(args)
+        .output()
+        .unwrap_or_else(|error| panic!("{PYTHON}={}: cannot run: {error}", python.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the MCP client failed ({}):\n{}{stdout}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+}

@@ -154,13 +154,29 @@ fn value_local(ident: &Ident) -> Ident {
     format_ident!("__served_{}", ident.unraw(), span = Span::mixed_site())
 }
 
-/// The parameters of a generated `complete`: the name being completed and
-/// what is typed so far.
-fn completion_locals() -> (Ident, Ident) {
-    (
-        format_ident!("__served_name", span = Span::mixed_site()),
-        format_ident!("__served_prefix", span = Span::mixed_site()),
-    )
+/// The generated `complete`, calling the function `complete = path`
+/// names with the name being completed and what is typed so far; none
+/// without it.
+fn complete_fn(path: Option<&syn::Path>, p: &TokenStream) -> Option<TokenStream> {
+    path.map(|path| {
+        let name = format_ident!("__served_name", span = Span::mixed_site());
+        let prefix = format_ident!("__served_prefix", span = Span::mixed_site());
+        let call = quote::quote_spanned!(syn::spanned::Spanned::span(path)=> #path(#name, #prefix));
+        quote! {
+            fn complete(&self, #name: &str, #prefix: &str) -> #p::Vec<#p::String> {
+                #call
+            }
+        }
+    })
+}
+
+/// The generics and the context type of the generated impl: the
+/// function's context's, or any (`<__C>`) for a function without one.
+fn context_generics(function: &ToolFn) -> (TokenStream, TokenStream) {
+    match function.context() {
+        Some(ctx_type) => (quote!(), quote!(#ctx_type)),
+        None => (quote!(<__C>), quote!(__C)),
+    }
 }
 
 /// The trait the generated type implements: `Resource` or `Prompt`.

@@ -55,7 +55,7 @@ use syn::spanned::Spanned as _;
 use syn::{GenericArgument, Ident, PathArguments, ReturnType, Type};
 
 use super::attr::ServedArgs;
-use super::{Kind, Named, completion_locals, trait_name, value_local};
+use super::{Kind, Named, complete_fn, context_generics, trait_name, value_local};
 use crate::ast::{Arg, ToolFn};
 use crate::check::Identity;
 use crate::codegen::{crate_or_default, generated_attrs, tool_struct};
@@ -162,19 +162,8 @@ pub(crate) fn expand(
         Span::mixed_site().located_at(return_span),
     );
     let messages = quote_spanned!(return_span=> #p::prompt_messages(#name, #returned));
-    let complete = args.complete.as_ref().map(|path| {
-        let (argument, prefix) = completion_locals();
-        let call = quote_spanned!(path.span()=> #path(#argument, #prefix));
-        quote! {
-            fn complete(&self, #argument: &str, #prefix: &str) -> #p::Vec<#p::String> {
-                #call
-            }
-        }
-    });
-    let (generics, ctx_type) = match function.context() {
-        Some(ctx_type) => (quote!(), quote!(#ctx_type)),
-        None => (quote!(<__C>), quote!(__C)),
-    };
+    let complete = complete_fn(args.complete.as_ref(), &p);
+    let (generics, ctx_type) = context_generics(function);
     let served_trait = trait_name(Kind::Prompt);
     quote! {
         #item

@@ -54,7 +54,7 @@ use syn::{Ident, ReturnType};
 
 use super::attr::ServedArgs;
 use super::template::names;
-use super::{Kind, Named, completion_locals, trait_name, value_local};
+use super::{Kind, Named, complete_fn, context_generics, trait_name, value_local};
 use crate::ast::{Arg, ToolFn};
 use crate::check::Identity;
 use crate::codegen::{crate_or_default, generated_attrs, tool_struct};
@@ -202,19 +202,8 @@ pub(crate) fn expand(
     );
     let contents =
         quote_spanned!(return_span=> #p::resource_contents(#read, #mime_type, #returned));
-    let complete = args.complete.as_ref().map(|path| {
-        let (parameter, prefix) = completion_locals();
-        let call = quote_spanned!(path.span()=> #path(#parameter, #prefix));
-        quote! {
-            fn complete(&self, #parameter: &str, #prefix: &str) -> #p::Vec<#p::String> {
-                #call
-            }
-        }
-    });
-    let (generics, ctx_type) = match function.context() {
-        Some(ctx_type) => (quote!(), quote!(#ctx_type)),
-        None => (quote!(<__C>), quote!(__C)),
-    };
+    let complete = complete_fn(args.complete.as_ref(), &p);
+    let (generics, ctx_type) = context_generics(function);
     let served_trait = trait_name(Kind::Resource);
     quote! {
         #item
