@@ -357,8 +357,8 @@ fn main() {
         let definitions = provider.definitions(&registry).expect("definitions");
         // Gemini's list is one `functionDeclarations` entry holding them all.
         let tools = match provider {
-            Provider::Gemini { .. } => &definitions.tools()[0]["functionDeclarations"],
-            _ => definitions.tools(),
+            Provider::Gemini { .. } => &definitions.as_json()[0]["functionDeclarations"],
+            _ => definitions.as_json(),
         };
         let tools = tools.as_array().expect("a list of tools");
         let total: usize = tools
