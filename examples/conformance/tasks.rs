@@ -21,6 +21,7 @@ pub(crate) fn with_tasks(registry: ToolRegistry<Fixtures>) -> ToolRegistry<Fixtu
         .with(ProtocolErrorJob)
         .with(ConfirmDelete)
         .with(MultiInput)
+        .with(TestToolWithTask)
 }
 
 /// Greets someone, at once: never a task.
@@ -117,4 +118,27 @@ async fn multi_input(ctx: &ToolContext<Fixtures>) -> Result<String, ElicitError>
         _ => "none".to_owned(),
     };
     Ok(format!("entries: {} and {}", name(first?), name(second?)))
+}
+
+/// Someone's name.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Name {
+    /// The name.
+    name: String,
+}
+
+/// Asks the person's name before its task begins (the call is answered
+/// `input_required` until it is given), then greets them from the task.
+#[tool(long_running, tasks_only, asks_first)]
+async fn test_tool_with_task(ctx: &ToolContext<Fixtures>) -> Result<String, ElicitError> {
+    let asked = ctx
+        .elicit::<Name>("What is your name?")
+        .key("user_name")
+        .await?;
+    let name = match asked {
+        Elicitation::Accept(Name { name }) => name,
+        _ => "friend".to_owned(),
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(format!("Hello, {name}! (async)"))
 }

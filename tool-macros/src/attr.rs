@@ -34,6 +34,7 @@ pub(crate) const KEYS: &[&str] = &[
     "concurrency_safe",
     "long_running",
     "tasks_only",
+    "asks_first",
     "asks",
     "samples",
     "defer",
@@ -108,6 +109,9 @@ pub(crate) struct ToolArgs {
     /// The tool runs only as a task: a client that cannot follow one is
     /// refused.
     pub(crate) tasks_only: Option<WithSpan<bool>>,
+    /// What the tool asks before it first waits on anything else is asked
+    /// before its task begins; implies `asks`.
+    pub(crate) asks_first: Option<WithSpan<bool>>,
     /// The tool asks the person questions (`ctx.elicit`).
     pub(crate) asks: Option<WithSpan<bool>>,
     /// The tool asks the client's model for completions (`ctx.sample`).
@@ -202,6 +206,8 @@ fn parse_one(
         "long_running" => flag(&mut out.long_running, key, meta, errors)?,
         // tasks_only   or   tasks_only = false
         "tasks_only" => flag(&mut out.tasks_only, key, meta, errors)?,
+        // asks_first   or   asks_first = false
+        "asks_first" => flag(&mut out.asks_first, key, meta, errors)?,
         // asks   or   asks = false
         "asks" => flag(&mut out.asks, key, meta, errors)?,
         // samples   or   samples = false

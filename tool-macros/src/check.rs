@@ -66,7 +66,8 @@ pub(crate) fn function(tool: &ToolFn, args: &ToolArgs, errors: &mut Errors) -> I
         let owner = format!("a parameter of `{}`", tool.item.sig.ident.unraw());
         validate_names(validate, &known, &owner, errors);
     }
-    if !args.asks.as_ref().is_some_and(|asks| asks.value) {
+    let asks_first = args.asks_first.as_ref().is_some_and(|flag| flag.value);
+    if !asks_first && !args.asks.as_ref().is_some_and(|asks| asks.value) {
         let mut calls = Vec::new();
         elicit_calls(tool.item.block.to_token_stream(), &mut calls);
         for call in calls {
@@ -469,6 +470,24 @@ fn identity(
         errors.push(syn::Error::new(
             tasks_only.span,
             format!("tool `{name}` is `tasks_only` but not `long_running`: a tool that runs only as a task runs long, add `long_running`"),
+        ));
+    }
+    if let Some(asks_first) = &args.asks_first
+        && asks_first.value
+        && !args.long_running.as_ref().is_some_and(|flag| flag.value)
+    {
+        errors.push(syn::Error::new(
+            asks_first.span,
+            format!("tool `{name}` is `asks_first` but not `long_running`: only a tool that runs as a task asks before it begins, add `long_running`"),
+        ));
+    }
+    if let Some((asks_first, asks)) = args.asks_first.as_ref().zip(args.asks.as_ref())
+        && asks_first.value
+        && !asks.value
+    {
+        errors.push(syn::Error::new(
+            asks.span,
+            format!("tool `{name}` is `asks_first`, which asks: remove `asks = false`"),
         ));
     }
     if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive)

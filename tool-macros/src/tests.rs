@@ -182,7 +182,7 @@ fn every_error_is_reported_and_the_item_still_emitted() {
     assert_eq!(
         errors(&file),
         [
-            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `tasks_only`, `asks`, `samples`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
+            "unknown `#[tool]` argument `nmae`; expected one of: `name`, `description`, `title`, `schema`, `output_schema`, `validate`, `allow_unknown_arguments`, `context`, `crate`, `tier`, `timeout`, `read_only`, `destructive`, `idempotent`, `open_world`, `concurrency_safe`, `long_running`, `tasks_only`, `asks_first`, `asks`, `samples`, `defer`, `example`, `eager_input_streaming`, `callers`, `scopes`, `tags`",
             "unknown tier; expected `Observe` or `Confirm`",
             "a `#[tool]` function cannot be generic: the model's arguments need one concrete type to deserialize into",
             "a `#[tool]` parameter needs a name: it becomes the name of the argument",
@@ -569,6 +569,32 @@ fn a_tool_that_elicits_says_so_with_asks() {
             .contains("asks : true , .. :: tool_core :: __private :: ToolMetadata :: DEFAULT"),
         "the flag reaches the metadata"
     );
+}
+
+#[test]
+fn a_tool_that_asks_first_runs_long_and_asks() {
+    let body = quote!(
+        /// Book.
+        async fn book(ctx: &ToolContext) -> String {
+            let _ = ctx.elicit::<Party>("For how many?").await;
+            String::new()
+        }
+    );
+    let late = "tool `book` is `asks_first` but not `long_running`: only a tool that runs as a task asks before it begins, add `long_running`";
+    assert_eq!(errors(&expand(quote!(asks_first), body.clone())), [late]);
+    let never = "tool `book` is `asks_first`, which asks: remove `asks = false`";
+    assert_eq!(
+        errors(&expand(
+            quote!(long_running, asks_first, asks = false),
+            body.clone()
+        )),
+        [never]
+    );
+    let file = expand(quote!(long_running, asks_first), body);
+    assert!(errors(&file).is_empty(), "asks_first is leave to ask");
+    let expanded = file.to_token_stream().to_string();
+    assert!(expanded.contains("asks_first : true"));
+    assert!(expanded.contains("asks : true"), "asks_first asks");
 }
 
 #[test]

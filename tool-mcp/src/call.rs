@@ -6,7 +6,7 @@ use std::sync::Arc;
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult, InputRequiredResult,
     ProgressNotificationParam, ProgressToken, Task,
 };
 use rmcp::service::{Peer, RequestContext};
@@ -21,7 +21,7 @@ use tool_core::{ToolError, ToolResult};
 use crate::answer::answer;
 use crate::approval::with_approver;
 use crate::elicit::{Asking, no_sampling, stateless, with_asker};
-use crate::input_required::{asked, poll_once};
+use crate::input_required::{asked, poll_once, run_or_ask};
 use crate::logging::notification;
 use crate::report::Report;
 use crate::server::McpServer;
@@ -60,6 +60,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         return match start_task(server, request, &context, Form::Extension, None).await? {
             TaskStart::Task(task) => Ok(CallToolResponse::Task(CreateTaskResult::new(task))),
             TaskStart::Answered(result) => Ok(result.into()),
+            TaskStart::InputRequired(asked) => Ok(asked.into()),
         };
     }
     let base = server.context_for(&context);
@@ -174,6 +175,9 @@ pub(crate) enum TaskStart {
     /// The call's answer, when it ended at once (arguments that do not
     /// fit, say) and the form asked in takes a direct answer then.
     Answered(CallToolResult),
+    /// What an `asks_first` tool asks before its task begins, of a
+    /// 2026-07-28 client: no task yet.
+    InputRequired(InputRequiredResult),
 }
 
 /// Runs the call as a task of `form`, owned by the request's caller: in a
@@ -182,7 +186,11 @@ pub(crate) enum TaskStart {
 /// listener whose reports become the task's status message. A call that
 /// ends at once is `TaskStart::Answered` for the extension, and a task
 /// already complete for 2025-11-25, whose clients expect a task whatever
-/// happens.
+/// happens. An `asks_first` tool called by a 2026-07-28 client first runs
+/// in the call's round: what it asks before it first waits on anything
+/// else is answered `input_required` (the task, and the run, dropped),
+/// until it has all its answers; the task then begins, and what the run
+/// asks after is the task's.
 pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     server: &McpServer<Ctx>,
     request: CallToolRequestParams,
@@ -194,18 +202,31 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     let registry = Arc::clone(&server.current.get().registry);
     let metadata = registry.info(&request.name).map(|tool| {
         let metadata = &tool.metadata;
-        (metadata.tier, metadata.long_running && metadata.idempotent)
+        (
+            metadata.tier,
+            metadata.long_running && metadata.idempotent,
+            metadata.asks_first.then_some(metadata.samples),
+        )
     });
     let token = base.cancellation().child_token();
     let (sender, reports) = mpsc::unbounded_channel();
     let ctx = ContextBuilder::from(base)
         .cancellation(token.clone())
         .build();
+    let (ctx, round) = match metadata.and_then(|(.., asks_first)| asks_first) {
+        Some(samples) if form == Form::Extension && stateless(context) => {
+            match with_asker(server, (true, samples), (&request).into(), context, ctx)? {
+                Asking::Ready(ctx, round) => (ctx, round),
+                Asking::NoSampling => return Err(no_sampling(&request.name)),
+            }
+        }
+        _ => (ctx, None),
+    };
     let ctx = ContextBuilder::from(with_approver(
         server,
         &registry,
-        metadata.map(|(tier, _)| tier),
-        (context, None),
+        metadata.map(|(tier, ..)| tier),
+        (context, round.as_ref()),
         ctx,
     ))
     .progress_listener(move |event: &CallProgress<'_>| {
@@ -217,7 +238,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     let caller = TaskOwner::of(context, server.verifier.is_some());
     // What another process needs to run the task again, kept only for a
     // tool that may be.
-    let input = metadata.is_some_and(|(_, again)| again).then(|| Input {
+    let input = metadata.is_some_and(|(_, again, _)| again).then(|| Input {
         arguments: arguments.clone(),
         scopes: ctx.scopes().to_vec(),
     });
@@ -241,7 +262,27 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
             };
         }
     };
-    let result = registry.call(&ctx, &request.name, arguments).await;
+    let call = registry.call(&ctx, &request.name, arguments);
+    let result = match run_or_ask(round.as_deref(), &server.request_state, call).await? {
+        Ok(result) => result,
+        Err(asked) => {
+            token.cancel();
+            tasks.discard(&task_id).await;
+            return Ok(TaskStart::InputRequired(asked));
+        }
+    };
+    // The run has been polled once (a `long_running` call is): what it
+    // asked there is the round's, and its questions from now the task's.
+    if let Some(round) = &round
+        && result.is_pending()
+        && !round.hand_on(registry.questions().asker())
+    {
+        token.cancel();
+        tasks.discard(&task_id).await;
+        return round
+            .input_required(&server.request_state)
+            .map(TaskStart::InputRequired);
+    }
     let Some(call_id) = result.pending_call_id().map(str::to_owned) else {
         let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
         if form == Form::Extension || unknown {

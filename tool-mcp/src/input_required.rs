@@ -75,6 +75,18 @@ struct Asked {
     /// The keys whose answers the run has read: one asked again did not
     /// fit, and is asked of the client anew.
     read: BTreeSet<String>,
+    /// Who takes the run's questions once its call went on as a task.
+    then: Option<Arc<dyn Asker>>,
+}
+
+/// What a round makes of something the run asks.
+enum Reply {
+    /// The client's answer, given in this round or one before.
+    Given(Value),
+    /// Asked of the client: the round's answer is `input_required`.
+    Asked,
+    /// The call went on as a task: the question is this asker's.
+    HandedOn(Arc<dyn Asker>),
 }
 
 impl Round {
@@ -152,6 +164,20 @@ impl Round {
         ))
     }
 
+    /// Ends the round for a run that goes on as a task: what it asks from
+    /// now goes to `then` (the registry, which the task's client answers
+    /// through `tasks/update`). Refused, `false`, when the run has asked
+    /// what the round does not answer: the call's answer is then
+    /// `input_required`, and no task begins.
+    pub(crate) fn hand_on(&self, then: Arc<dyn Asker>) -> bool {
+        let mut asked = self.lock();
+        if !asked.requests.is_empty() {
+            return false;
+        }
+        asked.then = Some(then);
+        true
+    }
+
     /// The answer under `key` (the tool's name, else the next of `kind`),
     /// read for the first time; or, when there is none or it was read
     /// already (the answer did not fit), `request` asked of the client.
@@ -161,8 +187,11 @@ impl Round {
         kind: &'static str,
         request: impl FnOnce() -> Result<InputRequest, ClientError>,
         read: impl Fn(&Value) -> bool,
-    ) -> Result<Option<(String, Value)>, ClientError> {
+    ) -> Result<Reply, ClientError> {
         let mut asked = self.lock();
+        if let Some(then) = &asked.then {
+            return Ok(Reply::HandedOn(Arc::clone(then)));
+        }
         let key = match key {
             Some(key) => key.to_owned(),
             None => {
@@ -174,13 +203,13 @@ impl Round {
         if !asked.read.contains(&key)
             && let Some(answer) = self.answers.get(&key).filter(|answer| read(answer))
         {
-            asked.read.insert(key.clone());
-            return Ok(Some((key, answer.clone())));
+            asked.read.insert(key);
+            return Ok(Reply::Given(answer.clone()));
         }
         asked.requests.insert(key, request()?);
         drop(asked);
         self.waiting.notify_one();
-        Ok(None)
+        Ok(Reply::Asked)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Asked> {
@@ -247,12 +276,13 @@ impl Asker for RoundAsker {
                 .0
                 .answer_or_ask(question.key(), "elicitation", request, reads)
             {
-                Ok(Some((_, answer))) => {
+                Ok(Reply::Given(answer)) => {
                     serde_json::from_value(answer).map_err(|error| ElicitError::Unsupported {
                         reason: error.to_string(),
                     })
                 }
-                Ok(None) => std::future::pending().await,
+                Ok(Reply::Asked) => std::future::pending().await,
+                Ok(Reply::HandedOn(then)) => then.ask(question).await,
                 Err(error) => Err(ElicitError::Unsupported {
                     reason: error.to_string(),
                 }),
@@ -283,13 +313,17 @@ impl<Ctx: Send + Sync> ApprovalHook<Ctx> for RoundApproval {
             .0
             .answer_or_ask(Some("approval"), "approval", ask, reads)
         {
-            Ok(Some((_, answer))) => match answer_of(&answer) {
+            Ok(Reply::Given(answer)) => match answer_of(&answer) {
                 Some(Answer::Accept(_)) => Approval::Approve,
                 Some(Answer::Decline) => Approval::deny("the person at the client declined it"),
                 _ => Approval::deny("the person at the client dismissed the question"),
             },
-            Ok(None) => std::future::pending().await,
-            Err(_) => Approval::deny("the person at the client could not be asked"),
+            Ok(Reply::Asked) => std::future::pending().await,
+            // A call is approved before it runs, so before any task: never
+            // asked once the round has ended.
+            Ok(Reply::HandedOn(_)) | Err(_) => {
+                Approval::deny("the person at the client could not be asked")
+            }
         }
     }
 }
@@ -315,10 +349,11 @@ impl ClientRequests for RoundClient {
                 .0
                 .answer_or_ask(request.key_name(), "sampling", ask, reads)?
             {
-                Some((_, answer)) => {
+                Reply::Given(answer) => {
                     sampled(&answer).ok_or_else(|| failed("unreadable".to_owned()))
                 }
-                None => std::future::pending().await,
+                Reply::Asked => std::future::pending().await,
+                Reply::HandedOn(_) => Err(handed_on("sampling")),
             }
         })
     }
@@ -331,10 +366,11 @@ impl ClientRequests for RoundClient {
             let ask = || Ok(InputRequest::ListRoots(ListRootsRequest::default()));
             let reads = |answer: &Value| roots_of(answer).is_some();
             match self.0.answer_or_ask(None, "roots", ask, reads)? {
-                Some((_, answer)) => {
+                Reply::Given(answer) => {
                     roots_of(&answer).ok_or_else(|| failed("unreadable".to_owned()))
                 }
-                None => std::future::pending().await,
+                Reply::Asked => std::future::pending().await,
+                Reply::HandedOn(_) => Err(handed_on("roots")),
             }
         })
     }
@@ -369,6 +405,17 @@ pub(crate) fn answer_of(result: &Value) -> Option<Answer> {
         "decline" => Some(Answer::Decline),
         "cancel" => Some(Answer::Cancel),
         _ => None,
+    }
+}
+
+/// What a task's run is told when it asks the client for `what`: a task
+/// waits only for the person's answers.
+fn handed_on(what: &str) -> ClientError {
+    ClientError::Unsupported {
+        reason: format!(
+            "the call went on as a task, and a task's client is asked only for the person's \
+             answers (elicitation), not for {what}: ask before the task begins"
+        ),
     }
 }
 

@@ -2,6 +2,7 @@
 //! and the call's result, a pending one, comes back at once.
 
 use std::future::{Future, poll_fn};
+use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::task::Poll;
 use std::time::Duration;
@@ -39,6 +40,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         match &*self.pending {
             PendingCalls::Memory { calls, .. } => {
                 self.run_in_memory(calls, entry, call, run, timeout, caller)
+                    .await
             }
             // Boxed: only calls kept in a store pay for its future.
             PendingCalls::Stored(calls) => {
@@ -47,7 +49,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         }
     }
 
-    fn run_in_memory(
+    async fn run_in_memory(
         &self,
         calls: &MemoryCalls,
         entry: &Entry<Ctx>,
@@ -95,7 +97,13 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
                 calls.forget(finished.call.id(), &opened.finish);
             }
         };
-        tokio::spawn(task.instrument(self.span(entry, id)));
+        // Started here, once, as a stored call is: what the tool does
+        // before it first waits (the questions an `asks_first` tool asks
+        // before its task begins) is done before the call returns.
+        let mut task = Box::pin(task.instrument(self.span(entry, id)));
+        if poll_once(task.as_mut()).await.is_pending() {
+            tokio::spawn(task);
+        }
         pending
     }
 
@@ -142,7 +150,7 @@ impl<Ctx: Send + Sync + 'static> Pipeline<Ctx> {
         // runs) is recorded as awaiting its delivery before the call
         // returns, so that the turn can be finished by whoever delivers,
         // even if this process ends now.
-        let started = poll_fn(|cx| Poll::Ready(running.as_mut().poll(cx))).await;
+        let started = poll_once(running.as_mut()).await;
         let settled = match &started {
             Poll::Ready(result) if result.is_deferred() => claim.defer(pending_timeout).await,
             _ => None,
@@ -240,4 +248,9 @@ impl Finisher {
         }
         result
     }
+}
+
+/// `future` polled once, in the task that awaits this.
+async fn poll_once<F: Future + ?Sized>(mut future: Pin<&mut F>) -> Poll<F::Output> {
+    poll_fn(|cx| Poll::Ready(future.as_mut().poll(cx))).await
 }

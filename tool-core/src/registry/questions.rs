@@ -3,9 +3,12 @@
 //! are asked, and the answer to each, from any process sharing the
 //! registry's store.
 
+use std::sync::Arc;
+
 use crate::elicit::stored_questions::QuestionStream;
 use crate::registry::handle::registry_handle;
 use crate::store::StoreError;
+use crate::tool::ask::Asker;
 use crate::tool::ask::error::AnswerError;
 use crate::tool::ask::question::{Answer, Question};
 use crate::tool::context::ToolContext;
@@ -90,6 +93,44 @@ impl<Ctx: Send + Sync + 'static> Questions<'_, Ctx> {
             .desk()
             .withdraw(question_id, reason)
             .await
+    }
+
+    /// The registry's own asker, which parks each question put to it here,
+    /// as it parks the question of an `asks` tool whose context names no
+    /// one else to ask: for an [`Asker`] of the application's that hands
+    /// some questions on to the registry (a client's asker, once the
+    /// client can be asked no more). The question is answered with
+    /// [`Questions::answer`], from any process sharing the registry's
+    /// [store](crate::registry::RegistryBuilder::store).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::sync::Arc;
+    /// use tool_core::elicit::{Answer, Asker, ElicitError, Question};
+    /// use tool_core::{BoxFuture, ToolContext, ToolRegistry};
+    ///
+    /// /// Answers what it can; hands the rest to the registry.
+    /// struct Kiosk {
+    ///     registry: Arc<dyn Asker>,
+    /// }
+    ///
+    /// impl Asker for Kiosk {
+    ///     fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
+    ///         match question.key() {
+    ///             Some("terms") => Box::pin(async { Ok(Answer::Accept(serde_json::json!({}))) }),
+    ///             _ => self.registry.ask(question),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new();
+    /// let kiosk = Kiosk { registry: registry.questions().asker() };
+    /// let ctx = ToolContext::builder(()).asker(kiosk).build();
+    /// # let _ = ctx;
+    /// # });
+    /// ```
+    pub fn asker(self) -> Arc<dyn Asker> {
+        Arc::clone(self.registry.pipeline.pending.desk()) as Arc<dyn Asker>
     }
 
     /// The questions of `ctx`'s caller ([`ContextBuilder::caller`](crate::context::ContextBuilder::caller)) as

@@ -81,6 +81,15 @@ pub struct ToolMetadata {
     /// call in the process runs as any `long_running` tool's. Default:
     /// `false`.
     pub tasks_only: bool,
+    /// What the tool asks (with `long_running` and `asks`) before it first
+    /// waits on anything else is asked before its task begins: over MCP
+    /// 2026-07-28, a client that takes tasks is answered `input_required`
+    /// until those questions (and a `Confirm` tool's approval) are
+    /// answered, and only then is given a task, which runs on from there.
+    /// A question asked later goes to the task, as any `long_running`
+    /// tool's does. A call in the process runs as any `long_running`
+    /// tool's. Default: `false`.
+    pub asks_first: bool,
     /// The tool asks the person questions while it runs
     /// ([`tool_core::elicit`](crate::elicit)), so each call must be able to
     /// wait for an answer. A tool that asks without saying so fails with
@@ -136,6 +145,7 @@ impl ToolMetadata {
         concurrency_safe: false,
         long_running: false,
         tasks_only: false,
+        asks_first: false,
         asks: false,
         samples: false,
         defer: false,

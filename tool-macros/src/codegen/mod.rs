@@ -248,6 +248,7 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
         ("concurrency_safe", &args.concurrency_safe),
         ("long_running", &args.long_running),
         ("tasks_only", &args.tasks_only),
+        ("asks_first", &args.asks_first),
         ("asks", &args.asks),
         ("samples", &args.samples),
         ("defer", &args.defer),
@@ -258,6 +259,10 @@ pub(crate) fn metadata(args: &ToolArgs, krate: &Path) -> TokenStream {
             let key = syn::Ident::new(key, Span::call_site());
             fields.push(quote!(#key: #value));
         }
+    }
+    // A tool that asks first asks.
+    if args.asks.is_none() && args.asks_first.as_ref().is_some_and(|flag| flag.value) {
+        fields.push(quote!(asks: true));
     }
     if !args.examples.is_empty() {
         let examples = &args.examples;

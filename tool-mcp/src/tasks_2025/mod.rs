@@ -139,6 +139,11 @@ async fn call<Ctx: Send + Sync + 'static>(
         TaskStart::Task(task) => Ok(json!({"task": task_json(&task)})),
         TaskStart::Answered(result) => serde_json::to_value(result)
             .map_err(|error| ErrorData::internal_error(error.to_string(), None)),
+        // Only a 2026-07-28 call is asked in rounds.
+        TaskStart::InputRequired(_) => Err(ErrorData::internal_error(
+            "a 2025-11-25 task has no round to ask in",
+            None,
+        )),
     }
 }
 
