@@ -1,9 +1,9 @@
-//! The prompts the suite's scenarios get.
+//! The prompts the suite's scenarios get, and the tool that changes them.
 
 use tool_core::elicit::ElicitError;
 use tool_core::output::{Image, Media, Part};
 use tool_core::prompt::{PromptMessage, Prompts};
-use tool_core::{ToolContext, prompt};
+use tool_core::{ToolContext, ToolRegistry, prompt, tool};
 
 use crate::tools::{PNG, decoded};
 
@@ -95,4 +95,33 @@ async fn test_input_required_result_prompt(
         .accepted()
         .map_or_else(|| "none".to_owned(), |answer| answer.context);
     Ok(format!("Use this context: {context}"))
+}
+
+/// The tool of this file, added to `registry`.
+pub(crate) fn with_prompt_change(registry: ToolRegistry<Fixtures>) -> ToolRegistry<Fixtures> {
+    registry.with(TestTriggerPromptChange)
+}
+
+/// Adds a prompt, or takes it away again: every client listening for
+/// changes of the prompt list is told.
+#[tool]
+async fn test_trigger_prompt_change(ctx: &ToolContext<Fixtures>) -> &'static str {
+    let Some(server) = ctx.state().server.get() else {
+        return "the prompts cannot change here";
+    };
+    if server.prompts().get("test_added_prompt").is_some() {
+        server.replace_prompts(prompts()).await;
+        "test_added_prompt removed"
+    } else {
+        server
+            .replace_prompts(prompts().with(TestAddedPrompt))
+            .await;
+        "test_added_prompt added"
+    }
+}
+
+/// A prompt that comes and goes
+#[prompt]
+fn test_added_prompt() -> &'static str {
+    "here for now"
 }

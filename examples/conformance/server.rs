@@ -1,6 +1,7 @@
 //! The conformance server: its tools, resources and prompts, and who it
 //! says it is. Its tools are behind a handle, which one of them changes
-//! (`test_trigger_tool_change`): every client listening is told.
+//! (`test_trigger_tool_change`), and another changes its prompts
+//! (`test_trigger_prompt_change`): every client listening is told.
 
 use std::sync::OnceLock;
 
@@ -10,9 +11,12 @@ use tool_mcp::McpServer;
 
 use crate::{prompts, resources, tools};
 
-/// What the fixtures share: the handle of the server's tools.
+/// What the fixtures share: the handle of the server's tools, and the
+/// server itself, whose prompts a tool replaces (kept as long as the
+/// process serves).
 pub(crate) struct Fixtures {
     pub(crate) tools: OnceLock<RegistryHandle<Fixtures>>,
+    pub(crate) server: OnceLock<McpServer<Fixtures>>,
 }
 
 /// The server the suite is run against.
@@ -20,10 +24,13 @@ pub(crate) fn server() -> McpServer<Fixtures> {
     let handle = RegistryHandle::new(tools::registry());
     let ctx = ToolContext::new(Fixtures {
         tools: OnceLock::new(),
+        server: OnceLock::new(),
     });
     let _ = ctx.state().tools.set(handle.clone());
-    McpServer::following(&handle, ctx)
+    let server = McpServer::following(&handle, ctx.clone())
         .with_resources(resources::resources())
         .with_prompts(prompts::prompts())
-        .with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION"))
+        .with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION"));
+    let _ = ctx.state().server.set(server.clone());
+    server
 }

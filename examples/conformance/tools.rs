@@ -41,7 +41,8 @@ pub(crate) fn registry() -> ToolRegistry<Fixtures> {
         .with(TestElicitationSep1034Defaults)
         .with(TestElicitationSep1330Enums)
         .with(JsonSchema2020);
-    crate::tasks::with_tasks(crate::asking::with_asking(registry))
+    let registry = crate::tasks::with_tasks(crate::asking::with_asking(registry));
+    crate::prompts::with_prompt_change(registry)
 }
 
 /// Answers with a simple text.

@@ -1,6 +1,6 @@
 //! What a server offers besides tools: its resources (`resources/list`,
-//! `resources/templates/list`, `resources/read`, and 2025-11-25's
-//! `resources/subscribe`), its prompts (`prompts/list`, `prompts/get`),
+//! `resources/templates/list`, `resources/read`, and which URIs it serves,
+//! for a subscription), its prompts (`prompts/list`, `prompts/get`),
 //! and the completion of a prompt's arguments and a template's
 //! parameters (`completion/complete`), each answered from tool-core's
 //! [`Resources`] and [`Prompts`], in the context a tool call would run in.
@@ -12,22 +12,17 @@
 //! makes -32602 for 2026-07-28, SEP-2164); an unknown prompt or a missing
 //! required argument is -32602; at most 100 completion values.
 
-use std::collections::BTreeSet;
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use rmcp::ErrorData;
 use rmcp::model::{
     self, CompleteRequestParams, CompleteResult, CompletionInfo, GetPromptRequestParams,
     GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ReadResourceRequestParams, ReadResourceResult, Reference,
 };
-use rmcp::service::{Peer, RequestContext};
-use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value, json};
 use tool_core::prompt::{PromptArguments, PromptError, PromptMessage, Prompts};
-use tool_core::resource::{Resource, ResourceContents, ResourceError, Resources};
-
-use crate::per_session::PerSession;
+use tool_core::resource::{Resource, ResourceContents, ResourceError, Resources, UriTemplate};
 
 /// Every resource of one URI.
 pub(crate) fn list_resources<Ctx: 'static>(resources: &Resources<Ctx>) -> ListResourcesResult {
@@ -205,45 +200,11 @@ pub(crate) fn complete<Ctx: 'static>(
     Ok(CompleteResult::new(info))
 }
 
-/// The resources each session subscribed to (2025-11-25), and how to tell
-/// it one changed.
-#[derive(Default)]
-pub(crate) struct Subscriptions {
-    sessions: PerSession<Subscribed>,
-}
-
-#[derive(Default)]
-struct Subscribed {
-    peer: Option<Peer<RoleServer>>,
-    uris: BTreeSet<String>,
-}
-
-impl Subscriptions {
-    /// Subscribes the request's session to `uri`.
-    pub(crate) fn subscribe(&self, request: &RequestContext<RoleServer>, uri: &str) {
-        self.sessions.update(request, |subscribed| {
-            subscribed.peer = Some(request.peer.clone());
-            subscribed.uris.insert(uri.to_owned());
-        });
-    }
-
-    /// Takes the request's session's subscription to `uri` back.
-    pub(crate) fn unsubscribe(&self, request: &RequestContext<RoleServer>, uri: &str) {
-        self.sessions.update(request, |subscribed| {
-            subscribed.uris.remove(uri);
-        });
-    }
-
-    /// The sessions subscribed to `uri`.
-    pub(crate) fn subscribers(&self, uri: &str) -> Vec<Peer<RoleServer>> {
-        let mut peers = Vec::new();
-        self.sessions.each(|subscribed| {
-            if subscribed.uris.contains(uri)
-                && let Some(peer) = &subscribed.peer
-            {
-                peers.push(peer.clone());
-            }
-        });
-        peers
-    }
+/// Whether `resources` serves `uri`: a resource of that URI, or a
+/// template it fits (which may still find nothing there when read).
+pub(crate) fn serves<Ctx: 'static>(resources: &Resources<Ctx>, uri: &str) -> bool {
+    resources.fixed().any(|resource| resource.uri() == uri)
+        || resources.templates().any(|resource| {
+            UriTemplate::parse(resource.uri()).is_ok_and(|template| template.matches(uri).is_some())
+        })
 }

@@ -1,14 +1,11 @@
-//! The registry a server serves, which can be replaced while it serves,
-//! and the clients told when it is: `notifications/tools/list_changed` to
-//! each open session (stdio, HTTP with sessions) and to each
-//! `subscriptions/listen` of a 2026-07-28 client that asked for it.
+//! What a server serves that can be replaced while it serves: the
+//! registry (with its tool list), the resources and the prompts, each
+//! shared by every clone of the server; and the registry handle a server
+//! follows. Whom a replacement is told to is `listeners.rs`'s.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
-use rmcp::service::{Peer, SubscriptionSink};
-use rmcp::{ErrorData, RoleServer};
+use rmcp::ErrorData;
 use tokio_util::sync::CancellationToken;
 use tool_core::ToolRegistry;
 use tool_core::toolset::Changes;
@@ -75,77 +72,27 @@ impl<Ctx: Send + Sync + 'static> Current<Ctx> {
     }
 }
 
-/// Whom to tell that the tools changed.
-#[derive(Default)]
-pub(crate) struct Listeners {
-    sessions: Mutex<Vec<Peer<RoleServer>>>,
-    subscriptions: Mutex<HashMap<u64, SubscriptionSink>>,
-    next_key: AtomicU64,
-}
+/// A set a server serves beside its tools (its resources, its prompts),
+/// which can be replaced while it serves, shared by every clone of the
+/// server.
+pub(crate) struct Replaceable<T>(RwLock<Arc<T>>);
 
-/// A subscription's place among the listeners, given up when it ends.
-pub(crate) struct Subscribed {
-    listeners: Arc<Listeners>,
-    key: u64,
-}
-
-impl Drop for Subscribed {
-    fn drop(&mut self) {
-        self.listeners
-            .subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.key);
-    }
-}
-
-impl Listeners {
-    /// A session that has opened (its `notifications/initialized`).
-    pub(crate) fn add_session(&self, peer: Peer<RoleServer>) {
-        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-        sessions.retain(|peer| !peer.is_transport_closed());
-        sessions.push(peer);
+impl<T> Replaceable<T> {
+    pub(crate) fn new(served: T) -> Self {
+        Self(RwLock::new(Arc::new(served)))
     }
 
-    /// A `subscriptions/listen` that takes tool list changes, until the
-    /// returned guard is dropped.
-    pub(crate) fn subscribe(self: &Arc<Self>, sink: SubscriptionSink) -> Subscribed {
-        let key = self.next_key.fetch_add(1, Ordering::Relaxed);
-        self.subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, sink);
-        Subscribed {
-            listeners: Arc::clone(self),
-            key,
-        }
+    /// What a request is served from, to its end: a replacement made
+    /// meanwhile is for the requests after it.
+    pub(crate) fn get(&self) -> Arc<T> {
+        Arc::clone(&self.0.read().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Sends `notifications/tools/list_changed` to every session and
-    /// subscription still open.
-    pub(crate) async fn tools_changed(&self) {
-        let sessions: Vec<_> = {
-            let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-            sessions.retain(|peer| !peer.is_transport_closed());
-            sessions.clone()
-        };
-        for peer in sessions {
-            if let Err(error) = peer.notify_tool_list_changed().await {
-                tracing::debug!(%error, "tools/list_changed not sent to a session");
-            }
-        }
-        let subscriptions: Vec<_> = self
-            .subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .values()
-            .cloned()
-            .collect();
-        for sink in subscriptions {
-            if let Err(error) = sink.notify_tool_list_changed().await {
-                tracing::debug!(%error, "tools/list_changed not sent to a subscription");
-            }
-        }
+    /// Puts `served` in place and gives the one it replaces.
+    pub(crate) fn replace(&self, served: T) -> Arc<T> {
+        let served = Arc::new(served);
+        let mut current = self.0.write().unwrap_or_else(PoisonError::into_inner);
+        std::mem::replace(&mut *current, served)
     }
 }
 

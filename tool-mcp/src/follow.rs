@@ -10,6 +10,7 @@ use tool_core::toolset::RegistryHandle;
 
 use crate::McpServer;
 use crate::changes::Follower;
+use crate::listeners::Change;
 
 impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// A server of the registry behind `handle` that follows it: a tool
@@ -79,7 +80,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
                     return;
                 };
                 current.replace(next);
-                listeners.tools_changed().await;
+                listeners.tell(Change::Tools).await;
             }
         });
     }

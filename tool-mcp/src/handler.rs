@@ -1,5 +1,5 @@
 //! rmcp's `ServerHandler` for a server: `initialize`, `tools/list`,
-//! `tools/call`, the sessions and subscriptions told of tool list changes,
+//! `tools/call`, the sessions and subscriptions told of list changes,
 //! the tasks extension's `tasks/get` and `tasks/cancel`, and the requests
 //! of 2025-11-25's tasks, which reach rmcp as custom requests
 //! (`tasks_2025/`).
@@ -30,6 +30,7 @@ use crate::call::call_tool;
 use crate::catalog;
 use crate::elicit::{Asked, Asking, stateless, with_asker};
 use crate::input_required::{Round, run_or_ask};
+use crate::listeners;
 use crate::server::McpServer;
 use crate::tasks::TaskOwner;
 use crate::tasks::input;
@@ -52,15 +53,19 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         } else {
             builder.build()
         };
-        if !self.resources.is_empty() {
+        let (served, prompted) = (!self.resources().is_empty(), !self.prompts().is_empty());
+        if served {
             let mut resources = ResourcesCapability::default();
             resources.subscribe = Some(true);
+            resources.list_changed = Some(true);
             capabilities.resources = Some(resources);
         }
-        if !self.prompts.is_empty() {
-            capabilities.prompts = Some(PromptsCapability::default());
+        if prompted {
+            let mut prompts = PromptsCapability::default();
+            prompts.list_changed = Some(true);
+            capabilities.prompts = Some(prompts);
         }
-        if !self.resources.is_empty() || !self.prompts.is_empty() {
+        if served || prompted {
             capabilities.completions = Some(Default::default());
         }
         let info = ServerConfig::new(capabilities).with_server_info(self.info.clone());
@@ -132,7 +137,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(catalog::list_resources(&self.resources))
+        Ok(catalog::list_resources(&self.resources()))
     }
 
     async fn list_resource_templates(
@@ -140,7 +145,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(catalog::list_templates(&self.resources))
+        Ok(catalog::list_templates(&self.resources()))
     }
 
     async fn read_resource(
@@ -155,7 +160,8 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
             responses: request.input_responses.as_ref(),
         };
         let (ctx, round) = self.asking(asked, &context)?;
-        let read = self.resources.read(&ctx, &request.uri);
+        let resources = self.resources();
+        let read = resources.read(&ctx, &request.uri);
         match run_or_ask(round.as_deref(), &self.request_state, read).await? {
             Ok(read) => catalog::read_answer(read, &request).map(Into::into),
             Err(input_required) => Ok(input_required.into()),
@@ -169,7 +175,8 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscriptions.subscribe(&context, &request.uri);
+        self.listeners
+            .subscribe_session(&context.peer, &request.uri);
         Ok(())
     }
 
@@ -179,7 +186,8 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscriptions.unsubscribe(&context, &request.uri);
+        self.listeners
+            .unsubscribe_session(&context.peer, &request.uri);
         Ok(())
     }
 
@@ -188,7 +196,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(catalog::list_prompts(&self.prompts))
+        Ok(catalog::list_prompts(&self.prompts()))
     }
 
     async fn get_prompt(
@@ -204,11 +212,11 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         };
         let (ctx, round) = self.asking(asked, &context)?;
         let arguments = catalog::prompt_arguments(&request);
-        let got = self.prompts.messages(&ctx, &request.name, &arguments);
+        let prompts = self.prompts();
+        let got = prompts.messages(&ctx, &request.name, &arguments);
         match run_or_ask(round.as_deref(), &self.request_state, got).await? {
             Ok(got) => {
-                let description = self
-                    .prompts
+                let description = prompts
                     .get(&request.name)
                     .map(|prompt| prompt.description());
                 catalog::prompt_answer(got, description).map(Into::into)
@@ -222,26 +230,24 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        catalog::complete(&self.resources, &self.prompts, &request)
+        catalog::complete(&self.resources(), &self.prompts(), &request)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.start_following();
-        self.listeners.add_session(context.peer);
+        self.listeners
+            .add_session(context.peer, &self.get_info().capabilities);
     }
 
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        let mut accepted = SubscriptionFilter::new();
-        accepted.tools_list_changed = requested.tools_list_changed;
-        Some(accepted)
+        Some(listeners::accepted(requested, &self.resources()))
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let _listening = (context.accepted().tools_list_changed == Some(true))
-            .then(|| self.listeners.subscribe(context.sink().clone()));
+        let _listening = self.listeners.listen(context.sink().clone());
         context.cancelled().await;
         Ok(())
     }

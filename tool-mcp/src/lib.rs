@@ -6,8 +6,8 @@
 //!
 //! - `initialize` (and 2026-07-28's `server/discover`): the server's name
 //!   and version, the tools capability (with `listChanged`), logging,
-//!   resources, prompts and completions when it serves them, and the tasks
-//!   extension when a tool is `long_running`.
+//!   resources and prompts (with `listChanged`) and completions when it
+//!   serves them, and the tasks extension when a tool is `long_running`.
 //! - `tools/list`: tool-core's MCP definitions
 //!   ([`Provider::Mcp`](tool_core::provider::Provider::Mcp)), in pages of
 //!   [`DEFAULT_PAGE_SIZE`], of the tools the caller may call (its scopes,
@@ -37,9 +37,10 @@
 //!   (`logging/setLevel`, or a 2026-07-28 request's `_meta`).
 //! - Resources and prompts ([`McpServer::with_resources`],
 //!   [`McpServer::with_prompts`]): `resources/list`, `resources/read`,
-//!   templates, 2025-11-25's subscriptions ([`McpServer::resource_updated`]),
-//!   `prompts/list`, `prompts/get`, and `completion/complete` of their
-//!   arguments.
+//!   templates, subscriptions to a resource (2025-11-25's
+//!   `resources/subscribe`, 2026-07-28's `subscriptions/listen`;
+//!   [`McpServer::resource_updated`]), `prompts/list`, `prompts/get`, and
+//!   `completion/complete` of their arguments.
 //! - Progress: what a tool reports with
 //!   [`ToolContext::progress`](tool_core::ToolContext::progress) is sent as
 //!   `notifications/progress` when the request carried a `progressToken`.
@@ -63,11 +64,16 @@
 //!   another rmcp transport. Tasks are kept in this process's memory, or
 //!   in a store the replicas of a server share ([`McpServer::with_store`]),
 //!   through any of which a task is then read, waited for and cancelled.
-//! - Tool list changes: [`McpServer::replace_registry`] serves a new
+//! - List changes: [`McpServer::replace_registry`] serves a new
 //!   registry and sends `notifications/tools/list_changed`;
 //!   [`McpServer::following`] does so for each change made through a
 //!   [`RegistryHandle`](tool_core::toolset::RegistryHandle), a mounted
-//!   server's included: a gateway.
+//!   server's included: a gateway. [`McpServer::replace_resources`] and
+//!   [`McpServer::replace_prompts`] do the same for resources and prompts
+//!   (`notifications/resources/list_changed`,
+//!   `notifications/prompts/list_changed`). Each goes to every open
+//!   session, and to each 2026-07-28 `subscriptions/listen` that asked
+//!   for it.
 //! - Mounting (feature `client`, on by default): [`mount::Mount`] connects
 //!   to another MCP server with rmcp's client (a child process over stdio,
 //!   or streamable HTTP), and puts its tools in a registry behind a handle,
@@ -121,11 +127,13 @@ mod handler;
 pub(crate) mod http_front;
 mod http_options;
 mod input_required;
+mod listeners;
 mod listing;
 mod logging;
 #[cfg(feature = "client")]
 pub mod mount;
 mod per_session;
+mod replacing;
 mod report;
 mod resource;
 pub mod rmcp_types;

@@ -1,8 +1,8 @@
-//! What a server keeps for each session of 2025-11-25 (a log level, the
-//! resources it subscribed to): known by the session's `initialize`
-//! parameters, which rmcp keeps for as long as the session lives. Once
-//! they are dropped the session is gone and its entry is forgotten, so
-//! the list holds only live sessions, whatever the transport.
+//! What a server keeps for each session of 2025-11-25 (a log level):
+//! known by the session's `initialize` parameters, which rmcp keeps for as
+//! long as the session lives. Once they are dropped the session is gone
+//! and its entry is forgotten, so the list holds only live sessions,
+//! whatever the transport.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
@@ -61,15 +61,6 @@ impl<T> PerSession<T> {
             .iter()
             .find(|(known, _)| is(known, &session))
             .map(|(_, value)| read(value))
-    }
-
-    /// Every live session's `T`.
-    pub(crate) fn each(&self, mut visit: impl FnMut(&T)) {
-        let mut entries = self.lock();
-        entries.retain(|(known, _)| known.strong_count() > 0);
-        for (_, value) in entries.iter() {
-            visit(value);
-        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Vec<(Weak<InitializeRequestParams>, T)>> {

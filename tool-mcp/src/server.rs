@@ -15,10 +15,10 @@ use tool_core::resource::Resources;
 use tool_core::{ToolContext, ToolRegistry};
 
 use crate::auth::{TokenVerifier, authenticate};
-use crate::catalog::Subscriptions;
-use crate::changes::{Current, Follower, Listeners};
+use crate::changes::{Current, Follower, Replaceable};
 use crate::error::ServeError;
 use crate::http_options::HttpOptions;
+use crate::listeners::Listeners;
 use crate::logging::LogLevels;
 use crate::search_finds::SearchFinds;
 use crate::server_hook::{InstallHook, installer};
@@ -62,7 +62,7 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 pub struct McpServer<Ctx = ()> {
     /// The registry in place, and its tool list.
     pub(crate) current: Arc<Current<Ctx>>,
-    /// Whom to tell when the registry is replaced.
+    /// Whom to tell when what it serves changes.
     pub(crate) listeners: Arc<Listeners>,
     pub(crate) context: ContextSource<Ctx>,
     pub(crate) info: Implementation,
@@ -85,11 +85,9 @@ pub struct McpServer<Ctx = ()> {
     /// The log level each session asked for.
     pub(crate) log_levels: Arc<LogLevels>,
     /// The resources it serves, read in a call's context.
-    pub(crate) resources: Arc<Resources<Ctx>>,
+    pub(crate) resources: Arc<Replaceable<Resources<Ctx>>>,
     /// The prompts it serves.
-    pub(crate) prompts: Arc<Prompts<Ctx>>,
-    /// The resources each session subscribed to.
-    pub(crate) subscriptions: Arc<Subscriptions>,
+    pub(crate) prompts: Arc<Replaceable<Prompts<Ctx>>>,
     /// Seals and opens the `requestState` of 2026-07-28's `input_required`
     /// rounds.
     pub(crate) request_state: Arc<RequestStateCodec>,
@@ -142,9 +140,8 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             follower: None,
             found: None,
             log_levels: Arc::default(),
-            resources: Arc::new(Resources::new()),
-            prompts: Arc::new(Prompts::new()),
-            subscriptions: Arc::default(),
+            resources: Arc::new(Replaceable::new(Resources::new())),
+            prompts: Arc::new(Replaceable::new(Prompts::new())),
             request_state: Arc::new(process_key()),
             rerun: None,
         }
@@ -285,10 +282,13 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     }
 
     /// Serves `resources` beside the tools (`resources/list`,
-    /// `resources/templates/list`, `resources/read`, and 2025-11-25's
-    /// `resources/subscribe`; [`McpServer::resource_updated`] tells the
-    /// subscribers of one that it changed), each read in the context a
-    /// tool call of the same request would run in.
+    /// `resources/templates/list`, `resources/read`, and subscriptions to
+    /// one: 2025-11-25's `resources/subscribe`, 2026-07-28's
+    /// `resourceSubscriptions` of `subscriptions/listen`;
+    /// [`McpServer::resource_updated`] tells the subscribers of one that it
+    /// changed), each read in the context a tool call of the same request
+    /// would run in. [`McpServer::replace_resources`] serves others while
+    /// the server serves.
     ///
     /// ```
     /// use tool_core::resource::{Resource, ResourceContents, ResourceError, ResourceRead, Resources};
@@ -314,16 +314,18 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// ```
     #[must_use]
     pub fn with_resources(mut self, resources: Resources<Ctx>) -> Self {
-        self.resources = Arc::new(resources);
+        self.resources = Arc::new(Replaceable::new(resources));
         self
     }
 
     /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`,
     /// and the completion of their arguments), each got in the context a
     /// tool call of the same request would run in.
+    /// [`McpServer::replace_prompts`] serves others while the server
+    /// serves.
     #[must_use]
     pub fn with_prompts(mut self, prompts: Prompts<Ctx>) -> Self {
-        self.prompts = Arc::new(prompts);
+        self.prompts = Arc::new(Replaceable::new(prompts));
         self
     }
 
@@ -368,19 +370,6 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             .map_err(|error| invalid(error.to_string()))?;
         self.request_state = Arc::new(codec);
         Ok(self)
-    }
-
-    /// Tells every session subscribed to `uri` (2025-11-25's
-    /// `resources/subscribe`) that it changed:
-    /// `notifications/resources/updated`. A session that has gone is
-    /// skipped.
-    pub async fn resource_updated(&self, uri: &str) {
-        for peer in self.subscriptions.subscribers(uri) {
-            let params = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
-            if let Err(error) = peer.notify_resource_updated(params).await {
-                tracing::debug!(%error, uri, "resource update not sent");
-            }
-        }
     }
 
     /// The same server answering `initialize` with this name and version
@@ -444,43 +433,14 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self.current.get().registry
     }
 
-    /// Serves `registry` in place of the registry served until now, for
-    /// this server and every clone of it, and tells the clients connected
-    /// that the tools changed (`notifications/tools/list_changed`, to each
-    /// session and to each 2026-07-28 `subscriptions/listen` that asked
-    /// for it), so that they list them again. Gives the registry replaced:
-    /// requests already begun finish on it, and results of calls pending
-    /// in it are delivered to it.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use tool_core::{tool, ToolContext, ToolRegistry};
-    /// use tool_mcp::McpServer;
-    ///
-    /// /// Add two numbers.
-    /// #[tool(read_only)]
-    /// fn add(a: i64, b: i64) -> i64 { a + b }
-    ///
-    /// /// Multiply two numbers.
-    /// #[tool(read_only)]
-    /// fn multiply(a: i64, b: i64) -> i64 { a * b }
-    ///
-    /// let server = McpServer::new(ToolRegistry::<()>::new().with(Add), ToolContext::new(()));
-    /// // A plugin is loaded: its tool joins the others.
-    /// let before = server
-    ///     .replace_registry(ToolRegistry::new().with(Add).with(Multiply))
-    ///     .await;
-    /// assert_eq!(before.tools().len(), 1);
-    /// assert_eq!(server.registry().names().collect::<Vec<_>>(), ["add", "multiply"]);
-    /// # });
-    /// ```
-    pub async fn replace_registry(
-        &self,
-        registry: impl Into<Arc<ToolRegistry<Ctx>>>,
-    ) -> Arc<ToolRegistry<Ctx>> {
-        let replaced = self.current.replace(registry.into());
-        self.listeners.tools_changed().await;
-        replaced
+    /// The resources served now.
+    pub fn resources(&self) -> Arc<Resources<Ctx>> {
+        self.resources.get()
+    }
+
+    /// The prompts served now.
+    pub fn prompts(&self) -> Arc<Prompts<Ctx>> {
+        self.prompts.get()
     }
 
     /// The context of one request's calls: the server's (or the one made
@@ -528,7 +488,6 @@ impl<Ctx> Clone for McpServer<Ctx> {
             log_levels: Arc::clone(&self.log_levels),
             resources: Arc::clone(&self.resources),
             prompts: Arc::clone(&self.prompts),
-            subscriptions: Arc::clone(&self.subscriptions),
             request_state: Arc::clone(&self.request_state),
             rerun: self.rerun.clone(),
         }

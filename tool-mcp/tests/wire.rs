@@ -397,7 +397,8 @@ async fn resources_and_prompts_are_read_and_refused_exactly() {
         .with_prompts(tool_core::prompt::Prompts::new().with(Greeting))
         .with_server_info("wire", "0.0.1");
     let capabilities = json!({
-        "logging": {}, "completions": {}, "prompts": {}, "resources": {"subscribe": true},
+        "logging": {}, "completions": {}, "prompts": {"listChanged": true},
+        "resources": {"subscribe": true, "listChanged": true},
         "tools": {"listChanged": true}
     });
     let mut wire = connect_expecting(server, capabilities).await;
@@ -474,7 +475,7 @@ async fn a_session_subscribed_to_a_resource_is_told_when_it_changes() {
         .with_resources(tool_core::resource::Resources::new().with(Notes))
         .with_server_info("wire", "0.0.1");
     let capabilities = json!({
-        "logging": {}, "completions": {}, "resources": {"subscribe": true},
+        "logging": {}, "completions": {}, "resources": {"subscribe": true, "listChanged": true},
         "tools": {"listChanged": true}
     });
     let mut wire = connect_expecting(server.clone(), capabilities).await;
