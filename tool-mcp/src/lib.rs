@@ -113,46 +113,24 @@
 //! }
 //! ```
 
-mod answer;
-mod approval;
-mod auth;
-mod call;
+mod asking;
 mod catalog;
-mod changes;
-mod client_requests;
-mod elicit;
 mod error;
-mod follow;
-mod handler;
-pub(crate) mod http_front;
-mod http_options;
-mod input_required;
-mod listeners;
-mod listing;
-mod logging;
+mod http;
 #[cfg(feature = "client")]
 pub mod mount;
-mod per_session;
-mod replacing;
-mod report;
-mod resource;
 pub mod rmcp_types;
-pub(crate) mod search_finds;
-mod serve;
 mod server;
-mod server_hook;
-mod sessions;
-mod task_store;
 mod tasks;
-mod tasks_2025;
+mod tools;
 
-pub use auth::{BearerTokens, TokenVerifier};
 pub use error::ServeError;
-pub use http_front::MCP_PATH;
-pub use resource::ProtectedResource;
-pub use serve::{LOOPBACK_ORIGINS, http_config};
-pub use server::{DEFAULT_PAGE_SIZE, McpServer};
-pub use sessions::{
+pub use http::auth::{BearerTokens, TokenVerifier};
+pub use http::front::MCP_PATH;
+pub use http::protected_resource::ProtectedResource;
+pub use http::sessions::{
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessionError, HttpSessions,
 };
-pub use task_store::TaskOrigin;
+pub use http::{LOOPBACK_ORIGINS, http_config};
+pub use server::{DEFAULT_PAGE_SIZE, McpServer};
+pub use tasks::store::TaskOrigin;

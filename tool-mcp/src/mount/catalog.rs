@@ -27,7 +27,7 @@ use tool_core::{BoxFuture, ToolContext};
 
 use super::connection::Connection;
 use super::mounted::{MountError, Mounted};
-use crate::client_requests::part_of_block;
+use crate::asking::client_requests::part_of_block;
 
 /// The most resources, templates or prompts taken from one server's
 /// listing: past it, a server is filling the gateway, and the rest are

@@ -9,7 +9,7 @@ use tool_core::ToolContext;
 use tool_core::elicit::Question;
 
 use super::record::TaskRecord;
-use crate::input_required::{answer_of, elicitation_request};
+use crate::asking::input_required::{answer_of, elicitation_request};
 use crate::server::McpServer;
 
 /// The key a question goes by: the one its tool gave, else its id.

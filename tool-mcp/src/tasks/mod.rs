@@ -1,7 +1,7 @@
 //! MCP tasks, in both forms clients speak: the `io.modelcontextprotocol/tasks`
 //! extension (SEP-2663, protocol 2026-07-28) and the experimental tasks of
 //! protocol 2025-11-25 (`params.task`, `tasks/result`, `tasks/list`; their
-//! wire shapes are in `tasks_2025/`). A call of a `long_running` tool
+//! wire shapes are in `spec2025/`). A call of a `long_running` tool
 //! made by a client that asks for a task is answered at once with a task,
 //! which runs on as the registry's pending call; `tasks/get` reads it and
 //! `tasks/cancel` cancels the call. Both forms share one rule: each task
@@ -21,6 +21,8 @@ mod list;
 mod reap;
 pub(crate) mod record;
 mod run;
+pub(crate) mod spec2025;
+pub(crate) mod store;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -18,9 +18,9 @@ use tool_core::{ToolError, ToolResult};
 use super::record::TaskRecord;
 use super::run::{Ended, TaskCall, record_end, run};
 use super::{TaskOwner, Tasks};
-use crate::report::Report;
 use crate::server::McpServer;
-use crate::task_store::TaskOrigin;
+use crate::tasks::store::TaskOrigin;
+use crate::tools::report::Report;
 
 /// What a task taken over says while it is.
 const ADOPTED: &str = "adopted: the process that ran it stopped";

@@ -17,8 +17,8 @@ use tool_core::{ToolError, ToolRegistry, ToolResult};
 
 use super::Tasks;
 use super::record::{EXPIRED, SETTLE, Status, TaskRecord, key, now_ms};
-use crate::answer::answer;
-use crate::report::Report;
+use crate::tools::answer::answer;
+use crate::tools::report::Report;
 
 /// How often, at most, a running task's status message is written: each
 /// write is heard by every process sharing the store.

@@ -8,8 +8,8 @@ use tool_core::ToolRegistry;
 use tool_core::prompt::Prompts;
 use tool_core::resource::Resources;
 
-use crate::listeners::Change;
 use crate::server::McpServer;
+use crate::server::listeners::Change;
 
 impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// Serves `registry` in place of the registry served until now, for

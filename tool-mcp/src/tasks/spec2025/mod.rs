@@ -1,6 +1,6 @@
 //! The experimental tasks of MCP 2025-11-25, as the official TypeScript SDK
 //! (1.x) speaks them, served beside the tasks extension on the same tasks
-//! (`tasks.rs`) and the same rule of ownership.
+//! (`tasks/mod.rs`) and the same rule of ownership.
 //!
 //! A client asks for a task with `params.task` (`{ttl}`) on `tools/call`
 //! and is answered `{task: {taskId, status, ttl, ...}}`; `tasks/get` and
@@ -33,10 +33,10 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use transport::{Declaring, TaskTools, handle_http, route_stdin, task_tools};
 
-use crate::call::{TaskStart, start_task};
-use crate::elicit::stateless;
+use crate::asking::stateless;
 use crate::server::McpServer;
 use crate::tasks::{Form, TaskOwner};
+use crate::tools::call::{TaskStart, start_task};
 
 /// The method a task-augmented `tools/call` is renamed to.
 const CALL: &str = "tool-mcp/2025-11-25/tools/call";

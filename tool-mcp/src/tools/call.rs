@@ -18,14 +18,14 @@ use tool_core::observe::{CallLog, CallProgress};
 use tool_core::policy::ToolTier;
 use tool_core::{ToolError, ToolResult};
 
-use crate::answer::answer;
-use crate::approval::with_approver;
-use crate::elicit::{Asking, no_sampling, stateless, with_asker};
-use crate::input_required::{asked, poll_once, run_or_ask};
-use crate::logging::notification;
-use crate::report::Report;
+use crate::asking::approval::with_approver;
+use crate::asking::input_required::{asked, poll_once, run_or_ask};
+use crate::asking::{Asking, no_sampling, stateless, with_asker};
 use crate::server::McpServer;
+use crate::server::logging::notification;
 use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
+use crate::tools::answer::answer;
+use crate::tools::report::Report;
 
 /// Runs the call through the registry in a context of its own: the
 /// request's token (cancelled by the client's `notifications/cancelled`,

@@ -21,9 +21,9 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 
 use super::{CALL, CANCEL, GET};
-use crate::changes::Current;
+use crate::http::sessions::HttpSessions;
 use crate::server::McpServer;
-use crate::sessions::HttpSessions;
+use crate::server::changes::Current;
 
 /// The message with its method renamed when it is a request rmcp would
 /// misread or answer itself, else `None` (and the message goes to rmcp as

@@ -7,6 +7,11 @@
 //! in the registry, for the server's application to answer
 //! ([`Questions::answer`](tool_core::registry::Questions::answer)).
 
+pub(crate) mod approval;
+pub(crate) mod client_requests;
+pub(crate) mod input_required;
+pub(crate) mod server_hook;
+
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -20,9 +25,9 @@ use tool_core::context::ContextBuilder;
 use tool_core::elicit::{Answer, Asker, ElicitError, Question};
 use tool_core::{BoxFuture, ToolContext};
 
-use crate::approval::can_elicit;
-use crate::client_requests::{SessionClient, Takes};
-use crate::input_required::{Round, RoundAsker, RoundClient};
+use crate::asking::approval::can_elicit;
+use crate::asking::client_requests::{SessionClient, Takes};
+use crate::asking::input_required::{Round, RoundAsker, RoundClient};
 use crate::server::McpServer;
 use crate::tasks::TaskOwner;
 

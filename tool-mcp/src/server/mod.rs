@@ -1,6 +1,14 @@
 //! The server and its settings: the registry it serves, the context each
 //! request's calls run in, and what it tells clients about itself.
 
+pub(crate) mod changes;
+mod follow;
+mod handler;
+pub(crate) mod listeners;
+pub(crate) mod logging;
+pub(crate) mod per_session;
+mod replacing;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -14,16 +22,16 @@ use tool_core::prompt::Prompts;
 use tool_core::resource::Resources;
 use tool_core::{ToolContext, ToolRegistry};
 
-use crate::auth::{TokenVerifier, authenticate};
-use crate::changes::{Current, Follower, Replaceable};
+use crate::asking::server_hook::{InstallHook, installer};
 use crate::error::ServeError;
-use crate::http_options::HttpOptions;
-use crate::listeners::Listeners;
-use crate::logging::LogLevels;
-use crate::search_finds::SearchFinds;
-use crate::server_hook::{InstallHook, installer};
-use crate::task_store::RerunFn;
+use crate::http::auth::{TokenVerifier, authenticate};
+use crate::http::options::HttpOptions;
+use crate::server::changes::{Current, Follower, Replaceable};
+use crate::server::listeners::Listeners;
+use crate::server::logging::LogLevels;
+use crate::tasks::store::RerunFn;
 use crate::tasks::{TaskOwner, Tasks};
+use crate::tools::search_finds::SearchFinds;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
 /// that many tools or fewer is listed in one answer, without a

@@ -1,5 +1,11 @@
 //! The transports a server is served on: stdio, and streamable HTTP.
 
+pub(crate) mod auth;
+pub(crate) mod front;
+pub(crate) mod options;
+pub(crate) mod protected_resource;
+pub(crate) mod sessions;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -14,12 +20,12 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::approval::warn_unrunnable;
+use crate::asking::approval::warn_unrunnable;
 use crate::error::ServeError;
-use crate::http_front::HttpFront;
+use crate::http::front::HttpFront;
+use crate::http::sessions::HttpSessions;
 use crate::server::McpServer;
-use crate::sessions::HttpSessions;
-use crate::tasks_2025;
+use crate::tasks::spec2025;
 
 /// The browser origins [`http_config`] accepts: pages served from this
 /// machine, over `http` or `https`, on any port. Another site's page
@@ -103,10 +109,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self.start_following();
         // Requests of 2025-11-25's tasks are told apart before rmcp reads them.
         let stateless = Arc::new(AtomicBool::new(false));
-        let stdin = tasks_2025::route_stdin(Arc::clone(&stateless));
-        let transport = tasks_2025::Declaring::new(
+        let stdin = spec2025::route_stdin(Arc::clone(&stateless));
+        let transport = spec2025::Declaring::new(
             AsyncRwTransport::new_server(stdin, tokio::io::stdout()),
-            tasks_2025::task_tools(&self),
+            spec2025::task_tools(&self),
         );
         let running = match self.serve(transport).await {
             Ok(running) => running,
@@ -231,7 +237,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         tokio::spawn(close_idle_sessions(sessions, idle, sweeping));
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
-        let task_tools = tasks_2025::task_tools(&self);
+        let task_tools = spec2025::task_tools(&self);
         let front = Arc::new(HttpFront {
             service,
             server: self,

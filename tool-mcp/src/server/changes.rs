@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use tool_core::ToolRegistry;
 use tool_core::toolset::Changes;
 
-use crate::listing::ToolsPage;
+use crate::tools::listing::ToolsPage;
 
 /// The registry served and its MCP tool list, made on the first
 /// `tools/list` after the registry is in place.

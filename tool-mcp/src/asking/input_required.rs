@@ -45,8 +45,8 @@ use tool_core::client::{ClientError, ClientRequests, Root, SampleRequest, Sample
 use tool_core::elicit::{Answer, Asker, ElicitError, Question};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
 
-use crate::approval::approval_question;
-use crate::client_requests::{Takes, not_taken, roots_of, sampled, sampling_params};
+use crate::asking::approval::approval_question;
+use crate::asking::client_requests::{Takes, not_taken, roots_of, sampled, sampling_params};
 
 /// How long a `requestState` may be brought back: an hour.
 pub(crate) const STATE_TTL: Duration = Duration::from_secs(3600);

@@ -26,8 +26,8 @@ use std::sync::Arc;
 use hyper::Uri;
 use serde_json::{Value, json};
 
-use crate::auth::TokenVerifier;
 use crate::error::ServeError;
+use crate::http::auth::TokenVerifier;
 use crate::server::McpServer;
 
 /// The well-known path of protected resource metadata (RFC 9728 §3).

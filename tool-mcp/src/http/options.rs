@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::resource::ProtectedResource;
-use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT};
+use crate::http::protected_resource::ProtectedResource;
+use crate::http::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT};
 
 /// A server's settings that only HTTP uses.
 #[derive(Clone)]

@@ -2,7 +2,7 @@
 //! `tools/call`, the sessions and subscriptions told of list changes,
 //! the tasks extension's `tasks/get` and `tasks/cancel`, and the requests
 //! of 2025-11-25's tasks, which reach rmcp as custom requests
-//! (`tasks_2025/`).
+//! (`tasks/spec2025/`).
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
@@ -26,15 +26,15 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tool_core::ToolContext;
 use tool_core::toolset::Select;
 
-use crate::call::call_tool;
+use crate::asking::input_required::{Round, run_or_ask};
+use crate::asking::{Asked, Asking, stateless, with_asker};
 use crate::catalog;
-use crate::elicit::{Asked, Asking, stateless, with_asker};
-use crate::input_required::{Round, run_or_ask};
-use crate::listeners;
 use crate::server::McpServer;
+use crate::server::listeners;
 use crate::tasks::TaskOwner;
 use crate::tasks::input;
-use crate::tasks_2025;
+use crate::tasks::spec2025;
+use crate::tools::call::call_tool;
 
 /// Tools, whose list may change, and tasks when a tool is `long_running`.
 impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
@@ -320,7 +320,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        match tasks_2025::handle(self, &request, &context).await {
+        match spec2025::handle(self, &request, &context).await {
             Some(answer) => answer,
             None => Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,

@@ -2,7 +2,7 @@
 //! paths than [`MCP_PATH`], the protected resource metadata, a missing or
 //! refused token, a call its token lacks a scope for, and a new session
 //! over the limit; the requests of 2025-11-25's tasks are told apart here
-//! too, before rmcp reads them (`tasks_2025/`).
+//! too, before rmcp reads them (`tasks/spec2025/`).
 
 use std::cell::Cell;
 use std::convert::Infallible;
@@ -17,11 +17,11 @@ use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::StreamableHttpService;
 use serde_json::{Value, json};
 
-use crate::auth::{AuthRefusal, authenticate};
-use crate::resource::Published;
+use crate::http::auth::{AuthRefusal, authenticate};
+use crate::http::protected_resource::Published;
+use crate::http::sessions::{AT_LIMIT, HttpSessions};
 use crate::server::McpServer;
-use crate::sessions::{AT_LIMIT, HttpSessions};
-use crate::tasks_2025::{TaskTools, handle_http};
+use crate::tasks::spec2025::{TaskTools, handle_http};
 
 /// The path a server answers on over HTTP: `http://127.0.0.1:8080/mcp`
 /// for a listener on `127.0.0.1:8080`. Any other path is 404.
@@ -123,7 +123,7 @@ impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
         AT_LIMIT
             .scope(Cell::new(false), async {
                 // 2025-11-25's tasks are told apart before rmcp reads the
-                // request (`tasks_2025`).
+                // request (`tasks::spec2025`).
                 let answer = handle_http(
                     &self.service,
                     request,

@@ -20,7 +20,7 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 use tool_core::observe::{CallLog, LogLevel};
 
-use crate::per_session::PerSession;
+use crate::server::per_session::PerSession;
 
 /// The level each session asked for with `logging/setLevel`, shared by
 /// every clone of a server.

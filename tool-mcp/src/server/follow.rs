@@ -9,8 +9,8 @@ use tool_core::ToolContext;
 use tool_core::toolset::RegistryHandle;
 
 use crate::McpServer;
-use crate::changes::Follower;
-use crate::listeners::Change;
+use crate::server::changes::Follower;
+use crate::server::listeners::Change;
 
 impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// A server of the registry behind `handle` that follows it: a tool

@@ -13,7 +13,7 @@ use tool_core::context::ContextBuilder;
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest, ToolTier};
 use tool_core::{ToolContext, ToolRegistry};
 
-use crate::input_required::{Round, RoundApproval};
+use crate::asking::input_required::{Round, RoundApproval};
 use crate::server::McpServer;
 
 /// The most of the arguments shown to the person asked, in characters.
