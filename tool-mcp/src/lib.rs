@@ -114,11 +114,12 @@
 //! ```
 
 mod asking;
-mod catalog;
 mod error;
 mod http;
 #[cfg(feature = "client")]
 pub mod mount;
+mod prompts;
+mod resources;
 pub mod rmcp_types;
 mod server;
 mod tasks;

@@ -207,3 +207,19 @@ impl Asker for QuestionsToClient {
 fn unsupported(reason: String) -> ElicitError {
     ElicitError::Unsupported { reason }
 }
+
+/// The context a prompt is got or a resource read in: the request's,
+/// with who answers what it asks the client, and the round its questions
+/// go to in 2026-07-28.
+pub(crate) fn asking_context<Ctx: Send + Sync + 'static>(
+    server: &McpServer<Ctx>,
+    asked: Asked<'_>,
+    context: &RequestContext<RoleServer>,
+) -> Result<(ToolContext<Ctx>, Option<Arc<Round>>), ErrorData> {
+    let ctx = server.context_for(context);
+    match with_asker(server, (true, false), asked, context, ctx)? {
+        Asking::Ready(ctx, round) => Ok((ctx, round)),
+        // Only a tool that samples is refused before it runs.
+        Asking::NoSampling => Err(ErrorData::internal_error("sampling refused", None)),
+    }
+}

@@ -6,31 +6,30 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
-    GetTaskParams, GetTaskResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, SubscriptionFilter, Tool,
+    GetTaskParams, GetTaskResult, ListToolsResult, PaginatedRequestParams, ServerConfig,
+    SubscriptionFilter, Tool,
 };
 use rmcp::model::{
     ClientCapabilities, CompleteRequestParams, CompleteResult, ErrorCode, GetPromptRequestParams,
     GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability,
-    SubscribeRequestParams, TASKS_EXTENSION_ID, UnsubscribeRequestParams, UpdateTaskParams,
+    ReadResourceRequestParams, ReadResourceResponse, SubscribeRequestParams, TASKS_EXTENSION_ID,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 // rmcp marks logging deprecated (SEP-2577); 2025-11-25 and 2026-07-28
 // both have it.
 #[allow(deprecated)]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
-use std::sync::Arc;
 
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use tool_core::ToolContext;
 use tool_core::toolset::Select;
 
-use crate::asking::input_required::{Round, run_or_ask};
-use crate::asking::{Asked, Asking, stateless, with_asker};
-use crate::catalog;
+use crate::asking::stateless;
+use crate::prompts;
+use crate::resources;
 use crate::server::McpServer;
 use crate::server::listeners;
+use crate::server::{capabilities, completion};
 use crate::tasks::TaskOwner;
 use crate::tasks::input;
 use crate::tasks::spec2025;
@@ -38,41 +37,8 @@ use crate::tools::call::call_tool;
 
 /// Tools, whose list may change, and tasks when a tool is `long_running`.
 impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
-    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
-        let builder = ServerCapabilities::builder()
-            .enable_logging()
-            .enable_tools()
-            .enable_tool_list_changed();
-        let long_running = self
-            .registry()
-            .tools()
-            .any(|tool| tool.metadata.long_running);
-        let mut capabilities = if long_running {
-            builder.enable_tasks().build()
-        } else {
-            builder.build()
-        };
-        let (served, prompted) = (!self.resources().is_empty(), !self.prompts().is_empty());
-        if served {
-            let mut resources = ResourcesCapability::default();
-            resources.subscribe = Some(true);
-            resources.list_changed = Some(true);
-            capabilities.resources = Some(resources);
-        }
-        if prompted {
-            let mut prompts = PromptsCapability::default();
-            prompts.list_changed = Some(true);
-            capabilities.prompts = Some(prompts);
-        }
-        if served || prompted {
-            capabilities.completions = Some(Default::default());
-        }
-        let info = ServerConfig::new(capabilities).with_server_info(self.info.clone());
-        match &self.instructions {
-            Some(instructions) => info.with_instructions(instructions.clone()),
-            None => info,
-        }
+        capabilities::server_config(self)
     }
 
     /// The tools this caller may call: those whose scopes it holds (or, on
@@ -137,7 +103,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(catalog::list_resources(&self.resources()))
+        Ok(resources::list_resources(&self.resources()))
     }
 
     async fn list_resource_templates(
@@ -145,7 +111,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(catalog::list_templates(&self.resources()))
+        Ok(resources::list_templates(&self.resources()))
     }
 
     async fn read_resource(
@@ -153,19 +119,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let asked = Asked {
-            name: &request.uri,
-            arguments: None,
-            state: request.request_state.as_deref(),
-            responses: request.input_responses.as_ref(),
-        };
-        let (ctx, round) = self.asking(asked, &context)?;
-        let resources = self.resources();
-        let read = resources.read(&ctx, &request.uri);
-        match run_or_ask(round.as_deref(), &self.request_state, read).await? {
-            Ok(read) => catalog::read_answer(read, &request).map(Into::into),
-            Err(input_required) => Ok(input_required.into()),
-        }
+        resources::read(self, request, &context).await
     }
 
     // rmcp marks `resources/subscribe` legacy: 2025-11-25 has it.
@@ -196,7 +150,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(catalog::list_prompts(&self.prompts()))
+        Ok(prompts::list_prompts(&self.prompts()))
     }
 
     async fn get_prompt(
@@ -204,25 +158,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let asked = Asked {
-            name: &request.name,
-            arguments: request.arguments.as_ref(),
-            state: request.request_state.as_deref(),
-            responses: request.input_responses.as_ref(),
-        };
-        let (ctx, round) = self.asking(asked, &context)?;
-        let arguments = catalog::prompt_arguments(&request);
-        let prompts = self.prompts();
-        let got = prompts.messages(&ctx, &request.name, &arguments);
-        match run_or_ask(round.as_deref(), &self.request_state, got).await? {
-            Ok(got) => {
-                let description = prompts
-                    .get(&request.name)
-                    .map(|prompt| prompt.description());
-                catalog::prompt_answer(got, description).map(Into::into)
-            }
-            Err(input_required) => Ok(input_required.into()),
-        }
+        prompts::get(self, request, &context).await
     }
 
     async fn complete(
@@ -230,7 +166,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        catalog::complete(&self.resources(), &self.prompts(), &request)
+        completion::complete(&self.resources(), &self.prompts(), &request)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -327,24 +263,6 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
                 request.method,
                 None,
             )),
-        }
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
-    /// The context a prompt is got or a resource read in: the request's,
-    /// with who answers what it asks the client, and the round its
-    /// questions go to in 2026-07-28.
-    fn asking(
-        &self,
-        asked: Asked<'_>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(ToolContext<Ctx>, Option<Arc<Round>>), ErrorData> {
-        let ctx = self.context_for(context);
-        match with_asker(self, (true, false), asked, context, ctx)? {
-            Asking::Ready(ctx, round) => Ok((ctx, round)),
-            // Only a tool that samples is refused before it runs.
-            Asking::NoSampling => Err(ErrorData::internal_error("sampling refused", None)),
         }
     }
 }

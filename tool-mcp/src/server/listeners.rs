@@ -25,7 +25,7 @@ use rmcp::model::{ResourceUpdatedNotificationParam, ServerCapabilities, Subscrip
 use rmcp::service::{Peer, SubscriptionSink};
 use tool_core::resource::Resources;
 
-use crate::catalog;
+use crate::resources;
 
 /// A change a client may be told of.
 #[derive(Debug, Clone, Copy)]
@@ -313,7 +313,7 @@ pub(crate) fn accepted<Ctx: 'static>(
     accepted.prompts_list_changed = requested.prompts_list_changed;
     accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
         uris.iter()
-            .filter(|uri| catalog::serves(resources, uri))
+            .filter(|uri| resources::serves(resources, uri))
             .cloned()
             .collect()
     });

@@ -1,7 +1,9 @@
 //! The server and its settings: the registry it serves, the context each
 //! request's calls run in, and what it tells clients about itself.
 
+mod capabilities;
 pub(crate) mod changes;
+mod completion;
 mod follow;
 mod handler;
 pub(crate) mod listeners;
