@@ -18,7 +18,7 @@
 use std::process::ExitCode;
 
 use tokio::net::TcpListener;
-use tool_mcp::{BearerTokens, MCP_PATH, McpServer, http_config};
+use tool_mcp::{BearerTokens, MCP_PATH, McpConfig, McpServer, http_config};
 
 #[path = "quickstart.rs"]
 #[allow(dead_code)]
@@ -31,13 +31,13 @@ const USAGE: &str =
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let mut server = McpServer::new(tools::registry(), quickstart::context())
-        .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
+    let mut config = McpConfig::new().with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
     // Over HTTP, a caller must then send `Authorization: Bearer <token>`,
     // which grants the scope `reset_sales` needs.
     if let Ok(token) = std::env::var("MCP_TOKEN") {
-        server = server.with_bearer_auth(BearerTokens::new().with_token(token, ["sales:admin"]));
+        config = config.with_bearer_auth(BearerTokens::new().with_token(token, ["sales:admin"]));
     }
+    let server = McpServer::new(tools::registry(), quickstart::context()).with_config(config);
     let args: Vec<String> = std::env::args().skip(1).collect();
     // stdout carries the protocol over stdio: everything else goes to
     // stderr.

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use tool_core::ToolContext;
 use tool_core::toolset::RegistryHandle;
-use tool_mcp::McpServer;
+use tool_mcp::{McpConfig, McpServer};
 
 use crate::{prompts, resources, tools};
 
@@ -30,7 +30,9 @@ pub(crate) fn server() -> McpServer<Fixtures> {
     let server = McpServer::following(&handle, ctx.clone())
         .with_resources(resources::resources())
         .with_prompts(prompts::prompts())
-        .with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION"));
+        .with_config(
+            McpConfig::new().with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION")),
+        );
     let _ = ctx.state().server.set(server.clone());
     server
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tool_core::{ToolContext, ToolRegistry, tool};
-use tool_mcp::{BearerTokens, McpServer};
+use tool_mcp::{BearerTokens, McpConfig, McpServer};
 use tool_redis::RedisStore;
 
 /// Set in a replica's environment: its [`Config`], as JSON.
@@ -151,12 +151,11 @@ pub(crate) fn serve(config: &str) {
         let here = Here {
             name: config.name.clone(),
         };
-        let mut server = McpServer::new(registry, ToolContext::new(here))
-            .with_store(store)
-            .with_bearer_auth(tokens);
+        let mut settings = McpConfig::new().with_store(store).with_bearer_auth(tokens);
         if let Some(ttl) = config.task_ttl_ms {
-            server = server.with_task_ttl(Duration::from_millis(ttl));
+            settings = settings.with_task_ttl(Duration::from_millis(ttl));
         }
+        let server = McpServer::new(registry, ToolContext::new(here)).with_config(settings);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a loopback port");

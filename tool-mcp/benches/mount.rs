@@ -82,7 +82,8 @@ impl Tool for Numbered {
 async fn serve(registry: ToolRegistry) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let address = listener.local_addr().expect("its address");
-    let server = McpServer::new(registry, ToolContext::new(())).with_page_size(1000);
+    let server = McpServer::new(registry, ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_page_size(1000));
     tokio::spawn(async move { server.serve_http_with(listener, http_config()).await });
     address
 }

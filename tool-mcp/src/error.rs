@@ -16,11 +16,11 @@ use rmcp::service::ServerInitializeError;
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
-///     .with_protected_resource(
+///     .with_config(tool_mcp::McpConfig::new().with_protected_resource(
 ///         ProtectedResource::new("tools.example.com/mcp")
 ///             .authorization_server("https://auth.example.com"),
 ///         BearerTokens::new(),
-///     );
+///     ));
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
 /// let error = server.serve_http(listener).await.unwrap_err();
 /// assert_eq!(
@@ -45,7 +45,7 @@ pub enum ServeError {
     #[error("the MCP session's task failed")]
     Task(#[source] tokio::task::JoinError),
     /// Over HTTP: the settings of
-    /// [`McpServer::with_protected_resource`](crate::McpServer::with_protected_resource)
+    /// [`McpConfig::with_protected_resource`](crate::McpConfig::with_protected_resource)
     /// cannot be published (a URL that is not absolute, a scope with a
     /// space): found before any connection is accepted.
     #[error("the protected resource's settings are invalid: {reason}")]
@@ -54,7 +54,7 @@ pub enum ServeError {
         reason: String,
     },
     /// The keys given to
-    /// [`McpServer::with_request_state_keys`](crate::McpServer::with_request_state_keys)
+    /// [`McpConfig::with_request_state_keys`](crate::McpConfig::with_request_state_keys)
     /// cannot seal: none, one too short, a name twice.
     #[error("the request state keys are invalid: {reason}")]
     InvalidRequestStateKeys {

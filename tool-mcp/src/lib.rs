@@ -30,7 +30,7 @@
 //!   [`roots`](tool_core::ToolContext::roots)) reaches a client in a
 //!   session as requests to it, and a client of 2026-07-28 as
 //!   `input_required` rounds of the call, their answers carried in a
-//!   sealed `requestState` ([`McpServer::with_request_state_keys`]).
+//!   sealed `requestState` ([`McpConfig::with_request_state_keys`](crate::McpConfig::with_request_state_keys)).
 //! - Logging: what a tool writes with
 //!   [`ToolContext::log`](tool_core::ToolContext::log) is sent as
 //!   `notifications/message` at the level the client asked for
@@ -62,7 +62,7 @@
 //!   [`McpServer::serve_stdio`] and [`McpServer::serve_http`], which read
 //!   its requests before rmcp does, not by [`McpServer::http_service`] or
 //!   another rmcp transport. Tasks are kept in this process's memory, or
-//!   in a store the replicas of a server share ([`McpServer::with_store`]),
+//!   in a store the replicas of a server share ([`McpConfig::with_store`](crate::McpConfig::with_store)),
 //!   through any of which a task is then read, waited for and cancelled.
 //! - List changes: [`McpServer::replace_registry`] serves a new
 //!   registry and sends `notifications/tools/list_changed`;
@@ -84,15 +84,15 @@
 //!   answers any request, behind a load balancer without affinity.
 //! - Security over HTTP: only a loopback `Host`, and a loopback `Origin`
 //!   when a browser sends one ([`http_config`]); with
-//!   [`McpServer::with_bearer_auth`], a bearer token is required and its
-//!   scopes are the caller's; with [`McpServer::with_protected_resource`],
+//!   [`McpConfig::with_bearer_auth`](crate::McpConfig::with_bearer_auth), a bearer token is required and its
+//!   scopes are the caller's; with [`McpConfig::with_protected_resource`](crate::McpConfig::with_protected_resource),
 //!   the server is an OAuth protected resource whose metadata and
 //!   challenges lead a client to its authorization server. Stdio trusts
 //!   the process that started the server.
 //! - HTTP sessions: closed after [`DEFAULT_SESSION_IDLE_LIMIT`] without a
 //!   request, at most [`DEFAULT_MAX_SESSIONS`] open
-//!   ([`McpServer::with_session_idle_limit`],
-//!   [`McpServer::with_max_sessions`]).
+//!   ([`McpConfig::with_session_idle_limit`](crate::McpConfig::with_session_idle_limit),
+//!   [`McpConfig::with_max_sessions`](crate::McpConfig::with_max_sessions)).
 //! - Errors: serving over stdio or HTTP fails with one [`ServeError`].
 //!
 //! ```no_run
@@ -133,5 +133,5 @@ pub use http::sessions::{
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT, HttpSessionError, HttpSessions,
 };
 pub use http::{LOOPBACK_ORIGINS, http_config};
-pub use server::{DEFAULT_PAGE_SIZE, McpServer};
-pub use tasks::store::TaskOrigin;
+pub use server::{DEFAULT_PAGE_SIZE, DEFAULT_TASK_TTL, McpConfig, McpServer};
+pub use tasks::origin::TaskOrigin;

@@ -287,9 +287,11 @@ async fn tools_list_shows_each_caller_only_what_it_may_call() {
     let tokens = BearerTokens::new()
         .with_token("reader", ["notes:read"])
         .with_token("guest", Vec::<String>::new());
-    let server = McpServer::new(registry(), ToolContext::new(()))
-        .with_bearer_auth(tokens)
-        .with_page_size(2);
+    let server = McpServer::new(registry(), ToolContext::new(())).with_config(
+        tool_mcp::McpConfig::new()
+            .with_bearer_auth(tokens)
+            .with_page_size(2),
+    );
     let (address, stop) = support::serve_http(server).await;
     for (token, expected) in [
         ("reader", vec!["add", "delete_note", "read_note"]),

@@ -57,9 +57,11 @@ async fn book(
 }
 
 fn server() -> McpServer {
-    McpServer::new(ToolRegistry::new().with(Book), ToolContext::new(()))
-        .with_request_state_keys([("k1", b"0123456789abcdef0123456789abcdef".to_vec())])
-        .expect("a valid key")
+    McpServer::new(ToolRegistry::new().with(Book), ToolContext::new(())).with_config(
+        tool_mcp::McpConfig::new()
+            .with_request_state_keys([("k1", b"0123456789abcdef0123456789abcdef".to_vec())])
+            .expect("a valid key"),
+    )
 }
 
 /// A `tools/call` of `book` as a 2026-07-28 client sends it, taking
@@ -169,8 +171,11 @@ async fn a_state_sealed_by_another_server_or_for_other_arguments_is_refused() {
         .expect("a state")
         .to_owned();
     let other_key = McpServer::new(ToolRegistry::new().with(Book), ToolContext::new(()))
-        .with_request_state_keys([("k2", b"another key, thirty-two bytes!!!".to_vec())])
-        .expect("a valid key");
+        .with_config(
+            tool_mcp::McpConfig::new()
+                .with_request_state_keys([("k2", b"another key, thirty-two bytes!!!".to_vec())])
+                .expect("a valid key"),
+        );
     let (other, other_stop) = support::serve_http(other_key).await;
     let refused = call(&Raw::new(other), both(), json!({"requestState": state})).await;
     assert_eq!(

@@ -498,7 +498,7 @@ async fn the_child_process_ends_with_its_mount_and_is_reaped() {
 
 #[tokio::test]
 async fn every_page_of_the_servers_list_is_mounted() {
-    let server = served().with_page_size(2);
+    let server = served().with_config(tool_mcp::McpConfig::new().with_page_size(2));
     let (address, stop) = serve_http(server).await;
     let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
     let mounted = Mount::http("calc", format!("http://{address}/mcp"))
@@ -549,7 +549,10 @@ async fn a_server_behind_a_bearer_token_is_mounted_with_it() {
         ToolRegistry::new().with(Add).with(ReadFile),
         ToolContext::new(()),
     )
-    .with_bearer_auth(tool_mcp::BearerTokens::new().with_token("s3cret", ["files:read"]));
+    .with_config(
+        tool_mcp::McpConfig::new()
+            .with_bearer_auth(tool_mcp::BearerTokens::new().with_token("s3cret", ["files:read"])),
+    );
     let (address, stop) = serve_http(server).await;
     let url = format!("http://{address}/mcp");
     let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());

@@ -49,7 +49,7 @@ async fn serve() -> (SocketAddr, String, CancellationToken) {
         ToolRegistry::<()>::new().with(Secret).with(Hello),
         ToolContext::new(()),
     )
-    .with_protected_resource(resource, tokens());
+    .with_config(tool_mcp::McpConfig::new().with_protected_resource(resource, tokens()));
     let stop = CancellationToken::new();
     let config = tool_mcp::http_config().with_cancellation_token(stop.clone());
     tokio::spawn(server.serve_http_with(listener, config));
@@ -193,12 +193,13 @@ async fn a_call_needing_a_scope_the_token_lacks_is_forbidden_with_the_scope_to_a
 #[tokio::test]
 async fn invalid_settings_stop_serving_before_it_starts() {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
-        .with_protected_resource(
+    let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(())).with_config(
+        tool_mcp::McpConfig::new().with_protected_resource(
             ProtectedResource::new("https://tools.example.com/mcp")
                 .authorization_server("auth.example.com"),
             tokens(),
-        );
+        ),
+    );
     let error = server.serve_http(listener).await.expect_err("refused");
     assert!(matches!(error, ServeError::InvalidProtectedResource { .. }));
     assert_eq!(

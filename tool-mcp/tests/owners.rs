@@ -109,7 +109,9 @@ async fn two_tokens_making_the_same_call_get_a_run_each() {
     let tokens = BearerTokens::new()
         .with_token("alice-secret", Vec::<String>::new())
         .with_token("bob-secret", Vec::<String>::new());
-    let (address, stop) = serve_http(server(&app).with_bearer_auth(tokens)).await;
+    let (address, stop) =
+        serve_http(server(&app).with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens)))
+            .await;
     let alice = client(address, "alice-secret").await;
     let bob = client(address, "bob-secret").await;
 
@@ -147,7 +149,9 @@ async fn each_token_is_the_caller_of_its_calls() {
     let tokens = BearerTokens::new()
         .with_token("alice-secret", Vec::<String>::new())
         .with_token("bob-secret", Vec::<String>::new());
-    let (address, stop) = serve_http(server(&app).with_bearer_auth(tokens)).await;
+    let (address, stop) =
+        serve_http(server(&app).with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens)))
+            .await;
     let whoami = async |client: &RunningService<RoleClient, ClientConfig>| {
         let result = client
             .call_tool(rmcp::model::CallToolRequestParams::new("whoami"))

@@ -100,7 +100,8 @@ async fn the_python_sdk_passes_a_static_token_in_its_headers() {
     );
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let url = format!("http://{}/mcp", listener.local_addr().expect("bound"));
-    let server = McpServer::new(registry(), ToolContext::new(())).with_bearer_auth(tokens());
+    let server = McpServer::new(registry(), ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens()));
     let stop = serve(server, listener);
 
     let report = run_client(python, vec!["static".into(), url, "reader-token".into()]).await;
@@ -132,7 +133,7 @@ async fn the_python_sdk_finds_the_authorization_server_and_steps_up_its_scopes()
         .authorization_server(&issuer)
         .scopes(["mcp:tools"]);
     let server = McpServer::new(registry(), ToolContext::new(()))
-        .with_protected_resource(resource, tokens());
+        .with_config(tool_mcp::McpConfig::new().with_protected_resource(resource, tokens()));
     let stop = serve(server, listener);
 
     let report = run_client(python, vec!["oauth".into(), url.clone()]).await;

@@ -1,5 +1,5 @@
 //! A served registry that shows its deferred tools as a search finds them
-//! (`McpServer::with_search`): `tools/list` shows the tools up front, the
+//! (`McpConfig::with_search`): `tools/list` shows the tools up front, the
 //! search tool among them; a search that finds tools tells the client
 //! `notifications/tools/list_changed`, and its next `tools/list` shows
 //! them; another session still sees only what it found.
@@ -83,7 +83,8 @@ async fn deferred_tools_are_listed_once_a_search_found_them() {
         .with(CreateIssue)
         .with(Hello);
     let search = SearchTool::new(tools.tools());
-    let server = McpServer::new(tools.with(search), ToolContext::new(())).with_search();
+    let server = McpServer::new(tools.with(search), ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_search());
     let (address, _stop) = serve_http(server).await;
     let url = format!("http://{address}/mcp");
     let (first, mut changed) = client(&url).await;

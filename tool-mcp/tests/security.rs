@@ -204,7 +204,9 @@ async fn only_a_loopback_host_is_accepted() {
 #[tokio::test]
 async fn without_a_token_it_accepts_the_request_is_unauthorized() {
     let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
-    let serving = Serving::start(server().with_bearer_auth(tokens)).await;
+    let serving =
+        Serving::start(server().with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens)))
+            .await;
 
     // A static token server names no metadata, which would send a client
     // into OAuth discovery, and says what to send instead.
@@ -273,7 +275,7 @@ async fn each_call_runs_with_its_tokens_scopes() {
         ToolRegistry::<()>::new().with(Secret),
         ToolContext::builder(()).scopes(["files:read"]).build(),
     )
-    .with_bearer_auth(tokens);
+    .with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens));
     let serving = Serving::start(server).await;
     let call = || CallToolRequestParams::new("secret");
 
@@ -309,7 +311,7 @@ async fn a_service_mounted_elsewhere_still_gives_calls_only_their_tokens_scopes(
         ToolRegistry::<()>::new().with(Secret),
         ToolContext::builder(()).scopes(["files:read"]).build(),
     )
-    .with_bearer_auth(tokens);
+    .with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens));
     // Served by hand, as a router of the user's own would: no 401 front.
     let service = server.http_service(tool_mcp::http_config());
     let listener = TcpListener::bind("127.0.0.1:0")

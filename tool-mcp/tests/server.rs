@@ -127,10 +127,12 @@ struct Setup {
 
 fn setup() -> Setup {
     let app = Arc::new(App::default());
-    let server = McpServer::new(registry(), ToolContext::from_arc(Arc::clone(&app)))
-        .with_server_info("test-tools", "1.2.3")
-        .with_instructions("Tools for tests.")
-        .with_page_size(2);
+    let server = McpServer::new(registry(), ToolContext::from_arc(Arc::clone(&app))).with_config(
+        tool_mcp::McpConfig::new()
+            .with_server_info("test-tools", "1.2.3")
+            .with_instructions("Tools for tests.")
+            .with_page_size(2),
+    );
     let (sender, progress) = mpsc::unbounded_channel();
     Setup {
         server,

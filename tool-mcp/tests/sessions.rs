@@ -75,8 +75,11 @@ fn call(id: u32, tool: &str, arguments: serde_json::Value) -> String {
 #[test]
 fn the_defaults_are_five_minutes_and_a_thousand_sessions() {
     let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()));
-    assert_eq!(server.session_idle_limit(), Duration::from_secs(300));
-    assert_eq!(server.max_sessions(), 1000);
+    assert_eq!(
+        server.config().session_idle_limit(),
+        Duration::from_secs(300)
+    );
+    assert_eq!(server.config().max_sessions(), 1000);
     assert_eq!(tool_mcp::DEFAULT_MAX_SESSIONS, 1000);
 }
 
@@ -84,7 +87,9 @@ fn the_defaults_are_five_minutes_and_a_thousand_sessions() {
 async fn an_idle_session_is_closed_and_its_next_request_is_not_found() {
     let app = Arc::default();
     let idle = Duration::from_millis(400);
-    let (address, stop) = serve(server(&app).with_session_idle_limit(idle)).await;
+    let (address, stop) =
+        serve(server(&app).with_config(tool_mcp::McpConfig::new().with_session_idle_limit(idle)))
+            .await;
     let raw = Raw::new(address);
 
     let session = raw.open_session(&[]).await;
@@ -117,7 +122,8 @@ async fn an_idle_session_is_closed_and_its_next_request_is_not_found() {
 #[tokio::test]
 async fn at_the_limit_the_least_recently_used_idle_session_is_closed() {
     let app = Arc::default();
-    let (address, stop) = serve(server(&app).with_max_sessions(2)).await;
+    let (address, stop) =
+        serve(server(&app).with_config(tool_mcp::McpConfig::new().with_max_sessions(2))).await;
     let raw = Raw::new(address);
 
     let first = raw.open_session(&[]).await;
@@ -154,7 +160,8 @@ async fn at_the_limit_the_least_recently_used_idle_session_is_closed() {
 #[tokio::test]
 async fn when_every_session_has_a_request_running_a_new_one_is_refused() {
     let app: Arc<App> = Arc::default();
-    let (address, stop) = serve(server(&app).with_max_sessions(1)).await;
+    let (address, stop) =
+        serve(server(&app).with_config(tool_mcp::McpConfig::new().with_max_sessions(1))).await;
     let raw = Arc::new(Raw::new(address));
 
     let busy = raw.open_session(&[]).await;
@@ -190,7 +197,7 @@ async fn when_every_session_has_a_request_running_a_new_one_is_refused() {
 async fn mounted_elsewhere_the_service_keeps_the_limit_and_rmcp_answers_500() {
     let app: Arc<App> = Arc::default();
     let service = server(&app)
-        .with_max_sessions(1)
+        .with_config(tool_mcp::McpConfig::new().with_max_sessions(1))
         .http_service(tool_mcp::http_config());
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let address = listener.local_addr().expect("bound");

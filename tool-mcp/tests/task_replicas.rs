@@ -39,9 +39,11 @@ async fn replicas(
             .with_token("bob-secret", Vec::<String>::new())
     };
     let one = || {
-        server(app)
-            .with_store(store.clone())
-            .with_bearer_auth(tokens())
+        server(app).with_config(
+            tool_mcp::McpConfig::new()
+                .with_store(store.clone())
+                .with_bearer_auth(tokens()),
+        )
     };
     let (first, stop_first) = serve_http(one()).await;
     let (second, stop_second) = serve_http(one()).await;

@@ -287,7 +287,9 @@ async fn a_caller_cannot_read_or_cancel_another_tokens_task() {
     let tokens = BearerTokens::new()
         .with_token("alice-secret", Vec::<String>::new())
         .with_token("bob-secret", Vec::<String>::new());
-    let (address, stop) = serve_http(server(&app).with_bearer_auth(tokens)).await;
+    let (address, stop) =
+        serve_http(server(&app).with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens)))
+            .await;
     let alice = http_client(address, Some("alice-secret")).await;
     let bob = http_client(address, Some("bob-secret")).await;
     // Alice again, over a second connection: the token is who calls.

@@ -267,7 +267,9 @@ async fn a_2025_11_25_caller_cannot_see_wait_for_or_cancel_another_tokens_task()
     let tokens = BearerTokens::new()
         .with_token("alice-secret", Vec::<String>::new())
         .with_token("bob-secret", Vec::<String>::new());
-    let (address, stop) = serve_http(server(&app).with_bearer_auth(tokens)).await;
+    let (address, stop) =
+        serve_http(server(&app).with_config(tool_mcp::McpConfig::new().with_bearer_auth(tokens)))
+            .await;
     let alice = http_client_2025(address, Some("alice-secret")).await;
     let bob = http_client_2025(address, Some("bob-secret")).await;
     let task_id = start_2025(&alice, "render", json!({"name": "private"})).await;

@@ -82,7 +82,8 @@ impl Wire {
 
 async fn connect() -> Wire {
     let registry: ToolRegistry = ToolRegistry::new().with(Count);
-    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let server = McpServer::new(registry, ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     connect_to(server).await
 }
 
@@ -223,7 +224,8 @@ async fn text_of(wire: &mut Wire, id: i64, name: &str) -> (Value, Value) {
 #[tokio::test]
 async fn a_long_running_tool_answers_with_its_result_not_a_pending_one() {
     let registry: ToolRegistry = ToolRegistry::new().with(Report);
-    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let server = McpServer::new(registry, ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     let mut wire = connect_to(server).await;
     assert_eq!(
         text_of(&mut wire, 1, "report").await,
@@ -235,7 +237,7 @@ async fn a_long_running_tool_answers_with_its_result_not_a_pending_one() {
 async fn each_request_runs_in_the_context_the_server_makes_for_it() {
     let registry = std::sync::Arc::new(ToolRegistry::<()>::new().with(Secret));
     let plain = McpServer::new(std::sync::Arc::clone(&registry), ToolContext::new(()))
-        .with_server_info("wire", "0.0.1");
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     let mut wire = connect_to(plain.clone()).await;
     assert_eq!(
         text_of(&mut wire, 1, "secret").await,
@@ -264,7 +266,8 @@ fn line(level: &str, text: &str) -> Value {
 #[tokio::test]
 async fn log_lines_reach_the_client_at_the_levels_it_asked_for_before_the_answer() {
     let registry: ToolRegistry = ToolRegistry::new().with(Chatty);
-    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let server = McpServer::new(registry, ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     let mut wire = connect_to(server).await;
     let done = |id: i64| {
         json!({"jsonrpc": "2.0", "id": id, "result": {
@@ -395,7 +398,7 @@ async fn resources_and_prompts_are_read_and_refused_exactly() {
     let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
         .with_resources(tool_core::resource::Resources::new().with(Notes))
         .with_prompts(tool_core::prompt::Prompts::new().with(Greeting))
-        .with_server_info("wire", "0.0.1");
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     let capabilities = json!({
         "logging": {}, "completions": {}, "prompts": {"listChanged": true},
         "resources": {"subscribe": true, "listChanged": true},
@@ -473,7 +476,7 @@ async fn resources_and_prompts_are_read_and_refused_exactly() {
 async fn a_session_subscribed_to_a_resource_is_told_when_it_changes() {
     let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
         .with_resources(tool_core::resource::Resources::new().with(Notes))
-        .with_server_info("wire", "0.0.1");
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     let capabilities = json!({
         "logging": {}, "completions": {}, "resources": {"subscribe": true, "listChanged": true},
         "tools": {"listChanged": true}
@@ -524,7 +527,8 @@ async fn render_video() -> &'static str {
 #[tokio::test]
 async fn a_tool_that_runs_only_as_a_task_is_refused_to_a_client_that_cannot_follow_one() {
     let registry: ToolRegistry = ToolRegistry::new().with(RenderVideo);
-    let server = McpServer::new(registry, ToolContext::new(())).with_server_info("wire", "0.0.1");
+    let server = McpServer::new(registry, ToolContext::new(()))
+        .with_config(tool_mcp::McpConfig::new().with_server_info("wire", "0.0.1"));
     let mut wire = connect_to(server).await;
     wire.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "render_video", "arguments": {}}}))

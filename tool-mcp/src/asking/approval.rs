@@ -156,7 +156,7 @@ fn unrunnable<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>) -> Vec<(Strin
                 ),
             ));
         }
-        if server.verifier.is_none()
+        if server.config.verifier.is_none()
             && let Some(fixed) = server.fixed_context()
             && let Some(scope) = tool
                 .metadata
@@ -248,7 +248,10 @@ mod tests {
         // A hook, and tokens that may grant the scope: nothing to say.
         let server = McpServer::new(registry(), ToolContext::new(()))
             .with_approval(ApproveAll)
-            .with_bearer_auth(BearerTokens::new().with_token("t", ["notes:read"]));
+            .with_config(
+                crate::McpConfig::new()
+                    .with_bearer_auth(BearerTokens::new().with_token("t", ["notes:read"])),
+            );
         assert_eq!(unrunnable(&server), []);
         let server = McpServer::new(
             RegistryBuilder::from(registry())

@@ -82,7 +82,7 @@ pub(crate) fn with_asker<Ctx: Send + Sync + 'static>(
     if stateless(request) {
         let binding = binding(server, &call, request);
         let round = Arc::new(Round::open(
-            &server.request_state,
+            &server.config.request_state,
             binding,
             takes,
             call.state,
@@ -131,7 +131,7 @@ fn binding<Ctx: Send + Sync + 'static>(
     call: &Asked<'_>,
     request: &RequestContext<RoleServer>,
 ) -> Vec<u8> {
-    let caller = TaskOwner::of(request, server.verifier.is_some()).key();
+    let caller = TaskOwner::of(request, server.config.verifier.is_some()).key();
     let arguments = sorted(&Value::Object(call.arguments.cloned().unwrap_or_default()));
     format!("{caller}\0{}\0{arguments}", call.name).into_bytes()
 }

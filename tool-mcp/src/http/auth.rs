@@ -113,11 +113,11 @@ impl TokenVerifier for BearerTokens {
 /// let tokens = BearerTokens::new().with_token("reader-secret", ["files:read"]);
 /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
 ///     // Every valid token may also read the audit log.
-///     .with_bearer_auth(move |token: &str| {
+///     .with_config(tool_mcp::McpConfig::new().with_bearer_auth(move |token: &str| {
 ///         let mut scopes = tokens.verify(token)?;
 ///         scopes.push("audit:read".to_owned());
 ///         Some(scopes)
-///     });
+///     }));
 /// # drop(server);
 /// ```
 impl<F> TokenVerifier for F

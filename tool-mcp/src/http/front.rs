@@ -74,7 +74,7 @@ impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
                 _ => text(StatusCode::NOT_FOUND, "Not Found"),
             };
         }
-        let Some(verifier) = &self.server.verifier else {
+        let Some(verifier) = &self.server.config.verifier else {
             return self.forward(request).await;
         };
         let scopes = match authenticate(verifier.as_ref(), request.headers()) {
@@ -136,7 +136,7 @@ impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
                 }
                 let message = format!(
                     "Service Unavailable: the server is at its limit of {} open sessions, each with a request running; try again later",
-                    self.server.http.max_sessions
+                    self.server.config.max_sessions
                 );
                 jsonrpc_error(StatusCode::SERVICE_UNAVAILABLE, &message)
             })

@@ -2,7 +2,6 @@
 
 pub(crate) mod auth;
 pub(crate) mod front;
-pub(crate) mod options;
 pub(crate) mod protected_resource;
 pub(crate) mod sessions;
 
@@ -77,7 +76,7 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// `tools/list` and `tools/call` need nothing more. Tasks (a
 /// `long_running` call made by a client that takes tasks) and waiting
 /// calls need a store the processes share: give the server and its
-/// registry one ([`McpServer::with_store`], `ToolRegistry::with_store`;
+/// registry one ([`McpConfig::with_store`](crate::McpConfig::with_store), `ToolRegistry::with_store`;
 /// the `tool-redis` crate's `RedisStore`), and a task started on one
 /// process is read, waited for and cancelled through any. Without one,
 /// each process keeps its own, so route a task's requests by its caller
@@ -132,15 +131,15 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// The server as rmcp's streamable HTTP service (a `tower` service, to
     /// mount in an axum router, say), one session per client, each with a
     /// clone of the server, kept within the server's
-    /// [idle limit](McpServer::with_session_idle_limit) and
-    /// [number](McpServer::with_max_sessions) ([`HttpSessions`]). `config`
+    /// [idle limit](crate::McpConfig::with_session_idle_limit) and
+    /// [number](crate::McpConfig::with_max_sessions) ([`HttpSessions`]). `config`
     /// is rmcp's; [`http_config`] gives the settings
     /// [`McpServer::serve_http`] uses (loopback `Host` and `Origin` only),
     /// where rmcp's own defaults check no `Origin`.
     ///
     /// What [`McpServer::serve_http`] answers before MCP is its own, not
-    /// this service's: the 401 of [`McpServer::with_bearer_auth`], the
-    /// metadata and 403 of [`McpServer::with_protected_resource`], and the
+    /// this service's: the 401 of [`McpConfig::with_bearer_auth`](crate::McpConfig::with_bearer_auth), the
+    /// metadata and 403 of [`McpConfig::with_protected_resource`](crate::McpConfig::with_protected_resource), and the
     /// 503 of a new session over the limit (this service answers it `500`),
     /// and the tasks of protocol 2025-11-25 (`params.task`): this service
     /// serves the tasks extension only.
@@ -170,7 +169,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     ) -> (StreamableHttpService<Self, HttpSessions>, Arc<HttpSessions>) {
         warn_unrunnable(&self);
         self.start_following();
-        let sessions = Arc::new(HttpSessions::new(self.http.idle, self.http.max_sessions));
+        let sessions = Arc::new(HttpSessions::new(
+            self.config.session_idle_limit,
+            self.config.max_sessions,
+        ));
         let service =
             StreamableHttpService::new(move || Ok(self.clone()), Arc::clone(&sessions), config);
         (service, sessions)
@@ -181,7 +183,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// `Origin` when a browser sends one; `403 Forbidden` otherwise).
     /// Bind the listener to a loopback address unless the server is meant
     /// to be reached from elsewhere, and then require tokens
-    /// ([`McpServer::with_bearer_auth`]): a request without a token it
+    /// ([`McpConfig::with_bearer_auth`](crate::McpConfig::with_bearer_auth)): a request without a token it
     /// accepts is `401 Unauthorized`.
     ///
     /// ```no_run
@@ -205,14 +207,14 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// [`http_config`]); returns when its `cancellation_token` is
     /// cancelled, which also ends every session. Fails at once, before
     /// accepting a connection, when the settings of
-    /// [`McpServer::with_protected_resource`] are invalid
+    /// [`McpConfig::with_protected_resource`](crate::McpConfig::with_protected_resource) are invalid
     /// ([`ServeError::InvalidProtectedResource`]); a failed connection
     /// never stops it.
     ///
     /// A request is answered in this order: with
-    /// [`McpServer::with_protected_resource`], the metadata's well-known
+    /// [`McpConfig::with_protected_resource`](crate::McpConfig::with_protected_resource), the metadata's well-known
     /// paths are the metadata; another path than [`MCP_PATH`](crate::MCP_PATH) is `404 Not
-    /// Found`; with [`McpServer::with_bearer_auth`] or a protected
+    /// Found`; with [`McpConfig::with_bearer_auth`](crate::McpConfig::with_bearer_auth) or a protected
     /// resource, a missing or refused token is `401 Unauthorized`, and with
     /// a protected resource, a `tools/call` needing a scope the token lacks
     /// is `403 Forbidden`; then rmcp checks `Host` and `Origin` (`403
@@ -223,13 +225,13 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         listener: TcpListener,
         config: StreamableHttpServerConfig,
     ) -> Result<(), ServeError> {
-        let published = match &self.http.resource {
+        let published = match &self.config.resource {
             Some(resource) => Some(resource.publish()?),
             None => None,
         };
         let stop = config.cancellation_token.clone();
         let max_body = config.max_request_body_bytes;
-        let idle = self.http.idle;
+        let idle = self.config.session_idle_limit;
         let (service, sessions) = self.clone().http_service_with_sessions(config);
         // Stopped with the server, or when this future is dropped.
         let sweeping = stop.child_token();

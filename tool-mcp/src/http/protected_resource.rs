@@ -21,14 +21,10 @@
 //! - RFC 6749 §3.3: a scope token is printable ASCII without space, `"`
 //!   or `\`.
 
-use std::sync::Arc;
-
 use hyper::Uri;
 use serde_json::{Value, json};
 
 use crate::error::ServeError;
-use crate::http::auth::TokenVerifier;
-use crate::server::McpServer;
 
 /// The well-known path of protected resource metadata (RFC 9728 §3).
 pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
@@ -38,8 +34,8 @@ pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 /// server's URL as clients reach it (the resource), the authorization
 /// servers that issue its tokens, and the scopes it knows.
 ///
-/// Give it to [`McpServer::with_protected_resource`] with the
-/// [`TokenVerifier`] that checks those tokens. It is checked when serving
+/// Give it to [`McpConfig::with_protected_resource`](crate::McpConfig::with_protected_resource) with the
+/// [`TokenVerifier`](crate::TokenVerifier) that checks those tokens. It is checked when serving
 /// starts ([`ServeError::InvalidProtectedResource`] otherwise): the
 /// resource and the authorization servers must be absolute `http` or
 /// `https` URLs, and there must be at least one authorization server.
@@ -224,55 +220,6 @@ fn is_scope_token(scope: &str) -> bool {
         && scope
             .bytes()
             .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
-}
-
-impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
-    /// The same server as an OAuth 2.1 protected resource, over HTTP:
-    /// `verifier` checks the access tokens `resource`'s authorization
-    /// servers issue (a JWT checked against their keys, or token
-    /// introspection), as [`McpServer::with_bearer_auth`] does, and
-    /// [`McpServer::serve_http`] also
-    ///
-    /// - serves `resource`'s metadata (RFC 9728) at
-    ///   `/.well-known/oauth-protected-resource` and at that path followed
-    ///   by the resource's path (`/.well-known/oauth-protected-resource/mcp`),
-    ///   to anyone, as JSON;
-    /// - answers a request without a valid token `401 Unauthorized` with
-    ///   `WWW-Authenticate: Bearer resource_metadata="<metadata URL>"`,
-    ///   and `scope="<the resource's scopes>"` when it has some
-    ///   (`error="invalid_token"` first for a token sent but refused), so
-    ///   that a client following the MCP authorization specification
-    ///   finds the authorization server and asks the user to sign in;
-    /// - answers a `tools/call` of a tool that requires a scope the token
-    ///   lacks `403 Forbidden` with `error="insufficient_scope"` and, as
-    ///   `scope`, the token's scopes and the missing ones, so that the
-    ///   client asks for them (step-up authorization). Without a protected
-    ///   resource such a call is an `isError` result: a static token
-    ///   cannot be stepped up.
-    ///
-    /// ```
-    /// use tool_core::{ToolContext, ToolRegistry};
-    /// use tool_mcp::{McpServer, ProtectedResource};
-    ///
-    /// # fn verify_jwt(_: &str) -> Option<Vec<String>> { None }
-    /// let resource = ProtectedResource::new("https://tools.example.com/mcp")
-    ///     .authorization_server("https://auth.example.com")
-    ///     .scopes(["files:read", "files:write"]);
-    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
-    ///     // The scopes of a valid token, from its `scope` claim.
-    ///     .with_protected_resource(resource, |token: &str| verify_jwt(token));
-    /// # drop(server);
-    /// ```
-    #[must_use]
-    pub fn with_protected_resource(
-        mut self,
-        resource: ProtectedResource,
-        verifier: impl TokenVerifier,
-    ) -> Self {
-        self.verifier = Some(Arc::new(verifier));
-        self.http.resource = Some(Arc::new(resource));
-        self
-    }
 }
 
 #[cfg(test)]

@@ -19,8 +19,6 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use tokio::time::Instant;
 
-use crate::server::McpServer;
-
 /// How long an HTTP session may go without a request before it is closed:
 /// 5 minutes, rmcp's own default.
 pub const DEFAULT_SESSION_IDLE_LIMIT: Duration = Duration::from_secs(300);
@@ -36,22 +34,22 @@ tokio::task_local! {
 }
 
 /// rmcp's in-memory sessions ([`LocalSessionManager`]) with two limits,
-/// the session manager of [`McpServer::http_service`]:
+/// the session manager of [`McpServer::http_service`](crate::McpServer::http_service):
 ///
 /// - A session with no request running that has gone
-///   [idle limit](McpServer::with_session_idle_limit) without one is
+///   [idle limit](crate::McpConfig::with_session_idle_limit) without one is
 ///   closed: the next request naming it is answered `404 Not Found`, upon
 ///   which the MCP transport specification has the client start a new
 ///   session. A request running (a long tool call, say) keeps its session
 ///   open however long it takes.
-/// - When [`McpServer::with_max_sessions`] sessions are open, a new
+/// - When [`McpConfig::with_max_sessions`](crate::McpConfig::with_max_sessions) sessions are open, a new
 ///   `initialize` closes the one that has gone longest without a request
 ///   among those with none running; if every one has a request running,
 ///   the new session is refused (`503 Service Unavailable` from
-///   [`McpServer::serve_http`]; an [`HttpSessionError::AtLimit`] that rmcp
+///   [`McpServer::serve_http`](crate::McpServer::serve_http); an [`HttpSessionError::AtLimit`] that rmcp
 ///   answers `500` in a router of your own).
 ///
-/// [`McpServer::serve_http`] also closes idle sessions as they pass the
+/// [`McpServer::serve_http`](crate::McpServer::serve_http) also closes idle sessions as they pass the
 /// limit, so that the memory of clients that left is freed even when no
 /// one else comes; in a router of your own they are closed when a request
 /// names them or a new session is opened, so never more than the limit
@@ -354,55 +352,6 @@ impl SessionManager for HttpSessions {
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
-    /// The same server closing an HTTP session that has gone `limit`
-    /// without a request and has none running
-    /// ([`DEFAULT_SESSION_IDLE_LIMIT`] otherwise): the client's next
-    /// request with its `Mcp-Session-Id` is `404 Not Found`, and the client
-    /// starts a new session.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use tool_core::{ToolContext, ToolRegistry};
-    /// use tool_mcp::McpServer;
-    ///
-    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
-    ///     .with_session_idle_limit(Duration::from_secs(60))
-    ///     .with_max_sessions(200);
-    /// assert_eq!(server.session_idle_limit(), Duration::from_secs(60));
-    /// assert_eq!(server.max_sessions(), 200);
-    /// ```
-    #[must_use]
-    pub fn with_session_idle_limit(mut self, limit: Duration) -> Self {
-        self.http.idle = limit;
-        self
-    }
-
-    /// The same server keeping at most `max` HTTP sessions open (at least
-    /// one; [`DEFAULT_MAX_SESSIONS`] otherwise). At the limit, a new
-    /// `initialize` closes the session that has gone longest without a
-    /// request among those with none running, or is refused `503 Service
-    /// Unavailable` when every session has one running. Clients of
-    /// protocol 2026-07-28 and servers without sessions
-    /// ([`http_config`](crate::http_config)`().with_legacy_session_mode(false)`)
-    /// open none.
-    #[must_use]
-    pub fn with_max_sessions(mut self, max: usize) -> Self {
-        self.http.max_sessions = max.max(1);
-        self
-    }
-
-    /// How long an HTTP session may go without a request.
-    pub fn session_idle_limit(&self) -> Duration {
-        self.http.idle
-    }
-
-    /// How many HTTP sessions may be open at once.
-    pub fn max_sessions(&self) -> usize {
-        self.http.max_sessions
     }
 }
 

@@ -108,7 +108,7 @@ pub(crate) async fn get<Ctx: Send + Sync + 'static>(
     let arguments = prompt_arguments(&request);
     let prompts = server.prompts();
     let got = prompts.messages(&ctx, &request.name, &arguments);
-    match run_or_ask(round.as_deref(), &server.request_state, got).await? {
+    match run_or_ask(round.as_deref(), &server.config.request_state, got).await? {
         Ok(got) => {
             let description = prompts
                 .get(&request.name)

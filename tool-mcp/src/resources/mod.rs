@@ -71,7 +71,7 @@ pub(crate) async fn read<Ctx: Send + Sync + 'static>(
     let (ctx, round) = asking_context(server, asked, context)?;
     let resources = server.resources();
     let read = resources.read(&ctx, &request.uri);
-    match run_or_ask(round.as_deref(), &server.request_state, read).await? {
+    match run_or_ask(round.as_deref(), &server.config.request_state, read).await? {
         Ok(read) => read_answer(read, &request).map(Into::into),
         Err(input_required) => Ok(input_required.into()),
     }

@@ -42,8 +42,8 @@ pub(crate) fn server_config<Ctx: Send + Sync + 'static>(server: &McpServer<Ctx>)
     if served || prompted {
         capabilities.completions = Some(Default::default());
     }
-    let info = ServerConfig::new(capabilities).with_server_info(server.info.clone());
-    match &server.instructions {
+    let info = ServerConfig::new(capabilities).with_server_info(server.config.info.clone());
+    match &server.config.instructions {
         Some(instructions) => info.with_instructions(instructions.clone()),
         None => info,
     }

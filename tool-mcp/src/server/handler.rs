@@ -57,30 +57,34 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         // A protected resource's client asks for a scope when a call
         // needs it (step-up): a tool is shown whatever scopes the token
         // holds now.
-        let step_up = self.http.resource.is_some();
+        let step_up = self.config.resource.is_some();
         // With search, a tool that waits to be found is shown once found.
-        let caller = self
-            .found
-            .as_ref()
-            .map(|found| (found, TaskOwner::of(&context, self.verifier.is_some())));
-        served.listing()?.page(cursor, self.page_size, |name| {
-            if let Some((found, caller)) = &caller
-                && served
-                    .registry
-                    .info(name)
-                    .is_some_and(|tool| tool.metadata.defer)
-                && !found.has(caller, name)
-            {
-                return false;
-            }
-            let only = Select::all().names([name]);
-            let select = if step_up {
-                only.available_to(&ctx)
-            } else {
-                only.caller(&ctx)
-            };
-            served.registry.view(select).contains(name)
-        })
+        let caller = self.found.as_ref().map(|found| {
+            (
+                found,
+                TaskOwner::of(&context, self.config.verifier.is_some()),
+            )
+        });
+        served
+            .listing()?
+            .page(cursor, self.config.page_size, |name| {
+                if let Some((found, caller)) = &caller
+                    && served
+                        .registry
+                        .info(name)
+                        .is_some_and(|tool| tool.metadata.defer)
+                    && !found.has(caller, name)
+                {
+                    return false;
+                }
+                let only = Select::all().names([name]);
+                let select = if step_up {
+                    only.available_to(&ctx)
+                } else {
+                    only.caller(&ctx)
+                };
+                served.registry.view(select).contains(name)
+            })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -215,7 +219,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let caller = TaskOwner::of(&context, self.verifier.is_some());
+        let caller = TaskOwner::of(&context, self.config.verifier.is_some());
         let task_id = &request.task_id;
         let record = self.tasks.read(self, &caller, task_id).await?;
         let ctx = self.context_for(&context);
@@ -230,7 +234,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let caller = TaskOwner::of(&context, self.verifier.is_some());
+        let caller = TaskOwner::of(&context, self.config.verifier.is_some());
         let record = self.tasks.read(self, &caller, &request.task_id).await?;
         let ctx = self.context_for(&context);
         input::answer(self, &record, &request.input_responses, &ctx).await;
@@ -242,7 +246,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let caller = TaskOwner::of(&context, self.verifier.is_some());
+        let caller = TaskOwner::of(&context, self.config.verifier.is_some());
         // Cancelling is cooperative: acknowledged once asked, whatever the
         // run does then.
         self.tasks

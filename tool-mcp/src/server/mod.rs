@@ -4,6 +4,7 @@
 mod capabilities;
 pub(crate) mod changes;
 mod completion;
+mod config;
 mod follow;
 mod handler;
 pub(crate) mod listeners;
@@ -16,29 +17,24 @@ use std::sync::Arc;
 
 use hyper::http::request::Parts;
 use rmcp::RoleServer;
-use rmcp::model::{Implementation, RequestStateCodec};
 use rmcp::service::RequestContext;
 use tool_core::context::ContextBuilder;
 use tool_core::policy::ApprovalHook;
 use tool_core::prompt::Prompts;
 use tool_core::resource::Resources;
+use tool_core::store::{MemoryStore, Store};
 use tool_core::{ToolContext, ToolRegistry};
 
+pub use config::{DEFAULT_PAGE_SIZE, DEFAULT_TASK_TTL, McpConfig};
+
 use crate::asking::server_hook::{InstallHook, installer};
-use crate::error::ServeError;
-use crate::http::auth::{TokenVerifier, authenticate};
-use crate::http::options::HttpOptions;
+use crate::http::auth::authenticate;
 use crate::server::changes::{Current, Follower, Replaceable};
 use crate::server::listeners::Listeners;
 use crate::server::logging::LogLevels;
-use crate::tasks::store::RerunFn;
+use crate::tasks::origin::{RerunFn, TaskOrigin};
 use crate::tasks::{TaskOwner, Tasks};
 use crate::tools::search_finds::SearchFinds;
-
-/// The number of tools in one page of `tools/list`: 100. A registry of
-/// that many tools or fewer is listed in one answer, without a
-/// `nextCursor`.
-pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// A [`ToolRegistry`] served over MCP: every tool of the registry is listed
 /// by `tools/list` and called by `tools/call` through
@@ -53,7 +49,7 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 ///
 /// ```
 /// use tool_core::{tool, ToolContext, ToolRegistry};
-/// use tool_mcp::McpServer;
+/// use tool_mcp::{McpConfig, McpServer};
 ///
 /// struct App { greeting: String }
 ///
@@ -65,8 +61,11 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 ///
 /// let registry = ToolRegistry::<App>::new().with(Greet);
 /// let server = McpServer::new(registry, ToolContext::new(App { greeting: "Hello".into() }))
-///     .with_server_info("greeter", "1.0.0")
-///     .with_instructions("Greets people by name.");
+///     .with_config(
+///         McpConfig::new()
+///             .with_server_info("greeter", "1.0.0")
+///             .with_instructions("Greets people by name."),
+///     );
 /// assert_eq!(server.registry().names().collect::<Vec<_>>(), ["greet"]);
 /// ```
 pub struct McpServer<Ctx = ()> {
@@ -75,22 +74,17 @@ pub struct McpServer<Ctx = ()> {
     /// Whom to tell when what it serves changes.
     pub(crate) listeners: Arc<Listeners>,
     pub(crate) context: ContextSource<Ctx>,
-    pub(crate) info: Implementation,
-    pub(crate) instructions: Option<String>,
-    pub(crate) page_size: usize,
-    /// Checks HTTP requests' bearer tokens; none when unauthenticated.
-    pub(crate) verifier: Option<Arc<dyn TokenVerifier>>,
+    /// Its settings.
+    pub(crate) config: McpConfig,
     /// The tasks of `long_running` calls, shared by every clone.
     pub(crate) tasks: Arc<Tasks>,
     /// Puts the server's approval hook in a request's context.
     pub(crate) approval: Option<Arc<InstallHook<Ctx>>>,
-    /// Session limits and the protected resource, for HTTP.
-    pub(crate) http: HttpOptions,
     /// The handle whose registry the server follows
     /// ([`McpServer::following`]).
     pub(crate) follower: Option<Arc<Follower<Ctx>>>,
     /// What each caller's searches found, when the tools that wait to be
-    /// found are shown only then ([`McpServer::with_search`]).
+    /// found are shown only then ([`McpConfig::with_search`](crate::McpConfig::with_search)).
     pub(crate) found: Option<Arc<SearchFinds>>,
     /// The log level each session asked for.
     pub(crate) log_levels: Arc<LogLevels>,
@@ -98,9 +92,6 @@ pub struct McpServer<Ctx = ()> {
     pub(crate) resources: Arc<Replaceable<Resources<Ctx>>>,
     /// The prompts it serves.
     pub(crate) prompts: Arc<Replaceable<Prompts<Ctx>>>,
-    /// Seals and opens the `requestState` of 2026-07-28's `input_required`
-    /// rounds.
-    pub(crate) request_state: Arc<RequestStateCodec>,
     /// Makes the context of a task run again here
     /// ([`McpServer::with_rerun_context`]).
     pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
@@ -132,27 +123,21 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// call. Each `tools/call` runs in a copy of it that also carries the
     /// request's cancellation and its progress listener.
     ///
-    /// The server says it is `tool-mcp` at this crate's version until
-    /// [`McpServer::with_server_info`] names it, and lists
-    /// [`DEFAULT_PAGE_SIZE`] tools a page.
+    /// Its settings are [`McpConfig`]'s defaults until
+    /// [`McpServer::with_config`] gives others.
     pub fn new(registry: impl Into<Arc<ToolRegistry<Ctx>>>, context: ToolContext<Ctx>) -> Self {
         Self {
             current: Arc::new(Current::new(registry.into())),
             listeners: Arc::default(),
             context: ContextSource::Fixed(context),
-            info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-            instructions: None,
-            page_size: DEFAULT_PAGE_SIZE,
-            verifier: None,
+            config: McpConfig::default(),
             tasks: Arc::default(),
             approval: None,
-            http: HttpOptions::default(),
             follower: None,
             found: None,
             log_levels: Arc::default(),
             resources: Arc::new(Replaceable::new(Resources::new())),
             prompts: Arc::new(Replaceable::new(Prompts::new())),
-            request_state: Arc::new(process_key()),
             rerun: None,
         }
     }
@@ -168,7 +153,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
     /// for that caller. A context that names no caller is given the
     /// request's: `t:` and the SHA-256 of its bearer token, in lowercase
     /// hex, when the server checks tokens
-    /// ([`with_bearer_auth`](Self::with_bearer_auth)), else `s:` and that of
+    /// ([`McpConfig::with_bearer_auth`](crate::McpConfig::with_bearer_auth)), else `s:` and that of
     /// its HTTP session's id; none over stdio. Name the caller here to use
     /// the application's own keys (the user a token belongs to).
     ///
@@ -194,47 +179,6 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         make: impl Fn(&RequestContext<RoleServer>) -> ToolContext<Ctx> + Send + Sync + 'static,
     ) -> Self {
         self.context = ContextSource::PerRequest(Arc::new(make));
-        self
-    }
-
-    /// The same server requiring, over HTTP, an `Authorization: Bearer`
-    /// token that `verifier` accepts ([`BearerTokens`](crate::BearerTokens)
-    /// for a fixed list): a request without one, or with one it refuses,
-    /// is answered `401 Unauthorized` before any MCP processing, with a
-    /// challenge that names no OAuth metadata and says a static token is
-    /// expected (`WWW-Authenticate: Bearer error_description="this server
-    /// takes a static bearer token, not OAuth: ..."`; for a token behind an
-    /// authorization server, see
-    /// [`McpServer::with_protected_resource`]). The calls of an accepted request run with
-    /// exactly the scopes the token grants, in place of the scopes of the
-    /// context given to [`McpServer::new`] or made by
-    /// [`McpServer::with_context_fn`] (its state is kept): a tool that
-    /// requires a scope the token lacks is refused with an `isError`
-    /// result.
-    ///
-    /// Over stdio there is no token: the server trusts the process that
-    /// started it, and calls run with the context's own scopes.
-    ///
-    /// ```
-    /// use tool_core::{tool, ToolContext, ToolRegistry};
-    /// use tool_mcp::{BearerTokens, McpServer};
-    ///
-    /// /// Read a file.
-    /// #[tool(read_only, scopes = ["files:read"])]
-    /// fn read(path: String) -> String {
-    ///     path
-    /// }
-    ///
-    /// let tokens = BearerTokens::new()
-    ///     .with_token("reader-secret", ["files:read"])
-    ///     .with_token("guest-secret", Vec::<String>::new());
-    /// let server = McpServer::new(ToolRegistry::<()>::new().with(Read), ToolContext::new(()))
-    ///     .with_bearer_auth(tokens);
-    /// # drop(server);
-    /// ```
-    #[must_use]
-    pub fn with_bearer_auth(mut self, verifier: impl TokenVerifier) -> Self {
-        self.verifier = Some(Arc::new(verifier));
         self
     }
 
@@ -339,103 +283,85 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         self
     }
 
-    /// The same server sealing the `requestState` of 2026-07-28's
-    /// `input_required` rounds (what a tool asked, answered so far) with
-    /// these keys, each named: the first seals, every one opens, so that a
-    /// key is rotated by putting the new one first and keeping the old
-    /// until the states it sealed have expired (an hour). Every replica
-    /// that may receive a retry needs the same keys; without any, a
-    /// server seals with a key of its own process, made at random.
-    ///
-    /// Each key is at least 32 bytes of secret: an error otherwise, or
-    /// with no key, or with a name twice.
+    /// The same server with these settings, in place of those it had.
     ///
     /// ```
     /// use tool_core::{ToolContext, ToolRegistry};
-    /// use tool_mcp::McpServer;
+    /// use tool_mcp::{McpConfig, McpServer};
     ///
     /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
-    ///     .with_request_state_keys([
-    ///         ("2026-12", b"a new secret of thirty-two bytes!".to_vec()),
-    ///         ("2026-11", b"the old secret, kept for an hour.".to_vec()),
-    ///     ])
-    ///     .unwrap();
-    /// assert!(McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
-    ///     .with_request_state_keys([("short", b"too short".to_vec())])
-    ///     .is_err());
+    ///     .with_config(McpConfig::new().with_server_info("notes", "1.0.0").with_page_size(20));
+    /// assert_eq!(server.config().page_size(), 20);
     /// ```
-    pub fn with_request_state_keys<K: Into<String>, V: Into<Vec<u8>>>(
-        mut self,
-        keys: impl IntoIterator<Item = (K, V)>,
-    ) -> Result<Self, ServeError> {
-        let keys: Vec<(String, Vec<u8>)> = keys
-            .into_iter()
-            .map(|(name, key)| (name.into(), key.into()))
-            .collect();
-        let invalid = |reason: String| ServeError::InvalidRequestStateKeys { reason };
-        let Some((first, _)) = keys.first() else {
-            return Err(invalid("no key was given".to_owned()));
+    #[must_use]
+    pub fn with_config(mut self, config: McpConfig) -> Self {
+        let store: Arc<dyn Store> = match &config.store {
+            Some(store) => Arc::clone(store),
+            None => Arc::new(MemoryStore::new()),
         };
-        let codec = RequestStateCodec::new_with_keyring(first.clone(), keys)
-            .map_err(|error| invalid(error.to_string()))?;
-        self.request_state = Arc::new(codec);
-        Ok(self)
-    }
-
-    /// The same server answering `initialize` with this name and version
-    /// (MCP's `serverInfo`).
-    #[must_use]
-    pub fn with_server_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.info = Implementation::new(name, version);
+        self.tasks = Arc::new(Tasks::new(
+            store,
+            config.store.is_some(),
+            config.task_ttl_ms,
+        ));
+        self.found = config.search.then(Arc::default);
+        self.config = config;
         self
     }
 
-    /// The same server answering `initialize` with these instructions, which
-    /// clients may give the model.
-    #[must_use]
-    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
-        self
+    /// Its settings.
+    pub fn config(&self) -> &McpConfig {
+        &self.config
     }
 
-    /// The same server listing at most `size` tools in one `tools/list`
-    /// answer (at least one); the next page is asked for with the answer's
-    /// `nextCursor`. [`DEFAULT_PAGE_SIZE`] otherwise.
+    /// The same server making the context of a task run again on this
+    /// process, after the replica that ran it stopped, with `make`; `None`
+    /// fails the task instead. Only tasks of tools marked `idempotent` are
+    /// run again, once.
+    ///
+    /// Without it, a server given one context ([`McpServer::new`]) runs the
+    /// task again in that context, and a server that makes each request's
+    /// context ([`McpServer::with_context_fn`]) does not run tasks again:
+    /// it cannot know what the request would have given. Either way the
+    /// run has the scopes the first had, is taken as approved (the call
+    /// passed the server's policy when it began), and is cancelled with
+    /// the task.
     ///
     /// ```
+    /// use std::sync::Arc;
     /// use tool_core::{ToolContext, ToolRegistry};
     /// use tool_mcp::McpServer;
     ///
-    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(())).with_page_size(20);
-    /// assert_eq!(server.page_size(), 20);
-    /// assert_eq!(server.with_page_size(0).page_size(), 1);
+    /// struct App;
+    ///
+    /// let app = Arc::new(App);
+    /// let server = McpServer::new(ToolRegistry::<App>::new(), ToolContext::from_arc(Arc::clone(&app)))
+    ///     .with_context_fn({
+    ///         let app = Arc::clone(&app);
+    ///         move |_request| ToolContext::from_arc(Arc::clone(&app))
+    ///     })
+    ///     .with_rerun_context(move |origin| {
+    ///         // Run again only what needs no caller's own state.
+    ///         (origin.tool != "charge").then(|| ToolContext::from_arc(Arc::clone(&app)))
+    ///     });
+    /// # drop(server);
     /// ```
     #[must_use]
-    pub fn with_page_size(mut self, size: usize) -> Self {
-        self.page_size = size.max(1);
+    pub fn with_rerun_context(
+        mut self,
+        make: impl Fn(&TaskOrigin) -> Option<ToolContext<Ctx>> + Send + Sync + 'static,
+    ) -> Self {
+        self.rerun = Some(Arc::new(make));
         self
     }
 
-    /// The same server showing each caller the tools up front and, of
-    /// those that wait to be found ([`ToolMetadata::defer`]), only those
-    /// its searches found: a tool whose result points to tools (a
-    /// [`Part::Tool`], such as `tool_core::search::SearchTool`'s) adds them
-    /// to its caller's `tools/list`, and the caller's session is told
-    /// `notifications/tools/list_changed`. A caller is its bearer token, or
-    /// else its session (stdio's one client is one caller). Without it,
-    /// every tool is listed.
-    ///
-    /// [`ToolMetadata::defer`]: tool_core::ToolMetadata::defer
-    /// [`Part::Tool`]: tool_core::output::Part::Tool
-    #[must_use]
-    pub fn with_search(mut self) -> Self {
-        self.found = Some(Arc::default());
-        self
-    }
-
-    /// The number of tools in one page of `tools/list`.
-    pub fn page_size(&self) -> usize {
-        self.page_size
+    /// The context a task run again here starts from.
+    pub(crate) fn rerun_context(&self, origin: &TaskOrigin) -> Option<ToolContext<Ctx>> {
+        match (&self.rerun, &self.context) {
+            (Some(make), _) => make(origin),
+            (None, ContextSource::Fixed(ctx)) => Some(ctx.clone()),
+            (None, ContextSource::PerRequest(_)) => None,
+        }
     }
 
     /// The registry served now.
@@ -463,12 +389,12 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         // The request's caller (its token, else its session) is the
         // call's, unless the application named one: what waits of a call
         // is its caller's alone.
-        let ctx = match TaskOwner::of(request, self.verifier.is_some()) {
+        let ctx = match TaskOwner::of(request, self.config.verifier.is_some()) {
             TaskOwner::Anyone => ctx,
             _ if ctx.caller().is_some() => ctx,
             caller => ContextBuilder::from(ctx).caller(caller.key()).build(),
         };
-        match (&self.verifier, request.extensions.get::<Parts>()) {
+        match (&self.config.verifier, request.extensions.get::<Parts>()) {
             // The HTTP front has already refused a bad token with 401; this
             // check again is for a service mounted in another router,
             // where no such front ran: an unverified caller gets no scopes.
@@ -486,19 +412,14 @@ impl<Ctx> Clone for McpServer<Ctx> {
             current: Arc::clone(&self.current),
             listeners: Arc::clone(&self.listeners),
             context: self.context.clone(),
-            info: self.info.clone(),
-            instructions: self.instructions.clone(),
-            page_size: self.page_size,
-            verifier: self.verifier.clone(),
+            config: self.config.clone(),
             tasks: Arc::clone(&self.tasks),
             approval: self.approval.clone(),
-            http: self.http.clone(),
             follower: self.follower.clone(),
             found: self.found.clone(),
             log_levels: Arc::clone(&self.log_levels),
             resources: Arc::clone(&self.resources),
             prompts: Arc::clone(&self.prompts),
-            request_state: Arc::clone(&self.request_state),
             rerun: self.rerun.clone(),
         }
     }
@@ -508,19 +429,7 @@ impl<Ctx: Send + Sync + 'static> fmt::Debug for McpServer<Ctx> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
             .field("tools", &self.registry().tools().len())
-            .field("server_info", &self.info)
-            .field("page_size", &self.page_size)
-            .field("bearer_auth", &self.verifier.is_some())
+            .field("config", &self.config)
             .finish_non_exhaustive()
     }
-}
-
-/// A key of this process's alone, made at random: a `requestState` it
-/// seals is opened only here.
-fn process_key() -> RequestStateCodec {
-    let key: Vec<u8> = [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()]
-        .iter()
-        .flat_map(|id| *id.as_bytes())
-        .collect();
-    RequestStateCodec::new_unchecked(key)
 }

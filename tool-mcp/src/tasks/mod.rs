@@ -10,7 +10,7 @@
 //!
 //! A task is a record in a [`Store`] (`record.rs`): this process's memory
 //! by default, or a store every replica of the server shares
-//! ([`McpServer::with_store`](crate::McpServer::with_store)), where a task
+//! ([`McpConfig::with_store`](crate::McpConfig::with_store)), where a task
 //! started on one replica is read, waited for and cancelled through any
 //! other. The process that runs it follows its call (`run.rs`); a task
 //! whose process stopped is ended, or run again once, by the next one to
@@ -18,11 +18,11 @@
 
 pub(crate) mod input;
 mod list;
+pub(crate) mod origin;
 mod reap;
 pub(crate) mod record;
 mod run;
 pub(crate) mod spec2025;
-pub(crate) mod store;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -146,11 +146,6 @@ impl Tasks {
             ttl_ms,
             alive: Mutex::default(),
         }
-    }
-
-    /// The same store, tasks kept `ttl_ms`.
-    pub(crate) fn with_ttl(&self, ttl_ms: u64) -> Self {
-        Self::new(Arc::clone(&self.store), self.lease.is_some(), ttl_ms)
     }
 
     /// Which process runs a task it starts.

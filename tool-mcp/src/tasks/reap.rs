@@ -19,7 +19,7 @@ use super::record::TaskRecord;
 use super::run::{Ended, TaskCall, record_end, run};
 use super::{TaskOwner, Tasks};
 use crate::server::McpServer;
-use crate::tasks::store::TaskOrigin;
+use crate::tasks::origin::TaskOrigin;
 use crate::tools::report::Report;
 
 /// What a task taken over says while it is.

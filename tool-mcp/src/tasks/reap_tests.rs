@@ -34,7 +34,8 @@ async fn thumbnail(ctx: &ToolContext<App>, image: String) -> String {
 
 fn server(store: &MemoryStore, app: &Arc<App>) -> McpServer<App> {
     let registry = ToolRegistry::new().with(Render).with(Thumbnail);
-    McpServer::new(registry, ToolContext::from_arc(Arc::clone(app))).with_store(store.clone())
+    McpServer::new(registry, ToolContext::from_arc(Arc::clone(app)))
+        .with_config(crate::McpConfig::new().with_store(store.clone()))
 }
 
 /// A task of `tool`, working on a process that stopped.

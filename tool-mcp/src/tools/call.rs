@@ -137,7 +137,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
                     break result;
                 }
                 if let Some(round) = &round {
-                    return round.input_required(&server.request_state).map(Into::into);
+                    return round.input_required(&server.config.request_state).map(Into::into);
                 }
             }
             Some(report) = next(&mut reports) => {
@@ -159,7 +159,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     // Tools a search found join the caller's list: it is told so.
     if let Some(found) = &server.found
         && found.take(
-            || TaskOwner::of(&context, server.verifier.is_some()),
+            || TaskOwner::of(&context, server.config.verifier.is_some()),
             &result,
         )
     {
@@ -235,7 +235,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     .build();
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let tasks = &server.tasks;
-    let caller = TaskOwner::of(context, server.verifier.is_some());
+    let caller = TaskOwner::of(context, server.config.verifier.is_some());
     // What another process needs to run the task again, kept only for a
     // tool that may be.
     let input = metadata.is_some_and(|(_, again, _)| again).then(|| Input {
@@ -263,7 +263,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
         }
     };
     let call = registry.call(&ctx, &request.name, arguments);
-    let result = match run_or_ask(round.as_deref(), &server.request_state, call).await? {
+    let result = match run_or_ask(round.as_deref(), &server.config.request_state, call).await? {
         Ok(result) => result,
         Err(asked) => {
             token.cancel();
@@ -280,7 +280,7 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
         token.cancel();
         tasks.discard(&task_id).await;
         return round
-            .input_required(&server.request_state)
+            .input_required(&server.config.request_state)
             .map(TaskStart::InputRequired);
     }
     let Some(call_id) = result.pending_call_id().map(str::to_owned) else {

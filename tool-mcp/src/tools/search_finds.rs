@@ -1,5 +1,5 @@
 //! A served registry that shows its tools as a search finds them
-//! ([`McpServer::with_search`](crate::McpServer::with_search)): what each
+//! ([`McpConfig::with_search`](crate::McpConfig::with_search)): what each
 //! caller's searches found, which `tools/list` shows it beside the tools
 //! up front.
 

@@ -16,7 +16,7 @@
 
 use tokio::net::TcpListener;
 use tool_core::{ToolContext, ToolRegistry, tool};
-use tool_mcp::McpServer;
+use tool_mcp::{McpConfig, McpServer};
 use tool_redis::RedisStore;
 
 include!("../fillers.rs");
@@ -149,10 +149,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(store) = &store {
         registry = registry.with_store(store.clone());
     }
-    let mut server = McpServer::new(registry, ToolContext::new(()));
+    let mut config = McpConfig::new();
     if let Some(store) = store {
-        server = server.with_store(store);
+        config = config.with_store(store);
     }
+    let server = McpServer::new(registry, ToolContext::new(())).with_config(config);
     let listener = TcpListener::bind(("127.0.0.1", args.port)).await?;
     let config = tool_mcp::http_config().with_legacy_session_mode(false);
     server.serve_http_with(listener, config).await?;

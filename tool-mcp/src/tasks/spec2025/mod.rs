@@ -58,7 +58,7 @@ pub(crate) async fn handle<Ctx: Send + Sync + 'static>(
     if stateless(context) {
         return None;
     }
-    let caller = || TaskOwner::of(context, server.verifier.is_some());
+    let caller = || TaskOwner::of(context, server.config.verifier.is_some());
     let tasks = &server.tasks;
     let answer = match request.method.as_str() {
         CALL => call(server, request, context).await,
