@@ -126,7 +126,7 @@ fillers!(tools);
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = args();
     let mut registry = registry();
-    assert_eq!(registry.len(), 100, "add_note and 99 fillers");
+    assert_eq!(registry.tools().len(), 100, "add_note and 99 fillers");
     if !args.stateless {
         let server = McpServer::new(registry, ToolContext::new(()));
         let listener = TcpListener::bind(("127.0.0.1", args.port)).await?;
@@ -147,7 +147,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => None,
     };
     if let Some(store) = &store {
-        registry = registry.with_store(store.clone());
+        registry = tool_core::registry::RegistryBuilder::from(registry)
+            .store(store.clone())
+            .build();
     }
     let mut server = McpServer::new(registry, ToolContext::new(()));
     if let Some(store) = store {
