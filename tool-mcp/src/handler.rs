@@ -156,7 +156,8 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         };
         let (ctx, round) = self.asking(asked, &context)?;
         let read = self.resources.read(&ctx, &request.uri);
-        match run_or_ask(round.as_deref(), &self.request_state, read).await? {
+        // Boxed, as every handler that awaits much (see `call_tool`).
+        match Box::pin(run_or_ask(round.as_deref(), &self.request_state, read)).await? {
             Ok(read) => catalog::read_answer(read, &request).map(Into::into),
             Err(input_required) => Ok(input_required.into()),
         }
@@ -205,7 +206,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         let (ctx, round) = self.asking(asked, &context)?;
         let arguments = catalog::prompt_arguments(&request);
         let got = self.prompts.messages(&ctx, &request.name, &arguments);
-        match run_or_ask(round.as_deref(), &self.request_state, got).await? {
+        match Box::pin(run_or_ask(round.as_deref(), &self.request_state, got)).await? {
             Ok(got) => {
                 let description = self
                     .prompts
@@ -265,7 +266,12 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         {
             return Err(tasks_only(&request.name, stateless(&context)));
         }
-        call_tool(self, request, context).await
+        // rmcp spawns each request's handling as a task whose future is as
+        // large as the largest of these methods', and copies it whole when
+        // spawning and finishing it: a call through the registry, inline,
+        // made it 5.5 kB, copied three times a request. Boxed, it is a
+        // pointer.
+        Box::pin(call_tool(self, request, context)).await
     }
 
     async fn get_task(
@@ -273,13 +279,16 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let caller = TaskOwner::of(&context, self.verifier.is_some());
-        let task_id = &request.task_id;
-        let record = self.tasks.read(self, &caller, task_id).await?;
-        let ctx = self.context_for(&context);
-        Ok(GetTaskResult::new(
-            input::detailed(self, &record, task_id, &ctx).await,
-        ))
+        Box::pin(async move {
+            let caller = TaskOwner::of(&context, self.verifier.is_some());
+            let task_id = &request.task_id;
+            let record = self.tasks.read(self, &caller, task_id).await?;
+            let ctx = self.context_for(&context);
+            Ok(GetTaskResult::new(
+                input::detailed(self, &record, task_id, &ctx).await,
+            ))
+        })
+        .await
     }
 
     /// Answers what a task's tool asks (SEP-2663's `tasks/update`).
@@ -288,11 +297,14 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let caller = TaskOwner::of(&context, self.verifier.is_some());
-        let record = self.tasks.read(self, &caller, &request.task_id).await?;
-        let ctx = self.context_for(&context);
-        input::answer(self, &record, &request.input_responses, &ctx).await;
-        Ok(())
+        Box::pin(async move {
+            let caller = TaskOwner::of(&context, self.verifier.is_some());
+            let record = self.tasks.read(self, &caller, &request.task_id).await?;
+            let ctx = self.context_for(&context);
+            input::answer(self, &record, &request.input_responses, &ctx).await;
+            Ok(())
+        })
+        .await
     }
 
     async fn cancel_task(
@@ -303,8 +315,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         let caller = TaskOwner::of(&context, self.verifier.is_some());
         // Cancelling is cooperative: acknowledged once asked, whatever the
         // run does then.
-        self.tasks
-            .ask_cancel(self, &caller, &request.task_id)
+        Box::pin(self.tasks.ask_cancel(self, &caller, &request.task_id))
             .await
             .map(drop)
     }
@@ -314,7 +325,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        match tasks_2025::handle(self, &request, &context).await {
+        match Box::pin(tasks_2025::handle(self, &request, &context)).await {
             Some(answer) => answer,
             None => Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
