@@ -1,7 +1,9 @@
 //! `tools/call`: one request through the registry, with the request's
 //! cancellation and progress, or as a task.
 
-use std::sync::Arc;
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
@@ -12,11 +14,12 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
 use tool_core::context::ContextBuilder;
 use tool_core::observe::{CallLog, CallProgress};
 use tool_core::policy::ToolTier;
-use tool_core::{ToolError, ToolResult};
+use tool_core::{ToolContext, ToolError, ToolResult};
 
 use crate::answer::answer;
 use crate::approval::with_approver;
@@ -24,7 +27,7 @@ use crate::elicit::{Asking, no_sampling, stateless, with_asker};
 use crate::input_required::{asked, poll_once};
 use crate::logging::notification;
 use crate::report::Report;
-use crate::server::McpServer;
+use crate::server::{ContextSource, McpServer};
 use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
 
 /// Runs the call through the registry in a context of its own: the
@@ -41,8 +44,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
-    let current = server.current.get();
-    let registry = &current.registry;
+    let registry = &server.current.registry();
     // One look-up for what the call needs to know of its tool.
     let tool = registry.info(&request.name).map(|tool| {
         let metadata = &tool.metadata;
@@ -62,11 +64,9 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             TaskStart::Answered(result) => Ok(result.into()),
         };
     }
-    let base = server.context_for(&context);
-    let token = context.ct.clone();
-    let ctx = ContextBuilder::from(base.clone())
-        .cancellation(token.clone())
-        .build();
+    // The request's token: cancelled by the client, and by the server.
+    let token = &context.ct;
+    let (ctx, server_token) = call_context(server, &context);
     let tier = tool.map(|(_, tier, _)| tier);
     // A `Confirm` call asks the person too, in 2026-07-28 in its round.
     let (asks, samples) = tool.map_or((false, false), |(.., asks)| asks);
@@ -87,27 +87,27 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let mut ctx = with_approver(server, registry, tier, (&context, round.as_ref()), ctx);
     let progress_token = context.meta.get_progress_token();
     let wanted = server.log_levels.wanted(&context);
-    // Most calls have no one to report to: no channel for them.
+    // Most calls have no one to report to: no outbox for them.
     let mut reports = None;
     if progress_token.is_some() || wanted.is_some() {
-        let (sender, receiver) = mpsc::unbounded_channel();
+        let outbox = Arc::new(Outbox::default());
         let mut builder = ContextBuilder::from(ctx);
         if progress_token.is_some() {
-            let sender = sender.clone();
+            let outbox = Arc::clone(&outbox);
             builder = builder.progress_listener(move |event: &CallProgress<'_>| {
-                // The request has been answered: MCP wants no progress after.
-                let _ = sender.send(Sent::Progress(Report::from(event)));
+                outbox.push(Sent::Progress(Report::from(event)));
             });
         }
         if let Some(wanted) = wanted {
+            let outbox = Arc::clone(&outbox);
             builder = builder.log_listener(move |log: &CallLog<'_>| {
                 if log.level >= wanted {
-                    let _ = sender.send(Sent::Log(notification(log)));
+                    outbox.push(Sent::Log(notification(log)));
                 }
             });
         }
         ctx = builder.build();
-        reports = Some(receiver);
+        reports = Some(outbox);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let run = async {
@@ -121,7 +121,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         }
     };
     tokio::pin!(run);
-    let server_cancelled = base.cancellation().cancelled();
+    let server_cancelled = server_token.cancelled();
     tokio::pin!(server_cancelled);
     let mut relayed = false;
     let result = loop {
@@ -139,7 +139,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
                     return round.input_required(&server.request_state).map(Into::into);
                 }
             }
-            Some(report) = next(&mut reports) => {
+            report = next(reports.as_deref()) => {
                 notify(&context.peer, progress_token.as_ref(), report).await;
             }
             () = &mut server_cancelled, if !relayed => {
@@ -149,9 +149,8 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         }
     };
     // What the call reported before it ended goes before the response.
-    if let Some(reports) = &mut reports {
-        reports.close();
-        while let Ok(report) = reports.try_recv() {
+    if let Some(reports) = &reports {
+        for report in reports.close() {
             notify(&context.peer, progress_token.as_ref(), report).await;
         }
     }
@@ -165,6 +164,30 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         let _ = context.peer.notify_tool_list_changed().await;
     }
     answer(&result).map(Into::into)
+}
+
+/// The context a request's call runs in: the server's (or the one made for
+/// the request) with the request's token, naming its caller
+/// ([`McpServer::request_context`]); and the server's token, which cancels
+/// the call too. The token is set first, so that the context's shared
+/// parts are copied once, and the server's token is borrowed, neither
+/// cloned nor locked: every call of the server shares it.
+fn call_context<'a, Ctx: Send + Sync + 'static>(
+    server: &'a McpServer<Ctx>,
+    context: &RequestContext<RoleServer>,
+) -> (ToolContext<Ctx>, Cow<'a, CancellationToken>) {
+    let (base, server_token) = match &server.context {
+        ContextSource::Fixed(ctx) => (ctx.clone(), Cow::Borrowed(ctx.cancellation())),
+        ContextSource::PerRequest(make) => {
+            let ctx = make(context);
+            let server_token = Cow::Owned(ctx.cancellation().clone());
+            (ctx, server_token)
+        }
+    };
+    let ctx = ContextBuilder::from(base)
+        .cancellation(context.ct.clone())
+        .build();
+    (server.request_context(ctx, context), server_token)
 }
 
 /// What asking for a task gave.
@@ -278,10 +301,60 @@ enum Sent {
     Log(LoggingMessageNotificationParam),
 }
 
-/// The next report, or never for a call without a channel.
-async fn next(reports: &mut Option<mpsc::UnboundedReceiver<Sent>>) -> Option<Sent> {
+/// What a running call sent, in the order it was written, queued by its
+/// context's listeners for the request to send: one small allocation a
+/// call, where a channel took two, one of them 2 kB.
+struct Outbox {
+    /// `None` once the call has ended: what it sends then is dropped, as
+    /// MCP wants nothing of a request after its answer.
+    queue: Mutex<Option<VecDeque<Sent>>>,
+    ready: Notify,
+}
+
+impl Default for Outbox {
+    fn default() -> Self {
+        Self {
+            queue: Mutex::new(Some(VecDeque::new())),
+            ready: Notify::new(),
+        }
+    }
+}
+
+impl Outbox {
+    fn push(&self, sent: Sent) {
+        if let Some(queue) = self.lock().as_mut() {
+            queue.push_back(sent);
+            self.ready.notify_one();
+        }
+    }
+
+    /// The next report, once there is one.
+    async fn next(&self) -> Sent {
+        loop {
+            if let Some(sent) = self.lock().as_mut().and_then(VecDeque::pop_front) {
+                return sent;
+            }
+            // A report pushed since the look above left a permit: no wait.
+            self.ready.notified().await;
+        }
+    }
+
+    /// What is still queued; nothing more is taken after.
+    fn close(&self) -> VecDeque<Sent> {
+        self.lock().take().unwrap_or_default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<VecDeque<Sent>>> {
+        // A queue is whole after every statement: a panic elsewhere leaves
+        // nothing half-done.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The next report, or never for a call without an outbox.
+async fn next(reports: Option<&Outbox>) -> Sent {
     match reports {
-        Some(reports) => reports.recv().await,
+        Some(reports) => reports.next().await,
         None => std::future::pending().await,
     }
 }

@@ -23,7 +23,7 @@ use crate::logging::LogLevels;
 use crate::search_finds::SearchFinds;
 use crate::server_hook::{InstallHook, installer};
 use crate::task_store::RerunFn;
-use crate::tasks::{TaskOwner, Tasks};
+use crate::tasks::{KnownCaller, Tasks};
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
 /// that many tools or fewer is listed in one answer, without a
@@ -96,6 +96,8 @@ pub struct McpServer<Ctx = ()> {
     /// Makes the context of a task run again here
     /// ([`McpServer::with_rerun_context`]).
     pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
+    /// The caller of this clone's session, once known.
+    pub(crate) caller: KnownCaller,
 }
 
 /// Where the context of a request's calls comes from.
@@ -147,6 +149,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             subscriptions: Arc::default(),
             request_state: Arc::new(process_key()),
             rerun: None,
+            caller: KnownCaller::default(),
         }
     }
 
@@ -441,7 +444,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
 
     /// The registry served now.
     pub fn registry(&self) -> Arc<ToolRegistry<Ctx>> {
-        self.current.get().registry
+        self.current.registry()
     }
 
     /// Serves `registry` in place of the registry served until now, for
@@ -490,13 +493,25 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             ContextSource::Fixed(ctx) => ctx.clone(),
             ContextSource::PerRequest(make) => make(request),
         };
+        self.request_context(ctx, request)
+    }
+
+    /// `ctx` naming the request's caller, with the scopes of its token.
+    pub(crate) fn request_context(
+        &self,
+        ctx: ToolContext<Ctx>,
+        request: &RequestContext<RoleServer>,
+    ) -> ToolContext<Ctx> {
         // The request's caller (its token, else its session) is the
         // call's, unless the application named one: what waits of a call
         // is its caller's alone.
-        let ctx = match TaskOwner::of(request, self.verifier.is_some()) {
-            TaskOwner::Anyone => ctx,
-            _ if ctx.caller().is_some() => ctx,
-            caller => ContextBuilder::from(ctx).caller(caller.key()).build(),
+        let caller = match ctx.caller() {
+            Some(_) => None,
+            None => self.caller.key(request, self.verifier.is_some()),
+        };
+        let ctx = match caller {
+            Some(caller) => ContextBuilder::from(ctx).caller(caller).build(),
+            None => ctx,
         };
         match (&self.verifier, request.extensions.get::<Parts>()) {
             // The HTTP front has already refused a bad token with 401; this
@@ -531,6 +546,8 @@ impl<Ctx> Clone for McpServer<Ctx> {
             subscriptions: Arc::clone(&self.subscriptions),
             request_state: Arc::clone(&self.request_state),
             rerun: self.rerun.clone(),
+            // A clone serves another session (rmcp makes one for each).
+            caller: KnownCaller::default(),
         }
     }
 }
