@@ -24,6 +24,7 @@ use tool_core::{ToolContext, ToolError, ToolResult};
 use crate::answer::answer;
 use crate::approval::with_approver;
 use crate::elicit::{Asking, no_sampling, stateless, with_asker};
+use crate::http_hold::HeadHold;
 use crate::input_required::{asked, poll_once};
 use crate::logging::notification;
 use crate::report::Report;
@@ -124,27 +125,40 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let server_cancelled = server_token.cancelled();
     tokio::pin!(server_cancelled);
     let mut relayed = false;
-    let result = loop {
-        // The call first: most end on their first poll, before anything
-        // polls the server's token, which every call shares.
-        tokio::select! {
-            biased;
-            result = &mut run => break result,
-            () = asked(round.as_deref()) => {
-                // What the run asks at once goes in the same round.
-                if let Some(result) = poll_once(run.as_mut()).await {
-                    break result;
+    // Over HTTP, the answer's head waits for the answer while the call
+    // runs at once; a call that waits lets it go (`http_hold`).
+    let hold = HeadHold::of(&context);
+    let first = poll_once(run.as_mut()).await;
+    if first.is_none()
+        && let Some(hold) = hold
+    {
+        hold.release();
+    }
+    let result = if let Some(result) = first {
+        result
+    } else {
+        loop {
+            // The call first: most end on their first poll, before anything
+            // polls the server's token, which every call shares.
+            tokio::select! {
+                biased;
+                result = &mut run => break result,
+                () = asked(round.as_deref()) => {
+                    // What the run asks at once goes in the same round.
+                    if let Some(result) = poll_once(run.as_mut()).await {
+                        break result;
+                    }
+                    if let Some(round) = &round {
+                        return round.input_required(&server.request_state).map(Into::into);
+                    }
                 }
-                if let Some(round) = &round {
-                    return round.input_required(&server.request_state).map(Into::into);
+                report = next(reports.as_deref()) => {
+                    notify(&context.peer, progress_token.as_ref(), report).await;
                 }
-            }
-            report = next(reports.as_deref()) => {
-                notify(&context.peer, progress_token.as_ref(), report).await;
-            }
-            () = &mut server_cancelled, if !relayed => {
-                relayed = true;
-                token.cancel();
+                () = &mut server_cancelled, if !relayed => {
+                    relayed = true;
+                    token.cancel();
+                }
             }
         }
     };
@@ -162,6 +176,9 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         )
     {
         let _ = context.peer.notify_tool_list_changed().await;
+    }
+    if let Some(hold) = hold {
+        hold.keep();
     }
     answer(&result).map(Into::into)
 }

@@ -29,6 +29,9 @@ pub const MCP_PATH: &str = "/mcp";
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 
+/// The header naming a request's HTTP session.
+const SESSION_ID: &str = "mcp-session-id";
+
 /// The code of every JSON-RPC error the front answers with: one of the
 /// codes JSON-RPC leaves to the server (-32000 to -32099).
 const SERVER_ERROR: i64 = -32000;
@@ -120,6 +123,11 @@ impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
         B: Body + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>> + Display,
     {
+        // Only a request outside any session may open one and meet the
+        // limit: the others go without the flag.
+        if request.headers().contains_key(SESSION_ID) {
+            return handle_http(&self.service, request, &self.task_tools, self.max_body).await;
+        }
         AT_LIMIT
             .scope(Cell::new(false), async {
                 // 2025-11-25's tasks are told apart before rmcp reads the

@@ -119,6 +119,7 @@ mod error;
 mod follow;
 mod handler;
 pub(crate) mod http_front;
+mod http_hold;
 mod http_options;
 mod input_required;
 mod listing;

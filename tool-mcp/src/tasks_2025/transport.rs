@@ -23,6 +23,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 
 use super::{CALL, CANCEL, GET};
 use crate::changes::Current;
+use crate::http_hold::{HeadHold, held};
 use crate::server::McpServer;
 use crate::sessions::HttpSessions;
 
@@ -200,13 +201,20 @@ where
         }
         None => body,
     };
+    // A `tools/call`'s answer goes to hyper once it is whole, or once the
+    // call lets it go (`http_hold`).
+    let hold = HeadHold::for_message(&body).map(|(hold, front)| {
+        parts.extensions.insert(hold);
+        front
+    });
     let response = service
         .handle(Request::from_parts(parts, Full::new(body)))
         .await;
-    match asked {
+    let response = match asked {
         Some(asked) => declare_in_response(response, asked, task_tools).await,
         None => response,
-    }
+    };
+    held(response, hold).await
 }
 
 /// The answer of an `initialize` or a `tools/list` with [`declare`]'s
@@ -295,7 +303,10 @@ impl Mentions {
 
 /// A request's body, whole, refused past `max_bytes`: the one frame most
 /// requests come in as it is, without copying or a list of frames.
-async fn read_whole<B>(body: B, max_bytes: usize) -> Result<Bytes, Box<dyn std::error::Error + Send + Sync>>
+async fn read_whole<B>(
+    body: B,
+    max_bytes: usize,
+) -> Result<Bytes, Box<dyn std::error::Error + Send + Sync>>
 where
     B: Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
