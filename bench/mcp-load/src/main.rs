@@ -354,6 +354,9 @@ async fn run_server(server: Server, options: &Options) -> Result<Sample, String>
         if tools != TOOLS {
             return Err(format!("tools/list gave {tools} tools, not {TOOLS}"));
         }
+        if server == Server::ToolMcp {
+            sessions[0].check_served().await?;
+        }
         // Ids 1..: the warm-up's, then the timed calls'.
         drive(&sessions, options.warmup, 1).await?;
         let cpu_before = cpu_ns(pid);
