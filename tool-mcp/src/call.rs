@@ -321,26 +321,28 @@ enum Sent {
 /// What a running call sent, in the order it was written, queued by its
 /// context's listeners for the request to send: one small allocation a
 /// call, where a channel took two, one of them 2 kB.
+#[derive(Default)]
 struct Outbox {
-    /// `None` once the call has ended: what it sends then is dropped, as
-    /// MCP wants nothing of a request after its answer.
-    queue: Mutex<Option<VecDeque<Sent>>>,
+    queue: Mutex<Queue>,
     ready: Notify,
 }
 
-impl Default for Outbox {
-    fn default() -> Self {
-        Self {
-            queue: Mutex::new(Some(VecDeque::new())),
-            ready: Notify::new(),
-        }
-    }
+/// An outbox's reports. Open as made (its default): a closed queue, by
+/// default, lost every report a call made and left the request waiting
+/// for one.
+#[derive(Default)]
+struct Queue {
+    sent: VecDeque<Sent>,
+    /// Set once the call has ended: what it sends then is dropped, as MCP
+    /// wants nothing of a request after its answer.
+    closed: bool,
 }
 
 impl Outbox {
     fn push(&self, sent: Sent) {
-        if let Some(queue) = self.lock().as_mut() {
-            queue.push_back(sent);
+        let mut queue = self.lock();
+        if !queue.closed {
+            queue.sent.push_back(sent);
             self.ready.notify_one();
         }
     }
@@ -348,7 +350,7 @@ impl Outbox {
     /// The next report, once there is one.
     async fn next(&self) -> Sent {
         loop {
-            if let Some(sent) = self.lock().as_mut().and_then(VecDeque::pop_front) {
+            if let Some(sent) = self.lock().sent.pop_front() {
                 return sent;
             }
             // A report pushed since the look above left a permit: no wait.
@@ -358,10 +360,12 @@ impl Outbox {
 
     /// What is still queued; nothing more is taken after.
     fn close(&self) -> VecDeque<Sent> {
-        self.lock().take().unwrap_or_default()
+        let mut queue = self.lock();
+        queue.closed = true;
+        std::mem::take(&mut queue.sent)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<VecDeque<Sent>>> {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
         // A queue is whole after every statement: a panic elsewhere leaves
         // nothing half-done.
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
@@ -392,5 +396,44 @@ async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, sent: Se
     // still made.
     if let Err(error) = outcome {
         tracing::debug!(%error, "notification not sent");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(done: f64) -> Sent {
+        Sent::Progress(Report {
+            done,
+            total: None,
+            message: None,
+        })
+    }
+
+    fn done(sent: &Sent) -> f64 {
+        match sent {
+            Sent::Progress(report) => report.done,
+            Sent::Log(_) => f64::NAN,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_new_outbox_takes_reports_and_gives_them_in_order() {
+        let outbox = Outbox::default();
+        outbox.push(progress(1.0));
+        outbox.push(progress(2.0));
+        assert_eq!(done(&outbox.next().await), 1.0);
+        outbox.push(progress(3.0));
+        let rest: Vec<f64> = outbox.close().iter().map(done).collect();
+        assert_eq!(rest, [2.0, 3.0]);
+    }
+
+    #[test]
+    fn a_closed_outbox_takes_nothing() {
+        let outbox = Outbox::default();
+        assert!(outbox.close().is_empty());
+        outbox.push(progress(1.0));
+        assert!(outbox.close().is_empty());
     }
 }
