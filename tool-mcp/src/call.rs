@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult,
-    ProgressNotificationParam, ProgressToken, Task,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, CreateTaskResult,
+    ErrorCode, ProgressNotificationParam, ProgressToken, TASKS_EXTENSION_ID, Task,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
@@ -47,18 +47,25 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
 ) -> Result<CallToolResponse, ErrorData> {
     let registry = &server.current.registry();
     // One look-up for what the call needs to know of its tool.
+    let mut tasks_only = false;
     let tool = registry.info(&request.name).map(|tool| {
         let metadata = &tool.metadata;
+        tasks_only = metadata.tasks_only;
         (
             metadata.long_running,
             metadata.tier,
             (metadata.asks, metadata.samples),
         )
     });
-    let as_task = tool.is_some_and(|(long_running, ..)| long_running)
-        && context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
+    let follows_tasks = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks());
+    // A tool that runs only as a task, called by a client that cannot
+    // follow one: refused before it runs.
+    if tasks_only && !follows_tasks {
+        return Err(refused_tasks_only(&request.name, stateless(&context)));
+    }
+    let as_task = tool.is_some_and(|(long_running, ..)| long_running) && follows_tasks;
     if as_task {
         return match start_task(server, request, &context, Form::Extension, None).await? {
             TaskStart::Task(task) => Ok(CallToolResponse::Task(CreateTaskResult::new(task))),
@@ -205,6 +212,23 @@ fn call_context<'a, Ctx: Send + Sync + 'static>(
         .cancellation(context.ct.clone())
         .build();
     (server.request_context(ctx, context), server_token)
+}
+
+/// The refusal of a call of a `tasks_only` tool by a client that cannot
+/// follow a task: in 2026-07-28, -32021 naming the tasks extension; in a
+/// session of 2025-11-25, -32601, as that version's tasks say.
+fn refused_tasks_only(tool: &str, stateless: bool) -> ErrorData {
+    let message = format!(
+        "tool `{tool}` runs only as a task, and this call cannot be one: the client did not declare the tasks extension (`{TASKS_EXTENSION_ID}`), nor call it with `task`"
+    );
+    if !stateless {
+        return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, message, None);
+    }
+    let mut error = ErrorData::missing_required_client_capability(
+        ClientCapabilities::builder().enable_tasks().build(),
+    );
+    error.message = message.into();
+    error
 }
 
 /// What asking for a task gave.

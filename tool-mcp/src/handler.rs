@@ -10,10 +10,10 @@ use rmcp::model::{
     ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::model::{
-    ClientCapabilities, CompleteRequestParams, CompleteResult, ErrorCode, GetPromptRequestParams,
-    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability,
-    SubscribeRequestParams, TASKS_EXTENSION_ID, UnsubscribeRequestParams, UpdateTaskParams,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PromptsCapability,
+    ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, SubscribeRequestParams,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 // rmcp marks logging deprecated (SEP-2577); 2025-11-25 and 2026-07-28
 // both have it.
@@ -28,7 +28,7 @@ use tool_core::toolset::Select;
 
 use crate::call::call_tool;
 use crate::catalog;
-use crate::elicit::{Asked, Asking, stateless, with_asker};
+use crate::elicit::{Asked, Asking, with_asker};
 use crate::input_required::{Round, run_or_ask};
 use crate::server::McpServer;
 use crate::tasks::TaskOwner;
@@ -252,20 +252,6 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // A tool that runs only as a task, called by a client that cannot
-        // follow one: refused before it runs.
-        if self
-            .current
-            .get()
-            .registry
-            .info(&request.name)
-            .is_some_and(|tool| tool.metadata.tasks_only)
-            && !context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks())
-        {
-            return Err(tasks_only(&request.name, stateless(&context)));
-        }
         // rmcp spawns each request's handling as a task whose future is as
         // large as the largest of these methods', and copies it whole when
         // spawning and finishing it: a call through the registry, inline,
@@ -352,21 +338,4 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             Asking::NoSampling => Err(ErrorData::internal_error("sampling refused", None)),
         }
     }
-}
-
-/// The refusal of a call of a `tasks_only` tool by a client that cannot
-/// follow a task: in 2026-07-28, -32021 naming the tasks extension; in a
-/// session of 2025-11-25, -32601, as that version's tasks say.
-fn tasks_only(tool: &str, stateless: bool) -> ErrorData {
-    let message = format!(
-        "tool `{tool}` runs only as a task, and this call cannot be one: the client did not declare the tasks extension (`{TASKS_EXTENSION_ID}`), nor call it with `task`"
-    );
-    if !stateless {
-        return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, message, None);
-    }
-    let mut error = ErrorData::missing_required_client_capability(
-        ClientCapabilities::builder().enable_tasks().build(),
-    );
-    error.message = message.into();
-    error
 }
