@@ -12,7 +12,7 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Body, Incoming};
-use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::{ALLOW, CONTENT_TYPE, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::StreamableHttpService;
 use serde_json::{Value, json};
@@ -29,8 +29,9 @@ pub const MCP_PATH: &str = "/mcp";
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 
-/// The header naming a request's HTTP session.
-const SESSION_ID: &str = "mcp-session-id";
+/// The header naming a request's HTTP session: a `HeaderName` already,
+/// which a look-up neither parses nor lowercases.
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The code of every JSON-RPC error the front answers with: one of the
 /// codes JSON-RPC leaves to the server (-32000 to -32099).
@@ -125,7 +126,7 @@ impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
     {
         // Only a request outside any session may open one and meet the
         // limit: the others go without the flag.
-        if request.headers().contains_key(SESSION_ID) {
+        if request.headers().contains_key(&SESSION_ID) {
             return handle_http(&self.service, request, &self.task_tools, self.max_body).await;
         }
         AT_LIMIT

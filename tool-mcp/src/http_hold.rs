@@ -19,7 +19,7 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 
@@ -38,22 +38,20 @@ type Answer = Response<BoxBody<Bytes, Infallible>>;
 
 /// What keeps a `tools/call`'s answer from hyper ([`held`]), in the
 /// request's extensions, which rmcp gives the handler with the request's
-/// HTTP parts.
-#[derive(Clone)]
-pub(crate) struct HeadHold(Arc<Holder>);
+/// HTTP parts. Dropped (every clone of it) without [`keep`](Self::keep),
+/// it lets the head go.
+pub(crate) struct HeadHold(Arc<HoldState>);
 
-/// The handler's side: lets the head go when dropped, unless kept.
-struct Holder {
-    state: Arc<HoldState>,
+/// What the handler and the front share: one allocation a call.
+pub(crate) struct HoldState {
+    /// Set once the head may go: by the call, or by its hold dropped
+    /// unkept.
+    released: AtomicBool,
     /// Set once the answer is on its way: dropping the request then lets
     /// nothing go, as the head goes with the answer.
     kept: AtomicBool,
-}
-
-/// What the front waits on: released once, by the call or by its
-/// [`HeadHold`] dropped unkept.
-pub(crate) struct HoldState {
-    released: AtomicBool,
+    /// The [`HeadHold`]s alive: the last one dropped unkept releases.
+    holds: AtomicUsize,
     /// The front's task, waiting.
     waiter: Mutex<Option<Waker>>,
 }
@@ -67,13 +65,11 @@ impl HeadHold {
         }
         let state = Arc::new(HoldState {
             released: AtomicBool::new(false),
+            kept: AtomicBool::new(false),
+            holds: AtomicUsize::new(1),
             waiter: Mutex::new(None),
         });
-        let holder = Holder {
-            state: Arc::clone(&state),
-            kept: AtomicBool::new(false),
-        };
-        Some((HeadHold(Arc::new(holder)), state))
+        Some((HeadHold(Arc::clone(&state)), state))
     }
 
     /// The hold of the request being handled, if its answer is held.
@@ -87,7 +83,7 @@ impl HeadHold {
 
     /// Lets the head go now: the answer will not come at once.
     pub(crate) fn release(&self) {
-        self.0.state.release();
+        self.0.release();
     }
 
     /// The answer is on its way: the head waits for it, and the stream's
@@ -97,11 +93,20 @@ impl HeadHold {
     }
 }
 
-impl Drop for Holder {
+// Extensions must be `Clone`: a clone holds as the original does.
+impl Clone for HeadHold {
+    fn clone(&self) -> Self {
+        self.0.holds.fetch_add(1, Ordering::Relaxed);
+        HeadHold(Arc::clone(&self.0))
+    }
+}
+
+impl Drop for HeadHold {
     fn drop(&mut self) {
         // Dropped unanswered (refused before a handler, say): let it go.
-        if !self.kept.load(Ordering::Acquire) {
-            self.state.release();
+        if self.0.holds.fetch_sub(1, Ordering::AcqRel) == 1 && !self.0.kept.load(Ordering::Acquire)
+        {
+            self.0.release();
         }
     }
 }
@@ -161,7 +166,7 @@ pub(crate) async fn held(answer: Answer, hold: Option<Arc<HoldState>>) -> Answer
         return answer;
     }
     let (parts, mut body) = answer.into_parts();
-    let mut frames = VecDeque::new();
+    let mut frames = Frames::default();
     let ended = loop {
         let next = std::future::poll_fn(|cx| match Pin::new(&mut body).poll_frame(cx) {
             Poll::Ready(frame) => Poll::Ready(Some(frame)),
@@ -170,7 +175,7 @@ pub(crate) async fn held(answer: Answer, hold: Option<Arc<HoldState>>) -> Answer
         })
         .await;
         match next {
-            Some(Some(Ok(frame))) => frames.push_back(frame),
+            Some(Some(Ok(frame))) => frames.push(frame),
             Some(Some(Err(never))) => match never {},
             Some(None) => break true,
             None => break false,
@@ -182,8 +187,45 @@ pub(crate) async fn held(answer: Answer, hold: Option<Arc<HoldState>>) -> Answer
 
 /// A body whose first frames were read already.
 struct Held {
-    frames: VecDeque<Frame<Bytes>>,
+    frames: Frames,
     rest: Option<BoxBody<Bytes, Infallible>>,
+}
+
+/// The frames read while an answer was held, in order. Most answers are
+/// a few (the priming event, the answer, a notification or two before
+/// it): kept in place, without an allocation.
+#[derive(Default)]
+struct Frames {
+    first: [Option<Frame<Bytes>>; 4],
+    /// How many of `first` were put, and taken.
+    put: usize,
+    taken: usize,
+    /// Those past `first`.
+    more: VecDeque<Frame<Bytes>>,
+}
+
+impl Frames {
+    fn push(&mut self, frame: Frame<Bytes>) {
+        match self.first.get_mut(self.put) {
+            Some(slot) => {
+                *slot = Some(frame);
+                self.put += 1;
+            }
+            None => self.more.push_back(frame),
+        }
+    }
+
+    fn pop(&mut self) -> Option<Frame<Bytes>> {
+        if self.taken < self.put {
+            self.taken += 1;
+            return self.first.get_mut(self.taken - 1).and_then(Option::take);
+        }
+        self.more.pop_front()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.taken == self.put && self.more.is_empty()
+    }
 }
 
 impl Body for Held {
@@ -194,7 +236,7 @@ impl Body for Held {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        if let Some(frame) = self.frames.pop_front() {
+        if let Some(frame) = self.frames.pop() {
             return Poll::Ready(Some(Ok(frame)));
         }
         match &mut self.rest {
@@ -307,6 +349,39 @@ mod tests {
         let json = Response::new(http_body_util::Full::new(Bytes::from("{}")).boxed());
         let (_hold, front) = call();
         assert_eq!(text(held(json, Some(front)).await).await, "{}");
+    }
+
+    #[tokio::test]
+    async fn many_frames_come_in_order() {
+        let (events, answer) = stream();
+        let (hold, front) = call();
+        let holding = tokio::spawn(held(answer, Some(front)));
+        let sent = ["a", "b", "c", "d", "e", "f", "g"];
+        for event in sent {
+            events.send(event).expect("sent");
+        }
+        hold.keep();
+        drop(hold);
+        drop(events);
+        let answer = holding.await.expect("held");
+        assert_eq!(text(answer).await, sent.concat());
+    }
+
+    #[tokio::test]
+    async fn a_clone_holds_until_every_hold_is_dropped() {
+        let (events, answer) = stream();
+        let (hold, front) = call();
+        let clone = hold.clone();
+        let holding = tokio::spawn(held(answer, Some(front)));
+        drop(hold);
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!holding.is_finished(), "the clone holds");
+        drop(clone);
+        let answer = holding.await.expect("held");
+        drop(events);
+        assert_eq!(text(answer).await, "");
     }
 
     #[test]

@@ -107,12 +107,15 @@ impl KnownCaller {
             // A token may change within a session (refreshed): not kept.
             return Some(keyed("t:", &Sha256::digest(token.as_bytes())).into());
         }
-        let session = session_id(headers)?;
+        let session = headers.get(&SESSION_ID)?.as_bytes();
+        // Compared as bytes: only a session id seen before (valid, then)
+        // matches, and a new one is checked as text below.
         if let Some((known, key)) = self.0.get()
-            && **known == *session
+            && known.as_bytes() == session
         {
             return Some(Arc::clone(key));
         }
+        let session = session_id(headers)?;
         let key: Arc<str> = keyed("s:", &Sha256::digest(session.as_bytes())).into();
         // Kept for the first session seen; another's (a server serving more
         // than one session) is hashed each time.
