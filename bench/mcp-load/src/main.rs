@@ -436,7 +436,7 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
             rows.push((
                 "calls/s, tool-mcp ÷ rmcp",
                 paired(rmcp, |s| Some(s.calls_per_s)),
-                "≥ 0.9",
+                "≥ 1",
             ));
             rows.push((
                 "p99 latency, tool-mcp ÷ rmcp",
@@ -446,7 +446,7 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
             rows.push((
                 "server CPU per call, tool-mcp ÷ rmcp",
                 paired(rmcp, |s| s.cpu_us),
-                "",
+                "≤ 1",
             ));
         }
         if !rows.is_empty() {
