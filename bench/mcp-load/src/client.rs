@@ -211,6 +211,62 @@ impl Session {
         count_tools(&result)
     }
 
+    /// Checks the resources and prompts tool-mcp-server serves beside its
+    /// tools (`src/served.rs`): listed, and one of each read.
+    pub(crate) async fn check_served(&self) -> Result<(), String> {
+        let via = || Via::Session(&self.id);
+        let empty = serde_json::json!({});
+        let listed = |result: &Value, field: &str, key: &str| -> Vec<String> {
+            result[field]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|item| item[key].as_str().map(str::to_owned))
+                .collect()
+        };
+        let result = request(
+            &self.http,
+            &self.url,
+            via(),
+            1,
+            "resources/list",
+            empty.clone(),
+        )
+        .await?;
+        let resources = listed(&result, "resources", "uri");
+        let result = request(
+            &self.http,
+            &self.url,
+            via(),
+            2,
+            "resources/templates/list",
+            empty.clone(),
+        )
+        .await?;
+        let templates = listed(&result, "resourceTemplates", "uriTemplate");
+        let result = request(&self.http, &self.url, via(), 3, "prompts/list", empty).await?;
+        let prompts = listed(&result, "prompts", "name");
+        if resources != ["notes://index"]
+            || templates != ["notes://note/{title}"]
+            || prompts != ["summarize_notebook", "draft_note"]
+        {
+            return Err(format!(
+                "served: resources {resources:?}, templates {templates:?}, prompts {prompts:?}"
+            ));
+        }
+        let params = serde_json::json!({"uri": "notes://note/Groceries"});
+        let result = request(&self.http, &self.url, via(), 4, "resources/read", params).await?;
+        if result["contents"][0]["text"] != "Groceries: milk, eggs" {
+            return Err(format!("resources/read: {result}"));
+        }
+        let params = serde_json::json!({"name": "draft_note", "arguments": {"topic": "eggs"}});
+        let result = request(&self.http, &self.url, via(), 5, "prompts/get", params).await?;
+        if result["messages"][0]["content"]["text"] != "Draft a note about eggs." {
+            return Err(format!("prompts/get: {result}"));
+        }
+        Ok(())
+    }
+
     /// Call `k` of `add_note`, its answer checked.
     pub(crate) async fn call(&self, k: u64) -> Result<(), String> {
         let via = Via::Session(&self.id);

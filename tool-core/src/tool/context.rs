@@ -110,15 +110,13 @@ impl<Ctx> ContextParts<Ctx> {
     fn token(&self) -> &CancellationToken {
         self.cancellation.get_or_init(CancellationToken::new)
     }
-}
 
-impl<Ctx> Clone for ContextParts<Ctx> {
-    fn clone(&self) -> Self {
+    /// A copy with `token` in place of this one's.
+    fn with_token(&self, token: CancellationToken) -> Self {
         Self {
             state: Arc::clone(&self.state),
             scopes: Arc::clone(&self.scopes),
-            // Made now if it was not, so that the two share it.
-            cancellation: OnceLock::from(self.token().clone()),
+            cancellation: OnceLock::from(token),
             progress: self.progress.clone(),
             log: self.log.clone(),
             approval: self.approval.clone(),
@@ -126,6 +124,13 @@ impl<Ctx> Clone for ContextParts<Ctx> {
             client: self.client.clone(),
             scope: self.scope.clone(),
         }
+    }
+}
+
+impl<Ctx> Clone for ContextParts<Ctx> {
+    fn clone(&self) -> Self {
+        // Made now if it was not, so that the two share it.
+        self.with_token(self.token().clone())
     }
 }
 
@@ -202,7 +207,13 @@ impl<Ctx> ToolContext<Ctx> {
 
     /// What [`ContextBuilder::cancellation`](crate::context::ContextBuilder::cancellation) sets.
     pub(crate) fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        Arc::make_mut(&mut self.shared).cancellation = OnceLock::from(token);
+        match Arc::get_mut(&mut self.shared) {
+            Some(parts) => parts.cancellation = OnceLock::from(token),
+            // Shared (a server's context, given a request's token): copied
+            // with the new token, not a clone of the old one first, which
+            // takes a lock every context of the server's shares.
+            None => self.shared = Arc::new(self.shared.with_token(token)),
+        }
         self
     }
 

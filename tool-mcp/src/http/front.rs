@@ -12,7 +12,7 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Body, Incoming};
-use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::{ALLOW, CONTENT_TYPE, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::StreamableHttpService;
 use serde_json::{Value, json};
@@ -28,6 +28,10 @@ use crate::tasks::spec2025::{TaskTools, handle_http};
 pub const MCP_PATH: &str = "/mcp";
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
+
+/// The header naming a request's HTTP session: a `HeaderName` already,
+/// which a look-up neither parses nor lowercases.
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The code of every JSON-RPC error the front answers with: one of the
 /// codes JSON-RPC leaves to the server (-32000 to -32099).
@@ -120,6 +124,11 @@ impl<Ctx: Send + Sync + 'static> HttpFront<Ctx> {
         B: Body + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>> + Display,
     {
+        // Only a request outside any session may open one and meet the
+        // limit: the others go without the flag.
+        if request.headers().contains_key(&SESSION_ID) {
+            return handle_http(&self.service, request, &self.task_tools, self.max_body).await;
+        }
         AT_LIMIT
             .scope(Cell::new(false), async {
                 // 2025-11-25's tasks are told apart before rmcp reads the

@@ -2,6 +2,7 @@
 
 pub(crate) mod auth;
 pub(crate) mod front;
+pub(crate) mod hold;
 pub(crate) mod protected_resource;
 pub(crate) mod sessions;
 
@@ -231,12 +232,13 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
         };
         let stop = config.cancellation_token.clone();
         let max_body = config.max_request_body_bytes;
+        let keep_alive = config.sse_keep_alive;
         let idle = self.config.session_idle_limit;
         let (service, sessions) = self.clone().http_service_with_sessions(config);
         // Stopped with the server, or when this future is dropped.
         let sweeping = stop.child_token();
         let _sweeping = sweeping.clone().drop_guard();
-        tokio::spawn(close_idle_sessions(sessions, idle, sweeping));
+        tokio::spawn(close_idle_sessions(sessions, idle, keep_alive, sweeping));
         // Shared, not cloned per request: a clone copies rmcp's settings,
         // their lists of hosts and origins included.
         let task_tools = spec2025::task_tools(&self);
@@ -295,10 +297,26 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
 }
 
 /// Closes the sessions that went `idle` without a request, every half of
-/// it (between 50 ms and 30 s), until `stop`: a session whose client left
-/// is freed even when no one comes to ask.
-async fn close_idle_sessions(sessions: Arc<HttpSessions>, idle: Duration, stop: CancellationToken) {
-    let period = (idle / 2).clamp(Duration::from_millis(50), Duration::from_secs(30));
+/// it or of `keep_alive`, whichever is shorter (between 50 ms and 30 s),
+/// until `stop`: a session whose client left is freed even when no one
+/// comes to ask.
+///
+/// Half of `keep_alive` (rmcp's SSE keep-alive, 15 s unless set), because
+/// rmcp arms a stream's keep-alive again with each event it sends, and
+/// tokio wakes its I/O driver (a write to an eventfd, and a thread woken)
+/// for each timer armed to fire before every other: each answer did,
+/// unless this sweep is always due sooner.
+async fn close_idle_sessions(
+    sessions: Arc<HttpSessions>,
+    idle: Duration,
+    keep_alive: Option<Duration>,
+    stop: CancellationToken,
+) {
+    let mut period = idle / 2;
+    if let Some(keep_alive) = keep_alive {
+        period = period.min(keep_alive / 2);
+    }
+    let period = period.clamp(Duration::from_millis(50), Duration::from_secs(30));
     loop {
         tokio::select! {
             () = tokio::time::sleep(period) => sessions.close_expired().await,

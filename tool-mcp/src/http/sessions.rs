@@ -5,6 +5,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -59,6 +60,8 @@ pub struct HttpSessions {
     max: usize,
     idle: Duration,
     uses: Arc<Mutex<Uses>>,
+    /// What the times of [`Activity::last`] count from.
+    epoch: Instant,
 }
 
 /// The sessions' use, next to rmcp's own map of them.
@@ -69,18 +72,34 @@ struct Uses {
     reserved: usize,
 }
 
-struct Use {
-    /// The end of its last request, or the start of one running.
-    last: Instant,
+/// A session's use, shared with its requests running: one that ends
+/// says so without the lock or a look-up in the map.
+#[derive(Default)]
+struct Activity {
+    /// The end of its last request, or the start of one running, as the
+    /// time since the sessions' epoch in nanoseconds.
+    last: AtomicU64,
     /// Its requests whose answer is still being streamed.
-    running: usize,
+    running: AtomicUsize,
 }
 
-impl Uses {
-    /// Whether `session` may be closed for having been idle too long.
-    fn expired(session: &Use, idle: Duration, now: Instant) -> bool {
-        session.running == 0 && now.duration_since(session.last) >= idle
+type Use = Arc<Activity>;
+
+impl Activity {
+    /// Whether the session may be closed for having been idle too long.
+    fn expired(&self, idle: Duration, now: u64) -> bool {
+        // `running` first: a request that ended wrote `last` before it.
+        self.running.load(Ordering::Acquire) == 0
+            && now.saturating_sub(self.last.load(Ordering::Relaxed)) >= nanos(idle)
     }
+
+    fn touch(&self, now: u64) {
+        self.last.fetch_max(now, Ordering::Relaxed);
+    }
+}
+
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// Why a session could not be created or reached.
@@ -112,7 +131,13 @@ impl HttpSessions {
             max: max.max(1),
             idle,
             uses: Arc::default(),
+            epoch: Instant::now(),
         }
+    }
+
+    /// Now, as [`Activity::last`] counts.
+    fn now(&self) -> u64 {
+        nanos(Instant::now().saturating_duration_since(self.epoch))
     }
 
     /// The number of sessions open.
@@ -129,12 +154,12 @@ impl HttpSessions {
     pub(crate) async fn close_expired(&self) {
         let expired: Vec<SessionId> = {
             let mut uses = lock(&self.uses);
-            let now = Instant::now();
+            let now = self.now();
             let idle = self.idle;
             let expired: Vec<SessionId> = uses
                 .sessions
                 .iter()
-                .filter(|(_, session)| Uses::expired(session, idle, now))
+                .filter(|(_, session)| session.expired(idle, now))
                 .map(|(id, _)| id.clone())
                 .collect();
             for id in &expired {
@@ -155,8 +180,9 @@ impl HttpSessions {
 
     /// Marks a request of `id`'s now.
     fn touch(&self, id: &SessionId) {
-        if let Some(session) = lock(&self.uses).sessions.get_mut(id) {
-            session.last = Instant::now();
+        let now = self.now();
+        if let Some(session) = lock(&self.uses).sessions.get(id) {
+            session.touch(now);
         }
     }
 }
@@ -179,43 +205,49 @@ impl Drop for Reserved<'_> {
 
 /// A request of a session's, counted as running until it is dropped.
 struct Running {
-    uses: Arc<Mutex<Uses>>,
-    id: SessionId,
+    /// The session's, `None` when it is not open.
+    activity: Option<Use>,
+    epoch: Instant,
 }
 
 impl Running {
     /// Counts a request of `id`'s as running.
-    fn start(uses: &Arc<Mutex<Uses>>, id: &SessionId) -> Self {
-        if let Some(session) = lock(uses).sessions.get_mut(id) {
-            session.running += 1;
-            session.last = Instant::now();
-        }
+    fn start(sessions: &HttpSessions, id: &SessionId) -> Self {
+        let now = sessions.now();
+        let activity = lock(&sessions.uses).sessions.get(id).map(|session| {
+            // Counted under the lock, so that the session cannot be found
+            // idle and closed in between.
+            session.running.fetch_add(1, Ordering::AcqRel);
+            session.touch(now);
+            Arc::clone(session)
+        });
         Self {
-            uses: Arc::clone(uses),
-            id: id.clone(),
+            activity,
+            epoch: sessions.epoch,
         }
     }
 }
 
 /// A request's answer, whose request runs until it is dropped.
 struct SessionAnswer<S> {
-    stream: Pin<Box<S>>,
+    stream: S,
     _running: Running,
 }
 
-impl<S: Stream> Stream for SessionAnswer<S> {
+impl<S: Stream + Unpin> Stream for SessionAnswer<S> {
     type Item = S::Item;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
-        self.stream.as_mut().poll_next(cx)
+        Pin::new(&mut self.stream).poll_next(cx)
     }
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        if let Some(session) = lock(&self.uses).sessions.get_mut(&self.id) {
-            session.running = session.running.saturating_sub(1);
-            session.last = Instant::now();
+        if let Some(activity) = &self.activity {
+            activity.touch(nanos(Instant::now().saturating_duration_since(self.epoch)));
+            // After `last`: whoever sees no request running sees its end.
+            activity.running.fetch_sub(1, Ordering::Release);
         }
     }
 }
@@ -232,8 +264,8 @@ impl SessionManager for HttpSessions {
                 let Some(oldest) = uses
                     .sessions
                     .iter()
-                    .filter(|(_, session)| session.running == 0)
-                    .min_by_key(|(_, session)| session.last)
+                    .filter(|(_, session)| session.running.load(Ordering::Acquire) == 0)
+                    .min_by_key(|(_, session)| session.last.load(Ordering::Relaxed))
                     .map(|(id, _)| id.clone())
                 else {
                     // Outside serve_http's front there is no flag to set.
@@ -259,13 +291,11 @@ impl SessionManager for HttpSessions {
         }
         let created = self.inner.create_session().await;
         let (id, transport) = created.map_err(HttpSessionError::Local)?;
-        lock(&self.uses).sessions.insert(
-            id.clone(),
-            Use {
-                last: Instant::now(),
-                running: 0,
-            },
-        );
+        let activity = Activity::default();
+        activity.touch(self.now());
+        lock(&self.uses)
+            .sessions
+            .insert(id.clone(), Arc::new(activity));
         Ok((id, transport))
     }
 
@@ -284,7 +314,7 @@ impl SessionManager for HttpSessions {
             let mut uses = lock(&self.uses);
             match uses.sessions.get(id) {
                 None => return Ok(false),
-                Some(session) if Uses::expired(session, self.idle, Instant::now()) => {
+                Some(session) if session.expired(self.idle, self.now()) => {
                     uses.sessions.remove(id);
                     true
                 }
@@ -312,11 +342,11 @@ impl SessionManager for HttpSessions {
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         // Counted before the request reaches the session, so that it cannot
         // be closed as idle in between.
-        let running = Running::start(&self.uses, id);
+        let running = Running::start(self, id);
         let stream = self.inner.create_stream(id, message).await;
         let stream = stream.map_err(HttpSessionError::Local)?;
         Ok(SessionAnswer {
-            stream: Box::pin(stream),
+            stream,
             _running: running,
         })
     }

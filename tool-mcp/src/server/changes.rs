@@ -64,6 +64,13 @@ impl<Ctx: Send + Sync + 'static> Current<Ctx> {
             .clone()
     }
 
+    /// The registry served now, to a request's end: [`Current::get`]
+    /// without the tool list, which a call does not read.
+    pub(crate) fn registry(&self) -> Arc<ToolRegistry<Ctx>> {
+        let served = self.0.read().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(&served.registry)
+    }
+
     /// Puts `registry` in place and gives the one it replaces.
     pub(crate) fn replace(&self, registry: Arc<ToolRegistry<Ctx>>) -> Arc<ToolRegistry<Ctx>> {
         let served = Served::new(registry);

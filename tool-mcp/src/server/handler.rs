@@ -10,10 +10,9 @@ use rmcp::model::{
     SubscriptionFilter, Tool,
 };
 use rmcp::model::{
-    ClientCapabilities, CompleteRequestParams, CompleteResult, ErrorCode, GetPromptRequestParams,
-    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ReadResourceRequestParams, ReadResourceResponse, SubscribeRequestParams, TASKS_EXTENSION_ID,
-    UnsubscribeRequestParams, UpdateTaskParams,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ReadResourceRequestParams,
+    ReadResourceResponse, SubscribeRequestParams, UnsubscribeRequestParams, UpdateTaskParams,
 };
 // rmcp marks logging deprecated (SEP-2577); 2025-11-25 and 2026-07-28
 // both have it.
@@ -24,7 +23,6 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tool_core::toolset::Select;
 
-use crate::asking::stateless;
 use crate::prompts;
 use crate::resources;
 use crate::server::McpServer;
@@ -123,7 +121,8 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        resources::read(self, request, &context).await
+        // Boxed, as every handler that awaits much (see `call_tool`).
+        Box::pin(resources::read(self, request, &context)).await
     }
 
     // rmcp marks `resources/subscribe` legacy: 2025-11-25 has it.
@@ -162,7 +161,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        prompts::get(self, request, &context).await
+        Box::pin(prompts::get(self, request, &context)).await
     }
 
     async fn complete(
@@ -197,21 +196,12 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // A tool that runs only as a task, called by a client that cannot
-        // follow one: refused before it runs.
-        if self
-            .current
-            .get()
-            .registry
-            .info(&request.name)
-            .is_some_and(|tool| tool.metadata.tasks_only)
-            && !context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks())
-        {
-            return Err(tasks_only(&request.name, stateless(&context)));
-        }
-        call_tool(self, request, context).await
+        // rmcp spawns each request's handling as a task whose future is as
+        // large as the largest of these methods', and copies it whole when
+        // spawning and finishing it: a call through the registry, inline,
+        // made it 5.5 kB, copied three times a request. Boxed, it is a
+        // pointer.
+        Box::pin(call_tool(self, request, context)).await
     }
 
     async fn get_task(
@@ -219,13 +209,16 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let caller = TaskOwner::of(&context, self.config.verifier.is_some());
-        let task_id = &request.task_id;
-        let record = self.tasks.read(self, &caller, task_id).await?;
-        let ctx = self.context_for(&context);
-        Ok(GetTaskResult::new(
-            input::detailed(self, &record, task_id, &ctx).await,
-        ))
+        Box::pin(async move {
+            let caller = TaskOwner::of(&context, self.config.verifier.is_some());
+            let task_id = &request.task_id;
+            let record = self.tasks.read(self, &caller, task_id).await?;
+            let ctx = self.context_for(&context);
+            Ok(GetTaskResult::new(
+                input::detailed(self, &record, task_id, &ctx).await,
+            ))
+        })
+        .await
     }
 
     /// Answers what a task's tool asks (SEP-2663's `tasks/update`).
@@ -234,11 +227,14 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let caller = TaskOwner::of(&context, self.config.verifier.is_some());
-        let record = self.tasks.read(self, &caller, &request.task_id).await?;
-        let ctx = self.context_for(&context);
-        input::answer(self, &record, &request.input_responses, &ctx).await;
-        Ok(())
+        Box::pin(async move {
+            let caller = TaskOwner::of(&context, self.config.verifier.is_some());
+            let record = self.tasks.read(self, &caller, &request.task_id).await?;
+            let ctx = self.context_for(&context);
+            input::answer(self, &record, &request.input_responses, &ctx).await;
+            Ok(())
+        })
+        .await
     }
 
     async fn cancel_task(
@@ -249,8 +245,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         let caller = TaskOwner::of(&context, self.config.verifier.is_some());
         // Cancelling is cooperative: acknowledged once asked, whatever the
         // run does then.
-        self.tasks
-            .ask_cancel(self, &caller, &request.task_id)
+        Box::pin(self.tasks.ask_cancel(self, &caller, &request.task_id))
             .await
             .map(drop)
     }
@@ -260,7 +255,7 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        match spec2025::handle(self, &request, &context).await {
+        match Box::pin(spec2025::handle(self, &request, &context)).await {
             Some(answer) => answer,
             None => Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
@@ -269,21 +264,4 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
             )),
         }
     }
-}
-
-/// The refusal of a call of a `tasks_only` tool by a client that cannot
-/// follow a task: in 2026-07-28, -32021 naming the tasks extension; in a
-/// session of 2025-11-25, -32601, as that version's tasks say.
-fn tasks_only(tool: &str, stateless: bool) -> ErrorData {
-    let message = format!(
-        "tool `{tool}` runs only as a task, and this call cannot be one: the client did not declare the tasks extension (`{TASKS_EXTENSION_ID}`), nor call it with `task`"
-    );
-    if !stateless {
-        return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, message, None);
-    }
-    let mut error = ErrorData::missing_required_client_capability(
-        ClientCapabilities::builder().enable_tasks().build(),
-    );
-    error.message = message.into();
-    error
 }

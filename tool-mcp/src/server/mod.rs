@@ -33,7 +33,7 @@ use crate::server::changes::{Current, Follower, Replaceable};
 use crate::server::listeners::Listeners;
 use crate::server::logging::LogLevels;
 use crate::tasks::origin::{RerunFn, TaskOrigin};
-use crate::tasks::{TaskOwner, Tasks};
+use crate::tasks::{KnownCaller, Tasks};
 use crate::tools::search_finds::SearchFinds;
 
 /// A [`ToolRegistry`] served over MCP: every tool of the registry is listed
@@ -95,6 +95,8 @@ pub struct McpServer<Ctx = ()> {
     /// Makes the context of a task run again here
     /// ([`McpServer::with_rerun_context`]).
     pub(crate) rerun: Option<Arc<RerunFn<Ctx>>>,
+    /// The caller of this clone's session, once known.
+    pub(crate) caller: KnownCaller,
 }
 
 /// Where the context of a request's calls comes from.
@@ -139,6 +141,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             resources: Arc::new(Replaceable::new(Resources::new())),
             prompts: Arc::new(Replaceable::new(Prompts::new())),
             rerun: None,
+            caller: KnownCaller::default(),
         }
     }
 
@@ -366,7 +369,7 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
 
     /// The registry served now.
     pub fn registry(&self) -> Arc<ToolRegistry<Ctx>> {
-        self.current.get().registry
+        self.current.registry()
     }
 
     /// The resources served now.
@@ -386,13 +389,25 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             ContextSource::Fixed(ctx) => ctx.clone(),
             ContextSource::PerRequest(make) => make(request),
         };
+        self.request_context(ctx, request)
+    }
+
+    /// `ctx` naming the request's caller, with the scopes of its token.
+    pub(crate) fn request_context(
+        &self,
+        ctx: ToolContext<Ctx>,
+        request: &RequestContext<RoleServer>,
+    ) -> ToolContext<Ctx> {
         // The request's caller (its token, else its session) is the
         // call's, unless the application named one: what waits of a call
         // is its caller's alone.
-        let ctx = match TaskOwner::of(request, self.config.verifier.is_some()) {
-            TaskOwner::Anyone => ctx,
-            _ if ctx.caller().is_some() => ctx,
-            caller => ContextBuilder::from(ctx).caller(caller.key()).build(),
+        let caller = match ctx.caller() {
+            Some(_) => None,
+            None => self.caller.key(request, self.config.verifier.is_some()),
+        };
+        let ctx = match caller {
+            Some(caller) => ContextBuilder::from(ctx).caller(caller).build(),
+            None => ctx,
         };
         match (&self.config.verifier, request.extensions.get::<Parts>()) {
             // The HTTP front has already refused a bad token with 401; this
@@ -421,6 +436,8 @@ impl<Ctx> Clone for McpServer<Ctx> {
             resources: Arc::clone(&self.resources),
             prompts: Arc::clone(&self.prompts),
             rerun: self.rerun.clone(),
+            // A clone serves another session (rmcp makes one for each).
+            caller: KnownCaller::default(),
         }
     }
 }

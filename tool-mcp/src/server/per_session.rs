@@ -4,6 +4,7 @@
 //! and its entry is forgotten, so the list holds only live sessions,
 //! whatever the transport.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use rmcp::RoleServer;
@@ -13,12 +14,17 @@ use rmcp::service::RequestContext;
 /// A `T` for each live session.
 pub(crate) struct PerSession<T> {
     entries: Mutex<Vec<(Weak<InitializeRequestParams>, T)>>,
+    /// How many entries there are, written under the lock and read
+    /// without it: while no session has one (none set a log level, say),
+    /// a request reads nothing and takes no lock.
+    len: AtomicUsize,
 }
 
 impl<T> Default for PerSession<T> {
     fn default() -> Self {
         Self {
             entries: Mutex::new(Vec::new()),
+            len: AtomicUsize::new(0),
         }
     }
 }
@@ -44,6 +50,7 @@ impl<T: Default> PerSession<T> {
             }
         };
         change(&mut entries[at].1);
+        self.len.store(entries.len(), Ordering::Release);
         true
     }
 }
@@ -55,6 +62,9 @@ impl<T> PerSession<T> {
         request: &RequestContext<RoleServer>,
         read: impl FnOnce(&T) -> R,
     ) -> Option<R> {
+        if self.len.load(Ordering::Acquire) == 0 {
+            return None;
+        }
         let session = request.peer.peer_info()?;
         let entries = self.lock();
         entries

@@ -23,14 +23,14 @@ mod reap;
 pub(crate) mod record;
 mod run;
 pub(crate) mod spec2025;
+pub(crate) mod start;
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use hyper::HeaderMap;
-use hyper::header::AUTHORIZATION;
+use hyper::header::{AUTHORIZATION, HeaderName};
 use hyper::http::request::Parts;
 use rmcp::service::RequestContext;
 use rmcp::task_manager::DEFAULT_TASK_TTL_MS;
@@ -74,10 +74,7 @@ impl TaskOwner {
         if authenticated && let Some(token) = bearer(headers) {
             return TaskOwner::Token(Sha256::digest(token.as_bytes()).into());
         }
-        match headers
-            .get("mcp-session-id")
-            .and_then(|id| id.to_str().ok())
-        {
+        match session_id(headers) {
             Some(session) => TaskOwner::Session(session.to_owned()),
             None => TaskOwner::Anyone,
         }
@@ -87,20 +84,67 @@ impl TaskOwner {
     /// session id sits in a shared store.
     pub(crate) fn key(&self) -> String {
         match self {
-            TaskOwner::Token(hash) => format!("t:{}", hex(hash)),
-            TaskOwner::Session(session) => {
-                format!("s:{}", hex(&Sha256::digest(session.as_bytes())))
-            }
+            TaskOwner::Token(hash) => keyed("t:", hash),
+            TaskOwner::Session(session) => keyed("s:", &Sha256::digest(session.as_bytes())),
             TaskOwner::Anyone => "anyone".to_owned(),
         }
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut out, byte| {
-        let _ = write!(out, "{byte:02x}");
-        out
-    })
+/// The [`key`](TaskOwner::key) of the caller of a session's requests, made
+/// on its first request and kept for the others: every call is given its
+/// caller's key, and a session's server (rmcp makes one for each session)
+/// need not hash the same id for each. Emptied when the server is cloned.
+#[derive(Default)]
+pub(crate) struct KnownCaller(OnceLock<(Box<str>, Arc<str>)>);
+
+impl KnownCaller {
+    /// The key of `request`'s caller, `None` for anyone.
+    pub(crate) fn key(
+        &self,
+        request: &RequestContext<RoleServer>,
+        authenticated: bool,
+    ) -> Option<Arc<str>> {
+        let headers = &request.extensions.get::<Parts>()?.headers;
+        if authenticated && let Some(token) = bearer(headers) {
+            // A token may change within a session (refreshed): not kept.
+            return Some(keyed("t:", &Sha256::digest(token.as_bytes())).into());
+        }
+        let session = headers.get(&SESSION_ID)?.as_bytes();
+        // Compared as bytes: only a session id seen before (valid, then)
+        // matches, and a new one is checked as text below.
+        if let Some((known, key)) = self.0.get()
+            && known.as_bytes() == session
+        {
+            return Some(Arc::clone(key));
+        }
+        let session = session_id(headers)?;
+        let key: Arc<str> = keyed("s:", &Sha256::digest(session.as_bytes())).into();
+        // Kept for the first session seen; another's (a server serving more
+        // than one session) is hashed each time.
+        let _ = self.0.set((session.into(), Arc::clone(&key)));
+        Some(key)
+    }
+}
+
+/// The header naming a request's HTTP session.
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+
+fn session_id(headers: &HeaderMap) -> Option<&str> {
+    headers.get(&SESSION_ID)?.to_str().ok()
+}
+
+/// `prefix` and `hash` in lowercase hex, in one allocation: made for every
+/// call of a session, where formatting byte by byte cost seven.
+fn keyed(prefix: &str, hash: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut key = String::with_capacity(prefix.len() + 2 * hash.len());
+    key.push_str(prefix);
+    for byte in hash {
+        key.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        key.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    key
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -419,3 +463,17 @@ fn cannot_read(task_id: &str, error: &StoreError) -> ErrorData {
 
 #[cfg(test)]
 mod reap_tests;
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_its_hash_in_lowercase_hex() {
+        let hash = Sha256::digest(b"a session id");
+        let hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
+        assert_eq!(keyed("s:", &hash), format!("s:{hex}"));
+        let owner = TaskOwner::Session("a session id".to_owned());
+        assert_eq!(owner.key(), format!("s:{hex}"));
+    }
+}

@@ -1,29 +1,34 @@
 //! `tools/call`: one request through the registry, with the request's
 //! cancellation and progress, or as a task.
 
-use std::sync::Arc;
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult, InputRequiredResult,
-    ProgressNotificationParam, ProgressToken, Task,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, CreateTaskResult, ErrorCode,
+    ProgressNotificationParam, ProgressToken, TASKS_EXTENSION_ID,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 use tool_core::context::ContextBuilder;
 use tool_core::observe::{CallLog, CallProgress};
 use tool_core::policy::ToolTier;
-use tool_core::{ToolError, ToolResult};
+use tool_core::{ToolContext, ToolError, ToolResult};
 
 use crate::asking::approval::with_approver;
-use crate::asking::input_required::{asked, poll_once, run_or_ask};
+use crate::asking::input_required::{asked, poll_once};
 use crate::asking::{Asking, no_sampling, stateless, with_asker};
-use crate::server::McpServer;
+use crate::http::hold::HeadHold;
 use crate::server::logging::notification;
-use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
+use crate::server::{ContextSource, McpServer};
+use crate::tasks::start::{TaskStart, start_task};
+use crate::tasks::{Form, TaskOwner};
 use crate::tools::answer::answer;
 use crate::tools::report::Report;
 
@@ -41,21 +46,27 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
-    let current = server.current.get();
-    let registry = &current.registry;
+    let registry = &server.current.registry();
     // One look-up for what the call needs to know of its tool.
+    let mut tasks_only = false;
     let tool = registry.info(&request.name).map(|tool| {
         let metadata = &tool.metadata;
+        tasks_only = metadata.tasks_only;
         (
             metadata.long_running,
             metadata.tier,
             (metadata.asks, metadata.samples),
         )
     });
-    let as_task = tool.is_some_and(|(long_running, ..)| long_running)
-        && context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
+    let follows_tasks = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks());
+    // A tool that runs only as a task, called by a client that cannot
+    // follow one: refused before it runs.
+    if tasks_only && !follows_tasks {
+        return Err(refused_tasks_only(&request.name, stateless(&context)));
+    }
+    let as_task = tool.is_some_and(|(long_running, ..)| long_running) && follows_tasks;
     if as_task {
         return match start_task(server, request, &context, Form::Extension, None).await? {
             TaskStart::Task(task) => Ok(CallToolResponse::Task(CreateTaskResult::new(task))),
@@ -63,11 +74,9 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             TaskStart::InputRequired(asked) => Ok(asked.into()),
         };
     }
-    let base = server.context_for(&context);
-    let token = context.ct.clone();
-    let ctx = ContextBuilder::from(base.clone())
-        .cancellation(token.clone())
-        .build();
+    // The request's token: cancelled by the client, and by the server.
+    let token = &context.ct;
+    let (ctx, server_token) = call_context(server, &context);
     let tier = tool.map(|(_, tier, _)| tier);
     // A `Confirm` call asks the person too, in 2026-07-28 in its round.
     let (asks, samples) = tool.map_or((false, false), |(.., asks)| asks);
@@ -88,27 +97,27 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let mut ctx = with_approver(server, registry, tier, (&context, round.as_ref()), ctx);
     let progress_token = context.meta.get_progress_token();
     let wanted = server.log_levels.wanted(&context);
-    // Most calls have no one to report to: no channel for them.
+    // Most calls have no one to report to: no outbox for them.
     let mut reports = None;
     if progress_token.is_some() || wanted.is_some() {
-        let (sender, receiver) = mpsc::unbounded_channel();
+        let outbox = Arc::new(Outbox::default());
         let mut builder = ContextBuilder::from(ctx);
         if progress_token.is_some() {
-            let sender = sender.clone();
+            let outbox = Arc::clone(&outbox);
             builder = builder.progress_listener(move |event: &CallProgress<'_>| {
-                // The request has been answered: MCP wants no progress after.
-                let _ = sender.send(Sent::Progress(Report::from(event)));
+                outbox.push(Sent::Progress(Report::from(event)));
             });
         }
         if let Some(wanted) = wanted {
+            let outbox = Arc::clone(&outbox);
             builder = builder.log_listener(move |log: &CallLog<'_>| {
                 if log.level >= wanted {
-                    let _ = sender.send(Sent::Log(notification(log)));
+                    outbox.push(Sent::Log(notification(log)));
                 }
             });
         }
         ctx = builder.build();
-        reports = Some(receiver);
+        reports = Some(outbox);
     }
     let arguments = Value::Object(request.arguments.unwrap_or_default());
     let run = async {
@@ -122,37 +131,49 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
         }
     };
     tokio::pin!(run);
-    let server_cancelled = base.cancellation().cancelled();
+    let server_cancelled = server_token.cancelled();
     tokio::pin!(server_cancelled);
     let mut relayed = false;
-    let result = loop {
-        // The call first: most end on their first poll, before anything
-        // polls the server's token, which every call shares.
-        tokio::select! {
-            biased;
-            result = &mut run => break result,
-            () = asked(round.as_deref()) => {
-                // What the run asks at once goes in the same round.
-                if let Some(result) = poll_once(run.as_mut()).await {
-                    break result;
+    // Over HTTP, the answer's head waits for the answer while the call
+    // runs at once; a call that waits lets it go (`http_hold`).
+    let hold = HeadHold::of(&context);
+    let first = poll_once(run.as_mut()).await;
+    if first.is_none()
+        && let Some(hold) = hold
+    {
+        hold.release();
+    }
+    let result = if let Some(result) = first {
+        result
+    } else {
+        loop {
+            // The call first: most end on their first poll, before anything
+            // polls the server's token, which every call shares.
+            tokio::select! {
+                biased;
+                result = &mut run => break result,
+                () = asked(round.as_deref()) => {
+                    // What the run asks at once goes in the same round.
+                    if let Some(result) = poll_once(run.as_mut()).await {
+                        break result;
+                    }
+                    if let Some(round) = &round {
+                        return round.input_required(&server.config.request_state).map(Into::into);
+                    }
                 }
-                if let Some(round) = &round {
-                    return round.input_required(&server.config.request_state).map(Into::into);
+                report = next(reports.as_deref()) => {
+                    notify(&context.peer, progress_token.as_ref(), report).await;
                 }
-            }
-            Some(report) = next(&mut reports) => {
-                notify(&context.peer, progress_token.as_ref(), report).await;
-            }
-            () = &mut server_cancelled, if !relayed => {
-                relayed = true;
-                token.cancel();
+                () = &mut server_cancelled, if !relayed => {
+                    relayed = true;
+                    token.cancel();
+                }
             }
         }
     };
     // What the call reported before it ended goes before the response.
-    if let Some(reports) = &mut reports {
-        reports.close();
-        while let Ok(report) = reports.try_recv() {
+    if let Some(reports) = &reports {
+        for report in reports.close() {
             notify(&context.peer, progress_token.as_ref(), report).await;
         }
     }
@@ -165,146 +186,51 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     {
         let _ = context.peer.notify_tool_list_changed().await;
     }
+    if let Some(hold) = hold {
+        hold.keep();
+    }
     answer(&result).map(Into::into)
 }
 
-/// What asking for a task gave.
-pub(crate) enum TaskStart {
-    /// The task that follows the call.
-    Task(Task),
-    /// The call's answer, when it ended at once (arguments that do not
-    /// fit, say) and the form asked in takes a direct answer then.
-    Answered(CallToolResult),
-    /// What an `asks_first` tool asks before its task begins, of a
-    /// 2026-07-28 client: no task yet.
-    InputRequired(InputRequiredResult),
+/// The context a request's call runs in: the server's (or the one made for
+/// the request) with the request's token, naming its caller
+/// ([`McpServer::request_context`]); and the server's token, which cancels
+/// the call too. The token is set first, so that the context's shared
+/// parts are copied once, and the server's token is borrowed, neither
+/// cloned nor locked: every call of the server shares it.
+fn call_context<'a, Ctx: Send + Sync + 'static>(
+    server: &'a McpServer<Ctx>,
+    context: &RequestContext<RoleServer>,
+) -> (ToolContext<Ctx>, Cow<'a, CancellationToken>) {
+    let (base, server_token) = match &server.context {
+        ContextSource::Fixed(ctx) => (ctx.clone(), Cow::Borrowed(ctx.cancellation())),
+        ContextSource::PerRequest(make) => {
+            let ctx = make(context);
+            let server_token = Cow::Owned(ctx.cancellation().clone());
+            (ctx, server_token)
+        }
+    };
+    let ctx = ContextBuilder::from(base)
+        .cancellation(context.ct.clone())
+        .build();
+    (server.request_context(ctx, context), server_token)
 }
 
-/// Runs the call as a task of `form`, owned by the request's caller: in a
-/// context with a token of its own (a task outlives its request, whose
-/// token is cancelled once answered), which `tasks/cancel` cancels, and a
-/// listener whose reports become the task's status message. A call that
-/// ends at once is `TaskStart::Answered` for the extension, and a task
-/// already complete for 2025-11-25, whose clients expect a task whatever
-/// happens. An `asks_first` tool called by a 2026-07-28 client first runs
-/// in the call's round: what it asks before it first waits on anything
-/// else is answered `input_required` (the task, and the run, dropped),
-/// until it has all its answers; the task then begins, and what the run
-/// asks after is the task's.
-pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
-    server: &McpServer<Ctx>,
-    request: CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-    form: Form,
-    ttl_ms: Option<u64>,
-) -> Result<TaskStart, ErrorData> {
-    let base = server.context_for(context);
-    let registry = Arc::clone(&server.current.get().registry);
-    let metadata = registry.info(&request.name).map(|tool| {
-        let metadata = &tool.metadata;
-        (
-            metadata.tier,
-            metadata.long_running && metadata.idempotent,
-            metadata.asks_first.then_some(metadata.samples),
-        )
-    });
-    let token = base.cancellation().child_token();
-    let (sender, reports) = mpsc::unbounded_channel();
-    let ctx = ContextBuilder::from(base)
-        .cancellation(token.clone())
-        .build();
-    let (ctx, round) = match metadata.and_then(|(.., asks_first)| asks_first) {
-        Some(samples) if form == Form::Extension && stateless(context) => {
-            match with_asker(server, (true, samples), (&request).into(), context, ctx)? {
-                Asking::Ready(ctx, round) => (ctx, round),
-                Asking::NoSampling => return Err(no_sampling(&request.name)),
-            }
-        }
-        _ => (ctx, None),
-    };
-    let ctx = ContextBuilder::from(with_approver(
-        server,
-        &registry,
-        metadata.map(|(tier, ..)| tier),
-        (context, round.as_ref()),
-        ctx,
-    ))
-    .progress_listener(move |event: &CallProgress<'_>| {
-        let _ = sender.send(Report::from(event));
-    })
-    .build();
-    let arguments = Value::Object(request.arguments.unwrap_or_default());
-    let tasks = &server.tasks;
-    let caller = TaskOwner::of(context, server.config.verifier.is_some());
-    // What another process needs to run the task again, kept only for a
-    // tool that may be.
-    let input = metadata.is_some_and(|(_, again, _)| again).then(|| Input {
-        arguments: arguments.clone(),
-        scopes: ctx.scopes().to_vec(),
-    });
-    let ttl_ms = tasks.ttl_for(ttl_ms);
-    let (task_id, record) = match tasks
-        .open(form, &caller, &request.name, ttl_ms, input)
-        .await
-    {
-        Ok(opened) => opened,
-        Err(error) => {
-            let refused = ToolResult::from(ToolError::Unavailable {
-                tool: request.name.to_string(),
-                reason: format!("its task could not be recorded, so it did not run: {error}"),
-            });
-            return match form {
-                Form::Extension => answer(&refused).map(TaskStart::Answered),
-                Form::Spec2025 => Err(ErrorData::internal_error(
-                    refused.model_text().into_owned(),
-                    None,
-                )),
-            };
-        }
-    };
-    let call = registry.call(&ctx, &request.name, arguments);
-    let result = match run_or_ask(round.as_deref(), &server.config.request_state, call).await? {
-        Ok(result) => result,
-        Err(asked) => {
-            token.cancel();
-            tasks.discard(&task_id).await;
-            return Ok(TaskStart::InputRequired(asked));
-        }
-    };
-    // The run has been polled once (a `long_running` call is): what it
-    // asked there is the round's, and its questions from now the task's.
-    if let Some(round) = &round
-        && result.is_pending()
-        && !round.hand_on(registry.questions().asker())
-    {
-        token.cancel();
-        tasks.discard(&task_id).await;
-        return round
-            .input_required(&server.config.request_state)
-            .map(TaskStart::InputRequired);
+/// The refusal of a call of a `tasks_only` tool by a client that cannot
+/// follow a task: in 2026-07-28, -32021 naming the tasks extension; in a
+/// session of 2025-11-25, -32601, as that version's tasks say.
+fn refused_tasks_only(tool: &str, stateless: bool) -> ErrorData {
+    let message = format!(
+        "tool `{tool}` runs only as a task, and this call cannot be one: the client did not declare the tasks extension (`{TASKS_EXTENSION_ID}`), nor call it with `task`"
+    );
+    if !stateless {
+        return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, message, None);
     }
-    let Some(call_id) = result.pending_call_id().map(str::to_owned) else {
-        let unknown = matches!(result.tool_error(), Some(ToolError::UnknownTool { .. }));
-        if form == Form::Extension || unknown {
-            tasks.discard(&task_id).await;
-            return answer(&result).map(TaskStart::Answered);
-        }
-        // A task whatever happens, as 2025-11-25's clients expect: working
-        // when made, and ended by their first look.
-        let task = record.to_detailed(&task_id).task;
-        record_end(tasks, &task_id, record.deadline_ms(), Ended::Result(result)).await;
-        return Ok(TaskStart::Task(task));
-    };
-    let task = record.to_detailed(&task_id).task;
-    let call = TaskCall {
-        registry,
-        pending: result,
-        call_id,
-        token,
-        reports,
-    };
-    run(Arc::clone(tasks), task_id, record, call);
-    Ok(TaskStart::Task(task))
+    let mut error = ErrorData::missing_required_client_capability(
+        ClientCapabilities::builder().enable_tasks().build(),
+    );
+    error.message = message.into();
+    error
 }
 
 /// What a running call sends the client before its answer, in the order
@@ -319,10 +245,64 @@ enum Sent {
     Log(LoggingMessageNotificationParam),
 }
 
-/// The next report, or never for a call without a channel.
-async fn next(reports: &mut Option<mpsc::UnboundedReceiver<Sent>>) -> Option<Sent> {
+/// What a running call sent, in the order it was written, queued by its
+/// context's listeners for the request to send: one small allocation a
+/// call, where a channel took two, one of them 2 kB.
+#[derive(Default)]
+struct Outbox {
+    queue: Mutex<Queue>,
+    ready: Notify,
+}
+
+/// An outbox's reports. Open as made (its default): a closed queue, by
+/// default, lost every report a call made and left the request waiting
+/// for one.
+#[derive(Default)]
+struct Queue {
+    sent: VecDeque<Sent>,
+    /// Set once the call has ended: what it sends then is dropped, as MCP
+    /// wants nothing of a request after its answer.
+    closed: bool,
+}
+
+impl Outbox {
+    fn push(&self, sent: Sent) {
+        let mut queue = self.lock();
+        if !queue.closed {
+            queue.sent.push_back(sent);
+            self.ready.notify_one();
+        }
+    }
+
+    /// The next report, once there is one.
+    async fn next(&self) -> Sent {
+        loop {
+            if let Some(sent) = self.lock().sent.pop_front() {
+                return sent;
+            }
+            // A report pushed since the look above left a permit: no wait.
+            self.ready.notified().await;
+        }
+    }
+
+    /// What is still queued; nothing more is taken after.
+    fn close(&self) -> VecDeque<Sent> {
+        let mut queue = self.lock();
+        queue.closed = true;
+        std::mem::take(&mut queue.sent)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // A queue is whole after every statement: a panic elsewhere leaves
+        // nothing half-done.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The next report, or never for a call without an outbox.
+async fn next(reports: Option<&Outbox>) -> Sent {
     match reports {
-        Some(reports) => reports.recv().await,
+        Some(reports) => reports.next().await,
         None => std::future::pending().await,
     }
 }
@@ -343,5 +323,44 @@ async fn notify(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, sent: Se
     // still made.
     if let Err(error) = outcome {
         tracing::debug!(%error, "notification not sent");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(done: f64) -> Sent {
+        Sent::Progress(Report {
+            done,
+            total: None,
+            message: None,
+        })
+    }
+
+    fn done(sent: &Sent) -> f64 {
+        match sent {
+            Sent::Progress(report) => report.done,
+            Sent::Log(_) => f64::NAN,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_new_outbox_takes_reports_and_gives_them_in_order() {
+        let outbox = Outbox::default();
+        outbox.push(progress(1.0));
+        outbox.push(progress(2.0));
+        assert_eq!(done(&outbox.next().await), 1.0);
+        outbox.push(progress(3.0));
+        let rest: Vec<f64> = outbox.close().iter().map(done).collect();
+        assert_eq!(rest, [2.0, 3.0]);
+    }
+
+    #[test]
+    fn a_closed_outbox_takes_nothing() {
+        let outbox = Outbox::default();
+        assert!(outbox.close().is_empty());
+        outbox.push(progress(1.0));
+        assert!(outbox.close().is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! This framework's server: `add_note` and 99 fillers as `#[tool]`
 //! functions in one `ToolRegistry`, served by `tool_mcp::McpServer` over
 //! streamable HTTP at `http://127.0.0.1:PORT/mcp` with
-//! `McpServer::serve_http` (that is, `tool_mcp::http_config()`).
+//! `McpServer::serve_http` (that is, `tool_mcp::http_config()`), with two
+//! resources and two prompts beside them (`src/served.rs`).
 //!
 //! As a replica (`mcp-load --replicas`): `--stateless` serves without HTTP
 //! sessions (`http_config().with_legacy_session_mode(false)`), so that any
@@ -20,6 +21,7 @@ use tool_mcp::{McpConfig, McpServer};
 use tool_redis::RedisStore;
 
 include!("../fillers.rs");
+include!("../served.rs");
 
 const USAGE: &str = "usage: tool-mcp-server --port PORT [--stateless] [--redis URL [--prefix P]]";
 
@@ -126,9 +128,11 @@ fillers!(tools);
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = args();
     let mut registry = registry();
-    assert_eq!(registry.len(), 100, "add_note and 99 fillers");
+    assert_eq!(registry.tools().len(), 100, "add_note and 99 fillers");
     if !args.stateless {
-        let server = McpServer::new(registry, ToolContext::new(()));
+        let server = McpServer::new(registry, ToolContext::new(()))
+            .with_resources(resources())
+            .with_prompts(prompts());
         let listener = TcpListener::bind(("127.0.0.1", args.port)).await?;
         server.serve_http(listener).await?;
         return Ok(());
@@ -147,13 +151,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => None,
     };
     if let Some(store) = &store {
-        registry = registry.with_store(store.clone());
+        registry = tool_core::registry::RegistryBuilder::from(registry)
+            .store(store.clone())
+            .build();
     }
     let mut config = McpConfig::new();
     if let Some(store) = store {
         config = config.with_store(store);
     }
-    let server = McpServer::new(registry, ToolContext::new(())).with_config(config);
+    let server = McpServer::new(registry, ToolContext::new(()))
+        .with_resources(resources())
+        .with_prompts(prompts())
+        .with_config(config);
     let listener = TcpListener::bind(("127.0.0.1", args.port)).await?;
     let config = tool_mcp::http_config().with_legacy_session_mode(false);
     server.serve_http_with(listener, config).await?;

@@ -35,8 +35,8 @@ pub(crate) use transport::{Declaring, TaskTools, handle_http, route_stdin, task_
 
 use crate::asking::stateless;
 use crate::server::McpServer;
+use crate::tasks::start::{TaskStart, start_task};
 use crate::tasks::{Form, TaskOwner};
-use crate::tools::call::{TaskStart, start_task};
 
 /// The method a task-augmented `tools/call` is renamed to.
 const CALL: &str = "tool-mcp/2025-11-25/tools/call";

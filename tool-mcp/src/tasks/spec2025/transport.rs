@@ -4,14 +4,15 @@
 
 use std::convert::Infallible;
 use std::fmt::Display;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes, BytesMut};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Body;
 use hyper::{Method, Request, Response, StatusCode};
+use memchr::memmem::Finder;
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientJsonRpcMessage, CustomResult, ServerJsonRpcMessage, ServerResult, TASKS_EXTENSION_ID,
@@ -21,6 +22,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 
 use super::{CALL, CANCEL, GET};
+use crate::http::hold::{HeadHold, held};
 use crate::http::sessions::HttpSessions;
 use crate::server::McpServer;
 use crate::server::changes::Current;
@@ -33,7 +35,7 @@ use crate::server::changes::Current;
 /// to answer.
 pub(crate) fn route(message: &[u8]) -> Option<(Vec<u8>, &'static str)> {
     // Every message passes here: most are told apart without parsing.
-    if !message.windows(5).any(|window| window == b"\"task") {
+    if !Mentions::of(message).task {
         return None;
     }
     let mut value: Value = serde_json::from_slice(message).ok()?;
@@ -160,8 +162,8 @@ where
         return service.handle(request).await;
     }
     let (mut parts, body) = request.into_parts();
-    let body = match Limited::new(body, max_bytes).collect().await {
-        Ok(collected) => collected.to_bytes(),
+    let body = match read_whole(body, max_bytes).await {
+        Ok(body) => body,
         Err(error) => {
             let too_large = error
                 .downcast_ref::<http_body_util::LengthLimitError>()
@@ -179,9 +181,14 @@ where
             return response;
         }
     };
-    let asked = Asked::of(&body)
+    // Most requests (`tools/call`s without a task) are told apart here by
+    // their bytes alone, and go to rmcp as they came.
+    let mentions = Mentions::of(&body);
+    let asked = mentions
+        .asked(&body)
         .filter(|&asked| asked == Asked::Initialize || task_tools.any_runs_as_task());
-    let body = match route(&body) {
+    let routed = if mentions.task { route(&body) } else { None };
+    let body = match routed {
         Some((renamed, method)) => {
             // A client of 2026-07-28 names the method in a header too,
             // which rmcp checks against the body's.
@@ -194,13 +201,20 @@ where
         }
         None => body,
     };
+    // A `tools/call`'s answer goes to hyper once it is whole, or once the
+    // call lets it go (`http_hold`).
+    let hold = HeadHold::for_message(&body).map(|(hold, front)| {
+        parts.extensions.insert(hold);
+        front
+    });
     let response = service
         .handle(Request::from_parts(parts, Full::new(body)))
         .await;
-    match asked {
+    let response = match asked {
         Some(asked) => declare_in_response(response, asked, task_tools).await,
         None => response,
-    }
+    };
+    held(response, hold).await
 }
 
 /// The answer of an `initialize` or a `tools/list` with [`declare`]'s
@@ -249,11 +263,33 @@ enum Asked {
     ToolsList,
 }
 
-impl Asked {
-    /// What a message asks, if [`declare`] adds to its answer.
-    fn of(message: &[u8]) -> Option<Self> {
-        let mentions = |name: &[u8]| message.windows(name.len()).any(|window| window == name);
-        if !mentions(b"\"initialize\"") && !mentions(b"\"tools/list\"") {
+/// The strings a message mentions that say it may need more than rmcp
+/// alone: found by searching its bytes (memchr's SIMD search), so that a
+/// message mentioning none is never parsed here.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mentions {
+    /// A string starting `task` (`"task"`, `"tasks/get"`, ...): [`route`].
+    task: bool,
+    /// `"initialize"` or `"tools/list"`: [`Asked`].
+    asked: bool,
+}
+
+impl Mentions {
+    fn of(message: &[u8]) -> Self {
+        static TASK: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"task"));
+        static INITIALIZE: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(b"\"initialize\""));
+        static TOOLS_LIST: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(b"\"tools/list\""));
+        Mentions {
+            task: TASK.find(message).is_some(),
+            asked: INITIALIZE.find(message).is_some() || TOOLS_LIST.find(message).is_some(),
+        }
+    }
+
+    /// What `message` asks, if [`declare`] adds to its answer.
+    fn asked(self, message: &[u8]) -> Option<Asked> {
+        if !self.asked {
             return None;
         }
         let value: Value = serde_json::from_slice(message).ok()?;
@@ -263,6 +299,43 @@ impl Asked {
             _ => None,
         }
     }
+}
+
+/// A request's body, whole, refused past `max_bytes`: the one frame most
+/// requests come in as it is, without copying or a list of frames.
+async fn read_whole<B>(
+    body: B,
+    max_bytes: usize,
+) -> Result<Bytes, Box<dyn std::error::Error + Send + Sync>>
+where
+    B: Body,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let body = Limited::new(body, max_bytes);
+    tokio::pin!(body);
+    let mut whole: Option<Bytes> = None;
+    let mut more: Option<BytesMut> = None;
+    while let Some(frame) = body.frame().await {
+        let Ok(mut data) = frame?.into_data() else {
+            continue;
+        };
+        // No copy for hyper's frames, which are `Bytes` already.
+        let data = data.copy_to_bytes(data.remaining());
+        match (&mut more, whole.take()) {
+            (Some(more), _) => more.extend_from_slice(&data),
+            (None, None) => whole = Some(data),
+            (None, Some(first)) => {
+                let mut joined = BytesMut::with_capacity(first.len() + data.len());
+                joined.extend_from_slice(&first);
+                joined.extend_from_slice(&data);
+                more = Some(joined);
+            }
+        }
+    }
+    Ok(match more {
+        Some(more) => more.freeze(),
+        None => whole.unwrap_or_default(),
+    })
 }
 
 /// Which tools of a server run as tasks (its `long_running` ones), in
