@@ -27,8 +27,12 @@
 //! With `--replicas`, it measures tool-mcp alone instead, across
 //! stateless replicas sharing one Redis (`src/replicas.rs`).
 //!
+//! With `--pin`, the load generator runs on the first core and each server
+//! on the others (`taskset`), so that the kernel cannot put the client and
+//! the server on one core for some rounds and on two for others.
+//!
 //! Usage: `mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W]
-//! [--python PATH] [--only NAME,..] [--replicas] [--write]`.
+//! [--python PATH] [--only NAME,..] [--pin] [--replicas] [--write]`.
 
 use std::fmt::Write as _;
 use std::net::TcpListener;
@@ -106,24 +110,27 @@ impl Server {
         }
     }
 
-    /// The command that serves on `port`.
+    /// The command that serves on `port`: on the cores of `--pin`, if
+    /// given (`taskset` runs it in its own process, so its id is the
+    /// server's).
     fn command(self, options: &Options, port: u16) -> Command {
         let port = port.to_string();
-        let mut command = match self {
-            Server::ToolMcp | Server::Rmcp => {
-                let bin = if self == Server::ToolMcp {
-                    "tool-mcp-server"
-                } else {
-                    "rmcp-server"
-                };
-                Command::new(sibling(bin))
-            }
-            Server::Python => {
-                let mut command = Command::new(&options.python);
-                command.arg(manifest_dir().join("python_server.py"));
+        let program: PathBuf = match self {
+            Server::ToolMcp => sibling("tool-mcp-server"),
+            Server::Rmcp => sibling("rmcp-server"),
+            Server::Python => options.python.clone(),
+        };
+        let mut command = match &options.pin {
+            Some(cores) => {
+                let mut command = Command::new("taskset");
+                command.args(["-c", cores]).arg(program);
                 command
             }
+            None => Command::new(program),
         };
+        if self == Server::Python {
+            command.arg(manifest_dir().join("python_server.py"));
+        }
         command
             .args(["--port", &port])
             .stdin(Stdio::null())
@@ -143,13 +150,16 @@ struct Options {
     servers: Vec<Server>,
     /// `--replicas`: tool-mcp across replicas on Redis (`src/replicas.rs`).
     replicas: bool,
+    /// `--pin`: the cores each server runs on (`taskset`'s list), the load
+    /// generator on core 0.
+    pin: Option<String>,
     write: bool,
     /// The arguments as given, for the command shown with the table.
     args: Vec<String>,
 }
 
 const USAGE: &str = "usage: mcp-load [--rounds R] [--calls N] [--clients C] [--warmup W] \
-                     [--python PATH] [--only tool-mcp,rmcp,python] [--replicas] [--write]";
+                     [--python PATH] [--only tool-mcp,rmcp,python] [--pin] [--replicas] [--write]";
 
 fn options() -> Options {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -161,6 +171,7 @@ fn options() -> Options {
         python: default_python(),
         servers: Server::ALL.to_vec(),
         replicas: false,
+        pin: None,
         write: false,
         args: args.clone(),
     };
@@ -172,6 +183,10 @@ fn options() -> Options {
         }
         if flag == "--replicas" {
             options.replicas = true;
+            continue;
+        }
+        if flag == "--pin" {
+            options.pin = Some(server_cores());
             continue;
         }
         let value = args.next().unwrap_or_else(|| panic!("{USAGE}"));
@@ -391,8 +406,18 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
         out,
         "{} `tools/call`s of `add_note` a run over {} concurrent sessions (one call in flight \
          each) after {} warm-up calls; {} rounds, the servers' order reversed every other \
-         round. Medians over the rounds, (min–max), n = {}. Both Rust servers set TCP_NODELAY, as `serve_http` does.\n",
-        options.calls, options.clients, options.warmup, options.rounds, options.rounds,
+         round. Medians over the rounds, (min–max), n = {}. Both Rust servers set TCP_NODELAY, as `serve_http` does.{}\n",
+        options.calls,
+        options.clients,
+        options.warmup,
+        options.rounds,
+        options.rounds,
+        match &options.pin {
+            Some(cores) => format!(
+                " The load generator runs on core 0, each server on cores {cores} (`--pin`)."
+            ),
+            None => String::new(),
+        },
     );
     let _ = writeln!(
         out,
@@ -463,7 +488,7 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
         out,
         "\nMachine: {} cores ({}), {}. Command: `(cd bench/mcp-load && cargo run --release -- {})`, \
          at `{}`, {}.",
-        std::thread::available_parallelism().map_or(0, usize::from),
+        machine_cores(),
         cpu_model(),
         output("rustc", &["--version"]),
         options.args.join(" "),
@@ -473,6 +498,38 @@ fn report(options: &Options, samples: &[(Server, Vec<Sample>)]) -> String {
     out
 }
 include!("../../report.rs");
+
+/// The machine's cores, as this process found them before `--pin` moved
+/// it to one.
+fn machine_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(0, usize::from))
+}
+
+/// The cores a server runs on with `--pin`: every core but the first,
+/// which is the load generator's, to which this process moves itself.
+fn server_cores() -> String {
+    let cores = machine_cores();
+    assert!(
+        cores >= 2,
+        "--pin needs 2 cores at least, one for the load generator"
+    );
+    let pid = std::process::id().to_string();
+    let pinned = std::process::Command::new("taskset")
+        .args(["-a", "-p", "-c", "0", &pid])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    assert!(
+        pinned,
+        "--pin: taskset could not move the load generator to core 0"
+    );
+    if cores == 2 {
+        "1".to_owned()
+    } else {
+        format!("1-{}", cores - 1)
+    }
+}
 
 fn main() {
     let options = options();
