@@ -114,7 +114,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
     /// The server's new list, in the registry.
     async fn relist(&self, peer: &Peer<RoleClient>) {
         let server = &self.shared.server;
-        match self.shared.connection.list(peer).await {
+        match self.shared.list(peer).await {
             Ok(listed) => {
                 if let Err(error) = self.shared.put(&self.handle, &listed, false) {
                     tracing::warn!(%server, %error, "the new tool list is not mounted");
@@ -162,7 +162,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                     continue;
                 }
             };
-            let listing = self.shared.connection.list(running.peer());
+            let listing = self.shared.list(running.peer());
             match tokio::time::timeout(self.connect_timeout, listing).await {
                 Ok(Ok(listed)) => {
                     self.shared.connection.up(ServerLink {
