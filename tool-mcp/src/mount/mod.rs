@@ -59,11 +59,12 @@ pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 8 * 1024 * 1024;
 
 /// The default bound on how many tools one server may list: ten thousand
-/// is a hundred times what the largest servers of note list, and still
-/// mounts in well under a second; past it a server is filling the registry
-/// and its memory (a hundred thousand tools held a gigabyte), and the
-/// model could not choose among them anyway. The same bound as a
-/// listing's resources and prompts ([`MAX_LISTED`]).
+/// is a hundred times what the largest servers of note list (about a
+/// hundred), and mounts in well under a second; past it a server is
+/// filling the registry and the process's memory (a hundred thousand
+/// tools take hundreds of megabytes), and no model could choose among
+/// them anyway. The same bound as a listing's resources and prompts
+/// ([`MAX_LISTED`]).
 pub const DEFAULT_MAX_TOOLS: usize = 10_000;
 
 /// How to reach an MCP server whose tools join a registry, and what they
