@@ -175,7 +175,13 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                     tracing::info!(%server, attempt, "started again");
                     return Some(running);
                 }
-                _ => tracing::warn!(%server, attempt, "started again, but did not list its tools"),
+                // A list over the mount's limit says so.
+                Ok(Err(error)) => {
+                    tracing::warn!(%server, attempt, %error, "started again, but its tools are not mounted");
+                }
+                Err(_) => {
+                    tracing::warn!(%server, attempt, "started again, but did not list its tools")
+                }
             }
         }
         None
