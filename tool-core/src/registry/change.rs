@@ -70,11 +70,12 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
     /// assert_eq!(registry.remove_all(["hello", "nobody"]), 1);
     /// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye"]);
     /// ```
-    pub fn remove_all<'a>(&mut self, names: impl IntoIterator<Item = &'a str>) -> usize {
+    pub fn remove_all(&mut self, names: impl IntoIterator<Item = impl AsRef<str>>) -> usize {
         let mut gone = vec![false; self.entries.len()];
         let mut listed = 0;
-        let mut others: HashSet<&str> = HashSet::new();
+        let mut others: HashSet<String> = HashSet::new();
         for name in names {
+            let name = name.as_ref();
             match self.index.get(name) {
                 Some(&at) if !gone[at] => {
                     gone[at] = true;
@@ -82,7 +83,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 }
                 Some(_) => {}
                 None if !self.disabled.is_empty() => {
-                    others.insert(name);
+                    others.insert(name.to_owned());
                 }
                 None => {}
             }

@@ -211,7 +211,7 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
     /// assert_eq!(handle.remove_all(["hello"]), 0);
     /// assert_eq!(handle.version(), 1);
     /// ```
-    pub fn remove_all<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> usize {
+    pub fn remove_all(&self, names: impl IntoIterator<Item = impl AsRef<str>>) -> usize {
         let mut removed = 0;
         self.change_if(|next| {
             removed = next.remove_all(names);

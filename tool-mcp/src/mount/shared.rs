@@ -110,7 +110,7 @@ impl MountShared {
         // first list a name another tool holds is the mount's error, and
         // the registry is left as it was.
         let merged = handle.try_update(|registry| {
-            registry.remove_all(before.iter().map(String::as_str));
+            registry.remove_all(&before);
             let merged = registry.merge_passing(composed);
             let clashes: Vec<String> = merged
                 .iter()
@@ -164,7 +164,7 @@ impl MountShared {
         }
         let names = std::mem::take(&mut state.names);
         if !names.is_empty() {
-            handle.update(|registry| registry.remove_all(names.iter().map(String::as_str)));
+            handle.update(|registry| registry.remove_all(&names));
         }
     }
 }
