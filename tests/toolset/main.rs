@@ -3,4 +3,5 @@
 
 mod compose;
 mod handle;
+mod many;
 mod view;

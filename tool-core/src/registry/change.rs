@@ -3,6 +3,7 @@
 //! [`RegistryHandle`](crate::toolset::RegistryHandle) changes while calls
 //! run on the version before.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::dispatch::entry::Entry;
@@ -48,6 +49,67 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         true
     }
 
+    /// Removes every tool of those names, enabled or disabled, in one pass
+    /// however many they are; how many there were. The others keep their
+    /// order. What taking out a set of tools from elsewhere needs (a
+    /// mounted server's): [`remove`](Self::remove) of each, one after
+    /// another, would go over the list once per tool.
+    ///
+    /// ```
+    /// use tool_core::{ToolRegistry, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Say goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// let mut registry: ToolRegistry = ToolRegistry::new().with(Hello).with(Goodbye);
+    /// assert_eq!(registry.remove_all(["hello", "nobody"]), 1);
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye"]);
+    /// ```
+    pub fn remove_all(&mut self, names: impl IntoIterator<Item = impl AsRef<str>>) -> usize {
+        let mut gone = vec![false; self.entries.len()];
+        let mut listed = 0;
+        let mut others: HashSet<String> = HashSet::new();
+        for name in names {
+            let name = name.as_ref();
+            match self.index.get(name) {
+                Some(&at) if !gone[at] => {
+                    gone[at] = true;
+                    listed += 1;
+                }
+                Some(_) => {}
+                None if !self.disabled.is_empty() => {
+                    others.insert(name.to_owned());
+                }
+                None => {}
+            }
+        }
+        let before = self.disabled.len();
+        if !others.is_empty() {
+            self.disabled
+                .retain(|(entry, _)| !others.contains(&*entry.name));
+        }
+        let removed = listed + (before - self.disabled.len());
+        if listed > 0 {
+            let mut at = 0;
+            self.entries.retain(|_| {
+                at += 1;
+                !gone[at - 1]
+            });
+            let mut at = 0;
+            self.definitions.retain(|_| {
+                at += 1;
+                !gone[at - 1]
+            });
+            self.reindex();
+        }
+        removed
+    }
+
     /// Takes a tool out of the list and out of reach, keeping it to
     /// [`enable`](Self::enable) again; whether an enabled tool of that
     /// name was there. No provider's definitions show it, and a call gets
@@ -81,7 +143,13 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let entry = self.entries.remove(at);
         let definition = self.definitions.remove(at);
         self.disabled.push((entry, definition));
-        self.reindex();
+        if at == self.entries.len() {
+            // The last: no other tool moved (a set of tools merged disabled).
+            self.index.remove(name);
+            self.cached.clear();
+        } else {
+            self.reindex();
+        }
         true
     }
 

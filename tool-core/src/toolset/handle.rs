@@ -189,6 +189,37 @@ impl<Ctx: Send + Sync + 'static> RegistryHandle<Ctx> {
         self.change_if(|next| next.remove(name))
     }
 
+    /// [`ToolRegistry::remove_all`], as one next version when there was
+    /// any such tool: a set of tools leaves in one pass, and whoever
+    /// follows the changes sees one.
+    ///
+    /// ```
+    /// use tool_core::toolset::RegistryHandle;
+    /// use tool_core::{ToolRegistry, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Say goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new().with(Hello).with(Goodbye));
+    /// assert_eq!(handle.remove_all(["hello", "goodbye"]), 2);
+    /// assert_eq!(handle.version(), 1);
+    /// assert_eq!(handle.remove_all(["hello"]), 0);
+    /// assert_eq!(handle.version(), 1);
+    /// ```
+    pub fn remove_all(&self, names: impl IntoIterator<Item = impl AsRef<str>>) -> usize {
+        let mut removed = 0;
+        self.change_if(|next| {
+            removed = next.remove_all(names);
+            removed > 0
+        });
+        removed
+    }
+
     /// [`ToolRegistry::disable`], as the next version when it changed
     /// something.
     pub fn disable(&self, name: &str) -> bool {

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use rmcp::model::Tool as Listed;
+use rmcp::model::{PaginatedRequestParams, Tool as Listed};
 use rmcp::service::{Peer, RoleClient, ServiceError};
 
 use super::progress::Reports;
@@ -26,6 +26,15 @@ pub(crate) enum Gone {
     /// The server's connection ended, and the mount does not start it
     /// again.
     Ended,
+}
+
+/// Why a listing of the server's tools was not taken.
+#[derive(Debug)]
+pub(crate) enum ListFailed {
+    /// The server did not answer as MCP says.
+    Service(ServiceError),
+    /// It listed more tools than the mount takes: as many as were read.
+    TooMany(usize),
 }
 
 pub(crate) struct Connection {
@@ -60,10 +69,31 @@ impl Connection {
     }
 
     /// Every page of the server's tools, through `peer`, with which of
-    /// them run as tasks noted on the way.
-    pub(crate) async fn list(&self, peer: &Peer<RoleClient>) -> Result<Vec<Listed>, ServiceError> {
+    /// them run as tasks noted on the way; no page more once they are more
+    /// than `max`, so that a server listing without end is not read to
+    /// its end.
+    pub(crate) async fn list(
+        &self,
+        peer: &Peer<RoleClient>,
+        max: usize,
+    ) -> Result<Vec<Listed>, ListFailed> {
         self.tasks.clear();
-        peer.list_all_tools().await
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = peer
+                .list_tools(Some(PaginatedRequestParams::default().with_cursor(cursor)))
+                .await
+                .map_err(ListFailed::Service)?;
+            tools.extend(page.tools);
+            if tools.len() > max {
+                return Err(ListFailed::TooMany(tools.len()));
+            }
+            cursor = page.next_cursor;
+            if cursor.is_none() {
+                return Ok(tools);
+            }
+        }
     }
 
     /// The connection to call through, or why a tool cannot be called:

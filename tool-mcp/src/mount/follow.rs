@@ -114,7 +114,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
     /// The server's new list, in the registry.
     async fn relist(&self, peer: &Peer<RoleClient>) {
         let server = &self.shared.server;
-        match self.shared.connection.list(peer).await {
+        match self.shared.list(peer).await {
             Ok(listed) => {
                 if let Err(error) = self.shared.put(&self.handle, &listed, false) {
                     tracing::warn!(%server, %error, "the new tool list is not mounted");
@@ -162,7 +162,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                     continue;
                 }
             };
-            let listing = self.shared.connection.list(running.peer());
+            let listing = self.shared.list(running.peer());
             match tokio::time::timeout(self.connect_timeout, listing).await {
                 Ok(Ok(listed)) => {
                     self.shared.connection.up(ServerLink {
@@ -175,7 +175,13 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                     tracing::info!(%server, attempt, "started again");
                     return Some(running);
                 }
-                _ => tracing::warn!(%server, attempt, "started again, but did not list its tools"),
+                // A list over the mount's limit says so.
+                Ok(Err(error)) => {
+                    tracing::warn!(%server, attempt, %error, "started again, but its tools are not mounted");
+                }
+                Err(_) => {
+                    tracing::warn!(%server, attempt, "started again, but did not list its tools")
+                }
             }
         }
         None

@@ -58,6 +58,15 @@ pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 /// context filled.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 8 * 1024 * 1024;
 
+/// The default bound on how many tools one server may list: ten thousand
+/// is a hundred times what the largest servers of note list (about a
+/// hundred), and mounts in well under a second; past it a server is
+/// filling the registry and the process's memory (a hundred thousand
+/// tools take hundreds of megabytes), and no model could choose among
+/// them anyway. The same bound as a listing's resources and prompts
+/// ([`MAX_LISTED`]).
+pub const DEFAULT_MAX_TOOLS: usize = 10_000;
+
 /// How to reach an MCP server whose tools join a registry, and what they
 /// go through on the way ([`Mount::compose`]).
 ///
@@ -119,6 +128,7 @@ impl Mount {
             limits: Limits {
                 description_bytes: DEFAULT_MAX_DESCRIPTION_BYTES,
                 result_bytes: DEFAULT_MAX_RESULT_BYTES,
+                tools: DEFAULT_MAX_TOOLS,
             },
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
@@ -160,6 +170,19 @@ impl Mount {
     #[must_use]
     pub fn max_description_bytes(mut self, limit: usize) -> Self {
         self.limits.description_bytes = limit;
+        self
+    }
+
+    /// The most tools the server may list ([`DEFAULT_MAX_TOOLS`]): a
+    /// longer list is refused whole, at connecting
+    /// ([`MountError::TooManyTools`], naming the server, the count and the
+    /// limit) and nothing is mounted; a longer list sent later is not put
+    /// in, and the tools before it stay. The listing is not read past the
+    /// limit: counted before the mount's rules, so a server of many tools
+    /// of which a few are wanted needs a higher limit.
+    #[must_use]
+    pub fn max_tools(mut self, limit: usize) -> Self {
+        self.limits.tools = limit;
         self
     }
 
@@ -252,11 +275,10 @@ impl Mount {
             lenient: self.lenient,
             state: Mutex::default(),
         });
-        let listing =
-            tokio::time::timeout(self.connect_timeout, shared.connection.list(running.peer()));
+        let listing = tokio::time::timeout(self.connect_timeout, shared.list(running.peer()));
         let listed = match listing.await {
             Ok(Ok(listed)) => listed,
-            Ok(Err(error)) => return Err(shared.list_error(error.to_string())),
+            Ok(Err(error)) => return Err(error),
             Err(_) => {
                 return Err(
                     shared.list_error(format!("no answer within {:?}", self.connect_timeout))

@@ -120,6 +120,24 @@ pub enum MountError {
         /// What went wrong.
         reason: String,
     },
+    /// The server listed more tools than the mount takes
+    /// ([`Mount::max_tools`](super::Mount::max_tools)): a server filling
+    /// the registry and the model's context. None of its tools is
+    /// mounted.
+    #[error(
+        "the MCP server `{server}` lists more tools than a mount takes: {listed} read before \
+         the listing was stopped, at most {max} taken; raise the limit with \
+         `Mount::max_tools` if they are all wanted"
+    )]
+    TooManyTools {
+        /// The mount's name for the server.
+        server: String,
+        /// How many tools had been read when the listing was stopped:
+        /// the server lists at least this many.
+        listed: usize,
+        /// The most the mount takes.
+        max: usize,
+    },
     /// A rule of the mount's [`Compose`](tool_core::toolset::Compose)
     /// cannot be applied to the server's tools.
     #[error("the tools of the MCP server `{server}` cannot join the registry: {error}")]

@@ -23,6 +23,8 @@ use super::unfinished::{GiveUp, Unfinished};
 pub(crate) struct Limits {
     pub(crate) description_bytes: usize,
     pub(crate) result_bytes: usize,
+    /// The most tools a listing may hold.
+    pub(crate) tools: usize,
 }
 
 /// A tool of a mounted server.

@@ -3,14 +3,16 @@
 //! registry, put there from each list the server sends, and taken out when
 //! the mount ends.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rmcp::model::Tool as Listed;
+use rmcp::service::{Peer, RoleClient};
 use tool_core::ToolRegistry;
 use tool_core::registry::RegistryError;
 use tool_core::toolset::{Compose, RegistryHandle};
 
-use super::connection::{Connection, Gone};
+use super::connection::{Connection, Gone, ListFailed};
 use super::remote::{Limits, RemoteTool};
 use super::{MountError, Refused};
 
@@ -44,6 +46,21 @@ impl MountShared {
         MountError::List {
             server: self.server.to_string(),
             reason,
+        }
+    }
+
+    /// The server's tools, every page, through `peer`; a listing of more
+    /// than the mount takes is an error naming the server, the count and
+    /// the limit.
+    pub(crate) async fn list(&self, peer: &Peer<RoleClient>) -> Result<Vec<Listed>, MountError> {
+        match self.connection.list(peer, self.limits.tools).await {
+            Ok(listed) => Ok(listed),
+            Err(ListFailed::Service(error)) => Err(self.list_error(error.to_string())),
+            Err(ListFailed::TooMany(listed)) => Err(MountError::TooManyTools {
+                server: self.server.to_string(),
+                listed,
+                max: self.limits.tools,
+            }),
         }
     }
 
@@ -93,9 +110,7 @@ impl MountShared {
         // first list a name another tool holds is the mount's error, and
         // the registry is left as it was.
         let merged = handle.try_update(|registry| {
-            for name in &before {
-                registry.remove(name);
-            }
+            registry.remove_all(&before);
             let merged = registry.merge_passing(composed);
             let clashes: Vec<String> = merged
                 .iter()
@@ -121,14 +136,18 @@ impl MountShared {
             }
         };
         let mut names = offered;
+        let mut left_out = HashSet::new();
         for error in merged {
             let tool = refused_name(&error);
-            names.retain(|name| *name != tool);
             tracing::warn!(server = %self.server, %tool, %error, "tool not mounted");
+            left_out.insert(tool.clone());
             refused.push(Refused {
                 tool,
                 reason: error.to_string(),
             });
+        }
+        if !left_out.is_empty() {
+            names.retain(|name| !left_out.contains(name));
         }
         state.names = names;
         state.refused = refused;
@@ -145,11 +164,7 @@ impl MountShared {
         }
         let names = std::mem::take(&mut state.names);
         if !names.is_empty() {
-            handle.update(|registry| {
-                for name in &names {
-                    registry.remove(name);
-                }
-            });
+            handle.update(|registry| registry.remove_all(&names));
         }
     }
 }

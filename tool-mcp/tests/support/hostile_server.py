@@ -3,7 +3,8 @@ library only): tools whose names, schemas and descriptions a registry
 refuses, and calls that hang, crash the server, answer what is not MCP's,
 print garbage, or send media over the limit; one whose progress comes in
 a burst, with its answer, in one write; and tools listed as run by tasks
-that answer at once, lose their task, or never end it."""
+that answer at once, lose their task, or never end it; or, set so, a
+hundred thousand tools."""
 
 import base64
 import json
@@ -48,6 +49,14 @@ TOOLS = [
 
 CANCELLED = []
 
+# With HOSTILE_TOOLS=n, the server lists n tools of its own instead (a
+# server filling the registry), HOSTILE_PAGE at a time when that is set.
+MANY = int(os.environ.get("HOSTILE_TOOLS", "0"))
+PAGE = int(os.environ.get("HOSTILE_PAGE", "0")) or MANY
+if MANY:
+    TOOLS = [{"name": "many_%d" % at, "description": "One of many.",
+              "inputSchema": {"type": "object"}} for at in range(MANY)]
+
 
 def send(message):
     sys.stdout.write(json.dumps(message) + "\n")
@@ -63,7 +72,11 @@ def answer(request):
             "capabilities": {"tools": {"listChanged": True}},
             "serverInfo": {"name": "hostile", "version": "0.0.1"}}})
     elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
+        start = int((request.get("params") or {}).get("cursor") or 0)
+        result = {"tools": TOOLS[start:start + PAGE] if MANY else TOOLS}
+        if MANY and start + PAGE < MANY:
+            result["nextCursor"] = str(start + PAGE)
+        send({"jsonrpc": "2.0", "id": rid, "result": result})
     elif method == "tools/call":
         name = request["params"]["name"]
         arguments = request["params"].get("arguments") or {}
