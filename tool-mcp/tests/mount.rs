@@ -362,6 +362,35 @@ async fn a_hostile_server_ends_in_refusals_and_error_results_never_a_panic() {
 }
 
 #[tokio::test]
+async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
+    let handle = RegistryHandle::new(
+        ToolRegistry::builder()
+            .default_timeout(Duration::from_secs(20))
+            .build(),
+    );
+    let mut command = hostile_server();
+    command.arg("--io");
+    let _mounted = Mount::stdio("hostile", command)
+        .no_restart()
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    // A line of stderr that is not UTF-8, then one of twenty megabytes
+    // without an end: both read past, and the server, whose stderr is
+    // still read, keeps answering.
+    let garbage = call(&handle, "stderr_garbage", json!({})).await;
+    assert_eq!(garbage.model_text(), "wrote");
+    let flood = call(&handle, "stderr_flood", json!({})).await;
+    assert_eq!(flood.model_text(), "flooded");
+    assert_eq!(
+        call(&handle, "good", json!({"text": "still here"}))
+            .await
+            .model_text(),
+        "still here"
+    );
+}
+
+#[tokio::test]
 async fn a_hostile_servers_task_tools_end_in_results_or_error_results() {
     let handle = quick();
     let _mounted = Mount::stdio("hostile", hostile_server())

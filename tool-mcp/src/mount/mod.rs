@@ -25,6 +25,7 @@ mod mounted;
 mod progress;
 mod remote;
 mod shared;
+mod stderr;
 mod tap;
 mod task_call;
 mod task_tools;

@@ -2,8 +2,9 @@
 library only): tools whose names, schemas and descriptions a registry
 refuses, and calls that hang, crash the server, answer what is not MCP's,
 print garbage, or send media over the limit; one whose progress comes in
-a burst, with its answer, in one write; and tools listed as run by tasks
-that answer at once, lose their task, or never end it."""
+a burst, with its answer, in one write; tools listed as run by tasks
+that answer at once, lose their task, or never end it; and, with `--io`,
+stderr that is not UTF-8 or has no line's end."""
 
 import base64
 import json
@@ -46,6 +47,18 @@ TOOLS = [
      "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
 ]
 
+# With `--io`, tools that try the mount's reading of the server's output:
+# its stderr.
+IO_TOOLS = [
+    {"name": "stderr_garbage", "description": "A line of stderr that is not UTF-8.",
+     "inputSchema": {"type": "object"}},
+    {"name": "stderr_flood", "description": "Twenty megabytes of stderr in one line.",
+     "inputSchema": {"type": "object"}},
+]
+
+if "--io" in sys.argv:
+    TOOLS = [TOOLS[0]] + IO_TOOLS
+
 CANCELLED = []
 
 
@@ -79,6 +92,16 @@ def answer(request):
             text = arguments.get("text", "")
             send({"jsonrpc": "2.0", "id": rid,
                   "result": {"content": [{"type": "text", "text": text}]}})
+        elif name == "stderr_garbage":
+            sys.stderr.buffer.write(b"\xff\xfe not UTF-8\n")
+            sys.stderr.flush()
+            send({"jsonrpc": "2.0", "id": rid,
+                  "result": {"content": [{"type": "text", "text": "wrote"}]}})
+        elif name == "stderr_flood":
+            sys.stderr.write("e" * (20 * 1000 * 1000))
+            sys.stderr.flush()
+            send({"jsonrpc": "2.0", "id": rid,
+                  "result": {"content": [{"type": "text", "text": "flooded"}]}})
         elif name == "hang":
             pass
         elif name == "crash":
