@@ -388,6 +388,26 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
             .model_text(),
         "still here"
     );
+    // An answer too large to read ends the call at once, saying so.
+    let started = std::time::Instant::now();
+    let huge = call(&handle, "huge_answer", json!({})).await;
+    assert!(huge.is_error());
+    assert_eq!(
+        huge.model_text(),
+        "the MCP server `hostile` answered `huge_answer` with a message over \
+         16777216 bytes, too large to read"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        call(&handle, "good", json!({"text": "and after"}))
+            .await
+            .model_text(),
+        "and after"
+    );
 }
 
 #[tokio::test]

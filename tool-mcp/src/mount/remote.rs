@@ -15,6 +15,8 @@ use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
 use super::connection::{Connection, ServerLink};
+use super::oversized;
+use super::tap::MAX_MESSAGE_BYTES;
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
 
@@ -207,6 +209,10 @@ impl RemoteTool {
     fn failed(&self, shown: &str, error: &ServiceError) -> String {
         let server = &self.connection.server;
         match error {
+            ServiceError::McpError(error) if oversized::is_too_large(error) => format!(
+                "the MCP server `{server}` answered `{shown}` with a message over \
+                 {MAX_MESSAGE_BYTES} bytes, too large to read"
+            ),
             ServiceError::McpError(error) => {
                 format!(
                     "the MCP server `{server}` refused to call `{shown}`: {}",

@@ -29,6 +29,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::mpsc;
 
+use super::lines::Lines;
 use super::progress::Reports;
 use super::task_tools::TaskTools;
 
@@ -42,15 +43,16 @@ pub(crate) struct Heard {
 
 impl Heard {
     /// Reads one whole message from the server, before rmcp does.
-    fn note(&self, message: &[u8]) {
+    pub(crate) fn note(&self, message: &[u8]) {
         self.tasks.note(message);
         self.reports.note(message);
     }
 }
 
 /// The bytes of one message read for [`Heard::note`] at most, as rmcp
-/// bounds a line of stdio: a longer one passes through unread.
-const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// bounds a line of stdio: a longer one is not read, and, over stdio, an
+/// error answers for it (`lines.rs`).
+pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// The redirects one request follows at most.
 const MAX_REDIRECTS: usize = 10;
@@ -63,6 +65,8 @@ const EXIT_GRACE: Duration = Duration::from_secs(3);
 pub(crate) struct ChildOutput {
     stdout: ChildStdout,
     lines: Lines,
+    /// What rmcp is to read before the next read of the output.
+    after: Vec<u8>,
     heard: Heard,
 }
 
@@ -71,42 +75,8 @@ impl ChildOutput {
         Self {
             stdout,
             lines: Lines::default(),
+            after: Vec::new(),
             heard,
-        }
-    }
-}
-
-/// The line being read, across reads.
-#[derive(Default)]
-struct Lines {
-    line: Vec<u8>,
-    /// The current line is over [`MAX_MESSAGE_BYTES`]: not kept.
-    overlong: bool,
-}
-
-impl Lines {
-    /// Takes in what was read, and notes each line it ends.
-    fn scan(&mut self, mut read: &[u8], heard: &Heard) {
-        while !read.is_empty() {
-            let (part, ends) = match memchr::memchr(b'\n', read) {
-                Some(at) => (&read[..at], Some(at + 1)),
-                None => (read, None),
-            };
-            if !self.overlong {
-                if self.line.len() + part.len() > MAX_MESSAGE_BYTES {
-                    self.overlong = true;
-                    self.line = Vec::new();
-                } else {
-                    self.line.extend_from_slice(part);
-                }
-            }
-            let Some(rest) = ends else { return };
-            if !self.overlong {
-                heard.note(&self.line);
-            }
-            self.line.clear();
-            self.overlong = false;
-            read = &read[rest..];
         }
     }
 }
@@ -118,10 +88,31 @@ impl AsyncRead for ChildOutput {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
         let this = self.get_mut();
-        let before = buf.filled().len();
-        ready!(Pin::new(&mut this.stdout).poll_read(cx, buf))?;
-        this.lines.scan(&buf.filled()[before..], &this.heard);
-        Poll::Ready(Ok(()))
+        loop {
+            // What the scan put after a read goes first, in order.
+            if !this.after.is_empty() {
+                let given = this.after.len().min(buf.remaining());
+                buf.put_slice(&this.after[..given]);
+                this.after.drain(..given);
+                return Poll::Ready(Ok(()));
+            }
+            let before = buf.filled().len();
+            ready!(Pin::new(&mut this.stdout).poll_read(cx, buf))?;
+            let read = buf.filled().len() - before;
+            if read == 0 {
+                return Poll::Ready(Ok(()));
+            }
+            let kept = this.lines.scan(
+                &mut buf.filled_mut()[before..],
+                &this.heard,
+                &mut this.after,
+            );
+            buf.set_filled(before + kept);
+            // Nothing given would read as the output's end: read on.
+            if kept > 0 {
+                return Poll::Ready(Ok(()));
+            }
+        }
     }
 }
 
@@ -480,28 +471,5 @@ impl Stream for TappedEvents {
             this.heard.note(data.as_bytes());
         }
         Poll::Ready(event)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_are_read_whole_across_reads() {
-        let heard = Heard {
-            tasks: Arc::default(),
-            reports: Arc::default(),
-        };
-        let mut lines = Lines::default();
-        let page = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"research","inputSchema":{},"execution":{"taskSupport":"required"}}]}}"#;
-        let mut stream = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n".to_vec();
-        stream.extend_from_slice(page);
-        stream.push(b'\n');
-        for chunk in stream.chunks(7) {
-            lines.scan(chunk, &heard);
-        }
-        assert!(heard.tasks.contains("research"));
-        assert!(lines.line.is_empty(), "nothing left over at a line's end");
     }
 }

@@ -4,7 +4,7 @@ refuses, and calls that hang, crash the server, answer what is not MCP's,
 print garbage, or send media over the limit; one whose progress comes in
 a burst, with its answer, in one write; tools listed as run by tasks
 that answer at once, lose their task, or never end it; and, with `--io`,
-stderr that is not UTF-8 or has no line's end."""
+stderr that is not UTF-8 or has no line's end, and an answer too large."""
 
 import base64
 import json
@@ -48,11 +48,13 @@ TOOLS = [
 ]
 
 # With `--io`, tools that try the mount's reading of the server's output:
-# its stderr.
+# its stderr, and answers too large to read.
 IO_TOOLS = [
     {"name": "stderr_garbage", "description": "A line of stderr that is not UTF-8.",
      "inputSchema": {"type": "object"}},
     {"name": "stderr_flood", "description": "Twenty megabytes of stderr in one line.",
+     "inputSchema": {"type": "object"}},
+    {"name": "huge_answer", "description": "Fifty megabytes of text in one answer.",
      "inputSchema": {"type": "object"}},
 ]
 
@@ -102,6 +104,9 @@ def answer(request):
             sys.stderr.flush()
             send({"jsonrpc": "2.0", "id": rid,
                   "result": {"content": [{"type": "text", "text": "flooded"}]}})
+        elif name == "huge_answer":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": "z" * (50 * 1000 * 1000)}]}})
         elif name == "hang":
             pass
         elif name == "crash":
