@@ -370,11 +370,35 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
     );
     let mut command = hostile_server();
     command.arg("--io");
-    let _mounted = Mount::stdio("hostile", command)
+    let mounted = Mount::stdio("hostile", command)
         .no_restart()
         .mount(&handle)
         .await
         .expect("mounted");
+    // Schemas too large or too deep are left out, the other tools
+    // mounted.
+    assert_eq!(
+        mounted.tools(),
+        ["good", "stderr_garbage", "stderr_flood", "huge_answer"]
+    );
+    let refused: Vec<(String, String)> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| (refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            (
+                "huge_schema".to_owned(),
+                "its input schema is 1000034 bytes, over the mount's limit of 65536".to_owned()
+            ),
+            (
+                "deep_schema".to_owned(),
+                "its input schema is nested 80 deep, over the mount's limit of 64".to_owned()
+            ),
+        ]
+    );
     // A line of stderr that is not UTF-8, then one of twenty megabytes
     // without an end: both read past, and the server, whose stderr is
     // still read, keeps answering.

@@ -10,8 +10,8 @@
 //! [`lenient`](Mount::lenient).
 //!
 //! The server is not trusted: a tool it lists with a name providers
-//! refuse, a schema that does not compile or a description over the limit
-//! is left out ([`Mounted::refused`] says which and why, naming the
+//! refuse, a schema that does not compile, is too large or too deep, or a
+//! description over the limit is left out ([`Mounted::refused`] says which and why, naming the
 //! server); a call it fails, answers with something that is not MCP's, or
 //! never answers ends in an error result that says so, within the call's
 //! time limit; the other tools keep working. Every text the model reads
@@ -55,6 +55,16 @@ use task_tools::TaskTools;
 /// The default bound on a listed tool's description: a longer one is a
 /// server filling the model's context, and the tool is left out.
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
+
+/// The bound on a listed tool's input schema, in bytes of its JSON: a
+/// larger one is a server filling the model's context, and the tool is
+/// left out.
+pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+
+/// The bound on how deep a listed tool's input schema is nested (an
+/// object or array one level, each value in it one more): a deeper one is
+/// left out.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// The default bound on a call's result (a single text's bytes, the JSON
 /// of anything else): a larger one is an error result, not the model's

@@ -4,7 +4,8 @@ refuses, and calls that hang, crash the server, answer what is not MCP's,
 print garbage, or send media over the limit; one whose progress comes in
 a burst, with its answer, in one write; tools listed as run by tasks
 that answer at once, lose their task, or never end it; and, with `--io`,
-stderr that is not UTF-8 or has no line's end, and an answer too large."""
+stderr that is not UTF-8 or has no line's end, an answer too large, and
+schemas too large or nested too deep."""
 
 import base64
 import json
@@ -48,7 +49,7 @@ TOOLS = [
 ]
 
 # With `--io`, tools that try the mount's reading of the server's output:
-# its stderr, and answers too large to read.
+# its stderr, answers too large to read, and schemas too large or too deep.
 IO_TOOLS = [
     {"name": "stderr_garbage", "description": "A line of stderr that is not UTF-8.",
      "inputSchema": {"type": "object"}},
@@ -56,7 +57,19 @@ IO_TOOLS = [
      "inputSchema": {"type": "object"}},
     {"name": "huge_answer", "description": "Fifty megabytes of text in one answer.",
      "inputSchema": {"type": "object"}},
+    {"name": "huge_schema", "description": "A schema of a megabyte.",
+     "inputSchema": {"type": "object", "description": "d" * (1000 * 1000)}},
+    {"name": "deep_schema", "description": "A schema nested 80 deep.",
+     "inputSchema": {"type": "object", "x": "@NESTED 79@"}},
 ]
+
+
+def nested(text):
+    """Each `"@NESTED n@"` in `text` as n arrays, one in the other (more
+    than `json` writes)."""
+    for depth in (79,):
+        text = text.replace('"@NESTED %d@"' % depth, "[" * depth + "]" * depth)
+    return text
 
 if "--io" in sys.argv:
     TOOLS = [TOOLS[0]] + IO_TOOLS
@@ -65,7 +78,7 @@ CANCELLED = []
 
 
 def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.write(nested(json.dumps(message)) + "\n")
     sys.stdout.flush()
 
 
