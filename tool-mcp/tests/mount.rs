@@ -376,7 +376,7 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
         .await
         .expect("mounted");
     // Schemas too large or too deep are left out, the other tools
-    // mounted.
+    // mounted; even one too deep to read (serde_json's limit is 128).
     assert_eq!(
         mounted.tools(),
         ["good", "stderr_garbage", "stderr_flood", "huge_answer"]
@@ -389,6 +389,11 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
     assert_eq!(
         refused,
         [
+            (
+                "deeper_schema".to_owned(),
+                "it is nested 1001 deep in the server's list, over the mount's limit of 64"
+                    .to_owned()
+            ),
             (
                 "huge_schema".to_owned(),
                 "its input schema is 1000034 bytes, over the mount's limit of 65536".to_owned()

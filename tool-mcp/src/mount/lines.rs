@@ -3,7 +3,9 @@
 //! [`MAX_MESSAGE_BYTES`] is cut short where it crosses the limit (rmcp
 //! drops what it had of it, unparsable), the rest of it passes unkept,
 //! and, when it answers a request, an error answer stands in for it
-//! ([`Scan`]), so that the call ends at once, saying why.
+//! ([`Scan`]), so that the call ends at once, saying why; a `tools/list`
+//! answer nested too deep for rmcp is given again without its tools
+//! nested too deep ([`TooDeep`](super::deep::TooDeep)).
 
 use super::oversized::Scan;
 use super::tap::{Heard, MAX_MESSAGE_BYTES};
@@ -55,7 +57,15 @@ impl Lines {
                 pass(read, at, end + usize::from(ends), after);
                 self.line.extend_from_slice(&read[at..end]);
                 if ends {
-                    heard.note(&self.line);
+                    // A listing too deep for rmcp, which drops it unread,
+                    // is given again without its tools nested too deep.
+                    match heard.too_deep.rewrite(&self.line) {
+                        Some(again) => {
+                            heard.note(&again);
+                            after.extend_from_slice(&again);
+                        }
+                        None => heard.note(&self.line),
+                    }
                 }
             }
             if ends {
@@ -78,6 +88,7 @@ mod tests {
         Heard {
             tasks: Arc::default(),
             reports: Arc::default(),
+            too_deep: Arc::default(),
         }
     }
 

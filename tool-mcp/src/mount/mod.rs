@@ -20,6 +20,7 @@
 mod catalog;
 mod connect;
 mod connection;
+mod deep;
 mod follow;
 mod lines;
 mod mounted;
@@ -43,6 +44,7 @@ use tool_core::toolset::{Compose, RegistryHandle};
 pub use catalog::MAX_LISTED;
 use connect::{Client, ServerLocation};
 use connection::{Connection, ServerLink};
+use deep::TooDeep;
 use follow::Follow;
 pub use follow::Restart;
 pub use mounted::{MountError, Mounted, Refused};
@@ -63,7 +65,8 @@ pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
 
 /// The bound on how deep a listed tool's input schema is nested (an
 /// object or array one level, each value in it one more): a deeper one is
-/// left out.
+/// left out; one too deep to read at all is taken out of the server's
+/// list, so that the other tools are mounted.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// The default bound on a call's result (a single text's bytes, the JSON
@@ -234,9 +237,11 @@ impl Mount {
         let changed = Arc::new(Notify::new());
         let client = Client::new(Arc::clone(&changed));
         let tasks = Arc::new(TaskTools::default());
+        let too_deep = Arc::new(TooDeep::default());
         let heard = Heard {
             tasks: Arc::clone(&tasks),
             reports: Arc::new(Reports::default()),
+            too_deep: Arc::clone(&too_deep),
         };
         let reports = Arc::clone(&heard.reports);
         let (alive, ended) = alive();
@@ -255,6 +260,7 @@ impl Mount {
             Arc::clone(&server),
             link,
             tasks,
+            too_deep,
             self.restart.is_some(),
         ));
         let shared = Arc::new(MountShared {

@@ -29,16 +29,20 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::mpsc;
 
+use super::deep::TooDeep;
 use super::lines::Lines;
 use super::progress::Reports;
 use super::task_tools::TaskTools;
 
 /// What the mount reads from one connection's messages: which of the
-/// server's tools run as tasks, and the progress of its calls.
+/// server's tools run as tasks, the progress of its calls, and, over
+/// stdio, which tools are nested too deep to read.
 #[derive(Clone)]
 pub(crate) struct Heard {
     pub(crate) tasks: Arc<TaskTools>,
     pub(crate) reports: Arc<Reports>,
+    /// The tools left out of a listing as nested too deep to read.
+    pub(crate) too_deep: Arc<TooDeep>,
 }
 
 impl Heard {

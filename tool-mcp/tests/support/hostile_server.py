@@ -61,13 +61,15 @@ IO_TOOLS = [
      "inputSchema": {"type": "object", "description": "d" * (1000 * 1000)}},
     {"name": "deep_schema", "description": "A schema nested 80 deep.",
      "inputSchema": {"type": "object", "x": "@NESTED 79@"}},
+    {"name": "deeper_schema", "description": "A schema nested 1,000 deep.",
+     "inputSchema": {"type": "object", "x": "@NESTED 999@"}},
 ]
 
 
 def nested(text):
     """Each `"@NESTED n@"` in `text` as n arrays, one in the other (more
     than `json` writes)."""
-    for depth in (79,):
+    for depth in (79, 999):
         text = text.replace('"@NESTED %d@"' % depth, "[" * depth + "]" * depth)
     return text
 
