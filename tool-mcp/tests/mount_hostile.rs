@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_core::toolset::RegistryHandle;
-use tool_core::{ToolContext, ToolRegistry, ToolResult};
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_mcp::McpServer;
 use tool_mcp::mount::Mount;
 
 /// The hostile test server, with its tools that try the mount's reading.
@@ -96,4 +97,62 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
             .model_text(),
         "and after"
     );
+}
+
+/// Twenty megabytes of text.
+#[tool(read_only)]
+fn huge() -> String {
+    "z".repeat(20 * 1000 * 1000)
+}
+
+/// A server of [`huge`] over HTTP, answering with plain JSON where it can
+/// when `json` is set, mounted as `far`; the call of `huge` ends at once
+/// in an error result that says why.
+async fn too_large_over_http(json: bool) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let address = listener.local_addr().expect("bound");
+    let mut config = tool_mcp::http_config();
+    if json {
+        config = config
+            .with_legacy_session_mode(false)
+            .with_json_response(true);
+    }
+    let server = McpServer::new(ToolRegistry::new().with(Huge), ToolContext::new(()));
+    let serving = tokio::spawn(server.serve_http_with(listener, config));
+    let handle = RegistryHandle::new(
+        ToolRegistry::builder()
+            .default_timeout(Duration::from_secs(20))
+            .build(),
+    );
+    let mounted = Mount::http("far", format!("http://{address}/mcp"))
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    let started = std::time::Instant::now();
+    let answer = call(&handle, "huge", json!({})).await;
+    assert!(answer.is_error());
+    assert_eq!(
+        answer.model_text(),
+        "the MCP server `far` answered `huge` with a message over \
+         16777216 bytes, too large to read"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(mounted);
+    serving.abort();
+}
+
+#[tokio::test]
+async fn an_answer_too_large_to_read_over_http_ends_the_call_at_once() {
+    too_large_over_http(false).await;
+}
+
+#[tokio::test]
+async fn an_answer_too_large_to_read_as_plain_json_ends_the_call_at_once() {
+    too_large_over_http(true).await;
 }

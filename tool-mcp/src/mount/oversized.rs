@@ -1,9 +1,10 @@
 //! A message from the server too large to read, seen as it streams past
 //! (never held whole): whether it answers a request, and which one, so
 //! that the request ends at once in an error that says why, instead of
-//! at its time limit when rmcp drops the message unread.
+//! at its time limit when rmcp drops the message unread. Over HTTP, the
+//! request is the one whose answer is too large.
 
-use rmcp::model::{ErrorCode, ErrorData};
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, ServerJsonRpcMessage};
 use serde_json::Value;
 
 /// The error code of the answer that stands in for one too large.
@@ -156,15 +157,32 @@ impl Scan {
         }
         let id = self.id.clone()?;
         self.told = true;
-        let answer = serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {"code": TOO_LARGE_CODE, "message": TOO_LARGE_MESSAGE},
-        });
-        let mut line = serde_json::to_vec(&answer).ok()?;
+        let mut line = serde_json::to_vec(&stand_in(id)).ok()?;
         line.push(b'\n');
         Some(line)
     }
+}
+
+/// The error answer to request `id` that stands in for one too large.
+pub(crate) fn stand_in(id: Value) -> Value {
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": TOO_LARGE_CODE, "message": TOO_LARGE_MESSAGE},
+    })
+}
+
+/// The error answer to `message`, if it is a request, that stands in for
+/// one too large: as rmcp reads it, and as an event's data.
+pub(crate) fn stand_in_for(
+    message: &ClientJsonRpcMessage,
+) -> Option<(ServerJsonRpcMessage, String)> {
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let answer = stand_in(serde_json::to_value(&request.id).ok()?);
+    let data = answer.to_string();
+    Some((serde_json::from_value(answer).ok()?, data))
 }
 
 #[cfg(test)]

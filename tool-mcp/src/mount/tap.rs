@@ -31,6 +31,7 @@ use tokio::sync::mpsc;
 
 use super::deep::TooDeep;
 use super::lines::Lines;
+use super::oversized::stand_in_for;
 use super::progress::Reports;
 use super::task_tools::TaskTools;
 
@@ -363,20 +364,33 @@ impl StreamableHttpClient for TappedHttp {
                 custom_headers: custom_headers.clone(),
             })
         });
-        let answer = self
+        // What stands in for the answer, should it be too large to read.
+        let too_large = stand_in_for(&message).map(Box::new);
+        let answer = match self
             .client
             .post_message_with_max_sse_event_size(
                 uri,
                 message,
-                session_id,
+                session_id.clone(),
                 auth_header,
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
+            .await
+        {
+            Err(StreamableHttpError::ResponseBodyTooLarge { .. }) if too_large.is_some() => {
+                let session = session_id.map(|session| session.to_string());
+                return Ok(match too_large {
+                    Some(stand_in) => StreamableHttpPostResponse::Json(stand_in.0, session),
+                    None => StreamableHttpPostResponse::Accepted,
+                });
+            }
+            answer => answer?,
+        };
         Ok(match answer {
             StreamableHttpPostResponse::Sse(events, session) => {
-                StreamableHttpPostResponse::Sse(self.tap(events), session)
+                let too_large = too_large.map(|stand_in| stand_in.1);
+                StreamableHttpPostResponse::Sse(self.tap_answer(events, too_large), session)
             }
             StreamableHttpPostResponse::Json(answer, session) => {
                 if let Some(again) = again {
@@ -448,9 +462,20 @@ impl TappedHttp {
         &self,
         events: BoxStream<'static, Result<Sse, SseError>>,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
+        self.tap_answer(events, None)
+    }
+
+    /// `events`, tapped; `too_large`: the data of the event that stands in
+    /// for one too large to read, which ends the stream.
+    fn tap_answer(
+        &self,
+        events: BoxStream<'static, Result<Sse, SseError>>,
+        too_large: Option<String>,
+    ) -> BoxStream<'static, Result<Sse, SseError>> {
         Box::pin(TappedEvents {
-            events,
+            events: Some(events),
             heard: self.heard.clone(),
+            too_large,
         })
     }
 }
@@ -458,8 +483,10 @@ impl TappedHttp {
 /// A stream of server-sent events, each read for [`Heard::note`] as it
 /// passes.
 struct TappedEvents {
-    events: BoxStream<'static, Result<Sse, SseError>>,
+    /// `None` once an event too large to read ended it.
+    events: Option<BoxStream<'static, Result<Sse, SseError>>>,
     heard: Heard,
+    too_large: Option<String>,
 }
 
 impl Stream for TappedEvents {
@@ -467,7 +494,19 @@ impl Stream for TappedEvents {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
-        let event = ready!(this.events.as_mut().poll_next(cx));
+        let Some(events) = &mut this.events else {
+            return Poll::Ready(None);
+        };
+        let event = ready!(events.as_mut().poll_next(cx));
+        // rmcp's bound on an event, which it would read as the connection's
+        // end: the request is answered with an error that says why.
+        if let Some(Err(error)) = &event
+            && error.to_string().contains("exceeded the maximum size")
+            && let Some(data) = this.too_large.take()
+        {
+            this.events = None;
+            return Poll::Ready(Some(Ok(Sse::default().data(data))));
+        }
         if let Some(Ok(Sse {
             data: Some(data), ..
         })) = &event
