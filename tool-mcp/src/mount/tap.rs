@@ -36,8 +36,8 @@ use super::progress::Reports;
 use super::task_tools::TaskTools;
 
 /// What the mount reads from one connection's messages: which of the
-/// server's tools run as tasks, the progress of its calls, and, over
-/// stdio, which tools are nested too deep to read.
+/// server's tools run as tasks, the progress of its calls, and which
+/// tools are nested too deep to read.
 #[derive(Clone)]
 pub(crate) struct Heard {
     pub(crate) tasks: Arc<TaskTools>,
@@ -507,12 +507,63 @@ impl Stream for TappedEvents {
             this.events = None;
             return Poll::Ready(Some(Ok(Sse::default().data(data))));
         }
+        let mut event = event;
         if let Some(Ok(Sse {
             data: Some(data), ..
-        })) = &event
+        })) = &mut event
         {
+            // A listing too deep for rmcp, which would drop it unread, goes
+            // on without its tools nested too deep.
+            if let Some(again) = this.heard.too_deep.rewrite(data.as_bytes())
+                && let Ok(again) = String::from_utf8(again)
+            {
+                *data = again.trim_end().to_owned();
+            }
             this.heard.note(data.as_bytes());
         }
         Poll::Ready(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_listing_a_tool_too_deep_goes_on_without_it() {
+        let deep = format!("{}{}", "[".repeat(999), "]".repeat(999));
+        let page = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{{"name":"fine","inputSchema":{{}}}},{{"name":"deep","inputSchema":{{"x":{deep}}}}}]}}}}"#
+        );
+        let heard = Heard {
+            tasks: Arc::default(),
+            reports: Arc::default(),
+            too_deep: Arc::default(),
+        };
+        /// One event, then the end.
+        struct One(Option<Sse>);
+        impl Stream for One {
+            type Item = Result<Sse, SseError>;
+            fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+                Poll::Ready(self.get_mut().0.take().map(Ok))
+            }
+        }
+        let events: BoxStream<'static, Result<Sse, SseError>> =
+            Box::pin(One(Some(Sse::default().data(page))));
+        let mut tapped = TappedEvents {
+            events: Some(events),
+            heard: heard.clone(),
+            too_large: None,
+        };
+        let waker = std::task::Waker::noop();
+        let Poll::Ready(Some(Ok(event))) =
+            Pin::new(&mut tapped).poll_next(&mut Context::from_waker(waker))
+        else {
+            panic!("an event");
+        };
+        let page: serde_json::Value =
+            serde_json::from_str(event.data.as_deref().unwrap_or_default()).expect("readable");
+        assert_eq!(page["result"]["tools"].as_array().map(Vec::len), Some(1));
+        assert_eq!(heard.too_deep.take().len(), 1);
     }
 }
