@@ -11,11 +11,10 @@ use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ServiceExt};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::Notify;
 
-use super::MountError;
 use super::tap::{Alive, ChildInput, ChildOutput, Heard, TappedHttp};
+use super::{MountError, stderr};
 
 /// Where a server is.
 pub(crate) enum ServerLocation {
@@ -114,15 +113,7 @@ pub(crate) async fn connect(
             );
             if let Some(stderr) = stderr {
                 let server = server.to_owned();
-                tokio::spawn(async move {
-                    // Read to the end, so that the child never blocks on a
-                    // full pipe; each line bounded in the log.
-                    let mut lines = BufReader::new(stderr).lines();
-                    while let Ok(Some(line)) = lines.next_line().await {
-                        let shown: String = line.chars().take(500).collect();
-                        tracing::debug!(server = %server, "stderr: {shown}");
-                    }
-                });
+                tokio::spawn(stderr::drain(server, stderr));
             }
             client
                 .serve(transport)

@@ -8,6 +8,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use rmcp::model::{PaginatedRequestParams, Tool as Listed};
 use rmcp::service::{Peer, RoleClient, ServiceError};
 
+use super::deep::TooDeep;
 use super::progress::Reports;
 use super::task_tools::TaskTools;
 
@@ -41,6 +42,8 @@ pub(crate) struct Connection {
     pub(crate) server: Arc<str>,
     /// The tools the server's last listing said run as tasks.
     pub(crate) tasks: Arc<TaskTools>,
+    /// The tools the server's last listing had nested too deep to read.
+    pub(crate) too_deep: Arc<TooDeep>,
     /// Whether the server is started again when its connection ends.
     restarts: bool,
     state: RwLock<ConnectionState>,
@@ -58,11 +61,13 @@ impl Connection {
         server: Arc<str>,
         link: ServerLink,
         tasks: Arc<TaskTools>,
+        too_deep: Arc<TooDeep>,
         restarts: bool,
     ) -> Self {
         Self {
             server,
             tasks,
+            too_deep,
             restarts,
             state: RwLock::new(ConnectionState::Up(link)),
         }
@@ -78,6 +83,7 @@ impl Connection {
         max: usize,
     ) -> Result<Vec<Listed>, ListFailed> {
         self.tasks.clear();
+        self.too_deep.take();
         let mut tools = Vec::new();
         let mut cursor = None;
         loop {

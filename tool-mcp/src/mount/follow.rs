@@ -142,6 +142,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
             let heard = Heard {
                 tasks: Arc::clone(&self.shared.connection.tasks),
                 reports: Arc::new(Reports::default()),
+                too_deep: Arc::clone(&self.shared.connection.too_deep),
             };
             let reports = Arc::clone(&heard.reports);
             let connecting = connect(

@@ -10,8 +10,8 @@
 //! [`lenient`](Mount::lenient).
 //!
 //! The server is not trusted: a tool it lists with a name providers
-//! refuse, a schema that does not compile or a description over the limit
-//! is left out ([`Mounted::refused`] says which and why, naming the
+//! refuse, a schema that does not compile, is too large or too deep, or a
+//! description over the limit is left out ([`Mounted::refused`] says which and why, naming the
 //! server); a call it fails, answers with something that is not MCP's, or
 //! never answers ends in an error result that says so, within the call's
 //! time limit; the other tools keep working. Every text the model reads
@@ -20,11 +20,15 @@
 mod catalog;
 mod connect;
 mod connection;
+mod deep;
 mod follow;
+mod lines;
 mod mounted;
+mod oversized;
 mod progress;
 mod remote;
 mod shared;
+mod stderr;
 mod tap;
 mod task_call;
 mod task_tools;
@@ -40,6 +44,7 @@ use tool_core::toolset::{Compose, RegistryHandle};
 pub use catalog::MAX_LISTED;
 use connect::{Client, ServerLocation};
 use connection::{Connection, ServerLink};
+use deep::TooDeep;
 use follow::Follow;
 pub use follow::Restart;
 pub use mounted::{MountError, Mounted, Refused};
@@ -52,6 +57,17 @@ use task_tools::TaskTools;
 /// The default bound on a listed tool's description: a longer one is a
 /// server filling the model's context, and the tool is left out.
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
+
+/// The bound on a listed tool's input schema, in bytes of its JSON: a
+/// larger one is a server filling the model's context, and the tool is
+/// left out.
+pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+
+/// The bound on how deep a listed tool's input schema is nested (an
+/// object or array one level, each value in it one more): a deeper one is
+/// left out; one too deep to read at all is taken out of the server's
+/// list, so that the other tools are mounted.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// The default bound on a call's result (a single text's bytes, the JSON
 /// of anything else): a larger one is an error result, not the model's
@@ -244,9 +260,11 @@ impl Mount {
         let changed = Arc::new(Notify::new());
         let client = Client::new(Arc::clone(&changed));
         let tasks = Arc::new(TaskTools::default());
+        let too_deep = Arc::new(TooDeep::default());
         let heard = Heard {
             tasks: Arc::clone(&tasks),
             reports: Arc::new(Reports::default()),
+            too_deep: Arc::clone(&too_deep),
         };
         let reports = Arc::clone(&heard.reports);
         let (alive, ended) = alive();
@@ -265,6 +283,7 @@ impl Mount {
             Arc::clone(&server),
             link,
             tasks,
+            too_deep,
             self.restart.is_some(),
         ));
         let shared = Arc::new(MountShared {

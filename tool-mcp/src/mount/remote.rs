@@ -15,8 +15,11 @@ use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
 use super::connection::{Connection, ServerLink};
+use super::oversized;
+use super::tap::MAX_MESSAGE_BYTES;
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
+use super::{MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH};
 
 /// The bounds a mount puts on what a server sends.
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +59,19 @@ impl RemoteTool {
                 description.len()
             ));
         }
+        let input_schema = Value::Object((*listed.input_schema).clone());
+        let size = json_size(&input_schema);
+        if size > MAX_SCHEMA_BYTES {
+            return Err(format!(
+                "its input schema is {size} bytes, over the mount's limit of {MAX_SCHEMA_BYTES}"
+            ));
+        }
+        let depth = depth(&input_schema);
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(format!(
+                "its input schema is nested {depth} deep, over the mount's limit of {MAX_SCHEMA_DEPTH}"
+            ));
+        }
         let annotations = listed.annotations.clone().unwrap_or_default();
         let as_task = connection.tasks.contains(&listed.name);
         let read_only = annotations.read_only_hint.unwrap_or(false);
@@ -79,7 +95,7 @@ impl RemoteTool {
         Ok(Self {
             name: listed.name.to_string(),
             description: description.to_owned(),
-            input_schema: Value::Object((*listed.input_schema).clone()),
+            input_schema,
             output_schema: listed
                 .output_schema
                 .as_ref()
@@ -209,6 +225,10 @@ impl RemoteTool {
     fn failed(&self, shown: &str, error: &ServiceError) -> String {
         let server = &self.connection.server;
         match error {
+            ServiceError::McpError(error) if oversized::is_too_large(error) => format!(
+                "the MCP server `{server}` answered `{shown}` with a message over \
+                 {MAX_MESSAGE_BYTES} bytes, too large to read"
+            ),
             ServiceError::McpError(error) => {
                 format!(
                     "the MCP server `{server}` refused to call `{shown}`: {}",
@@ -224,6 +244,23 @@ impl RemoteTool {
             other => format!("the call of `{shown}` on the MCP server `{server}` failed: {other}"),
         }
     }
+}
+
+/// How deep `value` is nested: an object or array one level, each value
+/// in it one more.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1)];
+    while let Some((value, depth)) = stack.pop() {
+        let inner: Vec<&Value> = match value {
+            Value::Array(values) => values.iter().collect(),
+            Value::Object(fields) => fields.values().collect(),
+            _ => continue,
+        };
+        deepest = deepest.max(depth);
+        stack.extend(inner.into_iter().map(|inner| (inner, depth + 1)));
+    }
+    deepest
 }
 
 /// The length of `value` as compact JSON, counted without writing it out.

@@ -75,7 +75,12 @@ impl MountShared {
         first: bool,
     ) -> Result<(), MountError> {
         let mut tools: ToolRegistry<Ctx> = ToolRegistry::new();
-        let mut refused = Vec::new();
+        let mut refused: Vec<Refused> = (self.connection.too_deep.take().into_iter())
+            .map(|(tool, reason)| {
+                tracing::warn!(server = %self.server, %tool, %reason, "tool not mounted");
+                Refused { tool, reason }
+            })
+            .collect();
         for listed in listed {
             let added = RemoteTool::new(listed, &self.connection, self.limits)
                 .and_then(|tool| tools.register(tool).map_err(|error| error.to_string()));

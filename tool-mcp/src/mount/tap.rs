@@ -29,28 +29,35 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::mpsc;
 
+use super::deep::TooDeep;
+use super::lines::Lines;
+use super::oversized::stand_in_for;
 use super::progress::Reports;
 use super::task_tools::TaskTools;
 
 /// What the mount reads from one connection's messages: which of the
-/// server's tools run as tasks, and the progress of its calls.
+/// server's tools run as tasks, the progress of its calls, and which
+/// tools are nested too deep to read.
 #[derive(Clone)]
 pub(crate) struct Heard {
     pub(crate) tasks: Arc<TaskTools>,
     pub(crate) reports: Arc<Reports>,
+    /// The tools left out of a listing as nested too deep to read.
+    pub(crate) too_deep: Arc<TooDeep>,
 }
 
 impl Heard {
     /// Reads one whole message from the server, before rmcp does.
-    fn note(&self, message: &[u8]) {
+    pub(crate) fn note(&self, message: &[u8]) {
         self.tasks.note(message);
         self.reports.note(message);
     }
 }
 
 /// The bytes of one message read for [`Heard::note`] at most, as rmcp
-/// bounds a line of stdio: a longer one passes through unread.
-const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// bounds a line of stdio: a longer one is not read, and, over stdio, an
+/// error answers for it (`lines.rs`).
+pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// The redirects one request follows at most.
 const MAX_REDIRECTS: usize = 10;
@@ -63,6 +70,8 @@ const EXIT_GRACE: Duration = Duration::from_secs(3);
 pub(crate) struct ChildOutput {
     stdout: ChildStdout,
     lines: Lines,
+    /// What rmcp is to read before the next read of the output.
+    after: Vec<u8>,
     heard: Heard,
 }
 
@@ -71,42 +80,8 @@ impl ChildOutput {
         Self {
             stdout,
             lines: Lines::default(),
+            after: Vec::new(),
             heard,
-        }
-    }
-}
-
-/// The line being read, across reads.
-#[derive(Default)]
-struct Lines {
-    line: Vec<u8>,
-    /// The current line is over [`MAX_MESSAGE_BYTES`]: not kept.
-    overlong: bool,
-}
-
-impl Lines {
-    /// Takes in what was read, and notes each line it ends.
-    fn scan(&mut self, mut read: &[u8], heard: &Heard) {
-        while !read.is_empty() {
-            let (part, ends) = match memchr::memchr(b'\n', read) {
-                Some(at) => (&read[..at], Some(at + 1)),
-                None => (read, None),
-            };
-            if !self.overlong {
-                if self.line.len() + part.len() > MAX_MESSAGE_BYTES {
-                    self.overlong = true;
-                    self.line = Vec::new();
-                } else {
-                    self.line.extend_from_slice(part);
-                }
-            }
-            let Some(rest) = ends else { return };
-            if !self.overlong {
-                heard.note(&self.line);
-            }
-            self.line.clear();
-            self.overlong = false;
-            read = &read[rest..];
         }
     }
 }
@@ -118,10 +93,31 @@ impl AsyncRead for ChildOutput {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
         let this = self.get_mut();
-        let before = buf.filled().len();
-        ready!(Pin::new(&mut this.stdout).poll_read(cx, buf))?;
-        this.lines.scan(&buf.filled()[before..], &this.heard);
-        Poll::Ready(Ok(()))
+        loop {
+            // What the scan put after a read goes first, in order.
+            if !this.after.is_empty() {
+                let given = this.after.len().min(buf.remaining());
+                buf.put_slice(&this.after[..given]);
+                this.after.drain(..given);
+                return Poll::Ready(Ok(()));
+            }
+            let before = buf.filled().len();
+            ready!(Pin::new(&mut this.stdout).poll_read(cx, buf))?;
+            let read = buf.filled().len() - before;
+            if read == 0 {
+                return Poll::Ready(Ok(()));
+            }
+            let kept = this.lines.scan(
+                &mut buf.filled_mut()[before..],
+                &this.heard,
+                &mut this.after,
+            );
+            buf.set_filled(before + kept);
+            // Nothing given would read as the output's end: read on.
+            if kept > 0 {
+                return Poll::Ready(Ok(()));
+            }
+        }
     }
 }
 
@@ -368,20 +364,33 @@ impl StreamableHttpClient for TappedHttp {
                 custom_headers: custom_headers.clone(),
             })
         });
-        let answer = self
+        // What stands in for the answer, should it be too large to read.
+        let too_large = stand_in_for(&message).map(Box::new);
+        let answer = match self
             .client
             .post_message_with_max_sse_event_size(
                 uri,
                 message,
-                session_id,
+                session_id.clone(),
                 auth_header,
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
+            .await
+        {
+            Err(StreamableHttpError::ResponseBodyTooLarge { .. }) if too_large.is_some() => {
+                let session = session_id.map(|session| session.to_string());
+                return Ok(match too_large {
+                    Some(stand_in) => StreamableHttpPostResponse::Json(stand_in.0, session),
+                    None => StreamableHttpPostResponse::Accepted,
+                });
+            }
+            answer => answer?,
+        };
         Ok(match answer {
             StreamableHttpPostResponse::Sse(events, session) => {
-                StreamableHttpPostResponse::Sse(self.tap(events), session)
+                let too_large = too_large.map(|stand_in| stand_in.1);
+                StreamableHttpPostResponse::Sse(self.tap_answer(events, too_large), session)
             }
             StreamableHttpPostResponse::Json(answer, session) => {
                 if let Some(again) = again {
@@ -453,9 +462,20 @@ impl TappedHttp {
         &self,
         events: BoxStream<'static, Result<Sse, SseError>>,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
+        self.tap_answer(events, None)
+    }
+
+    /// `events`, tapped; `too_large`: the data of the event that stands in
+    /// for one too large to read, which ends the stream.
+    fn tap_answer(
+        &self,
+        events: BoxStream<'static, Result<Sse, SseError>>,
+        too_large: Option<String>,
+    ) -> BoxStream<'static, Result<Sse, SseError>> {
         Box::pin(TappedEvents {
-            events,
+            events: Some(events),
             heard: self.heard.clone(),
+            too_large,
         })
     }
 }
@@ -463,8 +483,10 @@ impl TappedHttp {
 /// A stream of server-sent events, each read for [`Heard::note`] as it
 /// passes.
 struct TappedEvents {
-    events: BoxStream<'static, Result<Sse, SseError>>,
+    /// `None` once an event too large to read ended it.
+    events: Option<BoxStream<'static, Result<Sse, SseError>>>,
     heard: Heard,
+    too_large: Option<String>,
 }
 
 impl Stream for TappedEvents {
@@ -472,11 +494,31 @@ impl Stream for TappedEvents {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
-        let event = ready!(this.events.as_mut().poll_next(cx));
+        let Some(events) = &mut this.events else {
+            return Poll::Ready(None);
+        };
+        let event = ready!(events.as_mut().poll_next(cx));
+        // rmcp's bound on an event, which it would read as the connection's
+        // end: the request is answered with an error that says why.
+        if let Some(Err(error)) = &event
+            && error.to_string().contains("exceeded the maximum size")
+            && let Some(data) = this.too_large.take()
+        {
+            this.events = None;
+            return Poll::Ready(Some(Ok(Sse::default().data(data))));
+        }
+        let mut event = event;
         if let Some(Ok(Sse {
             data: Some(data), ..
-        })) = &event
+        })) = &mut event
         {
+            // A listing too deep for rmcp, which would drop it unread, goes
+            // on without its tools nested too deep.
+            if let Some(again) = this.heard.too_deep.rewrite(data.as_bytes())
+                && let Ok(again) = String::from_utf8(again)
+            {
+                *data = again.trim_end().to_owned();
+            }
             this.heard.note(data.as_bytes());
         }
         Poll::Ready(event)
@@ -488,20 +530,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_read_whole_across_reads() {
+    fn an_event_listing_a_tool_too_deep_goes_on_without_it() {
+        let deep = format!("{}{}", "[".repeat(999), "]".repeat(999));
+        let page = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{{"name":"fine","inputSchema":{{}}}},{{"name":"deep","inputSchema":{{"x":{deep}}}}}]}}}}"#
+        );
         let heard = Heard {
             tasks: Arc::default(),
             reports: Arc::default(),
+            too_deep: Arc::default(),
         };
-        let mut lines = Lines::default();
-        let page = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"research","inputSchema":{},"execution":{"taskSupport":"required"}}]}}"#;
-        let mut stream = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n".to_vec();
-        stream.extend_from_slice(page);
-        stream.push(b'\n');
-        for chunk in stream.chunks(7) {
-            lines.scan(chunk, &heard);
+        /// One event, then the end.
+        struct One(Option<Sse>);
+        impl Stream for One {
+            type Item = Result<Sse, SseError>;
+            fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+                Poll::Ready(self.get_mut().0.take().map(Ok))
+            }
         }
-        assert!(heard.tasks.contains("research"));
-        assert!(lines.line.is_empty(), "nothing left over at a line's end");
+        let events: BoxStream<'static, Result<Sse, SseError>> =
+            Box::pin(One(Some(Sse::default().data(page))));
+        let mut tapped = TappedEvents {
+            events: Some(events),
+            heard: heard.clone(),
+            too_large: None,
+        };
+        let waker = std::task::Waker::noop();
+        let Poll::Ready(Some(Ok(event))) =
+            Pin::new(&mut tapped).poll_next(&mut Context::from_waker(waker))
+        else {
+            panic!("an event");
+        };
+        let page: serde_json::Value =
+            serde_json::from_str(event.data.as_deref().unwrap_or_default()).expect("readable");
+        assert_eq!(page["result"]["tools"].as_array().map(Vec::len), Some(1));
+        assert_eq!(heard.too_deep.take().len(), 1);
     }
 }

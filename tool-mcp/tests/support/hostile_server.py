@@ -2,9 +2,11 @@
 library only): tools whose names, schemas and descriptions a registry
 refuses, and calls that hang, crash the server, answer what is not MCP's,
 print garbage, or send media over the limit; one whose progress comes in
-a burst, with its answer, in one write; and tools listed as run by tasks
-that answer at once, lose their task, or never end it; or, set so, a
-hundred thousand tools."""
+a burst, with its answer, in one write; tools listed as run by tasks
+that answer at once, lose their task, or never end it; with `--io`,
+stderr that is not UTF-8 or has no line's end, an answer too large, and
+schemas too large or nested too deep; or, set so, a hundred thousand
+tools."""
 
 import base64
 import json
@@ -47,6 +49,34 @@ TOOLS = [
      "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
 ]
 
+# With `--io`, tools that try the mount's reading of the server's output:
+# its stderr, answers too large to read, and schemas too large or too deep.
+IO_TOOLS = [
+    {"name": "stderr_garbage", "description": "A line of stderr that is not UTF-8.",
+     "inputSchema": {"type": "object"}},
+    {"name": "stderr_flood", "description": "Twenty megabytes of stderr in one line.",
+     "inputSchema": {"type": "object"}},
+    {"name": "huge_answer", "description": "Fifty megabytes of text in one answer.",
+     "inputSchema": {"type": "object"}},
+    {"name": "huge_schema", "description": "A schema of a megabyte.",
+     "inputSchema": {"type": "object", "description": "d" * (1000 * 1000)}},
+    {"name": "deep_schema", "description": "A schema nested 80 deep.",
+     "inputSchema": {"type": "object", "x": "@NESTED 79@"}},
+    {"name": "deeper_schema", "description": "A schema nested 1,000 deep.",
+     "inputSchema": {"type": "object", "x": "@NESTED 999@"}},
+]
+
+
+def nested(text):
+    """Each `"@NESTED n@"` in `text` as n arrays, one in the other (more
+    than `json` writes)."""
+    for depth in (79, 999):
+        text = text.replace('"@NESTED %d@"' % depth, "[" * depth + "]" * depth)
+    return text
+
+if "--io" in sys.argv:
+    TOOLS = [TOOLS[0]] + IO_TOOLS
+
 CANCELLED = []
 
 # With HOSTILE_TOOLS=n, the server lists n tools of its own instead (a
@@ -59,7 +89,7 @@ if MANY:
 
 
 def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.write(nested(json.dumps(message)) + "\n")
     sys.stdout.flush()
 
 
@@ -92,6 +122,19 @@ def answer(request):
             text = arguments.get("text", "")
             send({"jsonrpc": "2.0", "id": rid,
                   "result": {"content": [{"type": "text", "text": text}]}})
+        elif name == "stderr_garbage":
+            sys.stderr.buffer.write(b"\xff\xfe not UTF-8\n")
+            sys.stderr.flush()
+            send({"jsonrpc": "2.0", "id": rid,
+                  "result": {"content": [{"type": "text", "text": "wrote"}]}})
+        elif name == "stderr_flood":
+            sys.stderr.write("e" * (20 * 1000 * 1000))
+            sys.stderr.flush()
+            send({"jsonrpc": "2.0", "id": rid,
+                  "result": {"content": [{"type": "text", "text": "flooded"}]}})
+        elif name == "huge_answer":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"content": [
+                {"type": "text", "text": "z" * (50 * 1000 * 1000)}]}})
         elif name == "hang":
             pass
         elif name == "crash":
