@@ -13,7 +13,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::sync::Notify;
 
-use super::tap::{Alive, ChildInput, ChildOutput, Heard, TappedHttp};
+use super::child::{Alive, ChildInput, ChildOutput};
+use super::heard::Heard;
+use super::tap::TappedHttp;
 use super::{MountError, stderr};
 
 /// Where a server is.

@@ -12,11 +12,12 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
 
+use super::child::Alive;
 use super::connect::{Client, ServerLocation, connect};
 use super::connection::{Gone, ServerLink};
+use super::heard::Heard;
 use super::progress::Reports;
 use super::shared::MountShared;
-use super::tap::{Alive, Heard};
 
 /// How a mount brings back a server whose connection ended (a child
 /// process that exited, an HTTP server gone): it tries again after

@@ -7,8 +7,8 @@
 //! answer nested too deep for rmcp is given again without its tools
 //! nested too deep ([`TooDeep`](super::deep::TooDeep)).
 
+use super::heard::{Heard, MAX_MESSAGE_BYTES};
 use super::oversized::Scan;
-use super::tap::{Heard, MAX_MESSAGE_BYTES};
 
 /// The line being read, across reads.
 #[derive(Default)]

@@ -18,10 +18,12 @@
 //! names the tool as the model knows it, after the mount's rules.
 
 mod catalog;
+mod child;
 mod connect;
 mod connection;
 mod deep;
 mod follow;
+mod heard;
 mod lines;
 mod mounted;
 mod oversized;
@@ -42,16 +44,17 @@ use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
 pub use catalog::MAX_LISTED;
+use child::alive;
 use connect::{Client, ServerLocation};
 use connection::{Connection, ServerLink};
 use deep::TooDeep;
 use follow::Follow;
 pub use follow::Restart;
+use heard::Heard;
 pub use mounted::{MountError, Mounted, Refused};
 use progress::Reports;
 use remote::Limits;
 use shared::MountShared;
-use tap::{Heard, alive};
 use task_tools::TaskTools;
 
 /// The default bound on a listed tool's description: a longer one is a

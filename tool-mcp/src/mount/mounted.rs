@@ -6,9 +6,9 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tool_core::registry::RegistryError;
 
+use super::child::ChildGone;
 use super::connection::Gone;
 use super::shared::MountShared;
-use super::tap::ChildGone;
 
 /// A server's tools in a registry, kept as the server lists them for as
 /// long as this value lives: dropped, the tools leave the registry at once

@@ -6,7 +6,7 @@
 //! sent just before the answer could reach the call after it had ended,
 //! when no one listened any more, and two reports could swap places (the
 //! first then too late to advance, and dropped as stale). So the reports
-//! are read where the server's messages are read (`tap.rs`), in order, and
+//! are read where the server's messages are read (`child.rs`, `tap.rs`), in order, and
 //! each is in its call's queue before rmcp has read the message after it:
 //! when the answer reaches the call, every report sent before it waits in
 //! the queue.

@@ -15,8 +15,8 @@ use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
 use super::connection::{Connection, ServerLink};
+use super::heard::MAX_MESSAGE_BYTES;
 use super::oversized;
-use super::tap::MAX_MESSAGE_BYTES;
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
 use super::{MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH};

@@ -1,21 +1,20 @@
 //! The mount's transports, tapped below rmcp: each message the server sends
-//! is read here, whole and in order, before rmcp reads it ([`Heard`]).
+//! is read whole and in order, before rmcp reads it ([`Heard`]).
 //!
 //! rmcp's model of a listed tool has no `execution`, so which tools run as
 //! tasks is read from the server's raw `tools/list` answers; and rmcp hands
 //! each notification to the client in a task of its own, so a call's
 //! progress is read here, where it stays in order with the call's answer.
 //! Over stdio, the child's output is scanned line by line
-//! ([`ChildOutput`]); over HTTP, each server-sent event, and for a server
+//! (`child.rs`); over HTTP, each server-sent event, and for a server
 //! that answers `tools/list` with plain JSON, that answer read again
-//! ([`TappedHttp`]). Only messages that name what is looked for are
+//! ([`TappedHttp`]), here. Only messages that name what is looked for are
 //! parsed; the rest pass through untouched.
 
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
-use std::time::Duration;
 
 use futures_core::Stream;
 use futures_core::stream::BoxStream;
@@ -25,194 +24,12 @@ use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
 use sse_stream::Sse;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::process::{Child, ChildStdin, ChildStdout};
-use tokio::sync::mpsc;
 
-use super::deep::TooDeep;
-use super::lines::Lines;
+use super::heard::{Heard, MAX_MESSAGE_BYTES};
 use super::oversized::stand_in_for;
-use super::progress::Reports;
-use super::task_tools::TaskTools;
-
-/// What the mount reads from one connection's messages: which of the
-/// server's tools run as tasks, the progress of its calls, and which
-/// tools are nested too deep to read.
-#[derive(Clone)]
-pub(crate) struct Heard {
-    pub(crate) tasks: Arc<TaskTools>,
-    pub(crate) reports: Arc<Reports>,
-    /// The tools left out of a listing as nested too deep to read.
-    pub(crate) too_deep: Arc<TooDeep>,
-}
-
-impl Heard {
-    /// Reads one whole message from the server, before rmcp does.
-    pub(crate) fn note(&self, message: &[u8]) {
-        self.tasks.note(message);
-        self.reports.note(message);
-    }
-}
-
-/// The bytes of one message read for [`Heard::note`] at most, as rmcp
-/// bounds a line of stdio: a longer one is not read, and, over stdio, an
-/// error answers for it (`lines.rs`).
-pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// The redirects one request follows at most.
 const MAX_REDIRECTS: usize = 10;
-
-/// How long a server whose input is closed has to exit before it is killed.
-const EXIT_GRACE: Duration = Duration::from_secs(3);
-
-/// A server's output, read by rmcp and scanned here one line (one message)
-/// at a time.
-pub(crate) struct ChildOutput {
-    stdout: ChildStdout,
-    lines: Lines,
-    /// What rmcp is to read before the next read of the output.
-    after: Vec<u8>,
-    heard: Heard,
-}
-
-impl ChildOutput {
-    pub(crate) fn new(stdout: ChildStdout, heard: Heard) -> Self {
-        Self {
-            stdout,
-            lines: Lines::default(),
-            after: Vec::new(),
-            heard,
-        }
-    }
-}
-
-impl AsyncRead for ChildOutput {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let this = self.get_mut();
-        loop {
-            // What the scan put after a read goes first, in order.
-            if !this.after.is_empty() {
-                let given = this.after.len().min(buf.remaining());
-                buf.put_slice(&this.after[..given]);
-                this.after.drain(..given);
-                return Poll::Ready(Ok(()));
-            }
-            let before = buf.filled().len();
-            ready!(Pin::new(&mut this.stdout).poll_read(cx, buf))?;
-            let read = buf.filled().len() - before;
-            if read == 0 {
-                return Poll::Ready(Ok(()));
-            }
-            let kept = this.lines.scan(
-                &mut buf.filled_mut()[before..],
-                &this.heard,
-                &mut this.after,
-            );
-            buf.set_filled(before + kept);
-            // Nothing given would read as the output's end: read on.
-            if kept > 0 {
-                return Poll::Ready(Ok(()));
-            }
-        }
-    }
-}
-
-/// A mount's hold on what it runs: the task that follows the server holds
-/// one, and each child process one until it has exited and been reaped.
-#[derive(Clone)]
-pub(crate) struct Alive(
-    #[expect(dead_code, reason = "held for its drop, never read")] mpsc::Sender<()>,
-);
-
-/// What waits for every [`Alive`] of a mount to be let go of.
-pub(crate) struct ChildGone(mpsc::Receiver<()>);
-
-/// A mount's first hold, and what waits for its last.
-pub(crate) fn alive() -> (Alive, ChildGone) {
-    // Nothing is ever sent: the channel closes when the last hold goes.
-    let (alive, ended) = mpsc::channel(1);
-    (Alive(alive), ChildGone(ended))
-}
-
-impl ChildGone {
-    /// Until every hold is let go of.
-    pub(crate) async fn wait(mut self) {
-        let _ = self.0.recv().await;
-    }
-}
-
-/// A server's input, which owns the server: dropped with the connection,
-/// it closes the input, gives the server [`EXIT_GRACE`] to exit, then
-/// kills it, and waits for it, so that no process is left behind, running
-/// or a zombie; then lets go of its [`Alive`].
-pub(crate) struct ChildInput {
-    stdin: Option<ChildStdin>,
-    child: Option<Child>,
-    alive: Option<Alive>,
-}
-
-impl ChildInput {
-    pub(crate) fn new(stdin: ChildStdin, child: Child, alive: Alive) -> Self {
-        Self {
-            stdin: Some(stdin),
-            child: Some(child),
-            alive: Some(alive),
-        }
-    }
-
-    fn stdin(&mut self) -> std::io::Result<Pin<&mut ChildStdin>> {
-        match &mut self.stdin {
-            Some(stdin) => Ok(Pin::new(stdin)),
-            None => Err(std::io::ErrorKind::BrokenPipe.into()),
-        }
-    }
-}
-
-impl AsyncWrite for ChildInput {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bytes: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        self.get_mut().stdin()?.poll_write(cx, bytes)
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        self.get_mut().stdin()?.poll_flush(cx)
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        self.get_mut().stdin()?.poll_shutdown(cx)
-    }
-}
-
-impl Drop for ChildInput {
-    fn drop(&mut self) {
-        // Its input closed, a server following MCP's stdio rules exits.
-        drop(self.stdin.take());
-        let (Some(mut child), Ok(runtime)) =
-            (self.child.take(), tokio::runtime::Handle::try_current())
-        else {
-            // Without a runtime, the child is killed as it is dropped
-            // (`kill_on_drop`), and tokio reaps it.
-            return;
-        };
-        let alive = self.alive.take();
-        runtime.spawn(async move {
-            if tokio::time::timeout(EXIT_GRACE, child.wait())
-                .await
-                .is_err()
-            {
-                let _ = child.kill().await;
-            }
-            drop(alive);
-        });
-    }
-}
 
 /// rmcp's HTTP client, with each server-sent event it receives, and each
 /// plain JSON answer to `tools/list`, read for [`Heard::note`].

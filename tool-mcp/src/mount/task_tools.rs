@@ -1,7 +1,7 @@
 //! Which of a server's tools run as tasks (`execution.taskSupport` of MCP
 //! 2025-11-25), read from its `tools/list` answers as they arrive: rmcp's
 //! model of a listed tool has no `execution`, so the answers are read
-//! below rmcp, where the mount's transports are tapped (`tap.rs`).
+//! below rmcp, where the mount's transports are tapped (`child.rs`, `tap.rs`).
 
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex, PoisonError};
