@@ -45,7 +45,7 @@ fn a_template_resource_reads_each_value_at_its_type() {
                 /// Which one.
                 #[serde(rename = "id")]
                 number: u32,
-            ) -> Result<Value, ResourceError> { todo!() }
+            ) -> Result<Value, ResourceError> { Ok(Value::Null) }
         },
     );
     assert!(errors(&file).is_empty());
