@@ -1,11 +1,13 @@
 //! A mounted server's tool that runs as a task (`execution.taskSupport` in
 //! its listing) is a `long_running` tool in the registry: its call is
-//! pending at once, the server's task is awaited with `tasks/result`, its
-//! status reaches whoever hears the call's progress, and cancelling the
-//! call cancels the task on the server. The server is a tool-mcp server
-//! over streamable HTTP answering with server-sent events, and one
-//! answering with plain JSON (whose `tools/list` rmcp's client gives only
-//! parsed, without `execution`).
+//! pending at once, the server's task is awaited (over 2026-07-28, the
+//! task the server makes of the call, read with `tasks/get`; over
+//! 2025-11-25, a call made as a task and `tasks/result`), its status
+//! reaches whoever hears the call's progress, and cancelling the call
+//! cancels the task on the server. The server is a tool-mcp server over
+//! streamable HTTP answering with server-sent events, and one answering
+//! with plain JSON (whose `tools/list` rmcp's client gives only parsed,
+//! without `execution`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +18,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
 use tool_core::{ToolContext, ToolRegistry};
-use tool_mcp::mount::Mount;
+use tool_mcp::mount::{Mount, Protocol};
 use tools::{App, server};
 
 #[path = "support/tools.rs"]
@@ -27,8 +29,13 @@ mod tools;
 const PATIENCE: Duration = Duration::from_secs(10);
 
 /// The task tools' server over HTTP, answering with plain JSON where it
-/// can when `json` is set; mounted in a new registry.
-async fn mounted(app: &Arc<App>, json: bool) -> (RegistryHandle, tool_mcp::mount::Mounted) {
+/// can when `json` is set; mounted in a new registry, spoken to in
+/// `protocol`.
+async fn mounted(
+    app: &Arc<App>,
+    json: bool,
+    protocol: Protocol,
+) -> (RegistryHandle, tool_mcp::mount::Mounted) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let address = listener.local_addr().expect("bound");
     let mut config = tool_mcp::http_config();
@@ -40,15 +47,19 @@ async fn mounted(app: &Arc<App>, json: bool) -> (RegistryHandle, tool_mcp::mount
     tokio::spawn(server(app).serve_http_with(listener, config));
     let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
     let mount = Mount::http("studio", format!("http://{address}/mcp"))
+        .protocol(protocol)
         .mount(&handle)
         .await
         .expect("mounted");
     (handle, mount)
 }
 
-async fn a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(json: bool) {
+async fn a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(
+    json: bool,
+    protocol: Protocol,
+) {
     let app = Arc::new(App::default());
-    let (handle, _mount) = mounted(&app, json).await;
+    let (handle, _mount) = mounted(&app, json, protocol).await;
     let current = handle.current();
     let render = current.info("render").expect("render is mounted");
     assert!(render.metadata.long_running, "render runs as a task");
@@ -83,18 +94,37 @@ async fn a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(jso
 
 #[tokio::test]
 async fn over_server_sent_events() {
-    a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(false).await;
+    a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(false, Protocol::Newest)
+        .await;
 }
 
 #[tokio::test]
 async fn over_plain_json_answers() {
-    a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(true).await;
+    a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(true, Protocol::Newest)
+        .await;
+}
+
+#[tokio::test]
+async fn over_2025_11_25_sessions() {
+    for json in [false, true] {
+        a_task_tool_is_long_running_and_its_result_comes_when_the_task_ends(
+            json,
+            Protocol::V2025_11_25,
+        )
+        .await;
+    }
 }
 
 #[tokio::test]
 async fn the_tasks_status_is_heard_as_progress() {
+    for protocol in [Protocol::Newest, Protocol::V2025_11_25] {
+        the_tasks_status_is_heard_as_progress_in(protocol).await;
+    }
+}
+
+async fn the_tasks_status_is_heard_as_progress_in(protocol: Protocol) {
     let app = Arc::new(App::default());
-    let (handle, _mount) = mounted(&app, false).await;
+    let (handle, _mount) = mounted(&app, false, protocol).await;
     let (heard, mut hear) = mpsc::unbounded_channel();
     let ctx = ToolContext::builder(())
         .progress_listener(move |event| {
@@ -119,10 +149,16 @@ async fn the_tasks_status_is_heard_as_progress() {
 
 #[tokio::test]
 async fn cancelling_the_call_cancels_the_task_on_the_server() {
+    for protocol in [Protocol::Newest, Protocol::V2025_11_25] {
+        cancelling_the_call_cancels_the_task_on_the_server_in(protocol).await;
+    }
+}
+
+async fn cancelling_the_call_cancels_the_task_on_the_server_in(protocol: Protocol) {
     let app = Arc::new(App::default());
     let (told, mut cancelled) = mpsc::unbounded_channel();
     *app.cancelled.lock().expect("unpoisoned") = Some(told);
-    let (handle, _mount) = mounted(&app, false).await;
+    let (handle, _mount) = mounted(&app, false, protocol).await;
     let token = CancellationToken::new();
     let ctx = ToolContext::builder(()).cancellation(token.clone()).build();
     let pending = handle.call(&ctx, "render", json!({"name": "intro"})).await;

@@ -21,9 +21,7 @@ use super::Elicit;
 #[cfg(feature = "schemars")]
 use crate::elicit::Elicitation;
 #[cfg(feature = "schemars")]
-use crate::error::tool_error::Violation;
-#[cfg(feature = "schemars")]
-use crate::error::tool_error::Violations;
+use crate::error::tool_error::{Violation, Violations};
 #[cfg(feature = "schemars")]
 use crate::schema::validation::{SchemaCheck, from_serde};
 #[cfg(feature = "schemars")]
@@ -186,70 +184,107 @@ async fn ask<Ctx: Send + Sync, T: Elicit>(
     } = asked;
     let schema = T::requested_schema()?;
     let whole = Whole::of::<T>();
-    let call = ctx.shared_call();
-    let (asks, desk) = call.map_or((false, None), |call| call.desk());
-    // A registry's call may ask only for a tool that says it does.
-    if let Some(call) = call
-        && !asks
-    {
-        return Err(ElicitError::Undeclared {
-            tool: call.tool().to_owned(),
-        });
-    }
-    let Some(asker) = ctx.asker().or(desk).map(Arc::clone) else {
-        return Err(ElicitError::Unsupported {
-            reason: "this context is not a registry call's, and has no answers given \
-                     (ContextBuilder::answers)"
-                .to_owned(),
-        });
-    };
-    let mut question = Question {
-        id: new_question_id(),
-        call_id: ctx.call_id().unwrap_or_default().to_owned(),
-        tool: call.map_or("", |call| call.tool()).to_owned(),
-        message: message.clone(),
+    let put = Put {
+        message,
         schema: Value::clone(&schema),
-        deadline_ms: 0,
-        asks_left: ASKS,
-        caller: ctx.caller().map(str::to_owned),
-        conversation: ctx.conversation().map(str::to_owned),
+        timeout,
         key,
     };
-    loop {
-        question.deadline_ms = now_ms().saturating_add(millis(timeout));
-        if let Some(call) = call {
-            call.question_asked();
+    put.to(ctx, |content| read_answer::<T>(&whole, content))
+        .await
+}
+
+/// A question as it is put to the person, whatever reads its answer.
+#[cfg(feature = "schemars")]
+pub(crate) struct Put {
+    pub(crate) message: String,
+    /// What the form shows.
+    pub(crate) schema: Value,
+    pub(crate) timeout: Duration,
+    pub(crate) key: Option<String>,
+}
+
+#[cfg(feature = "schemars")]
+impl Put {
+    /// Puts the question to whoever `ctx` asks through, and reads an
+    /// accepted answer with `read`; one that does not fit is asked again,
+    /// saying why, up to [`ASKS`] times in all.
+    pub(crate) async fn to<Ctx: Send + Sync, R>(
+        self,
+        ctx: &ToolContext<Ctx>,
+        read: impl Fn(&Value) -> Result<R, Vec<Violation>>,
+    ) -> Result<Elicitation<R>, ElicitError> {
+        let Put {
+            message,
+            schema,
+            timeout,
+            key,
+        } = self;
+        let call = ctx.shared_call();
+        let (asks, desk) = call.map_or((false, None), |call| call.desk());
+        // A registry's call may ask only for a tool that says it does.
+        if let Some(call) = call
+            && !asks
+        {
+            return Err(ElicitError::Undeclared {
+                tool: call.tool().to_owned(),
+            });
         }
-        let answered = tokio::select! {
-            answered = tokio::time::timeout(timeout, asker.ask(&question)) => answered,
-            () = ctx.cancellation().cancelled() => {
-                if let Some(call) = call { call.question_ended(); }
-                return Err(ElicitError::Cancelled);
+        let Some(asker) = ctx.asker().or(desk).map(Arc::clone) else {
+            return Err(ElicitError::Unsupported {
+                reason: "this context is not a registry call's, and has no answers given \
+                         (ContextBuilder::answers)"
+                    .to_owned(),
+            });
+        };
+        let mut question = Question {
+            id: new_question_id(),
+            call_id: ctx.call_id().unwrap_or_default().to_owned(),
+            tool: call.map_or("", |call| call.tool()).to_owned(),
+            message: message.clone(),
+            schema,
+            deadline_ms: 0,
+            asks_left: ASKS,
+            caller: ctx.caller().map(str::to_owned),
+            conversation: ctx.conversation().map(str::to_owned),
+            key,
+        };
+        loop {
+            question.deadline_ms = now_ms().saturating_add(millis(timeout));
+            if let Some(call) = call {
+                call.question_asked();
             }
-        };
-        if let Some(call) = call {
-            call.question_ended();
+            let answered = tokio::select! {
+                answered = tokio::time::timeout(timeout, asker.ask(&question)) => answered,
+                () = ctx.cancellation().cancelled() => {
+                    if let Some(call) = call { call.question_ended(); }
+                    return Err(ElicitError::Cancelled);
+                }
+            };
+            if let Some(call) = call {
+                call.question_ended();
+            }
+            let answer = answered.map_err(|_| ElicitError::TimedOut { after: timeout })??;
+            let content = match answer {
+                Answer::Decline => return Ok(Elicitation::Decline),
+                Answer::Cancel => return Ok(Elicitation::Cancel),
+                Answer::Accept(content) => content,
+            };
+            let violations = match read(&content) {
+                Ok(answer) => return Ok(Elicitation::Accept(answer)),
+                Err(violations) => violations,
+            };
+            let asked = ASKS - question.asks_left + 1;
+            if question.asks_left <= 1 {
+                return Err(ElicitError::InvalidAnswer { asked, violations });
+            }
+            question.asks_left -= 1;
+            question.id = new_question_id();
+            question.message = format!(
+                "Your answer did not fit: {}\n\n{message}",
+                Violations(&violations)
+            );
         }
-        let answer = answered.map_err(|_| ElicitError::TimedOut { after: timeout })??;
-        let content = match answer {
-            Answer::Decline => return Ok(Elicitation::Decline),
-            Answer::Cancel => return Ok(Elicitation::Cancel),
-            Answer::Accept(content) => content,
-        };
-        let violations = match read_answer::<T>(&whole, &content) {
-            Ok(answer) => return Ok(Elicitation::Accept(answer)),
-            Err(violations) => violations,
-        };
-        let asked = ASKS - question.asks_left + 1;
-        if question.asks_left <= 1 {
-            return Err(ElicitError::InvalidAnswer { asked, violations });
-        }
-        question.asks_left -= 1;
-        question.id = new_question_id();
-        question.message = format!(
-            "Your answer did not fit: {}\n\n{message}",
-            Violations(&violations)
-        );
     }
 }
 

@@ -58,6 +58,8 @@
 pub(crate) mod ask;
 #[cfg(feature = "schemars")]
 pub(crate) mod field;
+#[cfg(feature = "schemars")]
+pub(crate) mod form;
 
 #[cfg(feature = "schemars")]
 use std::any::{TypeId, type_name};
@@ -77,6 +79,8 @@ pub use ask::Ask;
 pub use ask::{ASKS, DEFAULT_QUESTION_TIMEOUT};
 #[cfg(feature = "schemars")]
 pub use field::{Elicit, ElicitChoice, ElicitField};
+#[cfg(feature = "schemars")]
+pub use form::AskForm;
 pub use stored_questions::QuestionStream;
 
 /// Derives [`Elicit`](trait@Elicit) for a struct with named fields (a

@@ -6,15 +6,23 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use hyper::header::{HeaderName, HeaderValue};
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::ClientHandler;
+use rmcp::ErrorData as McpError;
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
+    FormElicitationCapability, Implementation, ProtocolVersion, TASKS_EXTENSION_ID,
+};
+use rmcp::service::{
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
+    RequestContext, RoleClient, RunningService,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ServiceExt};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, oneshot};
 
 use super::child::{Alive, ChildInput, ChildOutput};
 use super::heard::Heard;
+use super::questions::{self, Asked, Desk};
 use super::tap::TappedHttp;
 use super::{MountError, stderr};
 
@@ -51,21 +59,67 @@ impl std::fmt::Debug for ServerLocation {
     }
 }
 
+/// Which of MCP's versions a mount speaks to its server
+/// ([`Mount::protocol`](super::Mount::protocol)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// The newest the server speaks: 2026-07-28 where the server offers
+    /// it (`server/discover`, each request carrying its own metadata,
+    /// questions asked through `input_required`, list changes on a stream
+    /// of their own, calls run as tasks as its tasks extension says);
+    /// otherwise 2025-11-25 (`initialize`, then a session).
+    #[default]
+    Newest,
+    /// 2025-11-25 whatever the server offers: `initialize`, then a
+    /// session; for a server whose newer form is not to be relied on.
+    V2025_11_25,
+}
+
 /// The mount's side of the connection: it hears the server's list change.
 /// (The calls' progress is read below rmcp, in order: `progress.rs`.)
 #[derive(Clone)]
 pub(crate) struct Client {
+    server: Arc<str>,
+    protocol: Protocol,
     changed: Arc<Notify>,
     info: ClientConfig,
+    desk: Arc<Desk>,
 }
 
 impl Client {
-    pub(crate) fn new(changed: Arc<Notify>) -> Self {
-        let info = ClientConfig::new(
-            ClientCapabilities::default(),
+    pub(crate) fn new(server: Arc<str>, changed: Arc<Notify>, protocol: Protocol) -> Self {
+        // The person behind each call answers the server's questions, in
+        // forms; the registry checks each answer against the form.
+        let mut capabilities = ClientCapabilities::default();
+        // A server that runs a call as a task (2026-07-28's extension) is
+        // followed to the task's end (`task_follow.rs`).
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
+        capabilities.elicitation = Some(
+            ElicitationCapability::new()
+                .with_form(FormElicitationCapability::new().with_schema_validation(true)),
+        );
+        let mut info = ClientConfig::new(
+            capabilities,
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         );
-        Self { changed, info }
+        // What `initialize` asks for: 2026-07-28 has no `initialize`.
+        info.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
+        Self {
+            server,
+            protocol,
+            changed,
+            info,
+            desk: Arc::default(),
+        }
+    }
+
+    /// The calls running on the mount's connections.
+    pub(crate) fn desk(&self) -> Arc<Desk> {
+        Arc::clone(&self.desk)
     }
 }
 
@@ -77,11 +131,36 @@ impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
         self.info.clone()
     }
+
+    async fn create_elicitation(
+        &self,
+        params: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        let (reply, answer) = oneshot::channel();
+        let asked = Asked { params, reply };
+        if self.desk.pass(&context.id, asked).await.is_err() {
+            return Err(questions::unplaced(&self.server));
+        }
+        // The call ended before it answered.
+        answer.await.unwrap_or_else(|_| {
+            Err(McpError::internal_error(
+                "the call the question belongs to ended before it was answered",
+                None,
+            ))
+        })
+    }
 }
 
 /// Starts or reaches the server, and completes MCP's initialization; each
 /// message the server sends is read for `heard` on the way; a child
 /// process holds `alive` until it is reaped.
+///
+/// The server is asked first with 2026-07-28's `server/discover`; one that
+/// answers it as MCP's older versions do (an error, or nothing for 10 s)
+/// is initialized as 2025-11-25 says. One that answers it with something
+/// else than an error, as some servers do with any method they do not
+/// know, is reached again and initialized.
 pub(crate) async fn connect(
     server: &str,
     source: &ServerLocation,
@@ -89,10 +168,81 @@ pub(crate) async fn connect(
     heard: Heard,
     alive: &Alive,
 ) -> Result<RunningService<RoleClient, Client>, MountError> {
-    let failed = |reason: String| MountError::Connect {
-        server: server.to_owned(),
-        reason,
+    if client.protocol == Protocol::V2025_11_25 {
+        let initializing = ClientLifecycleMode::Initialize;
+        return start(server, source, client, heard, alive, initializing)
+            .await
+            .map_err(|failed| failed.into_error(server));
+    }
+    let discovering = ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::LATEST],
+        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
     };
+    match start(
+        server,
+        source,
+        client.clone(),
+        heard.clone(),
+        alive,
+        discovering,
+    )
+    .await
+    {
+        Err(Started::Answered(_)) => start(
+            server,
+            source,
+            client,
+            heard,
+            alive,
+            ClientLifecycleMode::Initialize,
+        )
+        .await
+        .map_err(|failed| failed.into_error(server)),
+        started => started.map_err(|failed| failed.into_error(server)),
+    }
+}
+
+/// Why a server was not reached.
+enum Started {
+    /// It answered, but not as the lifecycle asked for.
+    Answered(Box<ClientInitializeError>),
+    /// It could not be reached, for this reason.
+    Failed(String),
+}
+
+impl Started {
+    fn into_error(self, server: &str) -> MountError {
+        let reason = match self {
+            Started::Answered(error) => error.to_string(),
+            Started::Failed(reason) => reason,
+        };
+        MountError::Connect {
+            server: server.to_owned(),
+            reason,
+        }
+    }
+}
+
+impl From<ClientInitializeError> for Started {
+    fn from(error: ClientInitializeError) -> Self {
+        match error {
+            ClientInitializeError::TransportError { .. } => Started::Failed(error.to_string()),
+            answered => Started::Answered(Box::new(answered)),
+        }
+    }
+}
+
+/// Starts or reaches the server, and begins MCP's session as `lifecycle`
+/// says.
+async fn start(
+    server: &str,
+    source: &ServerLocation,
+    client: Client,
+    heard: Heard,
+    alive: &Alive,
+    lifecycle: ClientLifecycleMode,
+) -> Result<RunningService<RoleClient, Client>, Started> {
+    let failed = Started::Failed;
     match source {
         ServerLocation::Stdio(command) => {
             let mut command = rebuilt(command.as_std());
@@ -117,10 +267,7 @@ pub(crate) async fn connect(
                 let server = server.to_owned();
                 tokio::spawn(stderr::drain(server, stderr));
             }
-            client
-                .serve(transport)
-                .await
-                .map_err(|error| failed(error.to_string()))
+            Ok(client.serve_with_lifecycle(transport, lifecycle).await?)
         }
         ServerLocation::Http {
             url,
@@ -141,10 +288,8 @@ pub(crate) async fn connect(
                 config = config.auth_header(token.clone());
             }
             let http = TappedHttp::new(heard).map_err(failed)?;
-            client
-                .serve(StreamableHttpClientTransport::with_client(http, config))
-                .await
-                .map_err(|error| failed(error.to_string()))
+            let transport = StreamableHttpClientTransport::with_client(http, config);
+            Ok(client.serve_with_lifecycle(transport, lifecycle).await?)
         }
     }
 }

@@ -10,6 +10,7 @@ use rmcp::service::{Peer, RoleClient, ServiceError};
 
 use super::deep::TooDeep;
 use super::progress::Reports;
+use super::questions::Desk;
 use super::task_tools::TaskTools;
 
 /// One connection to the server: its peer, and its calls' progress.
@@ -44,6 +45,8 @@ pub(crate) struct Connection {
     pub(crate) tasks: Arc<TaskTools>,
     /// The tools the server's last listing had nested too deep to read.
     pub(crate) too_deep: Arc<TooDeep>,
+    /// The calls running, to which the server's questions go.
+    pub(crate) desk: Arc<Desk>,
     /// Whether the server is started again when its connection ends.
     restarts: bool,
     state: RwLock<ConnectionState>,
@@ -62,12 +65,14 @@ impl Connection {
         link: ServerLink,
         tasks: Arc<TaskTools>,
         too_deep: Arc<TooDeep>,
+        desk: Arc<Desk>,
         restarts: bool,
     ) -> Self {
         Self {
             server,
             tasks,
             too_deep,
+            desk,
             restarts,
             state: RwLock::new(ConnectionState::Up(link)),
         }

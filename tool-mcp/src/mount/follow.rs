@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::service::{Peer, RoleClient, RunningService};
+use rmcp::service::{Peer, RoleClient, RunningService, Subscription};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
@@ -16,6 +16,7 @@ use super::child::Alive;
 use super::connect::{Client, ServerLocation, connect};
 use super::connection::{Gone, ServerLink};
 use super::heard::Heard;
+use super::listen;
 use super::progress::Reports;
 use super::shared::MountShared;
 
@@ -67,11 +68,16 @@ pub(crate) struct Follow<Ctx> {
 
 impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
     /// Follows the server, connected through `running`, until the mount
-    /// ends.
-    pub(crate) async fn run(self, mut running: RunningService<RoleClient, Client>) {
+    /// ends; `listening`: its list changes, where they come on a stream
+    /// of their own.
+    pub(crate) async fn run(
+        self,
+        mut running: RunningService<RoleClient, Client>,
+        mut listening: Option<Subscription>,
+    ) {
         loop {
             let peer = running.peer().clone();
-            let stopped = self.session(&peer).await;
+            let stopped = self.session(&peer, listening.take()).await;
             let restart = match (stopped, self.restart) {
                 (false, Some(restart)) => restart,
                 (false, None) => {
@@ -91,7 +97,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
             };
             let _ = running.close().await;
             match self.reconnect(restart).await {
-                Some(next) => running = next,
+                Some((next, changes)) => (running, listening) = (next, changes),
                 None => {
                     self.shared.end(&self.handle, Gone::Unmounted);
                     return;
@@ -102,11 +108,23 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
 
     /// One connection: `true` when the mount ends, `false` when the
     /// connection does.
-    async fn session(&self, peer: &Peer<RoleClient>) -> bool {
+    async fn session(&self, peer: &Peer<RoleClient>, mut listening: Option<Subscription>) -> bool {
         loop {
             tokio::select! {
                 () = self.stop.cancelled() => return true,
                 () = self.changed.notified() => self.relist(peer).await,
+                heard = listen::next(&mut listening) => {
+                    if let listen::Heard::Ended = heard {
+                        // Opened again, and the list read again: it may
+                        // have changed in between.
+                        tokio::select! {
+                            () = self.stop.cancelled() => return true,
+                            () = tokio::time::sleep(listen::REOPEN_AFTER) => {}
+                        }
+                        listening = listen::open(peer).await;
+                    }
+                    self.relist(peer).await;
+                }
                 () = wait_closed(peer) => return false,
             }
         }
@@ -126,8 +144,12 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
     }
 
     /// Starts or reaches the server again until it answers and lists its
-    /// tools, or the mount ends (`None`).
-    async fn reconnect(&self, restart: Restart) -> Option<RunningService<RoleClient, Client>> {
+    /// tools, or the mount ends (`None`); with the stream of its list
+    /// changes, where they come on one.
+    async fn reconnect(
+        &self,
+        restart: Restart,
+    ) -> Option<(RunningService<RoleClient, Client>, Option<Subscription>)> {
         let server = &self.shared.server;
         let mut delay = restart.first;
         for attempt in 1_u64.. {
@@ -144,6 +166,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                 tasks: Arc::clone(&self.shared.connection.tasks),
                 reports: Arc::new(Reports::default()),
                 too_deep: Arc::clone(&self.shared.connection.too_deep),
+                desk: self.client.desk(),
             };
             let reports = Arc::clone(&heard.reports);
             let connecting = connect(
@@ -164,6 +187,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                     continue;
                 }
             };
+            let listening = listen::open(running.peer()).await;
             let listing = self.shared.list(running.peer());
             match tokio::time::timeout(self.connect_timeout, listing).await {
                 Ok(Ok(listed)) => {
@@ -175,7 +199,7 @@ impl<Ctx: Send + Sync + 'static> Follow<Ctx> {
                         tracing::warn!(%server, %error, "the tool list is not mounted");
                     }
                     tracing::info!(%server, attempt, "started again");
-                    return Some(running);
+                    return Some((running, listening));
                 }
                 // A list over the mount's limit says so.
                 Ok(Err(error)) => {

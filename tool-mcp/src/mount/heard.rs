@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::deep::TooDeep;
 use super::progress::Reports;
+use super::questions::Desk;
 use super::task_tools::TaskTools;
 
 /// What the mount reads from one connection's messages: which of the
@@ -17,6 +18,8 @@ pub(crate) struct Heard {
     pub(crate) reports: Arc<Reports>,
     /// The tools left out of a listing as nested too deep to read.
     pub(crate) too_deep: Arc<TooDeep>,
+    /// The calls running, to which the server's questions go.
+    pub(crate) desk: Arc<Desk>,
 }
 
 impl Heard {

@@ -89,6 +89,7 @@ mod tests {
             tasks: Arc::default(),
             reports: Arc::default(),
             too_deep: Arc::default(),
+            desk: Arc::default(),
         }
     }
 

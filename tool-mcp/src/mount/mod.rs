@@ -24,15 +24,19 @@ mod connection;
 mod deep;
 mod follow;
 mod heard;
+mod input_required;
 mod lines;
+mod listen;
 mod mounted;
 mod oversized;
 mod progress;
+mod questions;
 mod remote;
 mod shared;
 mod stderr;
 mod tap;
 mod task_call;
+mod task_follow;
 mod task_tools;
 mod unfinished;
 
@@ -45,6 +49,7 @@ use tool_core::toolset::{Compose, RegistryHandle};
 
 pub use catalog::MAX_LISTED;
 use child::alive;
+pub use connect::Protocol;
 use connect::{Client, ServerLocation};
 use connection::{Connection, ServerLink};
 use deep::TooDeep;
@@ -116,6 +121,7 @@ pub struct Mount {
     connect_timeout: Duration,
     restart: Option<Restart>,
     lenient: bool,
+    protocol: Protocol,
 }
 
 impl Mount {
@@ -152,6 +158,7 @@ impl Mount {
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
             lenient: false,
+            protocol: Protocol::Newest,
         }
     }
 
@@ -243,6 +250,14 @@ impl Mount {
         self
     }
 
+    /// Which of MCP's versions the mount speaks ([`Protocol::Newest`]: the
+    /// newest the server offers).
+    #[must_use]
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
     /// How long connecting and each listing of the tools may take (30
     /// seconds).
     #[must_use]
@@ -261,13 +276,14 @@ impl Mount {
     ) -> Result<Mounted, MountError> {
         let server = Arc::clone(&self.name);
         let changed = Arc::new(Notify::new());
-        let client = Client::new(Arc::clone(&changed));
+        let client = Client::new(Arc::clone(&server), Arc::clone(&changed), self.protocol);
         let tasks = Arc::new(TaskTools::default());
         let too_deep = Arc::new(TooDeep::default());
         let heard = Heard {
             tasks: Arc::clone(&tasks),
             reports: Arc::new(Reports::default()),
             too_deep: Arc::clone(&too_deep),
+            desk: client.desk(),
         };
         let reports = Arc::clone(&heard.reports);
         let (alive, ended) = alive();
@@ -287,6 +303,7 @@ impl Mount {
             link,
             tasks,
             too_deep,
+            client.desk(),
             self.restart.is_some(),
         ));
         let shared = Arc::new(MountShared {
@@ -297,6 +314,7 @@ impl Mount {
             lenient: self.lenient,
             state: Mutex::default(),
         });
+        let listening = listen::open(running.peer()).await;
         let listing = tokio::time::timeout(self.connect_timeout, shared.list(running.peer()));
         let listed = match listing.await {
             Ok(Ok(listed)) => listed,
@@ -320,7 +338,7 @@ impl Mount {
             connect_timeout: self.connect_timeout,
             alive,
         };
-        tokio::spawn(follow.run(running));
+        tokio::spawn(follow.run(running, listening));
         let end = {
             let (shared, handle) = (Arc::clone(&shared), handle.clone());
             Box::new(move |why| shared.end(&handle, why))

@@ -6,18 +6,22 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, CreateTaskResult,
     ProgressNotificationParam, ServerResult, Tool as Listed,
 };
-use rmcp::service::{PeerRequestOptions, ServiceError};
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
 use super::connection::{Connection, ServerLink};
 use super::heard::MAX_MESSAGE_BYTES;
+use super::input_required::{Answered, Rounds};
 use super::oversized;
+use super::progress::{Listening, Reports};
+use super::questions;
 use super::task_call::call_as_task;
+use super::task_follow::follow_task;
 use super::unfinished::{GiveUp, Unfinished};
 use super::{MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH};
 
@@ -90,6 +94,9 @@ impl RemoteTool {
             concurrency_safe: read_only,
             // Its result comes when the server's task ends.
             long_running: as_task,
+            // The server may ask the person while the tool runs
+            // (`questions.rs`): each call can wait for an answer.
+            asks: true,
             ..ToolMetadata::DEFAULT
         };
         Ok(Self {
@@ -111,7 +118,7 @@ impl RemoteTool {
     /// comes; dropped before its answer (cancelled, out of time), the
     /// server is sent `notifications/cancelled`. `shown` is the name the
     /// model called the tool by, which every text it reads names.
-    async fn call_remote<Ctx>(
+    async fn call_remote<Ctx: Send + Sync>(
         &self,
         ctx: &ToolContext<Ctx>,
         shown: &str,
@@ -130,6 +137,9 @@ impl RemoteTool {
             // Boxed: the task's requests would make every call's future
             // several times larger, and each call moves it.
             return match Box::pin(call_as_task(&peer, ctx, &self.name, args)).await {
+                Ok(ServerResult::CreateTaskResult(created)) => {
+                    self.follow(&peer, ctx, shown, created).await
+                }
                 Ok(answer) => self.read_answer(shown, answer),
                 Err(error) => ToolResult::error(self.failed(shown, &error)),
             };
@@ -138,44 +148,94 @@ impl RemoteTool {
         if let Value::Object(arguments) = args {
             params = params.with_arguments(arguments);
         }
+        // Over 2026-07-28, a server that needs the person's answers first
+        // says so in its answer, and is called again with them.
+        let mut rounds = Rounds::default();
+        loop {
+            let answered = self.send(ctx, &peer, &reports, params.clone()).await;
+            match answered {
+                Ok(ServerResult::InputRequiredResult(needed)) => {
+                    let server = &self.connection.server;
+                    match rounds.answer(ctx, server, shown, needed).await {
+                        Ok(Answered { responses, state }) => {
+                            params.input_responses = responses;
+                            params.request_state = state;
+                        }
+                        Err(why) => return ToolResult::error(why),
+                    }
+                }
+                Ok(ServerResult::CreateTaskResult(created)) => {
+                    return self.follow(&peer, ctx, shown, created).await;
+                }
+                Ok(answer) => return self.read_answer(shown, answer),
+                Err(error) => return ToolResult::error(self.failed(shown, &error)),
+            }
+        }
+    }
+
+    /// The call's result once the task the server made of it ends.
+    async fn follow<Ctx: Send + Sync>(
+        &self,
+        peer: &Peer<RoleClient>,
+        ctx: &ToolContext<Ctx>,
+        shown: &str,
+        created: CreateTaskResult,
+    ) -> ToolResult {
+        let named = (&*self.connection.server, shown);
+        // Boxed, as a task's call is: most calls are not.
+        match Box::pin(follow_task(peer, ctx, named, created)).await {
+            Ok(answer) => self.read_answer(shown, answer),
+            Err(why) => ToolResult::error(why),
+        }
+    }
+
+    /// One `tools/call` of the tool with `params`, and its answer: its
+    /// progress reported to `ctx`, and the server's questions put to the
+    /// person behind it, as they come.
+    async fn send<Ctx: Send + Sync>(
+        &self,
+        ctx: &ToolContext<Ctx>,
+        peer: &Peer<RoleClient>,
+        reports: &Arc<Reports>,
+        params: CallToolRequestParams,
+    ) -> Result<ServerResult, ServiceError> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         // Relayed only to someone who hears them; expected before the
         // request goes, as the server may report before the send ends.
         let expecting = ctx.progress_heard().then(|| reports.expect());
-        let sent = peer
+        // Seated before the request goes, as the server may ask at once.
+        let (seated, mut questions) = self.connection.desk.seat();
+        let handle = peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
-            .await;
-        let handle = match sent {
-            Ok(handle) => handle,
-            Err(error) => return ToolResult::error(self.failed(shown, &error)),
-        };
+            .await?;
+        seated.sent_as(&handle.id);
         let unanswered = Unfinished::new(&handle.peer, GiveUp::Request(handle.id.clone()));
         let mut answer = handle.rx;
-        let answered = match expecting {
-            Some(expecting) => {
-                let mut progress = expecting.listen(handle.progress_token.clone());
-                let answered = loop {
-                    tokio::select! {
-                        biased;
-                        Some(report) = progress.next() => report_to(ctx, &report),
-                        answered = &mut answer => break answered,
-                    }
-                };
-                // Each report sent before the answer was read before it,
-                // and waits in the queue.
-                while let Some(report) = progress.try_next() {
-                    report_to(ctx, &report);
+        let mut progress =
+            expecting.map(|expecting| expecting.listen(handle.progress_token.clone()));
+        let answered = loop {
+            tokio::select! {
+                biased;
+                Some(report) = next_report(&mut progress) => report_to(ctx, &report),
+                // One question at a time, as a person answers them; the
+                // call's answer and reports wait meanwhile.
+                Some(asked) = questions.recv() => {
+                    let answer = questions::put(ctx, asked.params).await;
+                    let _ = asked.reply.send(answer);
                 }
-                answered
+                answered = &mut answer => break answered,
             }
-            None => answer.await,
         };
-        unanswered.done();
-        match answered {
-            Ok(Ok(answer)) => self.read_answer(shown, answer),
-            Ok(Err(error)) => ToolResult::error(self.failed(shown, &error)),
-            Err(_) => ToolResult::error(self.failed(shown, &ServiceError::TransportClosed)),
+        drop(seated);
+        // Each report sent before the answer was read before it, and
+        // waits in the queue.
+        if let Some(progress) = &mut progress {
+            while let Some(report) = progress.try_next() {
+                report_to(ctx, &report);
+            }
         }
+        unanswered.done();
+        answered.unwrap_or(Err(ServiceError::TransportClosed))
     }
 
     /// The server's answer to a call, as a registry's result.
@@ -279,6 +339,15 @@ fn json_size(value: &Value) -> usize {
     // Writing to a counter cannot fail.
     let _ = serde_json::to_writer(&mut count, value);
     count.0
+}
+
+/// The next progress report heard for the call, if anyone hears them;
+/// otherwise never.
+async fn next_report(progress: &mut Option<Listening>) -> Option<ProgressNotificationParam> {
+    match progress {
+        Some(progress) => progress.next().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// A server's progress report, as the call's own.

@@ -27,6 +27,7 @@ use sse_stream::Sse;
 
 use super::heard::{Heard, MAX_MESSAGE_BYTES};
 use super::oversized::stand_in_for;
+use super::questions::key_of;
 
 /// The redirects one request follows at most.
 const MAX_REDIRECTS: usize = 10;
@@ -183,6 +184,12 @@ impl StreamableHttpClient for TappedHttp {
         });
         // What stands in for the answer, should it be too large to read.
         let too_large = stand_in_for(&message).map(Box::new);
+        // The request the answer's events belong to: a question the server
+        // asks among them belongs to its call.
+        let answering = match &message {
+            ClientJsonRpcMessage::Request(request) => Some(key_of(&request.id)),
+            _ => None,
+        };
         let answer = match self
             .client
             .post_message_with_max_sse_event_size(
@@ -207,7 +214,8 @@ impl StreamableHttpClient for TappedHttp {
         Ok(match answer {
             StreamableHttpPostResponse::Sse(events, session) => {
                 let too_large = too_large.map(|stand_in| stand_in.1);
-                StreamableHttpPostResponse::Sse(self.tap_answer(events, too_large), session)
+                let answer = self.tap_answer(events, too_large, answering);
+                StreamableHttpPostResponse::Sse(answer, session)
             }
             StreamableHttpPostResponse::Json(answer, session) => {
                 if let Some(again) = again {
@@ -279,20 +287,23 @@ impl TappedHttp {
         &self,
         events: BoxStream<'static, Result<Sse, SseError>>,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
-        self.tap_answer(events, None)
+        self.tap_answer(events, None, None)
     }
 
     /// `events`, tapped; `too_large`: the data of the event that stands in
-    /// for one too large to read, which ends the stream.
+    /// for one too large to read, which ends the stream; `answering`: the
+    /// id of the request they answer.
     fn tap_answer(
         &self,
         events: BoxStream<'static, Result<Sse, SseError>>,
         too_large: Option<String>,
+        answering: Option<String>,
     ) -> BoxStream<'static, Result<Sse, SseError>> {
         Box::pin(TappedEvents {
             events: Some(events),
             heard: self.heard.clone(),
             too_large,
+            answering,
         })
     }
 }
@@ -304,6 +315,8 @@ struct TappedEvents {
     events: Option<BoxStream<'static, Result<Sse, SseError>>>,
     heard: Heard,
     too_large: Option<String>,
+    /// The id of the request the events answer, if they answer one.
+    answering: Option<String>,
 }
 
 impl Stream for TappedEvents {
@@ -337,9 +350,25 @@ impl Stream for TappedEvents {
                 *data = again.trim_end().to_owned();
             }
             this.heard.note(data.as_bytes());
+            if let Some(call) = &this.answering
+                && let Some(question) = question_in(data)
+            {
+                this.heard.desk.relate(question, call.clone());
+            }
         }
         Poll::Ready(event)
     }
+}
+
+/// The id of the server's question `data` holds, if it holds one: a
+/// request the person answers.
+fn question_in(data: &str) -> Option<String> {
+    if !data.contains("\"elicitation/create\"") {
+        return None;
+    }
+    let message: serde_json::Value = serde_json::from_str(data).ok()?;
+    let id = message.get("id")?;
+    (message.get("method")? == "elicitation/create").then(|| id.to_string())
 }
 
 #[cfg(test)]
@@ -356,6 +385,7 @@ mod tests {
             tasks: Arc::default(),
             reports: Arc::default(),
             too_deep: Arc::default(),
+            desk: Arc::default(),
         };
         /// One event, then the end.
         struct One(Option<Sse>);
@@ -371,6 +401,7 @@ mod tests {
             events: Some(events),
             heard: heard.clone(),
             too_large: None,
+            answering: None,
         };
         let waker = std::task::Waker::noop();
         let Poll::Ready(Some(Ok(event))) =

@@ -21,7 +21,8 @@ const TASK_TTL_MS: u64 = 10 * 60 * 1000;
 
 /// The bounds on how often a task's status is read, whatever interval
 /// the server suggests.
-const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(10));
+pub(super) const POLL_BOUNDS: (Duration, Duration) =
+    (Duration::from_millis(100), Duration::from_secs(10));
 
 /// What became of a call as a task: the server's answer to `tasks/result`
 /// (or to the call itself, when the server ran it at once), or why there

@@ -1,0 +1,132 @@
+//! A call the server made a task of, as 2026-07-28's tasks extension
+//! says: the task read with `tasks/get` until it ends, its status messages
+//! relayed as progress to whoever hears the call's, the questions it asks
+//! put to the person behind the call and answered with `tasks/update`,
+//! and, should the caller give up, `tasks/cancel`.
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolResult, CreateTaskResult, GetTaskParams, InputRequest, InputResponses, ServerResult,
+    TaskPayload, UpdateTaskParams,
+};
+use rmcp::service::{Peer, RoleClient};
+use serde_json::Value;
+use tool_core::ToolContext;
+
+use super::questions;
+use super::task_call::POLL_BOUNDS;
+use super::unfinished::{GiveUp, Unfinished};
+
+/// The server's answer, as the call's own, once its task ends; or what
+/// the model reads when it does not end with one. `server` and `shown`
+/// name the server and the tool as the model knows it.
+pub(super) async fn follow_task<Ctx: Send + Sync>(
+    peer: &Peer<RoleClient>,
+    ctx: &ToolContext<Ctx>,
+    (server, shown): (&str, &str),
+    created: CreateTaskResult,
+) -> Result<ServerResult, String> {
+    let id = created.task.task_id.clone();
+    let mut poll = interval(created.task.poll_interval_ms);
+    let unfinished = Unfinished::new(peer, GiveUp::Task(id.clone()));
+    let mut last = created.task.status_message.clone();
+    let mut reports = 0_u32;
+    let mut answered = InputResponses::new();
+    loop {
+        tokio::time::sleep(poll).await;
+        let got = match peer.get_task(GetTaskParams::new(id.clone())).await {
+            Ok(got) => got,
+            Err(error) => {
+                unfinished.done();
+                return Err(format!(
+                    "the MCP server `{server}` could not say how its task for `{shown}` went: {error}"
+                ));
+            }
+        };
+        poll = interval(got.task.task.poll_interval_ms);
+        if let Some(message) = &got.task.task.status_message
+            && last.as_deref() != Some(message.as_str())
+        {
+            reports += 1;
+            ctx.progress(f64::from(reports), None, message.as_str());
+            last = Some(message.clone());
+        }
+        match got.task.payload {
+            TaskPayload::Working => {}
+            TaskPayload::InputRequired { input_requests } => {
+                // Each question is answered once, however many times the
+                // task is read before it takes the answer.
+                let mut responses = InputResponses::new();
+                for (key, request) in input_requests {
+                    if answered.contains_key(&key) {
+                        continue;
+                    }
+                    let InputRequest::Elicitation(request) = request else {
+                        unfinished.done();
+                        return Err(format!(
+                            "the MCP server `{server}`'s task for `{shown}` asked for something \
+                             else than the person's answer, which this mount does not give"
+                        ));
+                    };
+                    let answer = questions::put(ctx, request.params).await.map_err(|error| {
+                        format!(
+                            "the MCP server `{server}`'s task for `{shown}` asked the person a \
+                             question, and no answer came: {}",
+                            error.message
+                        )
+                    })?;
+                    let answer = serde_json::to_value(answer).unwrap_or_default();
+                    answered.insert(key.clone(), answer.clone());
+                    responses.insert(key, answer);
+                }
+                if !responses.is_empty() {
+                    let update = UpdateTaskParams::new(id.clone(), responses);
+                    if let Err(error) = peer.update_task(update).await {
+                        unfinished.done();
+                        return Err(format!(
+                            "the MCP server `{server}` did not take the person's answers for its \
+                             task for `{shown}`: {error}"
+                        ));
+                    }
+                }
+            }
+            TaskPayload::Completed { result } => {
+                unfinished.done();
+                return serde_json::from_value::<CallToolResult>(Value::Object(result))
+                    .map(ServerResult::CallToolResult)
+                    .map_err(|error| {
+                        format!(
+                            "the MCP server `{server}` ended its task for `{shown}` with a \
+                             result that is not MCP's: {error}"
+                        )
+                    });
+            }
+            TaskPayload::Failed { error } => {
+                unfinished.done();
+                let said = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given");
+                return Err(format!(
+                    "the MCP server `{server}`'s task for `{shown}` failed: {said}"
+                ));
+            }
+            TaskPayload::Cancelled => {
+                unfinished.done();
+                return Err(format!(
+                    "the MCP server `{server}` cancelled its task for `{shown}`"
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How long to wait before reading the task again: what the server
+/// suggests, within bounds.
+fn interval(suggested_ms: Option<u64>) -> Duration {
+    suggested_ms
+        .map_or(Duration::from_secs(1), Duration::from_millis)
+        .clamp(POLL_BOUNDS.0, POLL_BOUNDS.1)
+}
