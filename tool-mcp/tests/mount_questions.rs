@@ -5,7 +5,9 @@
 //! ([`Questions::answer`](tool_core::registry::Questions::answer)). Over
 //! 2026-07-28 the server asks through `input_required` and is called again
 //! with the answers; over 2025-11-25 it asks on the call's stream, and
-//! each question reaches only the person of the call it belongs to. The
+//! each question reaches only the person of the call it belongs to. Where
+//! the mount says so, what the server asks of the client's model
+//! (sampling) and its roots go to the calling context's client. The
 //! server is a tool-mcp server over streamable HTTP.
 
 use std::sync::Arc;
@@ -15,9 +17,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use support::serve_http;
+use tool_core::client::{ClientError, ClientRequests, Root, SampleRequest, Sampled};
 use tool_core::elicit::{Answer, Elicit, ElicitError, Elicitation};
 use tool_core::toolset::RegistryHandle;
-use tool_core::{ToolContext, ToolRegistry, tool};
+use tool_core::{BoxFuture, ToolContext, ToolRegistry, tool};
 use tool_mcp::McpServer;
 use tool_mcp::mount::{Mount, Mounted, Protocol};
 
@@ -49,17 +52,90 @@ async fn book_table(ctx: &ToolContext) -> Result<String, ElicitError> {
     })
 }
 
-/// The server's booking tool, mounted in a new registry in `protocol`.
-async fn mounted(protocol: Protocol) -> (RegistryHandle, Mounted) {
-    let server = McpServer::new(ToolRegistry::new().with(BookTable), ToolContext::new(()));
+/// Name the dish, asking the client's model.
+#[tool(samples)]
+async fn name_dish(ctx: &ToolContext, dish: String) -> Result<String, ClientError> {
+    let named = ctx
+        .sample(
+            SampleRequest::new(format!("Name {dish}."))
+                .system("One word.")
+                .max_tokens(5),
+        )
+        .await?;
+    Ok(format!(
+        "{} ({})",
+        named.as_text().unwrap_or_default(),
+        named.model
+    ))
+}
+
+/// Where the client works (a tool that asks its client, for roots too,
+/// says it asks).
+#[tool(asks)]
+async fn workspace(ctx: &ToolContext) -> Result<String, ClientError> {
+    let roots = ctx.roots().await?;
+    Ok(roots
+        .iter()
+        .map(|root| format!("{} {}", root.uri, root.name.as_deref().unwrap_or("-")))
+        .collect::<Vec<_>>()
+        .join(", "))
+}
+
+/// The client of the person calling: a model that answers what it was
+/// asked, and one root.
+struct Kitchen;
+
+impl ClientRequests for Kitchen {
+    fn sample<'a>(
+        &'a self,
+        request: &'a SampleRequest,
+    ) -> BoxFuture<'a, Result<Sampled, ClientError>> {
+        let asked = format!(
+            "{:?} / {:?} / {}",
+            request
+                .messages()
+                .first()
+                .map(|message| message.content().clone()),
+            request.system_prompt(),
+            request.max_tokens_or_default()
+        );
+        Box::pin(async move { Ok(Sampled::text("chef-1", asked)) })
+    }
+
+    fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, ClientError>> {
+        Box::pin(async {
+            Ok(vec![Root {
+                uri: "file:///kitchen".to_owned(),
+                name: Some("kitchen".to_owned()),
+            }])
+        })
+    }
+}
+
+/// The server's tools, mounted in a new registry in `protocol`, as
+/// `mount` sets the mount up.
+async fn mounted_with(
+    protocol: Protocol,
+    mount: impl FnOnce(Mount) -> Mount,
+) -> (RegistryHandle, Mounted) {
+    let tools = ToolRegistry::new()
+        .with(BookTable)
+        .with(NameDish)
+        .with(Workspace);
+    let server = McpServer::new(tools, ToolContext::new(()));
     let (address, _stop) = serve_http(server).await;
     let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
-    let mounted = Mount::http("tables", format!("http://{address}/mcp"))
+    let mounted = mount(Mount::http("tables", format!("http://{address}/mcp")))
         .protocol(protocol)
         .mount(&handle)
         .await
         .expect("mounted");
     (handle, mounted)
+}
+
+/// The server's tools, mounted in a new registry in `protocol`.
+async fn mounted(protocol: Protocol) -> (RegistryHandle, Mounted) {
+    mounted_with(protocol, |mount| mount).await
 }
 
 /// A context whose person answers `answer`.
@@ -148,4 +224,41 @@ async fn each_question_reaches_the_person_of_its_own_call() {
             .expect("the call ran");
         assert_eq!(booked, format!("a table for {guests}"));
     }
+}
+
+#[tokio::test]
+async fn the_servers_sampling_and_roots_go_to_the_callers_client_where_the_mount_says_so() {
+    for protocol in [Protocol::Newest, Protocol::V2025_11_25] {
+        let (handle, _mounted) = mounted_with(protocol, |mount| mount.sampling().roots()).await;
+        let ctx = ToolContext::builder(()).client(Kitchen).build();
+        let named = handle
+            .call(&ctx, "name_dish", json!({"dish": "soup"}))
+            .await;
+        assert_eq!(
+            named.model_text(),
+            "Some(Text(\"Name soup.\")) / Some(\"One word.\") / 5 (chef-1)",
+            "{protocol:?}"
+        );
+        let roots = handle.call(&ctx, "workspace", json!({})).await;
+        assert_eq!(
+            roots.model_text(),
+            "file:///kitchen kitchen",
+            "{protocol:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_the_mount_saying_so_the_server_is_told_it_has_no_sampling() {
+    let (handle, _mounted) = mounted(Protocol::V2025_11_25).await;
+    let ctx = ToolContext::builder(()).client(Kitchen).build();
+    let named = handle
+        .call(&ctx, "name_dish", json!({"dish": "soup"}))
+        .await;
+    assert!(named.is_error());
+    assert_eq!(
+        named.model_text(),
+        "tool `name_dish` is not available: it asks the client's model (sampling), and this MCP \
+         client does not take sampling"
+    );
 }

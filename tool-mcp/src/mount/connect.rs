@@ -1,6 +1,10 @@
 //! Reaching a mounted server with rmcp's client, and following it: its
 //! list changes, and its end.
 
+// rmcp marks sampling and roots deprecated (SEP-2577, which moves them in
+// a later revision); 2025-11-25 and 2026-07-28 both have them.
+#![allow(deprecated)]
+
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -9,8 +13,9 @@ use hyper::header::{HeaderName, HeaderValue};
 use rmcp::ClientHandler;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
-    FormElicitationCapability, Implementation, ProtocolVersion, TASKS_EXTENSION_ID,
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, ElicitationCapability, FormElicitationCapability,
+    Implementation, ListRootsResult, ProtocolVersion, TASKS_EXTENSION_ID,
 };
 use rmcp::service::{
     ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
@@ -18,8 +23,10 @@ use rmcp::service::{
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::Value;
 use tokio::sync::{Notify, oneshot};
 
+use super::asked::{ServerAsks, Takes};
 use super::child::{Alive, ChildInput, ChildOutput};
 use super::heard::Heard;
 use super::questions::{self, Asked, Desk};
@@ -88,7 +95,12 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new(server: Arc<str>, changed: Arc<Notify>, protocol: Protocol) -> Self {
+    pub(crate) fn new(
+        server: Arc<str>,
+        changed: Arc<Notify>,
+        protocol: Protocol,
+        takes: Takes,
+    ) -> Self {
         // The person behind each call answers the server's questions, in
         // forms; the registry checks each answer against the form.
         let mut capabilities = ClientCapabilities::default();
@@ -102,6 +114,13 @@ impl Client {
             ElicitationCapability::new()
                 .with_form(FormElicitationCapability::new().with_schema_validation(true)),
         );
+        // The calling context's client, where the application says so.
+        if takes.sampling {
+            capabilities.sampling = Some(Default::default());
+        }
+        if takes.roots {
+            capabilities.roots = Some(Default::default());
+        }
         let mut info = ClientConfig::new(
             capabilities,
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
@@ -113,7 +132,7 @@ impl Client {
             protocol,
             changed,
             info,
-            desk: Arc::default(),
+            desk: Arc::new(Desk::new(takes)),
         }
     }
 
@@ -137,19 +156,55 @@ impl ClientHandler for Client {
         params: ElicitRequestParams,
         context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, McpError> {
+        let answer = self.pass(&context, ServerAsks::Elicit(params)).await?;
+        read(answer)
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
+        let answer = self.pass(&context, ServerAsks::Sample(params)).await?;
+        read(answer)
+    }
+
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, McpError> {
+        let answer = self.pass(&context, ServerAsks::Roots).await?;
+        read(answer)
+    }
+}
+
+impl Client {
+    /// Passes the server's `request` to the call it belongs to, and gives
+    /// the answer made there.
+    async fn pass(
+        &self,
+        context: &RequestContext<RoleClient>,
+        request: ServerAsks,
+    ) -> Result<Value, McpError> {
         let (reply, answer) = oneshot::channel();
-        let asked = Asked { params, reply };
+        let asked = Asked { request, reply };
         if self.desk.pass(&context.id, asked).await.is_err() {
             return Err(questions::unplaced(&self.server));
         }
         // The call ended before it answered.
         answer.await.unwrap_or_else(|_| {
             Err(McpError::internal_error(
-                "the call the question belongs to ended before it was answered",
+                "the call the request belongs to ended before it was answered",
                 None,
             ))
         })
     }
+}
+
+/// An answer made as JSON, read as rmcp's model of it.
+fn read<T: serde::de::DeserializeOwned>(answer: Value) -> Result<T, McpError> {
+    serde_json::from_value(answer)
+        .map_err(|error| McpError::internal_error(error.to_string(), None))
 }
 
 /// Starts or reaches the server, and completes MCP's initialization; each

@@ -1,14 +1,14 @@
-//! A call the server answers with 2026-07-28's `input_required`: the
-//! questions it needs answered first are put to the person behind the
-//! call, and the call is made again with their answers and the state the
-//! server gave, until it ends.
+//! A call the server answers with 2026-07-28's `input_required`: what it
+//! needs answered first is asked through the call's context (`asked.rs`),
+//! and the call is made again with the answers and the state the server
+//! gave, until it ends.
 
 use std::time::Duration;
 
-use rmcp::model::{InputRequest, InputRequiredResult, InputResponses};
+use rmcp::model::{InputRequiredResult, InputResponses};
 use tool_core::ToolContext;
 
-use super::questions;
+use super::asked::{self, ServerAsks, Takes};
 
 /// The most times one call is made again: a server asking without end is
 /// not followed forever.
@@ -35,14 +35,15 @@ pub(crate) struct Answered {
 }
 
 impl Rounds {
-    /// The person's answers to what `needed` asks, or what the model reads
-    /// when the call cannot go on: `shown` is the tool's name as the model
-    /// knows it, `server` the server's.
+    /// The answers to what `needed` asks (the person's, or the client's,
+    /// as the mount `takes` them), or what the model reads when the call
+    /// cannot go on: `shown` is the tool's name as the model knows it,
+    /// `server` the server's.
     pub(crate) async fn answer<Ctx: Send + Sync>(
         &mut self,
         ctx: &ToolContext<Ctx>,
-        server: &str,
-        shown: &str,
+        (server, shown): (&str, &str),
+        takes: Takes,
         needed: InputRequiredResult,
     ) -> Result<Answered, String> {
         self.made += 1;
@@ -68,35 +69,20 @@ impl Rounds {
         }
         let mut responses = InputResponses::new();
         for (key, request) in requests {
-            let params = match request {
-                InputRequest::Elicitation(request) => request.params,
-                InputRequest::CreateMessage(_) => {
-                    return Err(format!(
-                        "the MCP server `{server}` asked the client's model (sampling) during \
-                         the call of `{shown}`, which this mount does not take"
-                    ));
-                }
-                InputRequest::ListRoots(_) => {
-                    return Err(format!(
-                        "the MCP server `{server}` asked for the client's roots during the \
-                         call of `{shown}`, which this mount does not give"
-                    ));
-                }
-                _ => {
-                    return Err(format!(
-                        "the MCP server `{server}` asked for an input this mount does not know \
-                         during the call of `{shown}`"
-                    ));
-                }
+            let Some(request) = ServerAsks::of_input(request) else {
+                return Err(format!(
+                    "the MCP server `{server}` asked for an input this mount does not know \
+                     during the call of `{shown}`"
+                ));
             };
-            let answer = questions::put(ctx, params).await.map_err(|error| {
+            let answer = asked::answer(ctx, takes, request).await.map_err(|error| {
                 format!(
-                    "the MCP server `{server}` asked the person a question during the call of \
+                    "the MCP server `{server}` asked the client something during the call of \
                      `{shown}`, and no answer came: {}",
                     error.message
                 )
             })?;
-            responses.insert(key, serde_json::to_value(answer).unwrap_or_default());
+            responses.insert(key, answer);
         }
         Ok(Answered {
             responses: (!responses.is_empty()).then_some(responses),

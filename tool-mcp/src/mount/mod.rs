@@ -17,6 +17,7 @@
 //! time limit; the other tools keep working. Every text the model reads
 //! names the tool as the model knows it, after the mount's rules.
 
+mod asked;
 mod catalog;
 mod child;
 mod connect;
@@ -47,6 +48,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
+use asked::Takes;
 pub use catalog::MAX_LISTED;
 use child::alive;
 pub use connect::Protocol;
@@ -122,6 +124,7 @@ pub struct Mount {
     restart: Option<Restart>,
     lenient: bool,
     protocol: Protocol,
+    takes: Takes,
 }
 
 impl Mount {
@@ -159,6 +162,7 @@ impl Mount {
             restart: Some(Restart::DEFAULT),
             lenient: false,
             protocol: Protocol::Newest,
+            takes: Takes::default(),
         }
     }
 
@@ -258,6 +262,27 @@ impl Mount {
         self
     }
 
+    /// Declares sampling to the server: what it asks of the client's model
+    /// during a call (`sampling/createMessage`) goes to the calling
+    /// context's client ([`ToolContext::sample`](tool_core::ToolContext::sample);
+    /// over MCP, the gateway's own client). Without it, the server is told
+    /// the mount does not take sampling.
+    #[must_use]
+    pub fn sampling(mut self) -> Self {
+        self.takes.sampling = true;
+        self
+    }
+
+    /// Declares roots to the server: its `roots/list` during a call is
+    /// answered with the calling context's
+    /// ([`ToolContext::roots`](tool_core::ToolContext::roots)). Without it,
+    /// the server is told the mount gives no roots.
+    #[must_use]
+    pub fn roots(mut self) -> Self {
+        self.takes.roots = true;
+        self
+    }
+
     /// How long connecting and each listing of the tools may take (30
     /// seconds).
     #[must_use]
@@ -276,7 +301,12 @@ impl Mount {
     ) -> Result<Mounted, MountError> {
         let server = Arc::clone(&self.name);
         let changed = Arc::new(Notify::new());
-        let client = Client::new(Arc::clone(&server), Arc::clone(&changed), self.protocol);
+        let client = Client::new(
+            Arc::clone(&server),
+            Arc::clone(&changed),
+            self.protocol,
+            self.takes,
+        );
         let tasks = Arc::new(TaskTools::default());
         let too_deep = Arc::new(TooDeep::default());
         let heard = Heard {

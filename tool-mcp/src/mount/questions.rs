@@ -1,6 +1,7 @@
-//! What a mounted server asks of the person while one of its tools runs
-//! (MCP elicitation), put to the person behind the call that asked, as a
-//! local tool's question is ([`ToolContext::elicit_form`]).
+//! Which call a mounted server's request of the client belongs to: its
+//! question to the person (MCP elicitation) or, where the mount takes
+//! them, its request of the client's model (sampling) or roots, each
+//! answered through the context of the call that made it (`asked.rs`).
 //!
 //! A server's question comes to the mount's client on its own, not with
 //! the call it belongs to, so each call takes a seat at the [`Desk`] for
@@ -9,19 +10,17 @@
 //! (`tap.rs` relates the two); otherwise, the only call running. A
 //! question no call can be found for is refused, never put to another
 //! caller's person.
-//!
-//! [`ToolContext::elicit_form`]: tool_core::ToolContext::elicit_form
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, RequestId};
+use rmcp::model::RequestId;
 use serde_json::Value;
 use tokio::sync::{Notify, mpsc, oneshot};
-use tool_core::ToolContext;
-use tool_core::elicit::{ElicitError, Elicitation};
+
+use super::asked::{ServerAsks, Takes};
 
 /// How long a question waits for the call it belongs to to take its seat:
 /// a server may ask as soon as the call reaches it, before the mount has
@@ -33,18 +32,20 @@ const SEATING: Duration = Duration::from_secs(2);
 /// so only a server asking without end reaches it.
 const MAX_RELATIONS: usize = 1024;
 
-/// A question the server asked, and where its answer goes.
+/// A request the server made of the client during a call, and where its
+/// answer goes.
 pub(crate) struct Asked {
-    pub(crate) params: ElicitRequestParams,
-    pub(crate) reply: oneshot::Sender<Result<ElicitResult, McpError>>,
+    pub(crate) request: ServerAsks,
+    pub(crate) reply: oneshot::Sender<Result<Value, McpError>>,
 }
 
 /// The calls running on one connection, each ready to take its
-/// questions.
+/// questions, and what the mount takes of them.
 #[derive(Default)]
 pub(crate) struct Desk {
     state: Mutex<DeskState>,
     seated: Notify,
+    pub(crate) takes: Takes,
 }
 
 #[derive(Default)]
@@ -69,6 +70,13 @@ pub(crate) struct Seated {
 }
 
 impl Desk {
+    pub(crate) fn new(takes: Takes) -> Self {
+        Self {
+            takes,
+            ..Self::default()
+        }
+    }
+
     /// A seat for a call about to be sent, and the questions that come to
     /// it.
     pub(crate) fn seat(self: &Arc<Self>) -> (Seated, mpsc::UnboundedReceiver<Asked>) {
@@ -195,40 +203,4 @@ pub(crate) fn unplaced(server: &str) -> McpError {
         ),
         None,
     )
-}
-
-/// Puts the server's question to the person behind `ctx`'s call: the
-/// answer as MCP's elicitation result, or why none can come.
-pub(crate) async fn put<Ctx: Send + Sync>(
-    ctx: &ToolContext<Ctx>,
-    params: ElicitRequestParams,
-) -> Result<ElicitResult, McpError> {
-    let (message, schema) = match params {
-        ElicitRequestParams::FormElicitationParams {
-            message,
-            requested_schema,
-            ..
-        } => (
-            message,
-            serde_json::to_value(requested_schema).unwrap_or(Value::Null),
-        ),
-        // The person is asked in forms only; a link to follow is for a
-        // client that shows one, which the mount does not say it is.
-        _ => {
-            return Ok(ElicitResult::new(ElicitationAction::Decline));
-        }
-    };
-    match ctx.elicit_form(message, schema).await {
-        Ok(Elicitation::Accept(content)) => {
-            Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
-        }
-        Ok(Elicitation::Decline) => Ok(ElicitResult::new(ElicitationAction::Decline)),
-        Ok(Elicitation::Cancel) => Ok(ElicitResult::new(ElicitationAction::Cancel)),
-        Err(error) => Err(unanswered(&error)),
-    }
-}
-
-/// Why no answer came, for the server.
-fn unanswered(error: &ElicitError) -> McpError {
-    McpError::internal_error(error.to_string(), None)
 }

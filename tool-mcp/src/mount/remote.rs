@@ -14,12 +14,12 @@ use serde_json::Value;
 use tool_core::provider::mcp::tool_result;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResult};
 
+use super::asked;
 use super::connection::{Connection, ServerLink};
 use super::heard::MAX_MESSAGE_BYTES;
 use super::input_required::{Answered, Rounds};
 use super::oversized;
 use super::progress::{Listening, Reports};
-use super::questions;
 use super::task_call::call_as_task;
 use super::task_follow::follow_task;
 use super::unfinished::{GiveUp, Unfinished};
@@ -156,7 +156,8 @@ impl RemoteTool {
             match answered {
                 Ok(ServerResult::InputRequiredResult(needed)) => {
                     let server = &self.connection.server;
-                    match rounds.answer(ctx, server, shown, needed).await {
+                    let takes = self.connection.desk.takes;
+                    match rounds.answer(ctx, (server, shown), takes, needed).await {
                         Ok(Answered { responses, state }) => {
                             params.input_responses = responses;
                             params.request_state = state;
@@ -183,7 +184,8 @@ impl RemoteTool {
     ) -> ToolResult {
         let named = (&*self.connection.server, shown);
         // Boxed, as a task's call is: most calls are not.
-        match Box::pin(follow_task(peer, ctx, named, created)).await {
+        let takes = self.connection.desk.takes;
+        match Box::pin(follow_task(peer, ctx, named, takes, created)).await {
             Ok(answer) => self.read_answer(shown, answer),
             Err(why) => ToolResult::error(why),
         }
@@ -220,7 +222,8 @@ impl RemoteTool {
                 // One question at a time, as a person answers them; the
                 // call's answer and reports wait meanwhile.
                 Some(asked) = questions.recv() => {
-                    let answer = questions::put(ctx, asked.params).await;
+                    let takes = self.connection.desk.takes;
+                    let answer = asked::answer(ctx, takes, asked.request).await;
                     let _ = asked.reply.send(answer);
                 }
                 answered = &mut answer => break answered,

@@ -1,20 +1,21 @@
 //! A call the server made a task of, as 2026-07-28's tasks extension
 //! says: the task read with `tasks/get` until it ends, its status messages
-//! relayed as progress to whoever hears the call's, the questions it asks
-//! put to the person behind the call and answered with `tasks/update`,
+//! relayed as progress to whoever hears the call's, what it asks asked
+//! through the call's context (`asked.rs`) and answered with
+//! `tasks/update`,
 //! and, should the caller give up, `tasks/cancel`.
 
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResult, CreateTaskResult, GetTaskParams, InputRequest, InputResponses, ServerResult,
-    TaskPayload, UpdateTaskParams,
+    CallToolResult, CreateTaskResult, GetTaskParams, InputResponses, ServerResult, TaskPayload,
+    UpdateTaskParams,
 };
 use rmcp::service::{Peer, RoleClient};
 use serde_json::Value;
 use tool_core::ToolContext;
 
-use super::questions;
+use super::asked::{self, ServerAsks, Takes};
 use super::task_call::POLL_BOUNDS;
 use super::unfinished::{GiveUp, Unfinished};
 
@@ -25,6 +26,7 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
     peer: &Peer<RoleClient>,
     ctx: &ToolContext<Ctx>,
     (server, shown): (&str, &str),
+    takes: Takes,
     created: CreateTaskResult,
 ) -> Result<ServerResult, String> {
     let id = created.task.task_id.clone();
@@ -62,21 +64,20 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
                     if answered.contains_key(&key) {
                         continue;
                     }
-                    let InputRequest::Elicitation(request) = request else {
+                    let Some(request) = ServerAsks::of_input(request) else {
                         unfinished.done();
                         return Err(format!(
-                            "the MCP server `{server}`'s task for `{shown}` asked for something \
-                             else than the person's answer, which this mount does not give"
+                            "the MCP server `{server}`'s task for `{shown}` asked for an input \
+                             this mount does not know"
                         ));
                     };
-                    let answer = questions::put(ctx, request.params).await.map_err(|error| {
+                    let answer = asked::answer(ctx, takes, request).await.map_err(|error| {
                         format!(
-                            "the MCP server `{server}`'s task for `{shown}` asked the person a \
-                             question, and no answer came: {}",
+                            "the MCP server `{server}`'s task for `{shown}` asked the client \
+                             something, and no answer came: {}",
                             error.message
                         )
                     })?;
-                    let answer = serde_json::to_value(answer).unwrap_or_default();
                     answered.insert(key.clone(), answer.clone());
                     responses.insert(key, answer);
                 }
