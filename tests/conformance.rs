@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use conformance_suite::{Outcome, assert_passed, keep_summary, outcomes, run_suite};
+use conformance_suite::{Outcome, assert_passed, keep_summary, ran, run_suite};
 use tokio::net::TcpListener;
 use tool_mcp::MCP_PATH;
 
@@ -63,14 +63,7 @@ async fn run(name: &str, release: &str, args: &[&str]) -> BTreeMap<String, Outco
         .expect("the suite ran");
     serving.abort();
     keep_summary(name, release, args, &output);
-    let outcomes = outcomes(&output_dir, "server-");
-    assert!(
-        !outcomes.is_empty(),
-        "the suite ran no scenario:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    outcomes
+    ran(&output, &output_dir, "server-")
 }
 
 #[tokio::test(flavor = "multi_thread")]

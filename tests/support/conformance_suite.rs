@@ -79,7 +79,7 @@ pub(crate) fn keep_summary(name: &str, release: &str, args: &[&str], output: &Ou
 /// Each scenario's checks, from the `checks.json` the suite writes in a
 /// directory `<prefix><scenario>-<time>` under `dir` (a scenario named
 /// `auth/basic-cimd` in `auth/basic-cimd-<time>`).
-pub(crate) fn outcomes(dir: &Path, prefix: &str) -> BTreeMap<String, Outcome> {
+fn outcomes(dir: &Path, prefix: &str) -> BTreeMap<String, Outcome> {
     let mut outcomes = BTreeMap::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -119,6 +119,20 @@ pub(crate) fn outcomes(dir: &Path, prefix: &str) -> BTreeMap<String, Outcome> {
             }
         }
     }
+    outcomes
+}
+
+/// What each scenario of the run that gave `output` came to, from the
+/// checks under `dir` (see [`outcomes`]); a run of no scenario is the
+/// test's failure, with what the suite said.
+pub(crate) fn ran(output: &Output, dir: &Path, prefix: &str) -> BTreeMap<String, Outcome> {
+    let outcomes = outcomes(dir, prefix);
+    assert!(
+        !outcomes.is_empty(),
+        "the suite ran no scenario:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
     outcomes
 }
 
