@@ -156,3 +156,41 @@ async fn an_answer_too_large_to_read_over_http_ends_the_call_at_once() {
 async fn an_answer_too_large_to_read_as_plain_json_ends_the_call_at_once() {
     too_large_over_http(true).await;
 }
+
+/// The hostile test server as a server of 2025, answering
+/// `server/discover` as `discover` says.
+fn begun_with(discover: &str) -> tokio::process::Command {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/hostile_server.py");
+    let mut command = tokio::process::Command::new("python3");
+    command
+        .arg(script)
+        .arg("--handshake")
+        .arg(format!("--discover={discover}"));
+    command
+}
+
+#[tokio::test]
+async fn a_server_of_2025_is_initialized_as_2025_11_25_however_it_answers_discover() {
+    // An error, as MCP's older versions answer a method they do not know:
+    // initialized on the same connection.
+    // Nothing at all: initialized once rmcp stops waiting (10 s).
+    // Something else than a discover result: started again, initialized.
+    for (discover, heard) in [
+        ("error", "server/discover, then initialize 2025-11-25"),
+        ("silent", "server/discover, then initialize 2025-11-25"),
+        ("junk", "initialize 2025-11-25"),
+    ] {
+        let handle = RegistryHandle::new(ToolRegistry::new());
+        let _mounted = Mount::stdio("old", begun_with(discover))
+            .no_restart()
+            .mount(&handle)
+            .await
+            .unwrap_or_else(|error| panic!("{discover}: {error}"));
+        assert_eq!(
+            call(&handle, "handshake", json!({})).await.model_text(),
+            heard,
+            "{discover}"
+        );
+    }
+}

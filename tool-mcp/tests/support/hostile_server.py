@@ -5,8 +5,11 @@ print garbage, or send media over the limit; one whose progress comes in
 a burst, with its answer, in one write; tools listed as run by tasks
 that answer at once, lose their task, or never end it; with `--io`,
 stderr that is not UTF-8 or has no line's end, an answer too large, and
-schemas too large or nested too deep; or, set so, a hundred thousand
-tools."""
+schemas too large or nested too deep; with `--handshake`, one tool that
+says how the server was begun with, and `server/discover` answered as
+asked (`--discover=silent`: never; `--discover=junk`: with what is not a
+discover result; otherwise as a server of 2025 does, with an error); or,
+set so, a hundred thousand tools."""
 
 import base64
 import json
@@ -79,6 +82,16 @@ if "--io" in sys.argv:
 
 CANCELLED = []
 
+# How the server was begun with, for `--handshake`'s tool to say.
+HEARD = []
+DISCOVER = "error"
+for arg in sys.argv:
+    if arg.startswith("--discover="):
+        DISCOVER = arg.split("=", 1)[1]
+if "--handshake" in sys.argv:
+    TOOLS = [{"name": "handshake", "description": "Say how the server was begun with.",
+              "inputSchema": {"type": "object"}}]
+
 # With HOSTILE_TOOLS=n, the server lists n tools of its own instead (a
 # server filling the registry), HOSTILE_PAGE at a time when that is set.
 MANY = int(os.environ.get("HOSTILE_TOOLS", "0"))
@@ -96,7 +109,15 @@ def send(message):
 def answer(request):
     method = request.get("method")
     rid = request.get("id")
-    if method == "initialize":
+    if method == "server/discover":
+        HEARD.append("server/discover")
+        if DISCOVER == "junk":
+            send({"jsonrpc": "2.0", "id": rid, "result": {}})
+        elif DISCOVER != "silent":
+            send({"jsonrpc": "2.0", "id": rid,
+                  "error": {"code": -32601, "message": "Method not found"}})
+    elif method == "initialize":
+        HEARD.append("initialize %s" % request["params"]["protocolVersion"])
         send({"jsonrpc": "2.0", "id": rid, "result": {
             "protocolVersion": request["params"]["protocolVersion"],
             "capabilities": {"tools": {"listChanged": True}},
@@ -107,6 +128,9 @@ def answer(request):
         if MANY and start + PAGE < MANY:
             result["nextCursor"] = str(start + PAGE)
         send({"jsonrpc": "2.0", "id": rid, "result": result})
+    elif method == "tools/call" and request["params"]["name"] == "handshake":
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "content": [{"type": "text", "text": ", then ".join(HEARD)}]}})
     elif method == "tools/call":
         name = request["params"]["name"]
         arguments = request["params"].get("arguments") or {}
