@@ -16,6 +16,12 @@
 //! never answers ends in an error result that says so, within the call's
 //! time limit; the other tools keep working. Every text the model reads
 //! names the tool as the model knows it, after the mount's rules.
+//!
+//! What the bounds let through is still the server's own text: a
+//! description that impersonates another tool, a result that carries fake
+//! tool calls or speaks as the system. The application checks it with a
+//! [`Screen`] ([`Mount::screen`]), which sees each tool as listed and each
+//! call's result before the model does, and keeps, rewrites or refuses it.
 
 mod catalog;
 mod child;
@@ -29,6 +35,7 @@ mod mounted;
 mod oversized;
 mod progress;
 mod remote;
+mod screen;
 mod shared;
 mod stderr;
 mod tap;
@@ -54,6 +61,8 @@ use heard::Heard;
 pub use mounted::{MountError, Mounted, Refused};
 use progress::Reports;
 use remote::Limits;
+pub use screen::{CallResult, ListedTool, Screen};
+use screen::{ResultsWith, Screens, ToolsWith};
 use shared::MountShared;
 use task_tools::TaskTools;
 
@@ -116,6 +125,7 @@ pub struct Mount {
     connect_timeout: Duration,
     restart: Option<Restart>,
     lenient: bool,
+    screens: Screens,
 }
 
 impl Mount {
@@ -152,6 +162,7 @@ impl Mount {
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
             lenient: false,
+            screens: Screens::default(),
         }
     }
 
@@ -181,6 +192,78 @@ impl Mount {
     pub fn compose(mut self, rules: Compose) -> Self {
         self.rules = rules;
         self
+    }
+
+    /// A check of what the server says before the model reads it: each
+    /// listed tool's description, each call's result ([`Screen`]). Called
+    /// again, the screens run in the order given.
+    ///
+    /// ```
+    /// use tool_mcp::mount::{CallResult, Mount, Screen};
+    ///
+    /// /// Tool-call markup in a result is not the server's to write.
+    /// struct NoMarkup;
+    ///
+    /// impl Screen for NoMarkup {
+    ///     fn result(&self, result: &mut CallResult<'_>) -> Result<(), String> {
+    ///         match result.texts_mut().any(|text| text.contains("<tool_call>")) {
+    ///             true => Err(format!("`{}` answered with tool-call markup", result.server())),
+    ///             false => Ok(()),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let mount = Mount::http("search", "http://127.0.0.1:8080/mcp").screen(NoMarkup);
+    /// # drop(mount);
+    /// ```
+    #[must_use]
+    pub fn screen(mut self, screen: impl Screen) -> Self {
+        self.screens.push(screen);
+        self
+    }
+
+    /// A [`screen`](Self::screen) of the listed tools alone, as a closure
+    /// ([`Screen::tool`]).
+    ///
+    /// ```
+    /// use tool_mcp::mount::Mount;
+    ///
+    /// let mount = Mount::http("search", "http://127.0.0.1:8080/mcp").screen_tools(|tool| {
+    ///     match tool.description().to_lowercase().contains("ignore previous") {
+    ///         true => Err("its description gives the model orders".into()),
+    ///         false => Ok(()),
+    ///     }
+    /// });
+    /// # drop(mount);
+    /// ```
+    #[must_use]
+    pub fn screen_tools<F>(self, screen: F) -> Self
+    where
+        F: Fn(&mut ListedTool<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.screen(ToolsWith(screen))
+    }
+
+    /// A [`screen`](Self::screen) of the calls' results alone, as a
+    /// closure ([`Screen::result`]).
+    ///
+    /// ```
+    /// use tool_mcp::mount::Mount;
+    ///
+    /// let mount = Mount::http("search", "http://127.0.0.1:8080/mcp").screen_results(|result| {
+    ///     for text in result.texts_mut() {
+    ///         *text = text.replace("SYSTEM:", "(the server wrote) SYSTEM:");
+    ///     }
+    ///     Ok(())
+    /// });
+    /// # drop(mount);
+    /// ```
+    #[must_use]
+    pub fn screen_results<F>(self, screen: F) -> Self
+    where
+        F: Fn(&mut CallResult<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.screen(ResultsWith(screen))
     }
 
     /// The longest description a tool may have
@@ -294,6 +377,7 @@ impl Mount {
             connection,
             rules: self.rules,
             limits: self.limits,
+            screens: Arc::new(self.screens),
             lenient: self.lenient,
             state: Mutex::default(),
         });

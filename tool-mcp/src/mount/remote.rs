@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ContentBlock,
     ProgressNotificationParam, ServerResult, Tool as Listed,
 };
 use rmcp::service::{PeerRequestOptions, ServiceError};
@@ -17,6 +17,7 @@ use tool_core::{BoxFuture, Tool, ToolContext, ToolError, ToolMetadata, ToolResul
 use super::connection::{Connection, ServerLink};
 use super::heard::MAX_MESSAGE_BYTES;
 use super::oversized;
+use super::screen::{CallResult, ListedTool, Screens};
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
 use super::{MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH};
@@ -39,17 +40,22 @@ pub(crate) struct RemoteTool {
     metadata: ToolMetadata,
     connection: Arc<Connection>,
     max_result_bytes: usize,
+    /// The application's checks, which each result goes through.
+    screens: Arc<Screens>,
     /// The server listed the tool as run by tasks: it is called as one.
     as_task: bool,
 }
 
 impl RemoteTool {
     /// The tool `listed` by the server, or why it cannot be mounted (what
-    /// the registry checks when it is added aside: name, schemas).
+    /// the registry checks when it is added aside: name, schemas): over
+    /// the mount's bounds, or refused by its screens, which see it within
+    /// them.
     pub(crate) fn new(
         listed: &Listed,
         connection: &Arc<Connection>,
         limits: Limits,
+        screens: &Arc<Screens>,
     ) -> Result<Self, String> {
         let max_description_bytes = limits.description_bytes;
         let description = listed.description.as_deref().unwrap_or_default();
@@ -72,6 +78,17 @@ impl RemoteTool {
                 "its input schema is nested {depth} deep, over the mount's limit of {MAX_SCHEMA_DEPTH}"
             ));
         }
+        let output_schema =
+            (listed.output_schema.as_ref()).map(|schema| Value::Object((**schema).clone()));
+        let mut description = description.to_owned();
+        screens.tool(&mut ListedTool {
+            server: &connection.server,
+            name: &listed.name,
+            title: listed.title.as_deref(),
+            description: &mut description,
+            input_schema: &input_schema,
+            output_schema: output_schema.as_ref(),
+        })?;
         let annotations = listed.annotations.clone().unwrap_or_default();
         let as_task = connection.tasks.contains(&listed.name);
         let read_only = annotations.read_only_hint.unwrap_or(false);
@@ -94,15 +111,13 @@ impl RemoteTool {
         };
         Ok(Self {
             name: listed.name.to_string(),
-            description: description.to_owned(),
+            description,
             input_schema,
-            output_schema: listed
-                .output_schema
-                .as_ref()
-                .map(|schema| Value::Object((**schema).clone())),
+            output_schema,
             metadata,
             connection: Arc::clone(connection),
             max_result_bytes: limits.result_bytes,
+            screens: Arc::clone(screens),
             as_task,
         })
     }
@@ -181,7 +196,7 @@ impl RemoteTool {
     /// The server's answer to a call, as a registry's result.
     fn read_answer(&self, shown: &str, answer: ServerResult) -> ToolResult {
         match answer {
-            ServerResult::CallToolResult(result) => self.read_result(shown, &result),
+            ServerResult::CallToolResult(result) => self.read_result(shown, result),
             _ => ToolResult::error(format!(
                 "the MCP server `{}` answered the call of `{shown}` with something else than a result",
                 self.connection.server
@@ -189,36 +204,62 @@ impl RemoteTool {
         }
     }
 
-    /// The server's result, bounded, as a registry's: a single text read as
-    /// it is (the commonest answer), anything else through
-    /// [`tool_result`].
-    fn read_result(&self, shown: &str, result: &CallToolResult) -> ToolResult {
+    /// The server's result, bounded, then through the mount's screens, as
+    /// a registry's: a single text read as it is (the commonest answer),
+    /// anything else through [`tool_result`].
+    fn read_result(&self, shown: &str, mut result: CallToolResult) -> ToolResult {
         let (server, limit) = (&self.connection.server, self.max_result_bytes);
-        let over = |size: usize| {
-            ToolResult::error(format!(
-                "the MCP server `{server}` answered `{shown}` with {size} bytes, over the mount's limit of {limit}"
-            ))
+        let size = match single_text(&mut result) {
+            Some(text) => text.len(),
+            None => json_size(&result),
         };
-        if result.is_error != Some(true)
-            && result.structured_content.is_none()
-            && let [block] = result.content.as_slice()
-            && let Some(text) = block.as_text()
-        {
-            return match text.text.len() {
-                size if size > limit => over(size),
-                _ => ToolResult::text(text.text.clone()),
-            };
-        }
-        let sent = serde_json::to_value(result).unwrap_or_default();
-        let size = json_size(&sent);
         if size > limit {
-            return over(size);
+            return ToolResult::error(format!(
+                "the MCP server `{server}` answered `{shown}` with {size} bytes, over the mount's limit of {limit}"
+            ));
         }
+        if let Err(text) = self.screen(shown, &mut result) {
+            return ToolResult::error(text);
+        }
+        if let Some(text) = single_text(&mut result) {
+            return ToolResult::text(std::mem::take(text));
+        }
+        let sent = serde_json::to_value(&result).unwrap_or_default();
         tool_result(&sent).unwrap_or_else(|why| {
             ToolResult::error(format!(
                 "the MCP server `{server}` answered `{shown}` with a result that is not MCP's: {why}"
             ))
         })
+    }
+
+    /// `result` through the mount's screens.
+    fn screen(&self, shown: &str, result: &mut CallToolResult) -> Result<(), String> {
+        if self.screens.is_empty() {
+            return Ok(());
+        }
+        self.screens.result(&mut CallResult {
+            server: &self.connection.server,
+            tool: &self.name,
+            called_as: shown,
+            result,
+        })
+    }
+
+    /// The server's refusal of a call (its JSON-RPC error's message)
+    /// through the mount's screens, as an error result holding it: the
+    /// message, or the text a screen put in its place.
+    fn screen_refusal(&self, shown: &str, message: &str) -> Result<String, String> {
+        if self.screens.is_empty() {
+            return Ok(message.to_owned());
+        }
+        let mut refusal = CallToolResult::error(vec![ContentBlock::text(message)]);
+        self.screen(shown, &mut refusal)?;
+        let texts: Vec<String> = refusal
+            .content
+            .iter()
+            .filter_map(|block| block.as_text().map(|text| text.text.clone()))
+            .collect();
+        Ok(texts.join("\n"))
     }
 
     /// What the model reads when a call of `shown` fails on the way.
@@ -229,12 +270,12 @@ impl RemoteTool {
                 "the MCP server `{server}` answered `{shown}` with a message over \
                  {MAX_MESSAGE_BYTES} bytes, too large to read"
             ),
-            ServiceError::McpError(error) => {
-                format!(
-                    "the MCP server `{server}` refused to call `{shown}`: {}",
-                    error.message
-                )
-            }
+            ServiceError::McpError(error) => match self.screen_refusal(shown, &error.message) {
+                Ok(message) => {
+                    format!("the MCP server `{server}` refused to call `{shown}`: {message}")
+                }
+                Err(text) => text,
+            },
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 self.connection.closed_during(shown)
             }
@@ -243,6 +284,18 @@ impl RemoteTool {
             ),
             other => format!("the call of `{shown}` on the MCP server `{server}` failed: {other}"),
         }
+    }
+}
+
+/// The text of `result` when it is a single text and nothing else (the
+/// commonest answer), which the model reads as it is.
+fn single_text(result: &mut CallToolResult) -> Option<&mut String> {
+    if result.is_error == Some(true) || result.structured_content.is_some() {
+        return None;
+    }
+    match result.content.as_mut_slice() {
+        [ContentBlock::Text(text)] => Some(&mut text.text),
+        _ => None,
     }
 }
 
@@ -264,7 +317,7 @@ fn depth(value: &Value) -> usize {
 }
 
 /// The length of `value` as compact JSON, counted without writing it out.
-fn json_size(value: &Value) -> usize {
+fn json_size(value: &impl serde::Serialize) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
