@@ -1,6 +1,7 @@
 //! A hostile server's output, read by its mount in bounded memory and
 //! time: stderr that is not UTF-8 or has no line's end, an answer too
-//! large to read, and schemas too large or nested too deep.
+//! large to read, and schemas too large or nested too deep (over stdio,
+//! and over HTTP answered with plain JSON).
 
 use std::time::Duration;
 
@@ -155,4 +156,61 @@ async fn an_answer_too_large_to_read_over_http_ends_the_call_at_once() {
 #[tokio::test]
 async fn an_answer_too_large_to_read_as_plain_json_ends_the_call_at_once() {
     too_large_over_http(true).await;
+}
+
+/// The hostile test server over HTTP, answering with plain JSON, and the
+/// address of its endpoint.
+async fn hostile_over_http() -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut command = hostile_server();
+    command
+        .arg("--http")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("the server started");
+    let stdout = child.stdout.take().expect("its output");
+    let mut port = String::new();
+    tokio::io::BufReader::new(stdout)
+        .read_line(&mut port)
+        .await
+        .expect("its port");
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    (child, url)
+}
+
+#[tokio::test]
+async fn a_tool_too_deep_to_read_in_plain_json_is_left_out_and_the_others_mounted() {
+    let (server, url) = hostile_over_http().await;
+    let handle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::http("hostile", url)
+        .connect_timeout(Duration::from_secs(10))
+        .no_restart()
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["good", "stderr_garbage", "stderr_flood", "huge_answer"]
+    );
+    let refused: Vec<String> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| format!("{}: {}", refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "deeper_schema: it is nested 1001 deep in the server's list, over the mount's limit of 64",
+            "huge_schema: its input schema is 1000034 bytes, over the mount's limit of 65536",
+            "deep_schema: its input schema is nested 80 deep, over the mount's limit of 64",
+        ]
+    );
+    assert_eq!(
+        call(&handle, "good", json!({"text": "over HTTP"}))
+            .await
+            .model_text(),
+        "over HTTP"
+    );
+    drop(mounted);
+    drop(server);
 }
