@@ -100,6 +100,68 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
     );
 }
 
+#[tokio::test]
+async fn the_schema_bounds_are_the_mounts_settings() {
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .no_restart()
+        .max_schema_bytes(2_000_000)
+        .max_schema_depth(2_000)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        [
+            "good",
+            "stderr_garbage",
+            "stderr_flood",
+            "huge_answer",
+            "huge_schema",
+            "deep_schema"
+        ]
+    );
+    // Past what a listing is read with, a schema is left out whatever the
+    // bound.
+    let refused: Vec<String> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| format!("{}: {}", refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "deeper_schema: it is nested 1001 deep in the server's list, deeper than a listing is read (117)"
+        ]
+    );
+    drop(mounted);
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .no_restart()
+        .max_schema_bytes(1_000)
+        .max_schema_depth(2)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["stderr_garbage", "stderr_flood", "huge_answer"]
+    );
+    let refused: Vec<String> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| format!("{}: {}", refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "deeper_schema: it is nested 1001 deep in the server's list, over the mount's limit of 2",
+            "good: its input schema is nested 3 deep, over the mount's limit of 2",
+            "huge_schema: its input schema is 1000034 bytes, over the mount's limit of 1000",
+            "deep_schema: its input schema is nested 80 deep, over the mount's limit of 2",
+        ]
+    );
+}
+
 /// Twenty megabytes of text.
 #[tool(read_only)]
 fn huge() -> String {

@@ -70,16 +70,16 @@ use task_tools::TaskTools;
 /// server filling the model's context, and the tool is left out.
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 
-/// The bound on a listed tool's input schema, in bytes of its JSON: a
-/// larger one is a server filling the model's context, and the tool is
-/// left out.
-pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+/// The default bound on a listed tool's input schema, in bytes of its
+/// JSON: a larger one is a server filling the model's context, and the
+/// tool is left out ([`Mount::max_schema_bytes`]).
+pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 64 * 1024;
 
-/// The bound on how deep a listed tool's input schema is nested (an
-/// object or array one level, each value in it one more): a deeper one is
-/// left out; one too deep to read at all is taken out of the server's
-/// list, so that the other tools are mounted.
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// The default bound on how deep a listed tool's input schema is nested
+/// (an object or array one level, each value in it one more): a deeper one
+/// is left out; one too deep to read at all is taken out of the server's
+/// list, so that the other tools are mounted ([`Mount::max_schema_depth`]).
+pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 64;
 
 /// The default bound on a call's result (a single text's bytes, the JSON
 /// of anything else): a larger one is an error result, not the model's
@@ -158,6 +158,8 @@ impl Mount {
                 description_bytes: DEFAULT_MAX_DESCRIPTION_BYTES,
                 result_bytes: DEFAULT_MAX_RESULT_BYTES,
                 tools: DEFAULT_MAX_TOOLS,
+                schema_bytes: DEFAULT_MAX_SCHEMA_BYTES,
+                schema_depth: DEFAULT_MAX_SCHEMA_DEPTH,
             },
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
@@ -275,6 +277,26 @@ impl Mount {
         self
     }
 
+    /// The largest input schema a tool may have, in bytes of its JSON
+    /// ([`DEFAULT_MAX_SCHEMA_BYTES`]); a tool with a larger one is left
+    /// out.
+    #[must_use]
+    pub fn max_schema_bytes(mut self, limit: usize) -> Self {
+        self.limits.schema_bytes = limit;
+        self
+    }
+
+    /// How deep a tool's input schema may be nested
+    /// ([`DEFAULT_MAX_SCHEMA_DEPTH`]); a tool with a deeper one is left
+    /// out. A schema nested past what a listing can be read with (117
+    /// levels: serde_json reads 128, the listing takes a few) is left out
+    /// whatever this is, and the other tools mounted.
+    #[must_use]
+    pub fn max_schema_depth(mut self, limit: usize) -> Self {
+        self.limits.schema_depth = limit;
+        self
+    }
+
     /// The most tools the server may list ([`DEFAULT_MAX_TOOLS`]): a
     /// longer list is refused whole, at connecting
     /// ([`MountError::TooManyTools`], naming the server, the count and the
@@ -346,7 +368,7 @@ impl Mount {
         let changed = Arc::new(Notify::new());
         let client = Client::new(Arc::clone(&changed));
         let tasks = Arc::new(TaskTools::default());
-        let too_deep = Arc::new(TooDeep::default());
+        let too_deep = Arc::new(TooDeep::new(self.limits.schema_depth));
         let heard = Heard {
             tasks: Arc::clone(&tasks),
             reports: Arc::new(Reports::default()),

@@ -20,7 +20,6 @@ use super::oversized;
 use super::screen::{CallResult, ListedTool, Screens};
 use super::task_call::call_as_task;
 use super::unfinished::{GiveUp, Unfinished};
-use super::{MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH};
 
 /// The bounds a mount puts on what a server sends.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +28,10 @@ pub(crate) struct Limits {
     pub(crate) result_bytes: usize,
     /// The most tools a listing may hold.
     pub(crate) tools: usize,
+    /// The largest input schema, in bytes of its JSON.
+    pub(crate) schema_bytes: usize,
+    /// The deepest input schema.
+    pub(crate) schema_depth: usize,
 }
 
 /// A tool of a mounted server.
@@ -67,15 +70,16 @@ impl RemoteTool {
         }
         let input_schema = Value::Object((*listed.input_schema).clone());
         let size = json_size(&input_schema);
-        if size > MAX_SCHEMA_BYTES {
+        let (max_bytes, max_depth) = (limits.schema_bytes, limits.schema_depth);
+        if size > max_bytes {
             return Err(format!(
-                "its input schema is {size} bytes, over the mount's limit of {MAX_SCHEMA_BYTES}"
+                "its input schema is {size} bytes, over the mount's limit of {max_bytes}"
             ));
         }
         let depth = depth(&input_schema);
-        if depth > MAX_SCHEMA_DEPTH {
+        if depth > max_depth {
             return Err(format!(
-                "its input schema is nested {depth} deep, over the mount's limit of {MAX_SCHEMA_DEPTH}"
+                "its input schema is nested {depth} deep, over the mount's limit of {max_depth}"
             ));
         }
         let output_schema =
