@@ -208,10 +208,11 @@ impl Mount {
     ///
     /// impl Screen for NoMarkup {
     ///     fn result(&self, result: &mut CallResult<'_>) -> Result<(), String> {
-    ///         match result.texts_mut().any(|text| text.contains("<tool_call>")) {
-    ///             true => Err(format!("`{}` answered with tool-call markup", result.server())),
-    ///             false => Ok(()),
+    ///         let marked = result.texts_mut().any(|text| text.contains("<tool_call>"));
+    ///         if marked {
+    ///             return Err(format!("`{}` answered with tool-call markup", result.server()));
     ///         }
+    ///         Ok(())
     ///     }
     /// }
     ///

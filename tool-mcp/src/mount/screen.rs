@@ -24,7 +24,8 @@ use serde_json::Value;
 /// stopped is an error result whose text, which the model reads, is
 /// `reason`. A mount runs its screens in the order given
 /// ([`Mount::screen`](super::Mount::screen)); the first to stop something
-/// ends it there.
+/// ends it there. A screen that panics on a tool refuses it, and on a
+/// result ends the call as a tool that panics does.
 ///
 /// Screens see what the mount's own bounds let through (a description
 /// within [`Mount::max_description_bytes`](super::Mount::max_description_bytes),
