@@ -5,7 +5,8 @@
 //! is made from ([`McpServer::with_context_fn`]), the errors
 //! [`ServeError`] and [`HttpSessionError`] carry, and the traits
 //! [`McpServer`] and [`HttpSessions`] implement, and a mounted server's
-//! result as a [`Screen`] sees it ([`CallResult::result_mut`]).
+//! result as a `mount::Screen` sees it (`mount::CallResult::result_mut`,
+//! feature `client`).
 //!
 //! Only these: a program that uses more of rmcp (its client, another
 //! transport) depends on rmcp itself, at the version tool-mcp uses.
@@ -17,8 +18,6 @@
 //! [`ServeError`]: crate::ServeError
 //! [`HttpSessionError`]: crate::HttpSessionError
 //! [`HttpSessions`]: crate::HttpSessions
-//! [`Screen`]: crate::mount::Screen
-//! [`CallResult::result_mut`]: crate::mount::CallResult::result_mut
 //!
 //! ```
 //! use tool_mcp::rmcp_types::StreamableHttpServerConfig;
