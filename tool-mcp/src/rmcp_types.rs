@@ -4,7 +4,9 @@
 //! [`McpServer::serve_stdio`] ends with, the request a per-request context
 //! is made from ([`McpServer::with_context_fn`]), the errors
 //! [`ServeError`] and [`HttpSessionError`] carry, and the traits
-//! [`McpServer`] and [`HttpSessions`] implement.
+//! [`McpServer`] and [`HttpSessions`] implement, and a mounted server's
+//! result as a `mount::Screen` sees it (`mount::CallResult::result_mut`,
+//! feature `client`).
 //!
 //! Only these: a program that uses more of rmcp (its client, another
 //! transport) depends on rmcp itself, at the version tool-mcp uses.
@@ -24,6 +26,7 @@
 //! assert!(config.legacy_session_mode);
 //! ```
 
+pub use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
 pub use rmcp::service::{QuitReason, RequestContext, ServerInitializeError};
 pub use rmcp::transport::streamable_http_server::session::SessionManager;
 pub use rmcp::transport::streamable_http_server::session::local::LocalSessionManagerError;

@@ -1,6 +1,7 @@
 //! A hostile server's output, read by its mount in bounded memory and
 //! time: stderr that is not UTF-8 or has no line's end, an answer too
-//! large to read, and schemas too large or nested too deep.
+//! large to read, and schemas too large or nested too deep (over stdio,
+//! and over HTTP answered with plain JSON).
 
 use std::time::Duration;
 
@@ -99,6 +100,68 @@ async fn a_hostile_servers_output_is_read_bounded_and_never_stops_it() {
     );
 }
 
+#[tokio::test]
+async fn the_schema_bounds_are_the_mounts_settings() {
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .no_restart()
+        .max_schema_bytes(2_000_000)
+        .max_schema_depth(2_000)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        [
+            "good",
+            "stderr_garbage",
+            "stderr_flood",
+            "huge_answer",
+            "huge_schema",
+            "deep_schema"
+        ]
+    );
+    // Past what a listing is read with, a schema is left out whatever the
+    // bound.
+    let refused: Vec<String> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| format!("{}: {}", refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "deeper_schema: it is nested 1001 deep in the server's list, deeper than a listing is read (117)"
+        ]
+    );
+    drop(mounted);
+    let mounted = Mount::stdio("hostile", hostile_server())
+        .no_restart()
+        .max_schema_bytes(1_000)
+        .max_schema_depth(2)
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["stderr_garbage", "stderr_flood", "huge_answer"]
+    );
+    let refused: Vec<String> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| format!("{}: {}", refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "deeper_schema: it is nested 1001 deep in the server's list, over the mount's limit of 2",
+            "good: its input schema is nested 3 deep, over the mount's limit of 2",
+            "huge_schema: its input schema is 1000034 bytes, over the mount's limit of 1000",
+            "deep_schema: its input schema is nested 80 deep, over the mount's limit of 2",
+        ]
+    );
+}
+
 /// Twenty megabytes of text.
 #[tool(read_only)]
 fn huge() -> String {
@@ -193,4 +256,61 @@ async fn a_server_of_2025_is_initialized_as_2025_11_25_however_it_answers_discov
             "{discover}"
         );
     }
+}
+
+/// The hostile test server over HTTP, answering with plain JSON, and the
+/// address of its endpoint.
+async fn hostile_over_http() -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut command = hostile_server();
+    command
+        .arg("--http")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("the server started");
+    let stdout = child.stdout.take().expect("its output");
+    let mut port = String::new();
+    tokio::io::BufReader::new(stdout)
+        .read_line(&mut port)
+        .await
+        .expect("its port");
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    (child, url)
+}
+
+#[tokio::test]
+async fn a_tool_too_deep_to_read_in_plain_json_is_left_out_and_the_others_mounted() {
+    let (server, url) = hostile_over_http().await;
+    let handle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::http("hostile", url)
+        .connect_timeout(Duration::from_secs(10))
+        .no_restart()
+        .mount(&handle)
+        .await
+        .expect("mounted");
+    assert_eq!(
+        mounted.tools(),
+        ["good", "stderr_garbage", "stderr_flood", "huge_answer"]
+    );
+    let refused: Vec<String> = mounted
+        .refused()
+        .into_iter()
+        .map(|refused| format!("{}: {}", refused.tool, refused.reason))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "deeper_schema: it is nested 1001 deep in the server's list, over the mount's limit of 64",
+            "huge_schema: its input schema is 1000034 bytes, over the mount's limit of 65536",
+            "deep_schema: its input schema is nested 80 deep, over the mount's limit of 64",
+        ]
+    );
+    assert_eq!(
+        call(&handle, "good", json!({"text": "over HTTP"}))
+            .await
+            .model_text(),
+        "over HTTP"
+    );
+    drop(mounted);
+    drop(server);
 }

@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 
-use super::MAX_SCHEMA_DEPTH;
+use super::DEFAULT_MAX_SCHEMA_DEPTH;
 
 /// The nesting of a message past which it is given again: under
 /// serde_json's limit of 128, with room for what rmcp adds in reading.
@@ -23,13 +23,31 @@ const TOOL_DEPTH: usize = 4;
 const CUT: &str = "\u{0}nested ";
 
 /// The tools of one listing left out as nested too deep, and why.
-#[derive(Debug, Default)]
-pub(crate) struct TooDeep(Mutex<Vec<(String, String)>>);
+#[derive(Debug)]
+pub(crate) struct TooDeep {
+    left_out: Mutex<Vec<(String, String)>>,
+    /// The mount's bound on a schema's depth, which each reason names.
+    limit: usize,
+}
+
+impl Default for TooDeep {
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_SCHEMA_DEPTH)
+    }
+}
 
 impl TooDeep {
+    /// None left out yet, under the mount's bound `limit`.
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            left_out: Mutex::default(),
+            limit,
+        }
+    }
+
     /// The tools left out since the last time, and why.
     pub(crate) fn take(&self) -> Vec<(String, String)> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+        std::mem::take(&mut *self.left_out.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// `message` again without its tools nested too deep, if it is a
@@ -50,12 +68,18 @@ impl TooDeep {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
             // Counted from the tool's own level, as a schema's is.
             let depth = depth + 1 - TOOL_DEPTH;
-            left_out.push((
-                name.to_owned(),
+            let limit = self.limit;
+            let reason = if depth > limit {
                 format!(
-                    "it is nested {depth} deep in the server's list, over the mount's limit of {MAX_SCHEMA_DEPTH}"
-                ),
-            ));
+                    "it is nested {depth} deep in the server's list, over the mount's limit of {limit}"
+                )
+            } else {
+                format!(
+                    "it is nested {depth} deep in the server's list, deeper than a listing is read ({})",
+                    MAX_MESSAGE_DEPTH + 1 - TOOL_DEPTH
+                )
+            };
+            left_out.push((name.to_owned(), reason));
             false
         });
         if left_out.is_empty() {
@@ -63,7 +87,7 @@ impl TooDeep {
         }
         let mut line = serde_json::to_vec(&page).ok()?;
         line.push(b'\n');
-        self.0
+        self.left_out
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .extend(left_out);
@@ -181,7 +205,7 @@ mod tests {
             [(
                 "deep".to_owned(),
                 format!(
-                    "it is nested 1001 deep in the server's list, over the mount's limit of {MAX_SCHEMA_DEPTH}"
+                    "it is nested 1001 deep in the server's list, over the mount's limit of {DEFAULT_MAX_SCHEMA_DEPTH}"
                 )
             )]
         );

@@ -16,6 +16,12 @@
 //! never answers ends in an error result that says so, within the call's
 //! time limit; the other tools keep working. Every text the model reads
 //! names the tool as the model knows it, after the mount's rules.
+//!
+//! What the bounds let through is still the server's own text: a
+//! description that impersonates another tool, a result that carries fake
+//! tool calls or speaks as the system. The application checks it with a
+//! [`Screen`] ([`Mount::screen`]), which sees each tool as listed and each
+//! call's result before the model does, and keeps, rewrites or refuses it.
 
 mod asked;
 mod catalog;
@@ -33,6 +39,7 @@ mod oversized;
 mod progress;
 mod questions;
 mod remote;
+mod screen;
 mod shared;
 mod stderr;
 mod tap;
@@ -61,6 +68,8 @@ use heard::Heard;
 pub use mounted::{MountError, Mounted, Refused};
 use progress::Reports;
 use remote::Limits;
+pub use screen::{CallResult, ListedTool, Screen};
+use screen::{ResultsWith, Screens, ToolsWith};
 use shared::MountShared;
 use task_tools::TaskTools;
 
@@ -68,16 +77,16 @@ use task_tools::TaskTools;
 /// server filling the model's context, and the tool is left out.
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 
-/// The bound on a listed tool's input schema, in bytes of its JSON: a
-/// larger one is a server filling the model's context, and the tool is
-/// left out.
-pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+/// The default bound on a listed tool's input schema, in bytes of its
+/// JSON: a larger one is a server filling the model's context, and the
+/// tool is left out ([`Mount::max_schema_bytes`]).
+pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 64 * 1024;
 
-/// The bound on how deep a listed tool's input schema is nested (an
-/// object or array one level, each value in it one more): a deeper one is
-/// left out; one too deep to read at all is taken out of the server's
-/// list, so that the other tools are mounted.
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// The default bound on how deep a listed tool's input schema is nested
+/// (an object or array one level, each value in it one more): a deeper one
+/// is left out; one too deep to read at all is taken out of the server's
+/// list, so that the other tools are mounted ([`Mount::max_schema_depth`]).
+pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 64;
 
 /// The default bound on a call's result (a single text's bytes, the JSON
 /// of anything else): a larger one is an error result, not the model's
@@ -125,6 +134,7 @@ pub struct Mount {
     lenient: bool,
     protocol: Protocol,
     takes: Takes,
+    screens: Screens,
 }
 
 impl Mount {
@@ -157,12 +167,15 @@ impl Mount {
                 description_bytes: DEFAULT_MAX_DESCRIPTION_BYTES,
                 result_bytes: DEFAULT_MAX_RESULT_BYTES,
                 tools: DEFAULT_MAX_TOOLS,
+                schema_bytes: DEFAULT_MAX_SCHEMA_BYTES,
+                schema_depth: DEFAULT_MAX_SCHEMA_DEPTH,
             },
             connect_timeout: Duration::from_secs(30),
             restart: Some(Restart::DEFAULT),
             lenient: false,
             protocol: Protocol::Newest,
             takes: Takes::default(),
+            screens: Screens::default(),
         }
     }
 
@@ -194,12 +207,105 @@ impl Mount {
         self
     }
 
+    /// A check of what the server says before the model reads it: each
+    /// listed tool's description, each call's result ([`Screen`]). Called
+    /// again, the screens run in the order given.
+    ///
+    /// ```
+    /// use tool_mcp::mount::{CallResult, Mount, Screen};
+    ///
+    /// /// Tool-call markup in a result is not the server's to write.
+    /// struct NoMarkup;
+    ///
+    /// impl Screen for NoMarkup {
+    ///     fn result(&self, result: &mut CallResult<'_>) -> Result<(), String> {
+    ///         let marked = result.texts_mut().any(|text| text.contains("<tool_call>"));
+    ///         if marked {
+    ///             return Err(format!("`{}` answered with tool-call markup", result.server()));
+    ///         }
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let mount = Mount::http("search", "http://127.0.0.1:8080/mcp").screen(NoMarkup);
+    /// # drop(mount);
+    /// ```
+    #[must_use]
+    pub fn screen(mut self, screen: impl Screen) -> Self {
+        self.screens.push(screen);
+        self
+    }
+
+    /// A [`screen`](Self::screen) of the listed tools alone, as a closure
+    /// ([`Screen::tool`]).
+    ///
+    /// ```
+    /// use tool_mcp::mount::Mount;
+    ///
+    /// let mount = Mount::http("search", "http://127.0.0.1:8080/mcp").screen_tools(|tool| {
+    ///     match tool.description().to_lowercase().contains("ignore previous") {
+    ///         true => Err("its description gives the model orders".into()),
+    ///         false => Ok(()),
+    ///     }
+    /// });
+    /// # drop(mount);
+    /// ```
+    #[must_use]
+    pub fn screen_tools<F>(self, screen: F) -> Self
+    where
+        F: Fn(&mut ListedTool<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.screen(ToolsWith(screen))
+    }
+
+    /// A [`screen`](Self::screen) of the calls' results alone, as a
+    /// closure ([`Screen::result`]).
+    ///
+    /// ```
+    /// use tool_mcp::mount::Mount;
+    ///
+    /// let mount = Mount::http("search", "http://127.0.0.1:8080/mcp").screen_results(|result| {
+    ///     for text in result.texts_mut() {
+    ///         *text = text.replace("SYSTEM:", "(the server wrote) SYSTEM:");
+    ///     }
+    ///     Ok(())
+    /// });
+    /// # drop(mount);
+    /// ```
+    #[must_use]
+    pub fn screen_results<F>(self, screen: F) -> Self
+    where
+        F: Fn(&mut CallResult<'_>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.screen(ResultsWith(screen))
+    }
+
     /// The longest description a tool may have
     /// ([`DEFAULT_MAX_DESCRIPTION_BYTES`]); a tool with a longer one is
     /// left out.
     #[must_use]
     pub fn max_description_bytes(mut self, limit: usize) -> Self {
         self.limits.description_bytes = limit;
+        self
+    }
+
+    /// The largest input schema a tool may have, in bytes of its JSON
+    /// ([`DEFAULT_MAX_SCHEMA_BYTES`]); a tool with a larger one is left
+    /// out.
+    #[must_use]
+    pub fn max_schema_bytes(mut self, limit: usize) -> Self {
+        self.limits.schema_bytes = limit;
+        self
+    }
+
+    /// How deep a tool's input schema may be nested
+    /// ([`DEFAULT_MAX_SCHEMA_DEPTH`]); a tool with a deeper one is left
+    /// out. A schema nested past what a listing can be read with (117
+    /// levels: serde_json reads 128, the listing takes a few) is left out
+    /// whatever this is, and the other tools mounted.
+    #[must_use]
+    pub fn max_schema_depth(mut self, limit: usize) -> Self {
+        self.limits.schema_depth = limit;
         self
     }
 
@@ -308,7 +414,7 @@ impl Mount {
             self.takes,
         );
         let tasks = Arc::new(TaskTools::default());
-        let too_deep = Arc::new(TooDeep::default());
+        let too_deep = Arc::new(TooDeep::new(self.limits.schema_depth));
         let heard = Heard {
             tasks: Arc::clone(&tasks),
             reports: Arc::new(Reports::default()),
@@ -341,6 +447,7 @@ impl Mount {
             connection,
             rules: self.rules,
             limits: self.limits,
+            screens: Arc::new(self.screens),
             lenient: self.lenient,
             state: Mutex::default(),
         });

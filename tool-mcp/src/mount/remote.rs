@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, CreateTaskResult,
-    ProgressNotificationParam, ServerResult, Tool as Listed,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ContentBlock,
+    CreateTaskResult, ProgressNotificationParam, ServerResult, Tool as Listed,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
@@ -20,10 +20,10 @@ use super::heard::MAX_MESSAGE_BYTES;
 use super::input_required::{Answered, Rounds};
 use super::oversized;
 use super::progress::{Listening, Reports};
+use super::screen::{CallResult, ListedTool, Screens};
 use super::task_call::call_as_task;
-use super::task_follow::follow_task;
+use super::task_follow::{Ended, follow_task};
 use super::unfinished::{GiveUp, Unfinished};
-use super::{MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH};
 
 /// The bounds a mount puts on what a server sends.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,10 @@ pub(crate) struct Limits {
     pub(crate) result_bytes: usize,
     /// The most tools a listing may hold.
     pub(crate) tools: usize,
+    /// The largest input schema, in bytes of its JSON.
+    pub(crate) schema_bytes: usize,
+    /// The deepest input schema.
+    pub(crate) schema_depth: usize,
 }
 
 /// A tool of a mounted server.
@@ -43,17 +47,22 @@ pub(crate) struct RemoteTool {
     metadata: ToolMetadata,
     connection: Arc<Connection>,
     max_result_bytes: usize,
+    /// The application's checks, which each result goes through.
+    screens: Arc<Screens>,
     /// The server listed the tool as run by tasks: it is called as one.
     as_task: bool,
 }
 
 impl RemoteTool {
     /// The tool `listed` by the server, or why it cannot be mounted (what
-    /// the registry checks when it is added aside: name, schemas).
+    /// the registry checks when it is added aside: name, schemas): over
+    /// the mount's bounds, or refused by its screens, which see it within
+    /// them.
     pub(crate) fn new(
         listed: &Listed,
         connection: &Arc<Connection>,
         limits: Limits,
+        screens: &Arc<Screens>,
     ) -> Result<Self, String> {
         let max_description_bytes = limits.description_bytes;
         let description = listed.description.as_deref().unwrap_or_default();
@@ -65,17 +74,29 @@ impl RemoteTool {
         }
         let input_schema = Value::Object((*listed.input_schema).clone());
         let size = json_size(&input_schema);
-        if size > MAX_SCHEMA_BYTES {
+        let (max_bytes, max_depth) = (limits.schema_bytes, limits.schema_depth);
+        if size > max_bytes {
             return Err(format!(
-                "its input schema is {size} bytes, over the mount's limit of {MAX_SCHEMA_BYTES}"
+                "its input schema is {size} bytes, over the mount's limit of {max_bytes}"
             ));
         }
         let depth = depth(&input_schema);
-        if depth > MAX_SCHEMA_DEPTH {
+        if depth > max_depth {
             return Err(format!(
-                "its input schema is nested {depth} deep, over the mount's limit of {MAX_SCHEMA_DEPTH}"
+                "its input schema is nested {depth} deep, over the mount's limit of {max_depth}"
             ));
         }
+        let output_schema =
+            (listed.output_schema.as_ref()).map(|schema| Value::Object((**schema).clone()));
+        let mut description = description.to_owned();
+        screens.tool(&mut ListedTool {
+            server: &connection.server,
+            name: &listed.name,
+            title: listed.title.as_deref(),
+            description: &mut description,
+            input_schema: &input_schema,
+            output_schema: output_schema.as_ref(),
+        })?;
         let annotations = listed.annotations.clone().unwrap_or_default();
         let as_task = connection.tasks.contains(&listed.name);
         let read_only = annotations.read_only_hint.unwrap_or(false);
@@ -101,15 +122,13 @@ impl RemoteTool {
         };
         Ok(Self {
             name: listed.name.to_string(),
-            description: description.to_owned(),
+            description,
             input_schema,
-            output_schema: listed
-                .output_schema
-                .as_ref()
-                .map(|schema| Value::Object((**schema).clone())),
+            output_schema,
             metadata,
             connection: Arc::clone(connection),
             max_result_bytes: limits.result_bytes,
+            screens: Arc::clone(screens),
             as_task,
         })
     }
@@ -187,7 +206,17 @@ impl RemoteTool {
         let takes = self.connection.desk.takes;
         match Box::pin(follow_task(peer, ctx, named, takes, created)).await {
             Ok(answer) => self.read_answer(shown, answer),
-            Err(why) => ToolResult::error(why),
+            Err(Ended::Said(why)) => ToolResult::error(why),
+            // The server's own words, screened as its refusals are.
+            Err(Ended::Failed(message)) => {
+                ToolResult::error(match self.screen_refusal(shown, &message) {
+                    Ok(message) => format!(
+                        "the MCP server `{}`'s task for `{shown}` failed: {message}",
+                        self.connection.server
+                    ),
+                    Err(text) => text,
+                })
+            }
         }
     }
 
@@ -244,7 +273,7 @@ impl RemoteTool {
     /// The server's answer to a call, as a registry's result.
     fn read_answer(&self, shown: &str, answer: ServerResult) -> ToolResult {
         match answer {
-            ServerResult::CallToolResult(result) => self.read_result(shown, &result),
+            ServerResult::CallToolResult(result) => self.read_result(shown, result),
             _ => ToolResult::error(format!(
                 "the MCP server `{}` answered the call of `{shown}` with something else than a result",
                 self.connection.server
@@ -252,36 +281,62 @@ impl RemoteTool {
         }
     }
 
-    /// The server's result, bounded, as a registry's: a single text read as
-    /// it is (the commonest answer), anything else through
-    /// [`tool_result`].
-    fn read_result(&self, shown: &str, result: &CallToolResult) -> ToolResult {
+    /// The server's result, bounded, then through the mount's screens, as
+    /// a registry's: a single text read as it is (the commonest answer),
+    /// anything else through [`tool_result`].
+    fn read_result(&self, shown: &str, mut result: CallToolResult) -> ToolResult {
         let (server, limit) = (&self.connection.server, self.max_result_bytes);
-        let over = |size: usize| {
-            ToolResult::error(format!(
-                "the MCP server `{server}` answered `{shown}` with {size} bytes, over the mount's limit of {limit}"
-            ))
+        let size = match single_text(&mut result) {
+            Some(text) => text.len(),
+            None => json_size(&result),
         };
-        if result.is_error != Some(true)
-            && result.structured_content.is_none()
-            && let [block] = result.content.as_slice()
-            && let Some(text) = block.as_text()
-        {
-            return match text.text.len() {
-                size if size > limit => over(size),
-                _ => ToolResult::text(text.text.clone()),
-            };
-        }
-        let sent = serde_json::to_value(result).unwrap_or_default();
-        let size = json_size(&sent);
         if size > limit {
-            return over(size);
+            return ToolResult::error(format!(
+                "the MCP server `{server}` answered `{shown}` with {size} bytes, over the mount's limit of {limit}"
+            ));
         }
+        if let Err(text) = self.screen(shown, &mut result) {
+            return ToolResult::error(text);
+        }
+        if let Some(text) = single_text(&mut result) {
+            return ToolResult::text(std::mem::take(text));
+        }
+        let sent = serde_json::to_value(&result).unwrap_or_default();
         tool_result(&sent).unwrap_or_else(|why| {
             ToolResult::error(format!(
                 "the MCP server `{server}` answered `{shown}` with a result that is not MCP's: {why}"
             ))
         })
+    }
+
+    /// `result` through the mount's screens.
+    fn screen(&self, shown: &str, result: &mut CallToolResult) -> Result<(), String> {
+        if self.screens.is_empty() {
+            return Ok(());
+        }
+        self.screens.result(&mut CallResult {
+            server: &self.connection.server,
+            tool: &self.name,
+            called_as: shown,
+            result,
+        })
+    }
+
+    /// The server's refusal of a call (its JSON-RPC error's message)
+    /// through the mount's screens, as an error result holding it: the
+    /// message, or the text a screen put in its place.
+    fn screen_refusal(&self, shown: &str, message: &str) -> Result<String, String> {
+        if self.screens.is_empty() {
+            return Ok(message.to_owned());
+        }
+        let mut refusal = CallToolResult::error(vec![ContentBlock::text(message)]);
+        self.screen(shown, &mut refusal)?;
+        let texts: Vec<String> = refusal
+            .content
+            .iter()
+            .filter_map(|block| block.as_text().map(|text| text.text.clone()))
+            .collect();
+        Ok(texts.join("\n"))
     }
 
     /// What the model reads when a call of `shown` fails on the way.
@@ -292,12 +347,12 @@ impl RemoteTool {
                 "the MCP server `{server}` answered `{shown}` with a message over \
                  {MAX_MESSAGE_BYTES} bytes, too large to read"
             ),
-            ServiceError::McpError(error) => {
-                format!(
-                    "the MCP server `{server}` refused to call `{shown}`: {}",
-                    error.message
-                )
-            }
+            ServiceError::McpError(error) => match self.screen_refusal(shown, &error.message) {
+                Ok(message) => {
+                    format!("the MCP server `{server}` refused to call `{shown}`: {message}")
+                }
+                Err(text) => text,
+            },
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 self.connection.closed_during(shown)
             }
@@ -306,6 +361,18 @@ impl RemoteTool {
             ),
             other => format!("the call of `{shown}` on the MCP server `{server}` failed: {other}"),
         }
+    }
+}
+
+/// The text of `result` when it is a single text and nothing else (the
+/// commonest answer), which the model reads as it is.
+fn single_text(result: &mut CallToolResult) -> Option<&mut String> {
+    if result.is_error == Some(true) || result.structured_content.is_some() {
+        return None;
+    }
+    match result.content.as_mut_slice() {
+        [ContentBlock::Text(text)] => Some(&mut text.text),
+        _ => None,
     }
 }
 
@@ -327,7 +394,7 @@ fn depth(value: &Value) -> usize {
 }
 
 /// The length of `value` as compact JSON, counted without writing it out.
-fn json_size(value: &Value) -> usize {
+fn json_size(value: &impl serde::Serialize) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {

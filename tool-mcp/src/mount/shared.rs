@@ -14,6 +14,7 @@ use tool_core::toolset::{Compose, RegistryHandle};
 
 use super::connection::{Connection, Gone, ListFailed};
 use super::remote::{Limits, RemoteTool};
+use super::screen::Screens;
 use super::{MountError, Refused};
 
 pub(crate) struct MountShared {
@@ -21,6 +22,8 @@ pub(crate) struct MountShared {
     pub(crate) connection: Arc<Connection>,
     pub(crate) rules: Compose,
     pub(crate) limits: Limits,
+    /// The application's checks of the tools listed and their results.
+    pub(crate) screens: Arc<Screens>,
     /// A tool whose name the registry holds is left out of the first
     /// list too, rather than failing the mount.
     pub(crate) lenient: bool,
@@ -82,7 +85,7 @@ impl MountShared {
             })
             .collect();
         for listed in listed {
-            let added = RemoteTool::new(listed, &self.connection, self.limits)
+            let added = RemoteTool::new(listed, &self.connection, self.limits, &self.screens)
                 .and_then(|tool| tools.register(tool).map_err(|error| error.to_string()));
             if let Err(reason) = added {
                 tracing::warn!(server = %self.server, tool = %listed.name, %reason, "tool not mounted");

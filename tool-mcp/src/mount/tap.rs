@@ -8,7 +8,8 @@
 //! Over stdio, the child's output is scanned line by line
 //! (`child.rs`); over HTTP, each server-sent event, and for a server
 //! that answers `tools/list` with plain JSON, that answer read again
-//! ([`TappedHttp`]), here. Only messages that name what is looked for are
+//! ([`TappedHttp`]), here: given on without its tools nested too deep
+//! when rmcp could not read it for them. Only messages that name what is looked for are
 //! parsed; the rest pass through untouched.
 
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ use std::task::{Context, Poll, ready};
 use futures_core::Stream;
 use futures_core::stream::BoxStream;
 use hyper::header::{HeaderName, HeaderValue};
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
@@ -75,6 +76,25 @@ impl TappedHttp {
     /// Listing changes nothing on the server; a failure here only leaves
     /// the tools called as they are listed, not as tasks.
     async fn list_again(&self, again: Again) {
+        if let Some(body) = self.fetch(again).await {
+            self.heard.tasks.note(&body);
+        }
+    }
+
+    /// `tools/list` sent again as it was, when rmcp could not read its
+    /// plain JSON answer: the answer without its tools nested too deep to
+    /// read (each remembered, for `refused`), read for [`TaskTools::note`]
+    /// too; `None` if that was not why.
+    async fn read_too_deep(&self, again: Again) -> Option<ServerJsonRpcMessage> {
+        let body = self.fetch(again).await?;
+        let body = self.heard.too_deep.rewrite(&body)?;
+        self.heard.tasks.note(&body);
+        serde_json::from_slice(&body).ok()
+    }
+
+    /// The plain JSON answer to `again`, if the server answers it with
+    /// one within [`MAX_MESSAGE_BYTES`].
+    async fn fetch(&self, again: Again) -> Option<bytes::Bytes> {
         let Again {
             uri,
             message,
@@ -82,6 +102,7 @@ impl TappedHttp {
             auth_header,
             custom_headers,
         } = again;
+        let body = serde_json::to_vec(&message).ok()?;
         let mut request = self
             .client
             .post(&*uri)
@@ -89,11 +110,8 @@ impl TappedHttp {
                 reqwest::header::ACCEPT,
                 "application/json, text/event-stream",
             )
-            .header(reqwest::header::CONTENT_TYPE, "application/json");
-        match serde_json::to_vec(&message) {
-            Ok(body) => request = request.body(body),
-            Err(_) => return,
-        }
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body);
         if let Some(token) = auth_header {
             request = request.bearer_auth(token);
         }
@@ -103,9 +121,7 @@ impl TappedHttp {
         if let Some(session) = session_id {
             request = request.header("mcp-session-id", &*session);
         }
-        let Ok(response) = request.send().await else {
-            return;
-        };
+        let response = request.send().await.ok()?;
         let json = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
@@ -113,13 +129,10 @@ impl TappedHttp {
         let small = response
             .content_length()
             .is_some_and(|length| length <= MAX_MESSAGE_BYTES as u64);
-        if response.status().is_success()
-            && json
-            && small
-            && let Ok(body) = response.bytes().await
-        {
-            self.heard.tasks.note(&body);
+        if !(response.status().is_success() && json && small) {
+            return None;
         }
+        response.bytes().await.ok()
     }
 }
 
@@ -208,6 +221,20 @@ impl StreamableHttpClient for TappedHttp {
                     Some(stand_in) => StreamableHttpPostResponse::Json(stand_in.0, session),
                     None => StreamableHttpPostResponse::Accepted,
                 });
+            }
+            // A listing with a tool nested too deep for rmcp to read, which
+            // would fail it whole: read again here, it goes on without that
+            // tool, as a server-sent event's would.
+            Err(StreamableHttpError::UnexpectedServerResponse(why)) if again.is_some() => {
+                let answer = match again {
+                    Some(again) => Box::pin(self.read_too_deep(*again)).await,
+                    None => None,
+                };
+                let session = session_id.map(|session| session.to_string());
+                return match answer {
+                    Some(answer) => Ok(StreamableHttpPostResponse::Json(answer, session)),
+                    None => Err(StreamableHttpError::UnexpectedServerResponse(why)),
+                };
             }
             answer => answer?,
         };

@@ -19,16 +19,30 @@ use super::asked::{self, ServerAsks, Takes};
 use super::task_call::POLL_BOUNDS;
 use super::unfinished::{GiveUp, Unfinished};
 
-/// The server's answer, as the call's own, once its task ends; or what
-/// the model reads when it does not end with one. `server` and `shown`
-/// name the server and the tool as the model knows it.
+/// Why a task ended without a result.
+pub(super) enum Ended {
+    /// It failed, the server said, with this message (the server's text).
+    Failed(String),
+    /// What the model reads.
+    Said(String),
+}
+
+impl From<String> for Ended {
+    fn from(said: String) -> Self {
+        Ended::Said(said)
+    }
+}
+
+/// The server's answer, as the call's own, once its task ends; or why it
+/// did not end with one. `server` and `shown` name the server and the
+/// tool as the model knows it.
 pub(super) async fn follow_task<Ctx: Send + Sync>(
     peer: &Peer<RoleClient>,
     ctx: &ToolContext<Ctx>,
     (server, shown): (&str, &str),
     takes: Takes,
     created: CreateTaskResult,
-) -> Result<ServerResult, String> {
+) -> Result<ServerResult, Ended> {
     let id = created.task.task_id.clone();
     let mut poll = interval(created.task.poll_interval_ms);
     let unfinished = Unfinished::new(peer, GiveUp::Task(id.clone()));
@@ -43,7 +57,7 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
                 unfinished.done();
                 return Err(format!(
                     "the MCP server `{server}` could not say how its task for `{shown}` went: {error}"
-                ));
+                ).into());
             }
         };
         poll = interval(got.task.task.poll_interval_ms);
@@ -69,14 +83,15 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
                         return Err(format!(
                             "the MCP server `{server}`'s task for `{shown}` asked for an input \
                              this mount does not know"
-                        ));
+                        )
+                        .into());
                     };
                     let answer = asked::answer(ctx, takes, request).await.map_err(|error| {
-                        format!(
+                        Ended::Said(format!(
                             "the MCP server `{server}`'s task for `{shown}` asked the client \
                              something, and no answer came: {}",
                             error.message
-                        )
+                        ))
                     })?;
                     answered.insert(key.clone(), answer.clone());
                     responses.insert(key, answer);
@@ -88,7 +103,8 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
                         return Err(format!(
                             "the MCP server `{server}` did not take the person's answers for its \
                              task for `{shown}`: {error}"
-                        ));
+                        )
+                        .into());
                     }
                 }
             }
@@ -97,10 +113,10 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
                 return serde_json::from_value::<CallToolResult>(Value::Object(result))
                     .map(ServerResult::CallToolResult)
                     .map_err(|error| {
-                        format!(
+                        Ended::Said(format!(
                             "the MCP server `{server}` ended its task for `{shown}` with a \
                              result that is not MCP's: {error}"
-                        )
+                        ))
                     });
             }
             TaskPayload::Failed { error } => {
@@ -109,15 +125,13 @@ pub(super) async fn follow_task<Ctx: Send + Sync>(
                     .get("message")
                     .and_then(Value::as_str)
                     .unwrap_or("no reason given");
-                return Err(format!(
-                    "the MCP server `{server}`'s task for `{shown}` failed: {said}"
-                ));
+                return Err(Ended::Failed(said.to_owned()));
             }
             TaskPayload::Cancelled => {
                 unfinished.done();
-                return Err(format!(
-                    "the MCP server `{server}` cancelled its task for `{shown}`"
-                ));
+                return Err(
+                    format!("the MCP server `{server}` cancelled its task for `{shown}`").into(),
+                );
             }
             _ => {}
         }
