@@ -8,13 +8,14 @@ use std::sync::Arc;
 use hyper::header::{HeaderName, HeaderValue};
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::{AuthClient, StreamableHttpClientTransport};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::sync::Notify;
 
 use super::child::{Alive, ChildInput, ChildOutput};
 use super::heard::Heard;
+use super::oauth::{Authorizer, OAuth, OAuthHttp};
 use super::tap::TappedHttp;
 use super::{MountError, stderr};
 
@@ -25,6 +26,7 @@ pub(crate) enum ServerLocation {
         url: String,
         bearer: Option<String>,
         headers: Vec<(String, String)>,
+        oauth: Option<OAuth>,
     },
 }
 
@@ -38,6 +40,7 @@ impl std::fmt::Debug for ServerLocation {
                 url,
                 bearer,
                 headers,
+                oauth,
             } => f
                 .debug_struct("Http")
                 .field("url", url)
@@ -46,6 +49,7 @@ impl std::fmt::Debug for ServerLocation {
                     "headers",
                     &headers.iter().map(|(name, _)| name).collect::<Vec<_>>(),
                 )
+                .field("oauth", oauth)
                 .finish(),
         }
     }
@@ -126,6 +130,7 @@ pub(crate) async fn connect(
             url,
             bearer,
             headers,
+            oauth,
         } => {
             let mut custom = HashMap::new();
             for (name, value) in headers {
@@ -141,10 +146,33 @@ pub(crate) async fn connect(
                 config = config.auth_header(token.clone());
             }
             let http = TappedHttp::new(heard).map_err(failed)?;
-            client
-                .serve(StreamableHttpClientTransport::with_client(http, config))
+            let Some(oauth) = oauth else {
+                return client
+                    .serve(StreamableHttpClientTransport::with_client(http, config))
+                    .await
+                    .map_err(|error| failed(error.to_string()));
+            };
+            let authorization = |failure| MountError::Authorization {
+                server: server.to_owned(),
+                failure,
+            };
+            let (manager, _) = Authorizer::manager(url, oauth)
                 .await
-                .map_err(|error| failed(error.to_string()))
+                .map_err(authorization)?;
+            let authorized = AuthClient::new(http, manager);
+            let flow = Arc::new(Authorizer::new(
+                url,
+                oauth.clone(),
+                Arc::clone(&authorized.auth_manager),
+            ));
+            let http = OAuthHttp::new(authorized, Arc::clone(&flow), oauth.max_step_ups);
+            let connected = client
+                .serve(StreamableHttpClientTransport::with_client(http, config))
+                .await;
+            connected.map_err(|error| match flow.failure() {
+                Some(failure) => authorization(failure),
+                None => failed(error.to_string()),
+            })
         }
     }
 }

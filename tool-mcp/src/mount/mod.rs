@@ -26,6 +26,7 @@ mod follow;
 mod heard;
 mod lines;
 mod mounted;
+mod oauth;
 mod oversized;
 mod progress;
 mod remote;
@@ -52,6 +53,12 @@ use follow::Follow;
 pub use follow::Restart;
 use heard::Heard;
 pub use mounted::{MountError, Mounted, Refused};
+/// The attribute a [`TokenStore`] or a [`Browser`] is implemented with.
+pub use async_trait::async_trait;
+pub use oauth::{
+    Browser, CliBrowser, DEFAULT_MAX_STEP_UPS, HeadlessBrowser, MemoryTokenStore, OAuth,
+    OAuthFailure, Redirect, TokenStore, Tokens,
+};
 use progress::Reports;
 use remote::Limits;
 use shared::MountShared;
@@ -135,6 +142,7 @@ impl Mount {
                 url: url.into(),
                 bearer: None,
                 headers: Vec::new(),
+                oauth: None,
             },
         )
     }
@@ -160,6 +168,21 @@ impl Mount {
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
         if let ServerLocation::Http { bearer, .. } = &mut self.source {
             *bearer = Some(token.into());
+        }
+        self
+    }
+
+    /// Over HTTP, authorized with OAuth 2.1 as MCP's authorization
+    /// specification asks, when the server answers 401: discovery from its
+    /// challenge, the client's identity, the person's step in a browser
+    /// and the tokens, as `oauth` says ([`OAuth`]). A failure fails the
+    /// mount with [`MountError::Authorization`], naming the server and the
+    /// step. Leave the person time to authorize
+    /// ([`Mount::connect_timeout`]).
+    #[must_use]
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        if let ServerLocation::Http { oauth: slot, .. } = &mut self.source {
+            *slot = Some(oauth);
         }
         self
     }
