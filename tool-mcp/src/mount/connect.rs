@@ -8,8 +8,8 @@ use std::sync::Arc;
 use hyper::header::{HeaderName, HeaderValue};
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::transport::{AuthClient, StreamableHttpClientTransport};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{AuthClient, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::sync::Notify;
 

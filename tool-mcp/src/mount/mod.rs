@@ -44,6 +44,8 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
+/// The attribute a [`TokenStore`] or a [`Browser`] is implemented with.
+pub use async_trait::async_trait;
 pub use catalog::MAX_LISTED;
 use child::alive;
 use connect::{Client, ServerLocation};
@@ -53,8 +55,6 @@ use follow::Follow;
 pub use follow::Restart;
 use heard::Heard;
 pub use mounted::{MountError, Mounted, Refused};
-/// The attribute a [`TokenStore`] or a [`Browser`] is implemented with.
-pub use async_trait::async_trait;
 pub use oauth::{
     Browser, CliBrowser, DEFAULT_MAX_STEP_UPS, HeadlessBrowser, MemoryTokenStore, OAuth,
     OAuthFailure, Redirect, TokenStore, Tokens,

@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use reqwest::Url;
 use rmcp::transport::AuthorizationManager;
-use rmcp::transport::auth::{AuthError, AuthorizationRequest, AuthorizationSession, WWWAuthenticateParams};
+use rmcp::transport::auth::{
+    AuthError, AuthorizationRequest, AuthorizationSession, WWWAuthenticateParams,
+};
 
 use super::store::KeyedStore;
 use super::{OAuth, OAuthFailure};
@@ -159,7 +161,11 @@ impl Authorizer {
             .await
             .map_err(OAuthFailure::Browser)?;
         session
-            .handle_callback_with_issuer(&redirect.code, &redirect.state, redirect.issuer.as_deref())
+            .handle_callback_with_issuer(
+                &redirect.code,
+                &redirect.state,
+                redirect.issuer.as_deref(),
+            )
             .await
             .map_err(exchange_failure)?;
         Ok(session.auth_manager)

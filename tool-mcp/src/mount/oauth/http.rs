@@ -35,7 +35,11 @@ pub(crate) struct OAuthHttp {
 }
 
 impl OAuthHttp {
-    pub(crate) fn new(client: AuthClient<TappedHttp>, flow: Arc<Authorizer>, max_step_ups: u32) -> Self {
+    pub(crate) fn new(
+        client: AuthClient<TappedHttp>,
+        flow: Arc<Authorizer>,
+        max_step_ups: u32,
+    ) -> Self {
         Self {
             client,
             flow,
