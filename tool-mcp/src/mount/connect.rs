@@ -26,7 +26,7 @@ pub(crate) enum ServerLocation {
         url: String,
         bearer: Option<String>,
         headers: Vec<(String, String)>,
-        oauth: Option<OAuth>,
+        oauth: Option<Box<OAuth>>,
     },
 }
 
@@ -162,7 +162,7 @@ pub(crate) async fn connect(
             let authorized = AuthClient::new(http, manager);
             let flow = Arc::new(Authorizer::new(
                 url,
-                oauth.clone(),
+                OAuth::clone(oauth),
                 Arc::clone(&authorized.auth_manager),
             ));
             let http = OAuthHttp::new(authorized, Arc::clone(&flow), oauth.max_step_ups);

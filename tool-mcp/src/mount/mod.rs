@@ -182,7 +182,7 @@ impl Mount {
     #[must_use]
     pub fn oauth(mut self, oauth: OAuth) -> Self {
         if let ServerLocation::Http { oauth: slot, .. } = &mut self.source {
-            *slot = Some(oauth);
+            *slot = Some(Box::new(oauth));
         }
         self
     }

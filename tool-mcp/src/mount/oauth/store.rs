@@ -74,7 +74,7 @@ impl std::fmt::Debug for Tokens {
 /// #[derive(Default)]
 /// struct Json(Mutex<HashMap<String, String>>);
 ///
-/// #[async_trait::async_trait]
+/// #[tool_mcp::mount::async_trait]
 /// impl TokenStore for Json {
 ///     async fn load(&self, issuer: &str) -> Result<Option<Tokens>, String> {
 ///         let kept = self.0.lock().map_err(|error| error.to_string())?;
