@@ -10,8 +10,8 @@ use tokio_util::sync::CancellationToken;
 use tool_core::toolset::RegistryHandle;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_mcp::mount::{
-    Browser, HeadlessBrowser, MemoryTokenStore, Mount, MountError, OAuth, OAuthFailure, Redirect,
-    TokenStore, async_trait,
+    Browser, CliBrowser, HeadlessBrowser, MemoryTokenStore, Mount, MountError, OAuth, OAuthFailure,
+    Redirect, TokenStore, async_trait,
 };
 use tool_mcp::{BearerTokens, McpServer, ProtectedResource};
 
@@ -30,6 +30,12 @@ fn hello() -> &'static str {
     "hello"
 }
 
+/// Read a private file.
+#[tool(read_only, tier = Observe, scopes = ["files:read"])]
+fn secret() -> &'static str {
+    "the secret"
+}
+
 /// Serves `hello` as a resource of `authorization`, taking the tokens it
 /// issues.
 async fn serve(authorization: &AuthorizationServer) -> (SocketAddr, CancellationToken) {
@@ -43,8 +49,11 @@ async fn serve(authorization: &AuthorizationServer) -> (SocketAddr, Cancellation
     let tokens = BearerTokens::new()
         .with_token("first-token", ["mcp:tools"])
         .with_token("refreshed-token", ["mcp:tools"]);
-    let server = McpServer::new(ToolRegistry::<()>::new().with(Hello), ToolContext::new(()))
-        .with_config(tool_mcp::McpConfig::new().with_protected_resource(resource, tokens));
+    let server = McpServer::new(
+        ToolRegistry::<()>::new().with(Hello).with(Secret),
+        ToolContext::new(()),
+    )
+    .with_config(tool_mcp::McpConfig::new().with_protected_resource(resource, tokens));
     let stop = CancellationToken::new();
     let config = tool_mcp::http_config().with_cancellation_token(stop.clone());
     tokio::spawn(server.serve_http_with(listener, config));
@@ -79,7 +88,7 @@ async fn tokens_are_kept_by_issuer_and_spare_the_next_mount_the_browser() {
         .mount(&handle)
         .await
         .expect("authorized and mounted");
-    assert_eq!(first.tools(), ["hello"]);
+    assert_eq!(first.tools(), ["hello", "secret"]);
     let said = handle
         .call(&ToolContext::new(()), "hello", serde_json::json!({}))
         .await;
@@ -103,7 +112,7 @@ async fn tokens_are_kept_by_issuer_and_spare_the_next_mount_the_browser() {
         .mount(&handle)
         .await
         .expect("mounted with the kept tokens");
-    assert_eq!(again.tools(), ["hello"]);
+    assert_eq!(again.tools(), ["hello", "secret"]);
     assert_eq!(authorization.grants(), ["authorization_code"]);
     again.unmount().await;
     stop.cancel();
@@ -121,7 +130,7 @@ async fn a_token_about_to_expire_is_refreshed() {
         .mount(&handle)
         .await
         .expect("authorized and mounted");
-    assert_eq!(mounted.tools(), ["hello"]);
+    assert_eq!(mounted.tools(), ["hello", "secret"]);
     assert_eq!(
         authorization.grants()[..2],
         ["authorization_code", "refresh_token"]
@@ -216,4 +225,93 @@ async fn the_headless_browser_step_says_what_the_authorization_server_did_wrong(
             issuer: Some(issuer.clone()),
         })
     );
+}
+
+#[tokio::test]
+async fn the_command_line_browser_step_reads_the_redirect_on_loopback() {
+    let port = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        free.local_addr().expect("bound").port()
+    };
+    let browser = CliBrowser::on_port(port);
+    assert_eq!(
+        browser.redirect_uri(),
+        format!("http://127.0.0.1:{port}/callback")
+    );
+    let waiting = tokio::spawn(async move {
+        browser
+            .authorize("https://auth.example.com/authorize?state=s")
+            .await
+    });
+    let client = reqwest::Client::new();
+    // The listener is up once the browser step prints the address.
+    let other = loop {
+        match client
+            .get(format!("http://127.0.0.1:{port}/favicon.ico"))
+            .send()
+            .await
+        {
+            Ok(answer) => break answer,
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+        }
+    };
+    assert_eq!(other.status(), 404);
+    let page = client
+        .get(format!(
+            "http://127.0.0.1:{port}/callback?code=the-code&state=s&iss=https%3A%2F%2Fauth.example.com"
+        ))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(
+        page.text().await.expect("a page"),
+        "Authorized: you can close this window."
+    );
+    assert_eq!(
+        waiting.await.expect("ran"),
+        Ok(Redirect {
+            code: "the-code".to_owned(),
+            state: "s".to_owned(),
+            issuer: Some("https://auth.example.com".to_owned()),
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_scope_never_granted_is_asked_for_at_most_twice() {
+    let authorization = AuthorizationServer::serve(3600).await;
+    let (address, stop) = serve(&authorization).await;
+    let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
+    let mounted = Mount::http("notes", format!("http://{address}/mcp"))
+        .oauth(OAuth::new(HeadlessBrowser::new(REDIRECT_URI)))
+        .mount(&handle)
+        .await
+        .expect("authorized and mounted");
+    // The authorization server grants `mcp:tools` whatever is asked.
+    let refused = handle
+        .call(&ToolContext::new(()), "secret", serde_json::json!({}))
+        .await;
+    assert!(refused.is_error());
+    assert_eq!(
+        refused.as_text(),
+        Some(
+            "the MCP server `notes` refused to call `secret`: authorization failed: it still \
+             asks for more scope (mcp:tools files:read) after 2 step-ups"
+        )
+    );
+    // Only that call failed: the connection goes on.
+    let said = handle
+        .call(&ToolContext::new(()), "hello", serde_json::json!({}))
+        .await;
+    assert_eq!(said.as_text(), Some("hello"));
+    assert_eq!(
+        authorization.grants(),
+        [
+            "authorization_code",
+            "authorization_code",
+            "authorization_code"
+        ]
+    );
+    mounted.unmount().await;
+    stop.cancel();
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::process::Stdio;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hyper::header::{HeaderName, HeaderValue};
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
@@ -15,7 +15,7 @@ use tokio::sync::Notify;
 
 use super::child::{Alive, ChildInput, ChildOutput};
 use super::heard::Heard;
-use super::oauth::{Authorizer, OAuth, OAuthHttp};
+use super::oauth::{Authorizer, OAuth, OAuthFailure, OAuthHttp};
 use super::tap::TappedHttp;
 use super::{MountError, stderr};
 
@@ -61,6 +61,9 @@ impl std::fmt::Debug for ServerLocation {
 pub(crate) struct Client {
     changed: Arc<Notify>,
     info: ClientConfig,
+    /// Why authorizing with a server behind OAuth last failed, if it did:
+    /// what a request that failed for it says, rather than rmcp's words.
+    unauthorized: Arc<Mutex<Option<OAuthFailure>>>,
 }
 
 impl Client {
@@ -69,7 +72,28 @@ impl Client {
             ClientCapabilities::default(),
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         );
-        Self { changed, info }
+        Self {
+            changed,
+            info,
+            unauthorized: Arc::default(),
+        }
+    }
+
+    /// `error`, or the authorization's failure that caused it, naming
+    /// `server`.
+    pub(crate) fn unauthorized_or(&self, server: &str, error: MountError) -> MountError {
+        let failure = self
+            .unauthorized
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        match failure {
+            Some(failure) => MountError::Authorization {
+                server: server.to_owned(),
+                failure,
+            },
+            None => error,
+        }
     }
 }
 
@@ -164,6 +188,7 @@ pub(crate) async fn connect(
                 url,
                 OAuth::clone(oauth),
                 Arc::clone(&authorized.auth_manager),
+                Arc::clone(&client.unauthorized),
             ));
             let http = OAuthHttp::new(authorized, Arc::clone(&flow), oauth.max_step_ups);
             let connected = client

@@ -323,7 +323,7 @@ impl Mount {
         let listing = tokio::time::timeout(self.connect_timeout, shared.list(running.peer()));
         let listed = match listing.await {
             Ok(Ok(listed)) => listed,
-            Ok(Err(error)) => return Err(error),
+            Ok(Err(error)) => return Err(client.unauthorized_or(&server, error)),
             Err(_) => {
                 return Err(
                     shared.list_error(format!("no answer within {:?}", self.connect_timeout))

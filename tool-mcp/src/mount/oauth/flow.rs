@@ -27,8 +27,9 @@ pub(crate) struct Authorizer {
     generation: AtomicU64,
     /// One authorization at a time.
     authorizing: tokio::sync::Mutex<()>,
-    /// Why the last authorization failed, for the mount's error.
-    failure: Mutex<Option<OAuthFailure>>,
+    /// Why the last authorization failed, for the mount's error (shared
+    /// with the mount's [`Client`](super::super::connect::Client)).
+    failure: Arc<Mutex<Option<OAuthFailure>>>,
 }
 
 impl Authorizer {
@@ -50,6 +51,7 @@ impl Authorizer {
         url: &str,
         oauth: OAuth,
         manager: Arc<tokio::sync::Mutex<AuthorizationManager>>,
+        failure: Arc<Mutex<Option<OAuthFailure>>>,
     ) -> Self {
         Self {
             url: url.to_owned(),
@@ -57,7 +59,7 @@ impl Authorizer {
             manager,
             generation: AtomicU64::new(0),
             authorizing: tokio::sync::Mutex::new(()),
-            failure: Mutex::new(None),
+            failure,
         }
     }
 

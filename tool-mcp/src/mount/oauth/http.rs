@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use futures_core::stream::BoxStream;
 use hyper::header::{HeaderName, HeaderValue};
-use rmcp::model::ClientJsonRpcMessage;
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, ServerJsonRpcMessage};
 use rmcp::transport::AuthClient;
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
@@ -80,6 +80,46 @@ impl OAuthHttp {
             }
         }
     }
+
+    /// `message` sent, authorized; a request whose authorization failed is
+    /// answered with an error saying why: rmcp's transport would end the
+    /// whole connection on the failure, where only this request failed.
+    async fn post<F, Fut>(
+        &self,
+        message: &ClientJsonRpcMessage,
+        send: F,
+    ) -> Result<StreamableHttpPostResponse, Failed>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<StreamableHttpPostResponse, Failed>>,
+    {
+        let answer = self.authorized(send).await;
+        let refused = matches!(
+            answer,
+            Err(StreamableHttpError::Auth(_)
+                | StreamableHttpError::AuthRequired(_)
+                | StreamableHttpError::InsufficientScope(_))
+        );
+        let ClientJsonRpcMessage::Request(request) = message else {
+            return answer;
+        };
+        match answer {
+            Err(error) if refused => {
+                let why = match self.flow.failure() {
+                    Some(failure) => failure.to_string(),
+                    None => error.to_string(),
+                };
+                let error = ErrorData::new(
+                    ErrorCode::INVALID_REQUEST,
+                    format!("authorization failed: {why}"),
+                    None,
+                );
+                let answer = ServerJsonRpcMessage::error(error, Some(request.id.clone()));
+                Ok(StreamableHttpPostResponse::Json(answer, None))
+            }
+            answer => answer,
+        }
+    }
 }
 
 impl StreamableHttpClient for OAuthHttp {
@@ -93,7 +133,7 @@ impl StreamableHttpClient for OAuthHttp {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, Failed> {
-        self.authorized(|| {
+        self.post(&message, || {
             self.client.post_message(
                 Arc::clone(&uri),
                 message.clone(),
@@ -114,7 +154,7 @@ impl StreamableHttpClient for OAuthHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, Failed> {
-        self.authorized(|| {
+        self.post(&message, || {
             self.client.post_message_with_max_sse_event_size(
                 Arc::clone(&uri),
                 message.clone(),
