@@ -66,6 +66,9 @@ impl OAuthHttp {
                         .authorize(&refused.www_authenticate_header, seen, authorizations == 1)
                         .await?;
                 }
+                // Counted here, per request: rmcp's own count of step-ups
+                // starts again at each token it receives, so a server that
+                // never grants the scope would be asked for it forever.
                 Err(StreamableHttpError::InsufficientScope(refused)) => {
                     if step_ups >= self.max_step_ups {
                         let header = &refused.www_authenticate_header;
