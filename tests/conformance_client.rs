@@ -38,8 +38,9 @@ fn client_binary() -> PathBuf {
 }
 
 /// Runs `release` of the suite's client scenarios at `version` against
-/// the example, and gives each scenario's outcome.
-async fn run(release: &str, version: &str) -> BTreeMap<String, Outcome> {
+/// the example, and gives each scenario's outcome; `scenarios`: how many
+/// the pinned release holds at that version, each of which must run.
+async fn run(release: &str, version: &str, scenarios: usize) -> BTreeMap<String, Outcome> {
     let name = format!("client-{version}");
     let output_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("conformance-{name}"));
     let client = client_binary().display().to_string();
@@ -54,23 +55,30 @@ async fn run(release: &str, version: &str) -> BTreeMap<String, Outcome> {
         .await
         .expect("the suite ran");
     keep_summary(&name, release, &args, &output);
-    ran(&output, &output_dir, "")
+    let outcomes = ran(&output, &output_dir, "");
+    assert_eq!(
+        outcomes.len(),
+        scenarios,
+        "{release} at {version} ran these scenarios: {:?}",
+        outcomes.keys().collect::<Vec<_>>()
+    );
+    outcomes
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_2025_06_18_client_scenarios_pass() {
-    let outcomes = run("conformance-2025", "2025-06-18").await;
+    let outcomes = run("conformance-2025", "2025-06-18", 5).await;
     assert_passed("0.1.16's client scenarios at 2025-06-18", &outcomes);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_2025_11_25_client_scenarios_pass() {
-    let outcomes = run("conformance-2025", "2025-11-25").await;
+    let outcomes = run("conformance-2025", "2025-11-25", 18).await;
     assert_passed("0.1.16's client scenarios at 2025-11-25", &outcomes);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_2026_07_28_client_scenarios_pass() {
-    let outcomes = run("conformance-2026", "2026-07-28").await;
+    let outcomes = run("conformance-2026", "2026-07-28", 33).await;
     assert_passed("0.2.0-alpha.12's client scenarios at 2026-07-28", &outcomes);
 }

@@ -4,7 +4,8 @@
 //! public API only, as an application would. The suite starts a server
 //! for each scenario and runs this program with the server's URL, naming
 //! the scenario in `MCP_CONFORMANCE_SCENARIO`; `tests/conformance_client.rs`
-//! runs it. To run one scenario by hand:
+//! runs it. The authorization scenarios (`auth/...`), each a server behind
+//! OAuth, are in `auth.rs`. To run one scenario by hand:
 //!
 //! ```text
 //! cargo build --example conformance_client
@@ -20,6 +21,9 @@ use tool_core::elicit::{Answer, Asker, ElicitError, Question};
 use tool_core::toolset::RegistryHandle;
 use tool_core::{BoxFuture, ToolContext, ToolRegistry};
 use tool_mcp::mount::Mount;
+
+#[path = "auth.rs"]
+mod auth;
 
 /// Longer than no scenario takes; shorter than the suite's own limit
 /// (30 s), so that the program ends by itself, saying why.
@@ -44,7 +48,14 @@ async fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
-    match tokio::time::timeout(SCENARIO_TIME, run(&scenario, &url)).await {
+    let running = async {
+        if scenario.starts_with("auth/") {
+            auth::run(&scenario, &url).await
+        } else {
+            run(&scenario, &url).await
+        }
+    };
+    match tokio::time::timeout(SCENARIO_TIME, running).await {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(error)) => {
             eprintln!("{scenario}: {error}");

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::process::Stdio;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hyper::header::{HeaderName, HeaderValue};
 use rmcp::ClientHandler;
@@ -21,14 +21,15 @@ use rmcp::service::{
     ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
     RequestContext, RoleClient, RunningService,
 };
-use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{AuthClient, StreamableHttpClientTransport};
 use serde_json::Value;
 use tokio::sync::{Notify, oneshot};
 
 use super::asked::{ServerAsks, Takes};
 use super::child::{Alive, ChildInput, ChildOutput};
 use super::heard::Heard;
+use super::oauth::{Authorizer, OAuth, OAuthFailure, OAuthHttp};
 use super::questions::{self, Asked, Desk};
 use super::tap::TappedHttp;
 use super::{MountError, stderr};
@@ -40,6 +41,7 @@ pub(crate) enum ServerLocation {
         url: String,
         bearer: Option<String>,
         headers: Vec<(String, String)>,
+        oauth: Option<Box<OAuth>>,
     },
 }
 
@@ -53,6 +55,7 @@ impl std::fmt::Debug for ServerLocation {
                 url,
                 bearer,
                 headers,
+                oauth,
             } => f
                 .debug_struct("Http")
                 .field("url", url)
@@ -61,6 +64,7 @@ impl std::fmt::Debug for ServerLocation {
                     "headers",
                     &headers.iter().map(|(name, _)| name).collect::<Vec<_>>(),
                 )
+                .field("oauth", oauth)
                 .finish(),
         }
     }
@@ -92,6 +96,9 @@ pub(crate) struct Client {
     changed: Arc<Notify>,
     info: ClientConfig,
     desk: Arc<Desk>,
+    /// Why authorizing with a server behind OAuth last failed, if it did:
+    /// what a request that failed for it says, rather than rmcp's words.
+    unauthorized: Arc<Mutex<Option<OAuthFailure>>>,
 }
 
 impl Client {
@@ -133,12 +140,30 @@ impl Client {
             changed,
             info,
             desk: Arc::new(Desk::new(takes)),
+            unauthorized: Arc::default(),
         }
     }
 
     /// The calls running on the mount's connections.
     pub(crate) fn desk(&self) -> Arc<Desk> {
         Arc::clone(&self.desk)
+    }
+
+    /// `error`, or the authorization's failure that caused it, naming
+    /// `server`.
+    pub(crate) fn unauthorized_or(&self, server: &str, error: MountError) -> MountError {
+        let failure = self
+            .unauthorized
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        match failure {
+            Some(failure) => MountError::Authorization {
+                server: server.to_owned(),
+                failure,
+            },
+            None => error,
+        }
     }
 }
 
@@ -263,6 +288,8 @@ enum Started {
     Answered(Box<ClientInitializeError>),
     /// It could not be reached, for this reason.
     Failed(String),
+    /// It was reached, and refused as this says.
+    Refused(MountError),
 }
 
 impl Started {
@@ -270,6 +297,7 @@ impl Started {
         let reason = match self {
             Started::Answered(error) => error.to_string(),
             Started::Failed(reason) => reason,
+            Started::Refused(error) => return error,
         };
         MountError::Connect {
             server: server.to_owned(),
@@ -328,6 +356,7 @@ async fn start(
             url,
             bearer,
             headers,
+            oauth,
         } => {
             let mut custom = HashMap::new();
             for (name, value) in headers {
@@ -343,8 +372,33 @@ async fn start(
                 config = config.auth_header(token.clone());
             }
             let http = TappedHttp::new(heard).map_err(failed)?;
+            let Some(oauth) = oauth else {
+                let transport = StreamableHttpClientTransport::with_client(http, config);
+                return Ok(client.serve_with_lifecycle(transport, lifecycle).await?);
+            };
+            let authorization = |failure| {
+                Started::Refused(MountError::Authorization {
+                    server: server.to_owned(),
+                    failure,
+                })
+            };
+            let (manager, _) = Authorizer::manager(url, oauth)
+                .await
+                .map_err(authorization)?;
+            let authorized = AuthClient::new(http, manager);
+            let flow = Arc::new(Authorizer::new(
+                url,
+                OAuth::clone(oauth),
+                Arc::clone(&authorized.auth_manager),
+                Arc::clone(&client.unauthorized),
+            ));
+            let http = OAuthHttp::new(authorized, Arc::clone(&flow), oauth.max_step_ups);
             let transport = StreamableHttpClientTransport::with_client(http, config);
-            Ok(client.serve_with_lifecycle(transport, lifecycle).await?)
+            let connected = client.serve_with_lifecycle(transport, lifecycle).await;
+            connected.map_err(|error| match flow.failure() {
+                Some(failure) => authorization(failure),
+                None => Started::from(error),
+            })
         }
     }
 }

@@ -35,6 +35,7 @@ mod input_required;
 mod lines;
 mod listen;
 mod mounted;
+mod oauth;
 mod oversized;
 mod progress;
 mod questions;
@@ -56,6 +57,8 @@ use tokio_util::sync::CancellationToken;
 use tool_core::toolset::{Compose, RegistryHandle};
 
 use asked::Takes;
+/// The attribute a [`TokenStore`] or a [`Browser`] is implemented with.
+pub use async_trait::async_trait;
 pub use catalog::MAX_LISTED;
 use child::alive;
 pub use connect::Protocol;
@@ -66,6 +69,10 @@ use follow::Follow;
 pub use follow::Restart;
 use heard::Heard;
 pub use mounted::{MountError, Mounted, Refused};
+pub use oauth::{
+    Browser, CliBrowser, DEFAULT_MAX_STEP_UPS, HeadlessBrowser, MemoryTokenStore, OAuth,
+    OAuthFailure, Redirect, TokenStore, Tokens,
+};
 use progress::Reports;
 use remote::Limits;
 pub use screen::{CallResult, ListedTool, Screen};
@@ -154,6 +161,7 @@ impl Mount {
                 url: url.into(),
                 bearer: None,
                 headers: Vec::new(),
+                oauth: None,
             },
         )
     }
@@ -184,6 +192,21 @@ impl Mount {
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
         if let ServerLocation::Http { bearer, .. } = &mut self.source {
             *bearer = Some(token.into());
+        }
+        self
+    }
+
+    /// Over HTTP, authorized with OAuth 2.1 as MCP's authorization
+    /// specification asks, when the server answers 401: discovery from its
+    /// challenge, the client's identity, the person's step in a browser
+    /// and the tokens, as `oauth` says ([`OAuth`]). A failure fails the
+    /// mount with [`MountError::Authorization`], naming the server and the
+    /// step. Leave the person time to authorize
+    /// ([`Mount::connect_timeout`]).
+    #[must_use]
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        if let ServerLocation::Http { oauth: slot, .. } = &mut self.source {
+            *slot = Some(Box::new(oauth));
         }
         self
     }
@@ -455,7 +478,7 @@ impl Mount {
         let listing = tokio::time::timeout(self.connect_timeout, shared.list(running.peer()));
         let listed = match listing.await {
             Ok(Ok(listed)) => listed,
-            Ok(Err(error)) => return Err(error),
+            Ok(Err(error)) => return Err(client.unauthorized_or(&server, error)),
             Err(_) => {
                 return Err(
                     shared.list_error(format!("no answer within {:?}", self.connect_timeout))

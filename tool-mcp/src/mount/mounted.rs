@@ -112,6 +112,16 @@ pub enum MountError {
         /// What went wrong.
         reason: String,
     },
+    /// Authorizing with the server, behind OAuth
+    /// ([`Mount::oauth`](super::Mount::oauth)), failed: `failure` says at
+    /// which step and why.
+    #[error("the MCP server `{server}` could not be authorized: {failure}")]
+    Authorization {
+        /// The mount's name for the server.
+        server: String,
+        /// What failed.
+        failure: super::OAuthFailure,
+    },
     /// The server did not list its tools.
     #[error("the MCP server `{server}` did not list its tools: {reason}")]
     List {
