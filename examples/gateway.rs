@@ -8,7 +8,10 @@
 //! ```
 //!
 //! Without arguments it serves on a loopback port of its own and runs the
-//! agent example's loop through a mount of that endpoint, then exits. With
+//! agent example's loop through a mount of that endpoint, then exits. The
+//! gateway asks the person behind the agent before a `Confirm` tool runs,
+//! through the mount, as it asks any MCP client's person; here that person
+//! is scripted too ([`Person`]). With
 //! `--serve ADDRESS` it serves at `http://ADDRESS/mcp` for any MCP client
 //! until it is stopped (Ctrl-C), then ends the reference server and exits.
 //!
@@ -25,8 +28,9 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::process::Command;
 use tool_core::context::CancellationToken;
+use tool_core::elicit::{Answer, Asker, ElicitError, Question};
 use tool_core::toolset::{Compose, RegistryHandle};
-use tool_core::{ToolContext, ToolRegistry};
+use tool_core::{BoxFuture, ToolContext, ToolRegistry};
 use tool_mcp::mount::{Mount, MountError, Mounted};
 use tool_mcp::{MCP_PATH, McpServer, ServeError, http_config};
 
@@ -159,6 +163,31 @@ pub(crate) async fn serve(address: &str, stop: impl Future<Output = ()>) -> Resu
     Ok(())
 }
 
+/// The person behind the agent, as the scripted run has them: asked to
+/// let a conversion run, they allow amounts up to 1,000 and decline the
+/// rest; they leave every other question unanswered.
+struct Person;
+
+impl Asker for Person {
+    fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, ElicitError>> {
+        // "Allow the tool `convert_currency` to run with these arguments?"
+        // then the arguments, as JSON.
+        let amount = question
+            .message()
+            .split_once('\n')
+            .and_then(|(_, arguments)| serde_json::from_str::<serde_json::Value>(arguments).ok())
+            .and_then(|arguments| arguments["amount"].as_f64());
+        let answer = match amount {
+            Some(amount) if amount <= 1000.0 => Ok(Answer::Accept(json!({}))),
+            Some(_) => Ok(Answer::Decline),
+            None => Err(ElicitError::Unsupported {
+                reason: "the scripted person answers only conversions".to_owned(),
+            }),
+        };
+        Box::pin(std::future::ready(answer))
+    }
+}
+
 /// The gateway, served on loopback, and the agent's loop through it.
 pub(crate) async fn run() -> Result<Report, Error> {
     let (hub, _everything) = hub().await?;
@@ -179,7 +208,7 @@ pub(crate) async fn run() -> Result<Report, Error> {
         .await
         .map_err(Error::Mount)?;
     let registry = tools.current();
-    let ctx = ToolContext::new(());
+    let ctx = ToolContext::builder(()).asker(Person).build();
     let sum = registry
         .call(&ctx, "everything_get-sum", json!({"a": 2, "b": 3}))
         .await

@@ -64,7 +64,7 @@ async fn the_gateway_serves_its_own_and_a_mounted_servers_tools_to_the_agents_lo
             ("convert_currency", "100 EUR = 108.00 USD", false),
             (
                 "convert_currency",
-                "the call to tool `convert_currency` was denied: amounts over 1000 need a person to approve them",
+                "the call to tool `convert_currency` was denied: the person at the client declined it",
                 true
             ),
         ]
