@@ -1,0 +1,193 @@
+//! The Restate service made at run time from a registry's tools: its
+//! manifest (one handler per tool, with the tool's schemas and retry
+//! policy) and the dispatcher that runs an invocation's handler.
+//!
+//! The SDK's macros make a service from a Rust `impl` block known at
+//! compile time, each handler's schema from one Rust type. A registry's
+//! tools are known only at run time, each with a schema of its own, so this
+//! file does by hand what the macros' expansion does: it implements
+//! `restate_sdk::service::Service`, builds the `discovery::Service`
+//! manifest, and joins the two with
+//! `restate_sdk::service::macro_support::service_definition`. That module
+//! is `#[doc(hidden)]` (the SDK says it may change in any release), which
+//! is why the crate pins `restate-sdk = "=0.13.0"`, the version this file
+//! was checked against (its `restate-sdk-macros/src/struct_generator.rs`
+//! generates the same calls). Everything else of the SDK used here is its
+//! public API.
+
+use std::sync::Arc;
+
+use restate_sdk::discovery::{
+    Handler, HandlerName, InputPayload, OutputPayload, Service as Manifest, ServiceName,
+    ServiceType,
+};
+use restate_sdk::endpoint::{
+    ContextInternal, Error as EndpointError, HandlerOptions, ServiceOptions,
+};
+use restate_sdk::errors::HandlerError;
+use restate_sdk::prelude::{Context, Json};
+use restate_sdk::service::macro_support::{ServiceBoxFuture, service_definition};
+use restate_sdk::service::{Service, ServiceDefinition};
+use serde_json::{Value, json};
+use tool_core::ToolRegistry;
+use tool_core::registry::ToolInfo;
+
+use crate::handler::{ContextFn, call_tool};
+use crate::retry::RetryPolicy;
+
+/// Why a registry cannot be served as a Restate service.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DefinitionError {
+    /// The service's name is not one Restate accepts.
+    #[error("`{name}` cannot name a Restate service: {reason}")]
+    ServiceName {
+        /// The name given.
+        name: String,
+        /// What Restate said of it.
+        reason: String,
+    },
+    /// A tool's name is not one Restate accepts as a handler's.
+    #[error("tool `{name}` cannot name a Restate handler: {reason}")]
+    HandlerName {
+        /// The tool's name.
+        name: String,
+        /// What Restate said of it.
+        reason: String,
+    },
+}
+
+/// The service's manifest and dispatcher, ready to bind to an endpoint.
+pub(crate) fn definition<Ctx: Send + Sync + 'static>(
+    name: &str,
+    registry: &Arc<ToolRegistry<Ctx>>,
+    context: &Arc<ContextFn<Ctx>>,
+) -> Result<ServiceDefinition, DefinitionError> {
+    let service_name =
+        ServiceName::try_from(name.to_owned()).map_err(|error| DefinitionError::ServiceName {
+            name: name.to_owned(),
+            reason: error.to_string(),
+        })?;
+    let mut handlers = Vec::with_capacity(registry.tools().len());
+    let mut options = ServiceOptions::new();
+    for tool in registry.tools() {
+        handlers.push(handler(&tool)?);
+        options = options.handler(
+            tool.definition.name.clone(),
+            RetryPolicy::of(tool.metadata).apply(HandlerOptions::new()),
+        );
+    }
+    let manifest = Manifest {
+        ty: ServiceType::Service,
+        name: service_name,
+        handlers,
+        documentation: None,
+        metadata: Default::default(),
+        abort_timeout: None,
+        inactivity_timeout: None,
+        journal_retention: None,
+        idempotency_retention: None,
+        enable_lazy_state: None,
+        ingress_private: None,
+        retry_policy_initial_interval: None,
+        retry_policy_max_interval: None,
+        retry_policy_max_attempts: None,
+        retry_policy_exponentiation_factor: None,
+        retry_policy_on_max_attempts: None,
+    };
+    let dispatcher = Dispatcher {
+        registry: Arc::clone(registry),
+        context: Arc::clone(context),
+    };
+    Ok(service_definition(dispatcher, manifest).options(options))
+}
+
+/// A tool's handler in the manifest: its name, description and schemas.
+/// Restate publishes the schemas (its admin API, the service's OpenAPI)
+/// but checks no request against them; the registry does.
+fn handler(tool: &ToolInfo<'_>) -> Result<Handler, DefinitionError> {
+    let definition = tool.definition;
+    let name = HandlerName::try_from(definition.name.clone()).map_err(|error| {
+        DefinitionError::HandlerName {
+            name: definition.name.clone(),
+            reason: error.to_string(),
+        }
+    })?;
+    Ok(Handler {
+        name,
+        input: Some(InputPayload {
+            content_type: Some("application/json".to_owned()),
+            json_schema: Some(definition.input_schema.clone()),
+            // A tool without arguments may be called with no body.
+            required: Some(false),
+        }),
+        output: Some(OutputPayload {
+            content_type: Some("application/json".to_owned()),
+            json_schema: Some(result_schema(tool.output_schema)),
+            set_content_type_if_empty: Some(false),
+        }),
+        ty: None,
+        documentation: (!definition.description.is_empty()).then(|| definition.description.clone()),
+        metadata: Default::default(),
+        abort_timeout: None,
+        inactivity_timeout: None,
+        journal_retention: None,
+        idempotency_retention: None,
+        workflow_completion_retention: None,
+        enable_lazy_state: None,
+        ingress_private: None,
+        retry_policy_initial_interval: None,
+        retry_policy_max_interval: None,
+        retry_policy_max_attempts: None,
+        retry_policy_exponentiation_factor: None,
+        retry_policy_on_max_attempts: None,
+    })
+}
+
+/// The schema of a handler's output: a [`ToolResult`](tool_core::ToolResult)
+/// in its stored form, whose `structured` content is the tool's output
+/// schema, when it declares one.
+fn result_schema(output_schema: Option<&Value>) -> Value {
+    let mut properties = json!({
+        "v": {"const": 1},
+        "output": {"type": "object"},
+        "is_error": {"type": "boolean"},
+        "error": {"type": "object"},
+        "state": {},
+    });
+    if let (Some(schema), Some(properties)) = (output_schema, properties.as_object_mut()) {
+        properties.insert("structured".to_owned(), schema.clone());
+    }
+    json!({"type": "object", "properties": properties, "required": ["v", "output"]})
+}
+
+/// Runs an invocation's handler: the tool of the same name.
+struct Dispatcher<Ctx> {
+    registry: Arc<ToolRegistry<Ctx>>,
+    context: Arc<ContextFn<Ctx>>,
+}
+
+impl<Ctx: Send + Sync + 'static> Service for Dispatcher<Ctx> {
+    type Future = ServiceBoxFuture;
+
+    fn handle(&self, ctx: ContextInternal) -> Self::Future {
+        let registry = Arc::clone(&self.registry);
+        let context = Arc::clone(&self.context);
+        Box::pin(async move {
+            let tool = ctx.handler_name().to_owned();
+            if registry.info(&tool).is_none() {
+                return Err(EndpointError::unknown_handler(
+                    ctx.service_name(),
+                    ctx.handler_name(),
+                ));
+            }
+            let (input, metadata) = ctx.input::<Option<Json<Value>>>().await;
+            let restate: Context<'_> = (&ctx, metadata).into();
+            let arguments = input.map_or_else(|| json!({}), Json::into_inner);
+            let result = call_tool(&restate, &registry, &context, &tool, arguments).await;
+            ctx.handle_handler_result(result.map_err(HandlerError::from));
+            ctx.end();
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,59 @@
+//! One invocation of a tool's handler: the tool called through the
+//! registry, as a journaled step.
+
+use std::sync::Arc;
+
+use restate_sdk::context::RunFuture;
+use restate_sdk::errors::TerminalError;
+use restate_sdk::prelude::{Context, ContextSideEffects, Json};
+use serde_json::Value;
+use tool_core::context::ContextBuilder;
+use tool_core::{ToolContext, ToolRegistry, ToolResult};
+
+use crate::invocation::Invocation;
+
+/// What makes a tool's context for an invocation.
+pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync;
+
+/// Calls `tool` with `arguments` through the registry, so that its
+/// validation, policy and errors apply (Restate checks no argument against
+/// the schema it publishes), inside `ctx.run`: the result is journaled, and
+/// an attempt that finds it there (a retry after a crash, a replay) returns
+/// it without running the tool again.
+///
+/// A tool's error is a result like any other, for the model to read: the
+/// invocation succeeds with it, and Restate retries nothing.
+pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
+    restate: &Context<'_>,
+    registry: &Arc<ToolRegistry<Ctx>>,
+    context: &Arc<ContextFn<Ctx>>,
+    tool: &str,
+    arguments: Value,
+) -> Result<Json<ToolResult>, TerminalError> {
+    let invocation = Invocation::new(restate.invocation_id(), tool, restate.headers());
+    let ctx = keyed(context(&invocation), restate.invocation_id());
+    let registry = Arc::clone(registry);
+    let name = tool.to_owned();
+    restate
+        .run(move || async move { Ok(Json(registry.call(&ctx, &name, arguments).await)) })
+        .name(format!("tool:{tool}"))
+        .await
+}
+
+/// The context with the invocation's id as the call's: the registry's id
+/// for the call, which the tool reads as
+/// [`ToolContext::call_id`], is then made from it (with the caller, the
+/// conversation, the tool and its arguments) and is the same on every
+/// attempt of the invocation, and for every call sent with the same
+/// `idempotency-key` (Restate gives them one invocation). The registry
+/// makes such an id only within a named conversation; a context that names
+/// none is given the invocation as its conversation.
+fn keyed<Ctx>(ctx: ToolContext<Ctx>, invocation_id: &str) -> ToolContext<Ctx> {
+    let named = ctx.conversation().is_some();
+    let builder = ContextBuilder::from(ctx).call_id(invocation_id);
+    if named {
+        builder.build()
+    } else {
+        builder.conversation(invocation_id).build()
+    }
+}
