@@ -45,7 +45,11 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
 /// [`ToolContext::call_id`], is then made from it (with the caller, the
 /// conversation, the tool and its arguments) and is the same on every
 /// attempt of the invocation, and for every call sent with the same
-/// `idempotency-key` (Restate gives them one invocation). The registry
+/// `idempotency-key` (Restate gives them one invocation). The key itself
+/// never reaches the handler: restate-server 1.7 keeps the header to
+/// itself, and fills the SDK's `idempotency_key()` only under service
+/// protocol V7, which it does not speak by default (and even with V7 on,
+/// 1.7.12 sent none). The registry
 /// makes such an id only within a named conversation; a context that names
 /// none is given the invocation as its conversation.
 fn keyed<Ctx>(ctx: ToolContext<Ctx>, invocation_id: &str) -> ToolContext<Ctx> {

@@ -52,6 +52,10 @@
 //!   names no [conversation](tool_core::context::ContextBuilder::conversation)
 //!   is given the invocation as its conversation, as the registry makes
 //!   such ids only within one.)
+//! - **Handlers are named as the tools**, which Restate allows only of
+//!   letters, digits and `_` (no `-`): a registry with another name is a
+//!   [`DefinitionError`]; rename such a tool with
+//!   [`Compose`](tool_core::toolset::Compose).
 //! - **Retries follow the tool's metadata.** A worker can die between the
 //!   tool's side effect and the journaling of its result. An
 //!   [`idempotent`](tool_core::ToolMetadata::idempotent) tool is then run

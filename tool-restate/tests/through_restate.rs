@@ -24,6 +24,13 @@ fn greet(name: String) -> String {
     format!("hello, {name}")
 }
 
+/// Add two numbers.
+#[tool(output_schema = json!({"type": "object", "properties": {"sum": {"type": "integer"}}}))]
+fn add(a: i64, b: i64) -> ToolResult {
+    let sum = json!({"sum": a + b});
+    ToolResult::json(sum.clone()).with_structured_content(sum)
+}
+
 /// Book a room; says which booking it was and the key it booked with.
 #[tool(idempotent)]
 fn book(ctx: &ToolContext<Runs>, room: String) -> String {
@@ -33,7 +40,7 @@ fn book(ctx: &ToolContext<Runs>, room: String) -> String {
 }
 
 fn registry() -> ToolRegistry<Runs> {
-    ToolRegistry::new().with(Greet).with(Book)
+    ToolRegistry::new().with(Greet).with(Add).with(Book)
 }
 
 /// The registry served by a worker in this process, registered with a
@@ -102,6 +109,11 @@ async fn a_call_through_restate_returns_the_registrys_result_and_errors() {
     assert_eq!(result.model_text(), direct.model_text());
     assert_eq!(result, direct);
 
+    // Structured content, as the tool gave it.
+    let (result, _) = call(&server, "add", json!({"a": 2, "b": 3}), None).await;
+    assert_eq!(result.model_text(), r#"{"sum":5}"#);
+    assert_eq!(result.structured_content(), Some(&json!({"sum": 5})));
+
     // The handlers' schemas, as Restate publishes them, are the tools'.
     let published: Value = server
         .http()
@@ -112,14 +124,29 @@ async fn a_call_through_restate_returns_the_registrys_result_and_errors() {
         .json()
         .await
         .expect("a service");
-    let greet = published["handlers"]
-        .as_array()
-        .and_then(|handlers| handlers.iter().find(|handler| handler["name"] == "greet"))
-        .unwrap_or_else(|| panic!("no handler greet in {published}"));
-    let info = registry();
-    let info = info.info("greet").expect("greet");
-    assert_eq!(greet["input_json_schema"], info.definition.input_schema);
-    assert_eq!(greet["documentation"], "Greet someone.");
+    let handler = |name: &str| {
+        published["handlers"]
+            .as_array()
+            .and_then(|handlers| handlers.iter().find(|handler| handler["name"] == name))
+            .unwrap_or_else(|| panic!("no handler {name} in {published}"))
+            .clone()
+    };
+    let tools = registry();
+    let greet = tools.info("greet").expect("greet");
+    assert_eq!(
+        handler("greet")["input_json_schema"],
+        greet.definition.input_schema
+    );
+    assert_eq!(handler("greet")["documentation"], "Greet someone.");
+    let add = tools.info("add").expect("add");
+    assert_eq!(
+        handler("add")["input_json_schema"],
+        add.definition.input_schema
+    );
+    assert_eq!(
+        Some(&handler("add")["output_json_schema"]["properties"]["structured"]),
+        add.output_schema
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
