@@ -36,6 +36,11 @@ fn main() {
         runtime.block_on(serve(&worker));
         return;
     }
+    // libtest's ways, for what runs tests: `--list`, and names to filter
+    // by.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
+    let list = args.iter().any(|arg| arg == "--list");
     for (name, test) in [
         (
             "an_idempotent_tool_killed_after_its_side_effect_does_it_once",
@@ -46,6 +51,13 @@ fn main() {
             Box::pin(other_tool_killed()),
         ),
     ] {
+        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
+            continue;
+        }
+        if list {
+            println!("{name}: test");
+            continue;
+        }
         let started = Instant::now();
         runtime.block_on(test);
         println!(
