@@ -153,6 +153,11 @@ impl Server {
         reply["rows"][0].clone()
     }
 
+    /// Its process id, to read the CPU time it spends.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The end of the server's log, for a failure's message.
     pub fn log(&self) -> String {
         let log = std::fs::read_to_string(self.dir.join("server.log")).unwrap_or_default();
@@ -172,7 +177,7 @@ impl Drop for Server {
 
 /// The `restate-server` to run: `TOOL_RESTATE_SERVER`, which scripts/test
 /// sets after installing it under target/restate.
-fn binary() -> PathBuf {
+pub fn binary() -> PathBuf {
     match std::env::var_os("TOOL_RESTATE_SERVER") {
         Some(path) => PathBuf::from(path),
         None => panic!(

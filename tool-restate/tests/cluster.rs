@@ -1,0 +1,301 @@
+//! Tools served behind a three-node Restate cluster, under load (1,000
+//! calls, 8 at a time, each with an idempotency key, from a client that
+//! sends a call again through another node when its connection fails):
+//! with one node killed (SIGKILL) mid-load, then with one of three workers
+//! killed mid-load, every call ends with its result and each call's side
+//! effect is done once, by the key the tool reads (`ctx.call_id()`).
+//!
+//! The workers are processes of their own: this test's binary, started
+//! again with `TOOL_RESTATE_TEST_WORKER` set (so it runs without libtest's
+//! harness, and `main` decides which it is).
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
+use tool_restate::RestateService;
+
+use support::cluster::Cluster;
+use support::counter::Counter;
+use support::load::{self, Load};
+use support::proxy::Proxy;
+use support::server::free_port;
+
+/// Set in a worker process: `<port> <counter's URL>`.
+const WORKER: &str = "TOOL_RESTATE_TEST_WORKER";
+const CALLS: usize = 1000;
+const CONCURRENT: usize = 8;
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    if let Ok(worker) = std::env::var(WORKER) {
+        runtime.block_on(serve(&worker));
+        return;
+    }
+    // libtest's ways, for what runs tests: `--list`, and names to filter
+    // by.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
+    let list = args.iter().any(|arg| arg == "--list");
+    for (name, test) in [
+        (
+            "a_node_killed_under_load_loses_no_call_and_repeats_no_side_effect",
+            Box::pin(node_killed()) as std::pin::Pin<Box<dyn Future<Output = ()>>>,
+        ),
+        (
+            "a_worker_killed_under_load_loses_no_call_and_repeats_no_side_effect",
+            Box::pin(worker_killed()),
+        ),
+    ] {
+        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
+            continue;
+        }
+        if list {
+            println!("{name}: test");
+            continue;
+        }
+        let started = Instant::now();
+        runtime.block_on(test);
+        println!(
+            "test {name} ... ok ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// What a worker's tool reaches, and which worker it is.
+struct Outside {
+    counter: String,
+    port: String,
+    http: reqwest::Client,
+}
+
+/// Pay; the payment API is told the call's key.
+#[tool(idempotent)]
+async fn pay(ctx: &ToolContext<Outside>, cents: u64) -> ToolResult {
+    let outside = ctx.state();
+    let key = ctx.call_id().unwrap_or_default();
+    let sent = outside
+        .http
+        .post(format!("{}/effect/{key}", outside.counter))
+        .send()
+        .await
+        .and_then(reqwest::Response::error_for_status);
+    match sent {
+        Ok(_) => ToolResult::text(format!("paid {cents} cents (worker {})", outside.port)),
+        Err(error) => ToolResult::error(format!("the payment failed: {error}")),
+    }
+}
+
+/// The worker process: the tool served on the port given, until killed.
+async fn serve(worker: &str) {
+    let (port, counter) = worker.split_once(' ').expect("<port> <counter>");
+    let outside = Arc::new(Outside {
+        counter: counter.to_owned(),
+        port: port.to_owned(),
+        http: reqwest::Client::new(),
+    });
+    let service = RestateService::new(ToolRegistry::new().with(Pay), move |_| {
+        ToolContext::from_arc(Arc::clone(&outside))
+    });
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.parse().expect("a port")))
+        .await
+        .expect("the worker's port");
+    service
+        .serve(listener, std::future::pending())
+        .await
+        .expect("served");
+}
+
+/// A worker process on a port of its own, killed with the test.
+struct Worker {
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Worker {
+    fn start(counter: &Counter) -> Self {
+        let port = free_port();
+        let child = Command::new(std::env::current_exe().expect("this test's binary"))
+            .env(WORKER, format!("{port} {}", counter.url()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("a worker");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "a worker did not listen in 10 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Worker {
+            port,
+            child: Some(child),
+        }
+    }
+
+    fn uri(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Waits until `counter` has seen `effects` side effects.
+async fn wait_effects(counter: &Counter, effects: usize) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while counter.hits().len() < effects {
+        assert!(
+            Instant::now() < deadline,
+            "{effects} side effects not seen in 120 s"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn report(what: &str, load: &Load) {
+    println!(
+        "{what}: {} calls in {:.1} s ({:.0}/s), p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms, sent again {}",
+        load.answers.len(),
+        load.elapsed.as_secs_f64(),
+        load.rate(),
+        load.latency(0.5),
+        load.latency(0.99),
+        load.latency(1.0),
+        load.retries
+    );
+}
+
+async fn node_killed() {
+    let mut cluster = Cluster::start("cluster-node", 3).await;
+    let counter = Counter::start(|_| {});
+    let worker = Worker::start(&counter);
+    cluster.register(&worker.uri()).await;
+    // Not counted: its own key, outside the load's.
+    cluster
+        .wait_serving("Tools/pay", &json!({"cents": 0}))
+        .await;
+    let warm = counter.hits().len();
+
+    let ingresses = cluster.ingresses();
+    let run = tokio::spawn(async move {
+        load::run(
+            &ingresses,
+            "Tools/pay",
+            "node",
+            CALLS,
+            CONCURRENT,
+            |i| json!({ "cents": i }),
+        )
+        .await
+    });
+    wait_effects(&counter, warm + CALLS / 4).await;
+    cluster.kill(1);
+    let load = run.await.expect("the load");
+    report("one of three nodes killed", &load);
+    let (again, _) = check(&load, &counter, warm);
+    println!("keys reached twice: {}", again.len());
+    // The worker lived, but a call's attempt is driven by the node that
+    // leads its partition: one in flight there when it died may have
+    // reached the outside world before its result was journaled, and is
+    // run again by the node that leads next.
+    once_by_key(&again);
+}
+
+/// A call run again (its attempt lost before its result was journaled)
+/// reaches the outside world with the same key, which the outside world
+/// (as a payment API does with an idempotency key) acts on once; only
+/// calls in flight can be run again, and once each.
+fn once_by_key(again: &BTreeMap<String, usize>) {
+    assert!(again.len() <= CONCURRENT, "run again: {again:?}");
+    assert!(again.values().all(|count| *count == 2), "{again:?}");
+}
+
+/// Checks that every call ended with its result and each call's key
+/// reached the outside world (beside the `warm` keys of the calls made
+/// before the load); gives the keys it reached more than once, and each
+/// worker's share of the calls.
+fn check(
+    load: &Load,
+    counter: &Counter,
+    warm: usize,
+) -> (BTreeMap<String, usize>, BTreeMap<String, usize>) {
+    let all = counter.hits();
+    assert_eq!(all.len(), CALLS + warm, "keys: {}", all.len());
+    let mut workers: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, (status, body)) in load.answers.iter().enumerate() {
+        assert_eq!(*status, 200, "call {i}: {}", String::from_utf8_lossy(body));
+        let result: ToolResult = serde_json::from_slice(body).expect("a result");
+        let text = result.model_text();
+        let worker = text
+            .strip_prefix(&format!("paid {i} cents (worker "))
+            .and_then(|rest| rest.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("call {i} answered {text}"));
+        *workers.entry(worker.to_owned()).or_default() += 1;
+    }
+    let again = all.into_iter().filter(|(_, count)| *count > 1).collect();
+    (again, workers)
+}
+
+async fn worker_killed() {
+    let cluster = Cluster::start("cluster-worker", 3).await;
+    let counter = Counter::start(|_| {});
+    let mut workers: Vec<Worker> = (0..3).map(|_| Worker::start(&counter)).collect();
+    let proxy = Proxy::start(workers.iter().map(|worker| worker.port).collect()).await;
+    cluster.register(&proxy.uri()).await;
+    cluster
+        .wait_serving("Tools/pay", &json!({"cents": 0}))
+        .await;
+    let warm = counter.hits().len();
+
+    let ingresses = cluster.ingresses();
+    let run = tokio::spawn(async move {
+        load::run(
+            &ingresses,
+            "Tools/pay",
+            "worker",
+            CALLS,
+            CONCURRENT,
+            |i| json!({ "cents": i }),
+        )
+        .await
+    });
+    wait_effects(&counter, warm + CALLS / 4).await;
+    workers[1].kill();
+    let load = run.await.expect("the load");
+    report("one of three workers killed", &load);
+    let (again, served) = check(&load, &counter, warm);
+    println!(
+        "calls answered per worker: {served:?}; connections per worker: {:?}; keys reached twice: {}",
+        proxy.connections(),
+        again.len()
+    );
+    // A call in flight on the killed worker is run again on another.
+    once_by_key(&again);
+    // Restate opens several connections to the one address, which the
+    // proxy spreads: the workers share the calls.
+    assert!(
+        served.len() > 1,
+        "one worker answered every call: {served:?}"
+    );
+}
