@@ -68,7 +68,9 @@ mod handler;
 mod invocation;
 mod retry;
 mod service;
+mod turn;
 
 pub use definition::DefinitionError;
 pub use invocation::Invocation;
 pub use service::RestateService;
+pub use turn::TurnWorkflow;
