@@ -43,7 +43,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
     let list = args.iter().any(|arg| arg == "--list");
-    let tests: [(&str, Test); 3] = [
+    let tests: [(&str, Test); 4] = [
         (
             "a_turn_killed_twice_finishes_with_each_side_effect_once",
             || Box::pin(killed_twice()),
@@ -55,6 +55,10 @@ fn main() {
         (
             "two_conversations_with_the_same_calls_share_nothing",
             || Box::pin(conversations_apart()),
+        ),
+        (
+            "a_tool_not_idempotent_killed_mid_turn_is_not_run_again",
+            || Box::pin(once_killed()),
         ),
     ];
     for (name, test) in tests {
@@ -127,6 +131,12 @@ async fn notify(ctx: &ToolContext<Outside>, to: String) -> ToolResult {
     done(ctx.state().hit(ctx, "notify").await, format!("told {to}"))
 }
 
+/// Send an email: sent twice, it is read twice.
+#[tool]
+async fn send_email(ctx: &ToolContext<Outside>, to: String) -> ToolResult {
+    done(ctx.state().hit(ctx, "email").await, format!("mailed {to}"))
+}
+
 /// Send money, once a person approves.
 #[tool(tier = Confirm)]
 async fn transfer(ctx: &ToolContext<Outside>, to: String, cents: u64) -> ToolResult {
@@ -165,6 +175,7 @@ async fn serve(worker: &str) {
         .with(Notify)
         .with(Transfer)
         .with(Whoami)
+        .with(SendEmail)
         .approval(AskLater)
         .build();
     let turns = TurnWorkflow::new(registry, move |_| {
@@ -462,4 +473,48 @@ async fn conversations_apart() {
     let reserve = hits_of(&counter, "reserve");
     assert_eq!(reserve.len(), 2, "{reserve:?}");
     assert!(reserve.iter().all(|(_, hits)| *hits == 1), "{reserve:?}");
+}
+
+async fn once_killed() {
+    let server = Server::start("turn-once").await;
+    let workers = Workers::new();
+    let kills = Arc::new(AtomicUsize::new(0));
+    let counter = Counter::start({
+        let current = Arc::clone(&workers.current);
+        let kills = Arc::clone(&kills);
+        move |key| {
+            if key.starts_with("email.") && kills.fetch_add(1, Ordering::SeqCst) == 0 {
+                Workers::kill(&current);
+            }
+        }
+    });
+    workers.start(&counter);
+    server.register(&workers.uri()).await;
+
+    start_turn(
+        &server,
+        "mail-1",
+        response(&[
+            ("toolu_1", "send_email", json!({"to": "ada"})),
+            ("toolu_2", "notify", json!({"to": "ada"})),
+        ]),
+    )
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while kills.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "no email in 60 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    workers.start(&counter);
+    let turn = attach(&server, "mail-1").await;
+    // Not sent again: its result says so, and the turn goes on.
+    let email = turn.results()[0].model_text();
+    assert!(
+        email.starts_with("the result of tool `send_email` (call `toolu_1`) was lost: the worker running it stopped"),
+        "{email}"
+    );
+    assert_eq!(turn.results()[1].model_text(), "told ada");
+    let email = hits_of(&counter, "email");
+    assert_eq!(email.len(), 1, "{email:?}");
+    assert_eq!(email[0].1, 1, "{email:?}");
 }

@@ -40,6 +40,19 @@ const DEFAULT_NAME: &str = "Turn";
 ///   is made from the provider's id for the call (or its place in the
 ///   response), so it is the same on every attempt and never another
 ///   turn's.
+/// - **A tool that must not run twice is not run again**: for a tool
+///   neither [`idempotent`](tool_core::ToolMetadata::idempotent) nor
+///   [`read_only`](tool_core::ToolMetadata::read_only), the workflow
+///   records that the call begins before it runs; an attempt that finds
+///   it begun without a result (the worker killed mid-call) does not run
+///   it, and its result is the error that says so ("... was lost: the
+///   worker running it stopped before its result was recorded ..."), for
+///   the model to read, as tool-core's own lost calls end.
+/// - **Steps are recorded in the same order on every attempt**, as
+///   Restate's journal needs: calls of one step (tools that may run
+///   again and need no approval) run beside each other as the batch rules
+///   allow; a call of more steps (a `Confirm` tool, or one that must not
+///   run twice) makes the calls after it wait for its end.
 /// - **A call the approval hook parks** ([`Approval::Park`](tool_core::policy::Approval::Park))
 ///   waits on a durable promise of the workflow, across any number of
 ///   restarts of the worker and of Restate, until someone calls

@@ -146,6 +146,7 @@ impl<Ctx: Send + Sync + 'static> Service for Dispatcher<Ctx> {
                         restate: &restate,
                         registry: &registry,
                         context: &context,
+                        order: tokio::sync::Mutex::new(()),
                     };
                     let result = run(&step, &input).await;
                     ctx.handle_handler_result(result.map_err(HandlerError::from));
