@@ -43,7 +43,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
     let list = args.iter().any(|arg| arg == "--list");
-    let tests: [(&str, Test); 4] = [
+    let tests: [(&str, Test); 5] = [
         (
             "a_turn_killed_twice_finishes_with_each_side_effect_once",
             || Box::pin(killed_twice()),
@@ -60,6 +60,9 @@ fn main() {
             "a_tool_not_idempotent_killed_mid_turn_is_not_run_again",
             || Box::pin(once_killed()),
         ),
+        ("a_client_run_call_is_delivered_into_the_turn", || {
+            Box::pin(delivered())
+        }),
     ];
     for (name, test) in tests {
         if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
@@ -137,6 +140,12 @@ async fn send_email(ctx: &ToolContext<Outside>, to: String) -> ToolResult {
     done(ctx.state().hit(ctx, "email").await, format!("mailed {to}"))
 }
 
+/// Ask the user to pick a file; the client shows the dialog.
+#[tool(long_running)]
+fn pick_file() -> ToolResult {
+    ToolResult::deferred()
+}
+
 /// Send money, once a person approves.
 #[tool(tier = Confirm)]
 async fn transfer(ctx: &ToolContext<Outside>, to: String, cents: u64) -> ToolResult {
@@ -176,6 +185,7 @@ async fn serve(worker: &str) {
         .with(Transfer)
         .with(Whoami)
         .with(SendEmail)
+        .with(PickFile)
         .approval(AskLater)
         .build();
     let turns = TurnWorkflow::new(registry, move |_| {
@@ -517,4 +527,31 @@ async fn once_killed() {
     let email = hits_of(&counter, "email");
     assert_eq!(email.len(), 1, "{email:?}");
     assert_eq!(email[0].1, 1, "{email:?}");
+}
+
+async fn delivered() {
+    let server = Server::start("turn-deliver").await;
+    let workers = Workers::new();
+    let counter = Counter::start(|_| {});
+    workers.start(&counter);
+    server.register(&workers.uri()).await;
+
+    let calls = [
+        ("toolu_1", "pick_file", json!({})),
+        ("toolu_2", "notify", json!({"to": "ada"})),
+    ];
+    start_turn(&server, "files-1", response(&calls)).await;
+    let reply = reqwest::Client::new()
+        .post(format!("{}/Turn/files-1/deliver", server.ingress()))
+        .json(&json!({"call": "toolu_1", "result": "notes.txt"}))
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .expect("the ingress answers");
+    assert!(reply.status().is_success(), "{}", reply.status());
+    let turn = attach(&server, "files-1").await;
+    assert_eq!(
+        turn.reply(),
+        tool_results(&[("toolu_1", "notes.txt"), ("toolu_2", "told ada")])
+    );
 }

@@ -61,6 +61,11 @@ const DEFAULT_NAME: &str = "Turn";
 ///   (the arguments edited, or left out to run it as the model asked) or
 ///   `{"call": "..", "approve": false, "reason": ".."}`. The call then runs
 ///   (the hook not asked again) or is denied, and the turn goes on.
+/// - **A call whose result comes later** (a `long_running` tool's, which
+///   the client runs) waits likewise, until someone calls
+///   `POST <ingress>/Turn/<turn id>/deliver` with
+///   `{"call": "<provider's call id>", "result": "<text>"}` (or a
+///   [`ToolResult`](tool_core::ToolResult) in its stored form).
 ///
 /// ```no_run
 /// use tokio::net::TcpListener;

@@ -78,6 +78,10 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
             Ok(result) if result.awaits_decision() => self.decided(&name, &tool, asked).await,
             other => other,
         };
+        let result = match result {
+            Ok(result) if result.is_pending() => self.delivered(&name).await,
+            other => other,
+        };
         drop(lone);
         result.unwrap_or_else(|error| {
             ToolError::Unavailable {
@@ -98,13 +102,22 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
     }
 
     /// How many durable steps a call of `tool` may take: more than one
-    /// for a tool that must not run twice, or may be parked for approval.
+    /// for a tool that must not run twice, may be parked for approval, or
+    /// is `long_running` (its result delivered later).
     fn steps(&self, tool: &str) -> usize {
         let confirm = self
             .registry
             .info(tool)
             .is_some_and(|info| info.metadata.tier == ToolTier::Confirm);
-        if confirm || self.once(tool) { 2 } else { 1 }
+        let long = self
+            .registry
+            .info(tool)
+            .is_some_and(|info| info.metadata.long_running);
+        if confirm || long || self.once(tool) {
+            2
+        } else {
+            1
+        }
     }
 
     /// The call run through the registry in `ctx.run`, under the name
@@ -208,6 +221,22 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
             }
         }
     }
+}
+
+impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
+    /// A call whose result comes later (a `long_running` tool's, which the
+    /// client runs): the result waited on, a durable promise that the
+    /// workflow's `deliver` handler resolves.
+    async fn delivered(&self, name: &str) -> Result<ToolResult, TerminalError> {
+        let key = result_promise_name(name);
+        let Json(result) = self.restate.promise::<Json<ToolResult>>(&key).await?;
+        Ok(result)
+    }
+}
+
+/// The name of the promise a call whose result comes later waits on.
+pub(crate) fn result_promise_name(call: &str) -> String {
+    format!("result:{call}")
 }
 
 /// A person's decision, as the `approve` handler took it.

@@ -15,17 +15,19 @@ use restate_sdk::prelude::{ContextPromises, Json, SharedWorkflowContext, Workflo
 use restate_sdk::service::macro_support::{ServiceBoxFuture, service_definition};
 use restate_sdk::service::{Service, ServiceDefinition};
 use serde_json::{Value, json};
-use tool_core::ToolRegistry;
 use tool_core::provider::Provider;
+use tool_core::{ToolRegistry, ToolResult};
 
 use crate::definition::DefinitionError;
 use crate::handler::ContextFn;
-use crate::turn::step::{Step, promise_name};
+use crate::turn::step::{Step, promise_name, result_promise_name};
 
 /// The handler that runs the turn, once per workflow key.
 pub(crate) const RUN: &str = "run";
 /// The handler that gives a parked call's decision.
 pub(crate) const APPROVE: &str = "approve";
+/// The handler that gives the result of a call run elsewhere.
+pub(crate) const DELIVER: &str = "deliver";
 
 /// The workflow's manifest and dispatcher, ready to bind to an endpoint.
 pub(crate) fn definition<Ctx: Send + Sync + 'static>(
@@ -61,6 +63,15 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
                     "arguments": {"type": "object"},
                     "reason": {"type": "string"}
                 }, "required": ["call", "approve"]}),
+            )?,
+            handler(
+                DELIVER,
+                HandlerType::Shared,
+                "Gives the result of a call of the turn run elsewhere (a long-running tool's, which the client runs): a text, or a tool result in its stored form.",
+                json!({"type": "object", "properties": {
+                    "call": {"type": "string"},
+                    "result": {}
+                }, "required": ["call", "result"]}),
             )?,
         ],
         documentation: None,
@@ -157,6 +168,12 @@ impl<Ctx: Send + Sync + 'static> Service for Dispatcher<Ctx> {
                     let result = approve(&restate, &input);
                     ctx.handle_handler_result(result.map_err(HandlerError::from));
                 }
+                DELIVER => {
+                    let (Json(input), metadata) = ctx.input::<Json<Value>>().await;
+                    let restate: SharedWorkflowContext<'_> = (&ctx, metadata).into();
+                    let result = deliver(&restate, &input);
+                    ctx.handle_handler_result(result.map_err(HandlerError::from));
+                }
                 _ => {
                     return Err(EndpointError::unknown_handler(
                         ctx.service_name(),
@@ -214,6 +231,24 @@ fn approve(restate: &SharedWorkflowContext<'_>, input: &Value) -> Result<(), Ter
         return Err(bad_input("`arguments`, if given, must be an object"));
     }
     restate.resolve_promise(&promise_name(call), Json(input.clone()));
+    Ok(())
+}
+
+/// The result of a call run elsewhere, resolving the promise its step
+/// waits on: a text, or a [`ToolResult`] in its stored form.
+fn deliver(restate: &SharedWorkflowContext<'_>, input: &Value) -> Result<(), TerminalError> {
+    let call = input["call"]
+        .as_str()
+        .ok_or_else(|| bad_input("`call` must be the call's id, as the provider gave it"))?;
+    let result = match &input["result"] {
+        Value::String(text) => ToolResult::text(text.clone()),
+        stored => serde_json::from_value(stored.clone()).map_err(|error| {
+            bad_input(&format!(
+                "`result` must be a text or a tool result in its stored form: {error}"
+            ))
+        })?,
+    };
+    restate.resolve_promise(&result_promise_name(call), Json(result));
     Ok(())
 }
 
