@@ -1,6 +1,9 @@
 //! A [`ToolRegistry`](tool_core::ToolRegistry) served as a
 //! [Restate](https://restate.dev) service: each tool a handler of the same
-//! name, each call a durable step that runs once.
+//! name, each call a durable step that runs once; and a turn of an agent
+//! loop as a Restate workflow ([`TurnWorkflow`]): the tool calls of a
+//! model's response each a durable step, a call parked for approval a
+//! durable promise that an approval from anywhere resolves.
 //!
 //! ```no_run
 //! use tokio::net::TcpListener;
@@ -68,7 +71,9 @@ mod handler;
 mod invocation;
 mod retry;
 mod service;
+mod turn;
 
 pub use definition::DefinitionError;
 pub use invocation::Invocation;
 pub use service::RestateService;
+pub use turn::TurnWorkflow;

@@ -3,6 +3,7 @@
 //! application delivers later.
 
 use std::collections::HashMap;
+use std::future::Future;
 
 use futures_util::future::join_all;
 use serde_json::Value;
@@ -12,6 +13,7 @@ use crate::output::result::ToolResult;
 use crate::provider::call::ProviderCall;
 use crate::provider::selector::ParseError;
 use crate::provider::selector::Provider;
+use crate::registry::batch::{ToolCall, run_batch};
 use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 use crate::toolset::view::View;
@@ -344,6 +346,70 @@ impl Provider {
         let results = view
             .call_all(ctx, calls.iter().map(ProviderCall::to_tool_call))
             .await;
+        Ok(self.turn(calls, results, model_turn))
+    }
+
+    /// [`Provider::respond`], each call made by `run` rather than by the
+    /// registry alone, under the registry's batch rules
+    /// ([`RegistryBuilder::batch`](crate::registry::RegistryBuilder::batch)):
+    /// for an application that wraps each call (as a durable step of a
+    /// workflow engine, say) yet runs the turn as `respond` does. `run` is
+    /// given each call's place in the response and the call (with the
+    /// provider's id), and gives its result, most often from
+    /// [`ToolRegistry::call`]; the reply is made of those results.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use tool_core::provider::Provider;
+    /// use tool_core::{tool, ToolContext, ToolRegistry};
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// async fn get_weather(city: String) -> String {
+    ///     format!("15 degrees in {city}")
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with(GetWeather);
+    /// let ctx = ToolContext::new(());
+    /// let response = json!({"role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    /// ]});
+    /// let turn = Provider::Anthropic { strict: false }
+    ///     .respond_with(&registry, &response, |at, call| {
+    ///         let (registry, ctx) = (&registry, &ctx);
+    ///         async move {
+    ///             assert_eq!((at, call.id.as_deref()), (0, Some("toolu_1")));
+    ///             registry.call(ctx, &call.name, call.arguments).await
+    ///         }
+    ///     })
+    ///     .await
+    ///     .unwrap();
+    /// assert_eq!(turn.results()[0].model_text(), "15 degrees in Paris");
+    /// # });
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A response that is not the provider's shape, as `respond`.
+    pub async fn respond_with<Ctx: Send + Sync + 'static, F>(
+        self,
+        registry: &ToolRegistry<Ctx>,
+        response: &Value,
+        run: impl Fn(usize, ToolCall) -> F,
+    ) -> Result<Turn, ParseError>
+    where
+        F: Future<Output = ToolResult>,
+    {
+        let calls = self.parse_calls(response)?;
+        let model_turn = self.model_turn(response)?;
+        let results = run_batch(
+            registry.batch(),
+            calls.iter().map(ProviderCall::to_tool_call).enumerate(),
+            |(_, call)| registry.may_overlap(&call.name),
+            |(at, call)| run(at, call),
+        )
+        .await;
         Ok(self.turn(calls, results, model_turn))
     }
 

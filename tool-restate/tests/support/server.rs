@@ -7,7 +7,7 @@
 //! sockets): without them it advertises the machine's other addresses.
 
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 pub struct Server {
     child: Child,
     dir: PathBuf,
+    ports: [u16; 3],
     admin: String,
     ingress: String,
     http: reqwest::Client,
@@ -26,44 +27,17 @@ impl Server {
     /// Starts a node in a fresh directory under the tests' temporary
     /// directory, and waits until it answers.
     pub async fn start(test: &str) -> Self {
-        let binary = binary();
-        let [fabric, admin, ingress] = [free_port(), free_port(), free_port()];
+        let ports = [free_port(), free_port(), free_port()];
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("restate-{test}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir)
             .unwrap_or_else(|error| panic!("cannot make {}: {error}", dir.display()));
-        let log = std::fs::File::create(dir.join("server.log")).expect("a log file");
-        let child = Command::new(&binary)
-            .arg("--base-dir")
-            .arg(&dir)
-            .args(["--node-name", "n1", "--listen-mode", "tcp", "--no-logo"])
-            .args(["--log-disable-ansi-codes", "true"])
-            .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{fabric}"))
-            .env(
-                "RESTATE_ADVERTISED_ADDRESS",
-                format!("http://127.0.0.1:{fabric}/"),
-            )
-            .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
-            .env(
-                "RESTATE_INGRESS__BIND_ADDRESS",
-                format!("127.0.0.1:{ingress}"),
-            )
-            .env("RESTATE_DISABLE_TELEMETRY", "true")
-            .env("RESTATE_LOG_FORMAT", "compact")
-            // Its block cache takes 2 GiB unless told; a test needs little,
-            // and several run at once.
-            .env("RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE", "256 MiB")
-            // Fewer partitions (24 unless told): less to start and keep.
-            .env("RESTATE_DEFAULT_NUM_PARTITIONS", "4")
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().expect("the log again"))
-            .stderr(log)
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start {}: {error}", binary.display()));
+        let [_, admin, ingress] = ports;
         let mut server = Server {
-            child,
+            child: spawn(&dir, ports),
             dir,
+            ports,
             admin: format!("http://127.0.0.1:{admin}"),
             ingress: format!("http://127.0.0.1:{ingress}"),
             http: reqwest::Client::builder()
@@ -73,6 +47,15 @@ impl Server {
         };
         server.wait_ready().await;
         server
+    }
+
+    /// Stops the node (SIGKILL), then starts it again on the same
+    /// directory and ports: what it had stored, it has again.
+    pub async fn restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = spawn(&self.dir, self.ports);
+        self.wait_ready().await;
     }
 
     async fn wait_ready(&mut self) {
@@ -173,6 +156,44 @@ impl Drop for Server {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Starts a node in `dir` on the ports `[fabric, admin, ingress]`,
+/// appending to its log there.
+fn spawn(dir: &Path, [fabric, admin, ingress]: [u16; 3]) -> Child {
+    let binary = binary();
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("server.log"))
+        .expect("a log file");
+    Command::new(&binary)
+        .arg("--base-dir")
+        .arg(dir)
+        .args(["--node-name", "n1", "--listen-mode", "tcp", "--no-logo"])
+        .args(["--log-disable-ansi-codes", "true"])
+        .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{fabric}"))
+        .env(
+            "RESTATE_ADVERTISED_ADDRESS",
+            format!("http://127.0.0.1:{fabric}/"),
+        )
+        .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
+        .env(
+            "RESTATE_INGRESS__BIND_ADDRESS",
+            format!("127.0.0.1:{ingress}"),
+        )
+        .env("RESTATE_DISABLE_TELEMETRY", "true")
+        .env("RESTATE_LOG_FORMAT", "compact")
+        // Its block cache takes 2 GiB unless told; a test needs little,
+        // and several run at once.
+        .env("RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE", "256 MiB")
+        // Fewer partitions (24 unless told): less to start and keep.
+        .env("RESTATE_DEFAULT_NUM_PARTITIONS", "4")
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().expect("the log again"))
+        .stderr(log)
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start {}: {error}", binary.display()))
 }
 
 /// The `restate-server` to run: `TOOL_RESTATE_SERVER`, which scripts/test

@@ -1,0 +1,160 @@
+//! A turn of an agent loop as a Restate workflow: the tool calls of a
+//! model's response run under the registry's batch rules, each a durable
+//! step, and a call parked for approval waits on a durable promise.
+
+mod step;
+mod workflow;
+
+use std::sync::Arc;
+
+use restate_sdk::service::ServiceDefinition;
+use tool_core::{ToolContext, ToolRegistry};
+
+use crate::definition::DefinitionError;
+use crate::handler::ContextFn;
+use crate::invocation::Invocation;
+
+/// The name a workflow takes unless given another.
+const DEFAULT_NAME: &str = "Turn";
+
+/// One turn of an agent loop as a Restate workflow, keyed by the turn's
+/// id: `POST <ingress>/Turn/<turn id>/run` with
+/// `{"provider": "anthropic", "response": <the model's response>}` runs
+/// the response's tool calls and answers with the turn, in
+/// [`Turn`](tool_core::provider::Turn)'s stored form (read it back with
+/// `serde_json::from_value::<Turn>`, then
+/// [`reply`](tool_core::provider::Turn::reply) or
+/// [`append_to`](tool_core::provider::Turn::append_to)).
+///
+/// - **The turn is [`Provider::respond`](tool_core::provider::Provider::respond)'s**:
+///   the response parsed as the named provider's (any of them), the calls
+///   run under the registry's [`Batch`](tool_core::registry::Batch) rules,
+///   each through the registry's whole pipeline, the reply in the
+///   provider's shape.
+/// - **Each call is a durable step** (`ctx.run`): a worker killed and
+///   started again replays the steps that finished, and runs no finished
+///   tool again. A step cut short (the worker killed mid-call) runs again
+///   with the same [`ToolContext::call_id`], the key for what the tool
+///   does outside: within the workflow's key, which is the calls'
+///   [conversation](tool_core::context::ContextBuilder::conversation), it
+///   is made from the provider's id for the call (or its place in the
+///   response), so it is the same on every attempt and never another
+///   turn's.
+/// - **A tool that must not run twice is not run again**: for a tool
+///   neither [`idempotent`](tool_core::ToolMetadata::idempotent) nor
+///   [`read_only`](tool_core::ToolMetadata::read_only), the workflow
+///   records that the call begins before it runs; an attempt that finds
+///   it begun without a result (the worker killed mid-call) does not run
+///   it, and its result is the error that says so ("... was lost: the
+///   worker running it stopped before its result was recorded ..."), for
+///   the model to read, as tool-core's own lost calls end.
+/// - **Steps are recorded in the same order on every attempt**, as
+///   Restate's journal needs: calls of one step (tools that may run
+///   again and need no approval) run beside each other as the batch rules
+///   allow; a call of more steps (a `Confirm` tool, or one that must not
+///   run twice) makes the calls after it wait for its end.
+/// - **A call the approval hook parks** ([`Approval::Park`](tool_core::policy::Approval::Park))
+///   waits on a durable promise of the workflow, across any number of
+///   restarts of the worker and of Restate, until someone calls
+///   `POST <ingress>/Turn/<turn id>/approve` with
+///   `{"call": "<provider's call id>", "approve": true, "arguments": {..}}`
+///   (the arguments edited, or left out to run it as the model asked) or
+///   `{"call": "..", "approve": false, "reason": ".."}`. The call then runs
+///   (the hook not asked again) or is denied, and the turn goes on.
+/// - **A call whose result comes later** (a `long_running` tool's, which
+///   the client runs) waits likewise, until someone calls
+///   `POST <ingress>/Turn/<turn id>/deliver` with
+///   `{"call": "<provider's call id>", "result": "<text>"}` (or a
+///   [`ToolResult`](tool_core::ToolResult) in its stored form).
+///
+/// ```no_run
+/// use tokio::net::TcpListener;
+/// use restate_sdk::endpoint::Endpoint;
+/// use restate_sdk::http_server::HttpServer;
+/// use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
+/// use tool_core::{ToolContext, ToolRegistry, tool};
+/// use tool_restate::{RestateService, TurnWorkflow};
+///
+/// /// Send money to an account.
+/// #[tool(tier = Confirm)]
+/// fn transfer(to: String, cents: u64) -> String {
+///     format!("sent {cents} cents to {to}")
+/// }
+///
+/// /// Leaves every decision to a person.
+/// struct AskLater;
+///
+/// impl ApprovalHook<()> for AskLater {
+///     async fn approve(&self, _: &ApprovalRequest<'_, ()>) -> Approval {
+///         Approval::Park
+///     }
+/// }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let registry = std::sync::Arc::new(
+///     ToolRegistry::builder().with(Transfer).approval(AskLater).build(),
+/// );
+/// let tools = RestateService::new(registry.clone(), |_| ToolContext::new(()));
+/// let turns = TurnWorkflow::new(registry, |_| ToolContext::new(()));
+/// let endpoint = Endpoint::builder()
+///     .bind(tools.definition()?)
+///     .bind(turns.definition()?)
+///     .build();
+/// // Register http://127.0.0.1:9080 with Restate's admin API, then
+/// // `POST <ingress>/Turn/<turn id>/run`.
+/// let listener = TcpListener::bind("127.0.0.1:9080").await?;
+/// HttpServer::new(endpoint)
+///     .serve_with_cancel(listener, std::future::pending::<()>())
+///     .await;
+/// # Ok(()) }
+/// ```
+pub struct TurnWorkflow<Ctx> {
+    registry: Arc<ToolRegistry<Ctx>>,
+    context: Arc<ContextFn<Ctx>>,
+    name: String,
+}
+
+impl<Ctx: Send + Sync + 'static> std::fmt::Debug for TurnWorkflow<Ctx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnWorkflow")
+            .field("name", &self.name)
+            .field("tools", &self.registry.names().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> TurnWorkflow<Ctx> {
+    /// The workflow of turns calling `registry`'s tools, named `Turn`;
+    /// `context` makes each call's [`ToolContext`] (told of the workflow's
+    /// invocation and the tool called). The conversation and call id it
+    /// sets are replaced: see the [type's documentation](TurnWorkflow).
+    pub fn new(
+        registry: impl Into<Arc<ToolRegistry<Ctx>>>,
+        context: impl Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            registry: registry.into(),
+            context: Arc::new(context),
+            name: DEFAULT_NAME.to_owned(),
+        }
+    }
+
+    /// The same workflow under another name: its path on Restate's
+    /// ingress is `/<name>/<turn id>/run`.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The workflow as the Restate SDK binds it, to serve beside the
+    /// tools' service ([`RestateService::definition`](crate::RestateService::definition))
+    /// on one endpoint.
+    ///
+    /// # Errors
+    ///
+    /// When the name is not one Restate accepts.
+    pub fn definition(&self) -> Result<ServiceDefinition, DefinitionError> {
+        workflow::definition(&self.name, &self.registry, &self.context)
+    }
+}
