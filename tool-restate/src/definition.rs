@@ -63,11 +63,6 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
     registry: &Arc<ToolRegistry<Ctx>>,
     context: &Arc<ContextFn<Ctx>>,
 ) -> Result<ServiceDefinition, DefinitionError> {
-    let service_name =
-        ServiceName::try_from(name.to_owned()).map_err(|error| DefinitionError::ServiceName {
-            name: name.to_owned(),
-            reason: error.to_string(),
-        })?;
     let mut handlers = Vec::with_capacity(registry.tools().len());
     let mut options = ServiceOptions::new();
     for tool in registry.tools() {
@@ -77,8 +72,33 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
             RetryPolicy::of(tool.metadata).apply(HandlerOptions::new()),
         );
     }
-    let manifest = Manifest {
-        ty: ServiceType::Service,
+    let manifest = manifest(ServiceType::Service, name, handlers)?;
+    let dispatcher = Dispatcher {
+        registry: Arc::clone(registry),
+        context: Arc::clone(context),
+    };
+    Ok(service_definition(dispatcher, manifest).options(options))
+}
+
+/// A service's manifest, as Restate discovers it: its kind, name and
+/// handlers, every setting left to Restate's defaults or to the
+/// [`ServiceOptions`] bound beside it.
+///
+/// # Errors
+///
+/// When `name` is not one Restate accepts.
+pub(crate) fn manifest(
+    ty: ServiceType,
+    name: &str,
+    handlers: Vec<Handler>,
+) -> Result<Manifest, DefinitionError> {
+    let service_name =
+        ServiceName::try_from(name.to_owned()).map_err(|error| DefinitionError::ServiceName {
+            name: name.to_owned(),
+            reason: error.to_string(),
+        })?;
+    Ok(Manifest {
+        ty,
         name: service_name,
         handlers,
         documentation: None,
@@ -94,12 +114,7 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
         retry_policy_max_attempts: None,
         retry_policy_exponentiation_factor: None,
         retry_policy_on_max_attempts: None,
-    };
-    let dispatcher = Dispatcher {
-        registry: Arc::clone(registry),
-        context: Arc::clone(context),
-    };
-    Ok(service_definition(dispatcher, manifest).options(options))
+    })
 }
 
 /// A tool's handler in the manifest: its name, description and schemas.

@@ -6,8 +6,7 @@
 use std::sync::Arc;
 
 use restate_sdk::discovery::{
-    Handler, HandlerName, HandlerType, InputPayload, OutputPayload, Service as Manifest,
-    ServiceName, ServiceType,
+    Handler, HandlerName, HandlerType, InputPayload, OutputPayload, ServiceType,
 };
 use restate_sdk::endpoint::{ContextInternal, Error as EndpointError};
 use restate_sdk::errors::{HandlerError, TerminalError};
@@ -18,7 +17,7 @@ use serde_json::{Value, json};
 use tool_core::provider::Provider;
 use tool_core::{ToolRegistry, ToolResult};
 
-use crate::definition::DefinitionError;
+use crate::definition::{DefinitionError, manifest};
 use crate::handler::ContextFn;
 use crate::turn::step::{Step, promise_name, result_promise_name};
 
@@ -35,59 +34,38 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
     registry: &Arc<ToolRegistry<Ctx>>,
     context: &Arc<ContextFn<Ctx>>,
 ) -> Result<ServiceDefinition, DefinitionError> {
-    let service_name =
-        ServiceName::try_from(name.to_owned()).map_err(|error| DefinitionError::ServiceName {
-            name: name.to_owned(),
-            reason: error.to_string(),
-        })?;
-    let manifest = Manifest {
-        ty: ServiceType::Workflow,
-        name: service_name,
-        handlers: vec![
-            handler(
-                RUN,
-                HandlerType::Workflow,
-                "Runs the tool calls of a model's response, each a durable step; its output is the turn, with the reply in the provider's shape.",
-                json!({"type": "object", "properties": {
-                    "provider": {"type": "string"},
-                    "response": {}
-                }, "required": ["provider", "response"]}),
-            )?,
-            handler(
-                APPROVE,
-                HandlerType::Shared,
-                "Decides a call of the turn parked for approval: runs it (with edited arguments, if given) or denies it.",
-                json!({"type": "object", "properties": {
-                    "call": {"type": "string"},
-                    "approve": {"type": "boolean"},
-                    "arguments": {"type": "object"},
-                    "reason": {"type": "string"}
-                }, "required": ["call", "approve"]}),
-            )?,
-            handler(
-                DELIVER,
-                HandlerType::Shared,
-                "Gives the result of a call of the turn run elsewhere (a long-running tool's, which the client runs): a text, or a tool result in its stored form.",
-                json!({"type": "object", "properties": {
-                    "call": {"type": "string"},
-                    "result": {}
-                }, "required": ["call", "result"]}),
-            )?,
-        ],
-        documentation: None,
-        metadata: Default::default(),
-        abort_timeout: None,
-        inactivity_timeout: None,
-        journal_retention: None,
-        idempotency_retention: None,
-        enable_lazy_state: None,
-        ingress_private: None,
-        retry_policy_initial_interval: None,
-        retry_policy_max_interval: None,
-        retry_policy_max_attempts: None,
-        retry_policy_exponentiation_factor: None,
-        retry_policy_on_max_attempts: None,
-    };
+    let handlers = vec![
+        handler(
+            RUN,
+            HandlerType::Workflow,
+            "Runs the tool calls of a model's response, each a durable step; its output is the turn, with the reply in the provider's shape.",
+            json!({"type": "object", "properties": {
+                "provider": {"type": "string"},
+                "response": {}
+            }, "required": ["provider", "response"]}),
+        )?,
+        handler(
+            APPROVE,
+            HandlerType::Shared,
+            "Decides a call of the turn parked for approval: runs it (with edited arguments, if given) or denies it.",
+            json!({"type": "object", "properties": {
+                "call": {"type": "string"},
+                "approve": {"type": "boolean"},
+                "arguments": {"type": "object"},
+                "reason": {"type": "string"}
+            }, "required": ["call", "approve"]}),
+        )?,
+        handler(
+            DELIVER,
+            HandlerType::Shared,
+            "Gives the result of a call of the turn run elsewhere (a long-running tool's, which the client runs): a text, or a tool result in its stored form.",
+            json!({"type": "object", "properties": {
+                "call": {"type": "string"},
+                "result": {}
+            }, "required": ["call", "result"]}),
+        )?,
+    ];
+    let manifest = manifest(ServiceType::Workflow, name, handlers)?;
     let dispatcher = Dispatcher {
         registry: Arc::clone(registry),
         context: Arc::clone(context),
