@@ -22,14 +22,39 @@ const DEFAULT_NAME: &str = "Tools";
 /// See the [crate's documentation](crate) for what a call through Restate
 /// does, and an example.
 pub struct RestateService<Ctx> {
-    registry: Arc<ToolRegistry<Ctx>>,
-    context: Arc<ContextFn<Ctx>>,
-    name: String,
+    served: Served<Ctx>,
 }
 
 impl<Ctx: Send + Sync + 'static> std::fmt::Debug for RestateService<Ctx> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RestateService")
+        self.served.debug("RestateService", f)
+    }
+}
+
+/// What a service or workflow of a registry's tools holds: the registry,
+/// what makes each call's context, and the name Restate knows it by.
+pub(crate) struct Served<Ctx> {
+    pub(crate) registry: Arc<ToolRegistry<Ctx>>,
+    pub(crate) context: Arc<ContextFn<Ctx>>,
+    pub(crate) name: String,
+}
+
+impl<Ctx: Send + Sync + 'static> Served<Ctx> {
+    pub(crate) fn new(
+        registry: impl Into<Arc<ToolRegistry<Ctx>>>,
+        context: impl Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync + 'static,
+        name: &str,
+    ) -> Self {
+        Self {
+            registry: registry.into(),
+            context: Arc::new(context),
+            name: name.to_owned(),
+        }
+    }
+
+    /// The `Debug` of `kind`: its name and tools.
+    pub(crate) fn debug(&self, kind: &str, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct(kind)
             .field("name", &self.name)
             .field("tools", &self.registry.names().collect::<Vec<_>>())
             .finish_non_exhaustive()
@@ -46,9 +71,7 @@ impl<Ctx: Send + Sync + 'static> RestateService<Ctx> {
         context: impl Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync + 'static,
     ) -> Self {
         Self {
-            registry: registry.into(),
-            context: Arc::new(context),
-            name: DEFAULT_NAME.to_owned(),
+            served: Served::new(registry, context, DEFAULT_NAME),
         }
     }
 
@@ -56,7 +79,7 @@ impl<Ctx: Send + Sync + 'static> RestateService<Ctx> {
     /// `/<name>/<tool>` on Restate's ingress.
     #[must_use]
     pub fn name(mut self, name: impl Into<String>) -> Self {
-        self.name = name.into();
+        self.served.name = name.into();
         self
     }
 
@@ -67,7 +90,12 @@ impl<Ctx: Send + Sync + 'static> RestateService<Ctx> {
     ///
     /// When the service's name or a tool's is not one Restate accepts.
     pub fn definition(&self) -> Result<ServiceDefinition, DefinitionError> {
-        definition(&self.name, &self.registry, &self.context)
+        let Served {
+            registry,
+            context,
+            name,
+        } = &self.served;
+        definition(name, registry, context)
     }
 
     /// An endpoint serving this service alone.

@@ -11,8 +11,8 @@ use restate_sdk::service::ServiceDefinition;
 use tool_core::{ToolContext, ToolRegistry};
 
 use crate::definition::DefinitionError;
-use crate::handler::ContextFn;
 use crate::invocation::Invocation;
+use crate::service::Served;
 
 /// The name a workflow takes unless given another.
 const DEFAULT_NAME: &str = "Turn";
@@ -109,17 +109,12 @@ const DEFAULT_NAME: &str = "Turn";
 /// # Ok(()) }
 /// ```
 pub struct TurnWorkflow<Ctx> {
-    registry: Arc<ToolRegistry<Ctx>>,
-    context: Arc<ContextFn<Ctx>>,
-    name: String,
+    served: Served<Ctx>,
 }
 
 impl<Ctx: Send + Sync + 'static> std::fmt::Debug for TurnWorkflow<Ctx> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TurnWorkflow")
-            .field("name", &self.name)
-            .field("tools", &self.registry.names().collect::<Vec<_>>())
-            .finish_non_exhaustive()
+        self.served.debug("TurnWorkflow", f)
     }
 }
 
@@ -133,9 +128,7 @@ impl<Ctx: Send + Sync + 'static> TurnWorkflow<Ctx> {
         context: impl Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync + 'static,
     ) -> Self {
         Self {
-            registry: registry.into(),
-            context: Arc::new(context),
-            name: DEFAULT_NAME.to_owned(),
+            served: Served::new(registry, context, DEFAULT_NAME),
         }
     }
 
@@ -143,7 +136,7 @@ impl<Ctx: Send + Sync + 'static> TurnWorkflow<Ctx> {
     /// ingress is `/<name>/<turn id>/run`.
     #[must_use]
     pub fn name(mut self, name: impl Into<String>) -> Self {
-        self.name = name.into();
+        self.served.name = name.into();
         self
     }
 
@@ -155,6 +148,11 @@ impl<Ctx: Send + Sync + 'static> TurnWorkflow<Ctx> {
     ///
     /// When the name is not one Restate accepts.
     pub fn definition(&self) -> Result<ServiceDefinition, DefinitionError> {
-        workflow::definition(&self.name, &self.registry, &self.context)
+        let Served {
+            registry,
+            context,
+            name,
+        } = &self.served;
+        workflow::definition(name, registry, context)
     }
 }
