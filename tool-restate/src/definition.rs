@@ -18,8 +18,8 @@
 use std::sync::Arc;
 
 use restate_sdk::discovery::{
-    Handler, HandlerName, InputPayload, OutputPayload, Service as Manifest, ServiceName,
-    ServiceType,
+    Handler, HandlerName, HandlerType, InputPayload, OutputPayload, Service as Manifest,
+    ServiceName, ServiceType,
 };
 use restate_sdk::endpoint::{
     ContextInternal, Error as EndpointError, HandlerOptions, ServiceOptions,
@@ -124,27 +124,44 @@ pub(crate) fn manifest(
 /// checking only the content type); the registry does.
 fn handler(tool: &ToolInfo<'_>) -> Result<Handler, DefinitionError> {
     let definition = tool.definition;
-    let name = HandlerName::try_from(definition.name.clone()).map_err(|error| {
-        DefinitionError::HandlerName {
-            name: definition.name.clone(),
+    let documentation =
+        (!definition.description.is_empty()).then(|| definition.description.clone());
+    // A tool without arguments may be called with no body.
+    let input = (definition.input_schema.clone(), false);
+    let output = Some(result_schema(tool.output_schema));
+    handler_manifest(&definition.name, None, documentation, input, output)
+}
+
+/// A handler in a manifest, JSON in and out: its name (checked as Restate
+/// checks it), its kind (a workflow's), its documentation, its input's
+/// schema and whether a body is required, its output's schema; every
+/// other setting left to Restate's defaults.
+pub(crate) fn handler_manifest(
+    name: &str,
+    ty: Option<HandlerType>,
+    documentation: Option<String>,
+    (input, required): (Value, bool),
+    output: Option<Value>,
+) -> Result<Handler, DefinitionError> {
+    let checked =
+        HandlerName::try_from(name.to_owned()).map_err(|error| DefinitionError::HandlerName {
+            name: name.to_owned(),
             reason: error.to_string(),
-        }
-    })?;
+        })?;
     Ok(Handler {
-        name,
+        name: checked,
         input: Some(InputPayload {
             content_type: Some("application/json".to_owned()),
-            json_schema: Some(definition.input_schema.clone()),
-            // A tool without arguments may be called with no body.
-            required: Some(false),
+            json_schema: Some(input),
+            required: Some(required),
         }),
         output: Some(OutputPayload {
             content_type: Some("application/json".to_owned()),
-            json_schema: Some(result_schema(tool.output_schema)),
+            json_schema: output,
             set_content_type_if_empty: Some(false),
         }),
-        ty: None,
-        documentation: (!definition.description.is_empty()).then(|| definition.description.clone()),
+        ty,
+        documentation,
         metadata: Default::default(),
         abort_timeout: None,
         inactivity_timeout: None,

@@ -5,9 +5,7 @@
 
 use std::sync::Arc;
 
-use restate_sdk::discovery::{
-    Handler, HandlerName, HandlerType, InputPayload, OutputPayload, ServiceType,
-};
+use restate_sdk::discovery::{Handler, HandlerType, ServiceType};
 use restate_sdk::endpoint::{ContextInternal, Error as EndpointError};
 use restate_sdk::errors::{HandlerError, TerminalError};
 use restate_sdk::prelude::{ContextPromises, Json, SharedWorkflowContext, WorkflowContext};
@@ -17,7 +15,7 @@ use serde_json::{Value, json};
 use tool_core::provider::Provider;
 use tool_core::{ToolRegistry, ToolResult};
 
-use crate::definition::{DefinitionError, manifest};
+use crate::definition::{DefinitionError, handler_manifest, manifest};
 use crate::handler::ContextFn;
 use crate::turn::step::{Step, promise_name, result_promise_name};
 
@@ -73,45 +71,14 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
     Ok(service_definition(dispatcher, manifest))
 }
 
+/// A handler of the workflow: JSON in, with a body required.
 fn handler(
     name: &'static str,
     ty: HandlerType,
     doc: &str,
     input: Value,
 ) -> Result<Handler, DefinitionError> {
-    let name =
-        HandlerName::try_from(name.to_owned()).map_err(|error| DefinitionError::HandlerName {
-            name: name.to_owned(),
-            reason: error.to_string(),
-        })?;
-    Ok(Handler {
-        name,
-        input: Some(InputPayload {
-            content_type: Some("application/json".to_owned()),
-            json_schema: Some(input),
-            required: Some(true),
-        }),
-        output: Some(OutputPayload {
-            content_type: Some("application/json".to_owned()),
-            json_schema: None,
-            set_content_type_if_empty: Some(false),
-        }),
-        ty: Some(ty),
-        documentation: Some(doc.to_owned()),
-        metadata: Default::default(),
-        abort_timeout: None,
-        inactivity_timeout: None,
-        journal_retention: None,
-        idempotency_retention: None,
-        workflow_completion_retention: None,
-        enable_lazy_state: None,
-        ingress_private: None,
-        retry_policy_initial_interval: None,
-        retry_policy_max_interval: None,
-        retry_policy_max_attempts: None,
-        retry_policy_exponentiation_factor: None,
-        retry_policy_on_max_attempts: None,
-    })
+    handler_manifest(name, Some(ty), Some(doc.to_owned()), (input, true), None)
 }
 
 /// Runs an invocation of the workflow's handlers.
