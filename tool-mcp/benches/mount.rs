@@ -12,7 +12,7 @@
 //!   listing them, in time and in the bytes each keeps allocated after.
 //!
 //! Run with `cargo bench -p tool-mcp --bench mount`; see BENCHMARKS.md.
-//! `<the bench binary> only direct|mounted N` makes N calls of one kind
+//! `<the bench binary> only direct|mounted|mounted-2025 N` makes N calls of one kind
 //! and nothing else, on one thread, to count them under `valgrind
 //! --tool=callgrind`.
 
@@ -29,7 +29,7 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use tokio::net::TcpListener;
 use tool_core::toolset::RegistryHandle;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult, tool};
-use tool_mcp::mount::{Mount, Mounted};
+use tool_mcp::mount::{Mount, Mounted, Protocol};
 use tool_mcp::{McpServer, http_config};
 
 #[global_allocator]
@@ -109,6 +109,11 @@ struct Calls {
 
 impl Calls {
     async fn new() -> Self {
+        Self::speaking(Protocol::Newest).await
+    }
+
+    /// The mount speaking `protocol` (the server speaks both).
+    async fn speaking(protocol: Protocol) -> Self {
         let address = serve(ToolRegistry::new().with(AddNote)).await;
         let url = format!("http://{address}/mcp");
         let direct =
@@ -117,6 +122,7 @@ impl Calls {
                 .expect("connected");
         let handle: RegistryHandle = RegistryHandle::new(ToolRegistry::new());
         let mounted = Mount::http("notes", url.as_str())
+            .protocol(protocol)
             .mount(&handle)
             .await
             .expect("mounted");
@@ -265,15 +271,20 @@ async fn mounting() {
 }
 
 /// `calls` calls of one kind only, for `valgrind --tool=callgrind`:
-/// `direct` or `mounted`.
+/// `direct`, `mounted` (the mount speaking the newest protocol the server
+/// offers) or `mounted-2025` (speaking 2025-11-25, as rmcp's client does).
 async fn only(kind: &str, calls: usize) {
+    let protocol = match kind {
+        "mounted-2025" => Protocol::V2025_11_25,
+        _ => Protocol::Newest,
+    };
     let Calls {
         direct,
         handle,
         mounted: _mounted,
         arguments,
         object,
-    } = Calls::new().await;
+    } = Calls::speaking(protocol).await;
     let ctx = ToolContext::new(());
     for _ in 0..calls {
         if kind == "direct" {
