@@ -81,6 +81,14 @@
 //!   await ends only with the cancellation (it adds nothing to the
 //!   journal). A tool that ignores its token runs to its end, or its time
 //!   limit, as with any caller's cancellation.
+//! - **A tool's question to the person** ([`ToolContext::elicit`](tool_core::ToolContext::elicit)):
+//!   in a [`TurnWorkflow`], a durable promise of the workflow that its
+//!   `answer` handler resolves, from anywhere, after any restart; the
+//!   tool is then run again from its start with the answers given (see
+//!   there). In the tool service, a call is one step, and its tool's
+//!   question goes where the registry sends it, as outside Restate (the
+//!   context's asker, or the registry's
+//!   [questions](tool_core::ToolRegistry::questions)), while the step runs.
 //! - **Restate waits for a tool as long as the registry lets it run.**
 //!   Restate stops an invocation that sends it nothing for its handler's
 //!   `inactivity_timeout` (asking it to suspend), then its `abort_timeout`

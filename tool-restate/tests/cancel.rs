@@ -2,16 +2,20 @@
 //! (`PATCH /invocations/<id>/cancel`) while its tool runs, against a real
 //! `restate-server`: the tool's token is cancelled, the tool stops at
 //! once, and the call's outcome says so; in a turn, the calls after it are
-//! refused as tool-core refuses a cancelled caller's.
+//! refused as tool-core refuses a cancelled caller's, and a call waiting
+//! for the person's answer ends.
 
 mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::Notify as Bell;
+use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::provider::Turn;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_restate::{RestateService, TurnWorkflow};
@@ -35,6 +39,22 @@ async fn wait_stop(ctx: &ToolContext<Seen>) -> String {
     }
 }
 
+/// Whether to go on.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Go {
+    /// Go on.
+    on: bool,
+}
+
+/// Ask whether to go on.
+#[tool(asks, idempotent)]
+async fn ask_first(ctx: &ToolContext<Seen>) -> Result<String, ElicitError> {
+    Ok(match ctx.elicit::<Go>("Go on?").await? {
+        Elicitation::Accept(Go { on: true }) => "went on".to_owned(),
+        _ => "stayed".to_owned(),
+    })
+}
+
 /// Reserve an item.
 #[tool(idempotent)]
 fn reserve(item: String) -> String {
@@ -56,6 +76,7 @@ async fn served(test: &str, seen: Arc<Seen>) -> Server {
     let registry = Arc::new(
         ToolRegistry::new()
             .with(WaitStop)
+            .with(AskFirst)
             .with(Reserve)
             .with(Notify),
     );
@@ -202,4 +223,57 @@ async fn a_cancelled_turn_stops_its_running_tool_and_refuses_the_rest() {
     assert!(!turn.results()[0].is_error());
     assert!(turn.results()[1].is_error());
     assert!(turn.results()[2].is_error());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_cancelled_while_a_question_waits_ends_that_call_and_the_rest() {
+    let seen = Arc::new(Seen::default());
+    let server = served("cancel-asking", seen).await;
+
+    let response = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "ask_first", "input": {}},
+        {"type": "tool_use", "id": "toolu_2", "name": "notify", "input": {"to": "ada"}},
+    ]});
+    let id = send(
+        &server,
+        "Turn/ask-1/run",
+        json!({"provider": "anthropic", "response": response}),
+    )
+    .await;
+    // Waits until the question is listed.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let open: Value = server
+            .http()
+            .post(format!("{}/Turn/ask-1/questions", server.ingress()))
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("the ingress answers")
+            .json()
+            .await
+            .expect("the questions");
+        if open.get(0).is_some() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no question in 60 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    cancel(&server, &id).await;
+    let (status, body) = attach(&server, &id).await;
+    assert_eq!(status, 200, "{body}");
+    let turn: Turn = serde_json::from_str(&body).expect("a turn");
+    let texts: Vec<String> = turn
+        .results()
+        .iter()
+        .map(|result| result.model_text().into_owned())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "the call to tool `ask_first` was cancelled before it ended: its Restate \
+             invocation was cancelled while the call waited",
+            "the call to tool `notify` was cancelled before it started; the tool did not run",
+        ]
+    );
 }
