@@ -17,16 +17,23 @@
 //! The signal is awaited only once the step's first poll found it running:
 //! a step whose result is in the journal (a replay) ends at that poll, and
 //! an await of something the journal does not hold while it is replayed
-//! is an error to the SDK. And the running closure must end before
-//! Restate's inactivity timeout: past it, Restate asks the handler to
-//! suspend, and the signal's await then suspends the whole attempt, the
-//! tool cut short, where the step's own await would have waited for it.
-//! Each handler's inactivity timeout is set past its tools' time limits
-//! for that reason (`src/timeout.rs`).
+//! is an error to the SDK. And it is awaited only for a window shorter
+//! than the handler's inactivity timeout: past that timeout, Restate asks
+//! the handler to suspend (it ends the request's stream), and the signal's
+//! await would then suspend the whole attempt, the tool cut short, where
+//! the step's own await waits for the tool to end. Each handler's
+//! inactivity timeout is its tools' time limit plus a margin
+//! (`src/timeout.rs`), and the window is the limit plus half the margin:
+//! a tool is stopped by its time limit well within it. A call that waited
+//! long for its turn before it started (a tool not `concurrency_safe`,
+//! busy with other calls) may outlast the window; a cancellation then
+//! reaches it only when the step ends, at the handler's next durable
+//! await, as it reaches any Restate handler.
 
 use std::future::{Future, poll_fn};
 use std::pin::pin;
 use std::task::Poll;
+use std::time::Duration;
 
 use restate_sdk::context::ContextSignals;
 use restate_sdk::errors::TerminalError;
@@ -53,10 +60,12 @@ pub(crate) const CANCELLED: u16 = 409;
 /// if Restate cancels the invocation while the step's closure runs; the
 /// step's own result, whatever the tool made of the cancellation.
 /// `issued` is called once the step's first poll has issued its command;
-/// `watch` makes the signal's await ([`watch`]), then.
+/// `watch` makes the signal's await ([`watch`]), then, which is polled for
+/// `window` at most (see the module's documentation).
 pub(crate) async fn watched<T, W>(
     step: impl Future<Output = Result<T, TerminalError>>,
     watch: impl FnOnce() -> W,
+    window: Duration,
     token: &CancellationToken,
     issued: impl FnOnce(),
 ) -> Result<T, TerminalError>
@@ -72,10 +81,14 @@ where
         return result;
     }
     let mut watch = pin!(watch());
+    let mut closing = pin!(tokio::time::sleep(window));
     let mut watching = true;
     poll_fn(|cx| {
         if let Poll::Ready(result) = step.as_mut().poll(cx) {
             return Poll::Ready(result);
+        }
+        if watching && closing.as_mut().poll(cx).is_ready() {
+            watching = false;
         }
         if watching && let Poll::Ready(seen) = watch.as_mut().poll(cx) {
             watching = false;

@@ -8,10 +8,12 @@ use restate_sdk::errors::TerminalError;
 use restate_sdk::prelude::{Context, ContextSideEffects, Json};
 use serde_json::Value;
 use tool_core::context::ContextBuilder;
+use tool_core::registry::DEFAULT_TIMEOUT;
 use tool_core::{ToolContext, ToolRegistry, ToolResult};
 
 use crate::cancel::{CANCELLED, cancelled_result, watch, watched};
 use crate::invocation::Invocation;
+use crate::timeout::watch_window;
 
 /// What makes a tool's context for an invocation.
 pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync;
@@ -45,6 +47,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let registry = Arc::clone(registry);
     let name = tool.to_owned();
     let cancelled = token.clone();
+    let limit = registry.timeout(tool).unwrap_or(DEFAULT_TIMEOUT);
     let step = restate
         .run(move || async move {
             let result = registry.call(&ctx, &name, arguments).await;
@@ -55,7 +58,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
             Ok(Json(result))
         })
         .name(format!("tool:{tool}"));
-    watched(step, || watch(restate), &token, || ()).await
+    watched(step, || watch(restate), watch_window(limit), &token, || ()).await
 }
 
 /// The context with the invocation's id as the call's: the registry's id

@@ -41,3 +41,10 @@ pub(crate) fn longest<Ctx: Send + Sync + 'static>(registry: &ToolRegistry<Ctx>) 
         .max()
         .unwrap_or(tool_core::registry::DEFAULT_TIMEOUT)
 }
+
+/// How long a running step is watched for its invocation's cancellation
+/// (`src/cancel.rs`): its calls' time `limit` plus half the [`MARGIN`],
+/// well within the inactivity timeout [`apply`] sets.
+pub(crate) fn watch_window(limit: Duration) -> Duration {
+    limit.saturating_add(MARGIN / 2)
+}

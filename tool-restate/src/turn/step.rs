@@ -20,6 +20,7 @@ use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult};
 use crate::cancel::{CANCELLED, cancelled_result, watch, watched};
 use crate::handler::ContextFn;
 use crate::invocation::Invocation;
+use crate::timeout::{self, watch_window};
 use crate::turn::ask::{Ran, Round, RoundAsker};
 
 /// Why a call of a tool that is not idempotent has no result.
@@ -272,8 +273,14 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
         // Its first poll issues the step's command (and starts the tool).
         // A cancellation seen while it runs cancels the turn's token: this
         // call's, and every other's.
-        let Json(ran) =
-            watched(run, || watch(self.restate), &self.cancel, || drop(issuing)).await?;
+        let Json(ran) = watched(
+            run,
+            || watch(self.restate),
+            watch_window(timeout::longest(self.registry)),
+            &self.cancel,
+            || drop(issuing),
+        )
+        .await?;
         Ok(ran)
     }
 
