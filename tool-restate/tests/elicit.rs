@@ -2,7 +2,8 @@
 //! against a real `restate-server`, with the worker a process of its own
 //! (this test's binary, started again with `TOOL_RESTATE_TEST_ELICIT_WORKER`
 //! set): the question is listed by the workflow's `questions` handler, the
-//! worker is killed while the turn waits, a plain HTTP client answers
+//! worker is killed and Restate restarted while the turn waits, a plain
+//! HTTP client answers
 //! through the `answer` handler, and the turn finishes with the reply
 //! built from the answer.
 
@@ -43,8 +44,8 @@ fn main() {
     let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
     let list = args.iter().any(|arg| arg == "--list");
     let tests: [(&str, Test); 1] = [(
-        "an_answer_given_after_the_worker_was_killed_finishes_the_turn",
-        || Box::pin(answered_after_kill()),
+        "an_answer_given_after_every_process_restarted_finishes_the_turn",
+        || Box::pin(answered_after_restarts()),
     )];
     for (name, test) in tests {
         if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
@@ -198,8 +199,8 @@ async fn question(server: &Server) -> Value {
     }
 }
 
-async fn answered_after_kill() {
-    let server = Server::start("elicit").await;
+async fn answered_after_restarts() {
+    let mut server = Server::start("elicit").await;
     let mut worker = Worker::new();
     worker.start();
     server.register(&worker.uri()).await;
@@ -225,8 +226,10 @@ async fn answered_after_kill() {
     assert_eq!(first["message"], "For how many, on friday?");
     assert_eq!(first["schema"]["properties"]["guests"]["type"], "integer");
 
-    // The worker killed while the turn waits, then started again.
+    // The worker killed while the turn waits, Restate stopped and started
+    // again on the same data, then the worker started again.
     worker.kill();
+    server.restart().await;
     worker.start();
 
     // A separate client, plain HTTP, answers; an answer to a call that

@@ -76,7 +76,9 @@ const DEFAULT_NAME: &str = "Turn";
 ///   `"decline"`, `"cancel"`, as MCP elicitation answers). The tool is
 ///   then **run again from its start**, in a step of its own, with every
 ///   answer given so far: its first question is answered at once with the
-///   first answer, and so on, until it ends or asks another. So a tool
+///   first answer, and so on, until it ends or asks another (an answer
+///   that does not fit the question is asked again, saying why, as
+///   `ctx.elicit` does: the next question of the call). So a tool
 ///   that asks should ask before it does anything outside, or key what it
 ///   does by [`ToolContext::call_id`] (the same in every run of the
 ///   call), and ask its questions in the same order each run. A

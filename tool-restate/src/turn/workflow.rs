@@ -278,8 +278,7 @@ async fn answer(restate: &SharedWorkflowContext<'_>, input: &Value) -> Result<()
     Ok(())
 }
 
-/// The questions that wait for an answer, in the order of their calls'
-/// names.
+/// The questions that wait for an answer: each asking call's open one.
 async fn questions(restate: &SharedWorkflowContext<'_>) -> Result<Json<Value>, TerminalError> {
     let mut open = Vec::new();
     for key in restate.get_keys().await? {
