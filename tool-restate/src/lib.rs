@@ -81,7 +81,7 @@
 //!   await ends only with the cancellation (it adds nothing to the
 //!   journal). A tool that ignores its token runs to its end, or its time
 //!   limit, as with any caller's cancellation.
-//! - **A tool's question to the person** ([`ToolContext::elicit`](tool_core::ToolContext::elicit)):
+//! - **A tool's question to the person** (`ctx.elicit`, [`tool_core::elicit`]):
 //!   in a [`TurnWorkflow`], a durable promise of the workflow that its
 //!   `answer` handler resolves, from anywhere, after any restart; the
 //!   tool is then run again from its start with the answers given (see

@@ -64,8 +64,8 @@ const DEFAULT_NAME: &str = "Turn";
 ///   `{"call": "..", "approve": false, "reason": ".."}`. The call then runs
 ///   (the hook not asked again) or is denied, and the turn goes on.
 /// - **A tool that asks the person** (an [`asks`](tool_core::ToolMetadata::asks)
-///   tool calling [`ToolContext::elicit`](tool_core::ToolContext::elicit)
-///   or `elicit_form`) is stopped when it asks, its step journaled with
+///   tool calling `ctx.elicit` or `ctx.elicit_form`, [`tool_core::elicit`])
+///   is stopped when it asks, its step journaled with
 ///   the question, and the question listed by
 ///   `POST <ingress>/Turn/<turn id>/questions` (`[{"id": "toolu_1#1",
 ///   "call": "toolu_1", "tool": .., "message": .., "schema": .., "key":
