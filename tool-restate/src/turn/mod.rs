@@ -65,7 +65,8 @@ const DEFAULT_NAME: &str = "Turn";
 ///   (the hook not asked again) or is denied, and the turn goes on.
 /// - **A tool that asks the person** (an [`asks`](tool_core::ToolMetadata::asks)
 ///   tool calling `ctx.elicit` or `ctx.elicit_form`, [`tool_core::elicit`])
-///   is stopped when it asks, its step journaled with
+///   is stopped when it asks (the workflow answers its questions, not an
+///   asker the context function names), its step journaled with
 ///   the question, and the question listed by
 ///   `POST <ingress>/Turn/<turn id>/questions` (`[{"id": "toolu_1#1",
 ///   "call": "toolu_1", "tool": .., "message": .., "schema": .., "key":
