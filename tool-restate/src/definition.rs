@@ -68,9 +68,7 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
     let mut options = ServiceOptions::new();
     for tool in registry.tools() {
         handlers.push(handler(&tool)?);
-        let limit = registry
-            .timeout(&tool.definition.name)
-            .unwrap_or(tool_core::registry::DEFAULT_TIMEOUT);
+        let limit = timeout::of_call(registry, &tool.definition.name);
         options = options.handler(
             tool.definition.name.clone(),
             timeout::apply(

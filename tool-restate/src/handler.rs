@@ -8,12 +8,11 @@ use restate_sdk::errors::TerminalError;
 use restate_sdk::prelude::{Context, ContextSideEffects, Json};
 use serde_json::Value;
 use tool_core::context::ContextBuilder;
-use tool_core::registry::DEFAULT_TIMEOUT;
 use tool_core::{ToolContext, ToolRegistry, ToolResult};
 
 use crate::cancel::{CANCELLED, cancelled_result, watch, watched};
 use crate::invocation::Invocation;
-use crate::timeout::watch_window;
+use crate::timeout::{self, watch_window};
 
 /// What makes a tool's context for an invocation.
 pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync;
@@ -47,7 +46,7 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let registry = Arc::clone(registry);
     let name = tool.to_owned();
     let cancelled = token.clone();
-    let limit = registry.timeout(tool).unwrap_or(DEFAULT_TIMEOUT);
+    let limit = timeout::of_call(&registry, tool);
     let step = restate
         .run(move || async move {
             let result = registry.call(&ctx, &name, arguments).await;

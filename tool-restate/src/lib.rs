@@ -95,9 +95,10 @@
 //!   (ending the attempt; 1 and 10 minutes unless set); a running step
 //!   sends nothing. Each tool's handler sets them from the tool's time
 //!   limit ([`ToolRegistry::timeout`](tool_core::ToolRegistry::timeout):
-//!   its `timeout`, else the registry's default): the inactivity timeout
-//!   is the limit plus a minute, the abort timeout a minute more (a turn's
-//!   `run` handler, the slowest tool's). So Restate never stops a tool the
+//!   its `timeout`, else the registry's default; for an `asks` tool, plus
+//!   the 3 questions of 10 minutes that tool-core gives back to its limit):
+//!   the inactivity timeout is the limit plus a minute, the abort timeout
+//!   a minute more (a turn's `run` handler, the slowest tool's). So Restate never stops a tool the
 //!   registry still lets run; a tool past its limit ends as it does
 //!   outside Restate, with tool-core's error ("tool `slow` did not finish
 //!   within 1s and was stopped"), journaled; and a tool that cannot be

@@ -9,7 +9,11 @@
 //! the tool's own limit ([`ToolRegistry::timeout`]: its `timeout`, else
 //! the registry's default) is the one that counts: Restate waits that
 //! long plus [`MARGIN`] before it asks the handler to suspend, and
-//! [`MARGIN`] more before it aborts the attempt. A tool that runs too long
+//! [`MARGIN`] more before it aborts the attempt. The time a question of
+//! an `asks` tool waits for the person is given back to the tool's limit
+//! (tool-core's rule), so a tool service's `asks` tool is given
+//! [`ASKS`] questions of [`DEFAULT_QUESTION_TIMEOUT`] more; in a turn, a
+//! question ends its step instead (`src/turn/ask.rs`). A tool that runs too long
 //! is stopped by the registry first, with tool-core's timeout error, and
 //! a hung one (a plain function that never returns, which no timeout can
 //! stop) is aborted by Restate once both have passed, not waited for
@@ -19,6 +23,8 @@ use std::time::Duration;
 
 use restate_sdk::endpoint::HandlerOptions;
 use tool_core::ToolRegistry;
+use tool_core::elicit::{ASKS, DEFAULT_QUESTION_TIMEOUT};
+use tool_core::registry::DEFAULT_TIMEOUT;
 
 /// What Restate waits beyond a tool's time limit: the tool told to stop
 /// ends, and its result is recorded, well within it.
@@ -32,14 +38,28 @@ pub(crate) fn apply(limit: Duration, options: HandlerOptions) -> HandlerOptions 
         .abort_timeout(MARGIN)
 }
 
+/// How long a call of `tool` may run as one step of the tool service:
+/// its time limit, and the time its questions may wait, if it asks.
+pub(crate) fn of_call<Ctx: Send + Sync + 'static>(
+    registry: &ToolRegistry<Ctx>,
+    tool: &str,
+) -> Duration {
+    let limit = registry.timeout(tool).unwrap_or(DEFAULT_TIMEOUT);
+    if registry.info(tool).is_some_and(|info| info.metadata.asks) {
+        limit.saturating_add(DEFAULT_QUESTION_TIMEOUT.saturating_mul(ASKS))
+    } else {
+        limit
+    }
+}
+
 /// The longest time limit of `registry`'s tools: what one step of a turn
-/// may take.
+/// may take (a question ends a turn's step, so its wait is not counted).
 pub(crate) fn longest<Ctx: Send + Sync + 'static>(registry: &ToolRegistry<Ctx>) -> Duration {
     registry
         .names()
         .filter_map(|name| registry.timeout(name))
         .max()
-        .unwrap_or(tool_core::registry::DEFAULT_TIMEOUT)
+        .unwrap_or(DEFAULT_TIMEOUT)
 }
 
 /// How long a running step is watched for its invocation's cancellation

@@ -8,8 +8,11 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
+use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_restate::{RestateService, TurnWorkflow};
 
@@ -28,6 +31,22 @@ async fn crunch() -> String {
     "crunched".to_owned()
 }
 
+/// Whether to go on.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Go {
+    /// Go on.
+    on: bool,
+}
+
+/// Ask whether to go on.
+#[tool(asks)]
+async fn ask_first(ctx: &ToolContext) -> Result<String, ElicitError> {
+    Ok(match ctx.elicit::<Go>("Go on?").await? {
+        Elicitation::Accept(Go { on: true }) => "went on".to_owned(),
+        _ => "stayed".to_owned(),
+    })
+}
+
 /// Say hello, under the registry's default time limit.
 #[tool]
 fn hello() -> String {
@@ -43,6 +62,7 @@ async fn served(test: &str) -> Server {
             .with(Slow)
             .with(Crunch)
             .with(Hello)
+            .with(AskFirst)
             .default_timeout(Duration::from_secs(45))
             .build(),
     );
@@ -87,6 +107,9 @@ async fn each_handler_waits_its_tools_time_limit_and_a_margin() {
         ("Tools", "slow", "1m 1s"),
         ("Tools", "crunch", "11m"),
         ("Tools", "hello", "1m 45s"),
+        // Its three questions may wait ten minutes each, given back to
+        // its limit.
+        ("Tools", "ask_first", "31m 45s"),
         // A turn's step may take as long as its slowest tool.
         ("Turn", "run", "11m"),
     ];
