@@ -96,7 +96,8 @@
 //!   sends nothing. Each tool's handler sets them from the tool's time
 //!   limit ([`ToolRegistry::timeout`](tool_core::ToolRegistry::timeout):
 //!   its `timeout`, else the registry's default; for an `asks` tool, plus
-//!   the 3 questions of 10 minutes that tool-core gives back to its limit):
+//!   three waits of 10 minutes for the person's answers, which tool-core
+//!   gives back to its limit):
 //!   the inactivity timeout is the limit plus a minute, the abort timeout
 //!   a minute more (a turn's `run` handler, the slowest tool's). So Restate never stops a tool the
 //!   registry still lets run; a tool past its limit ends as it does
