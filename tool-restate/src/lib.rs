@@ -80,7 +80,11 @@
 //!   is not; so the step is awaited beside a signal no one resolves, whose
 //!   await ends only with the cancellation (it adds nothing to the
 //!   journal). A tool that ignores its token runs to its end, or its time
-//!   limit, as with any caller's cancellation.
+//!   limit, as with any caller's cancellation. The signal is awaited up to
+//!   the tool's limit plus half a minute, within the handler's inactivity
+//!   timeout (below), past which its await would suspend the attempt; a
+//!   call that waited longer for its turn (a tool not `concurrency_safe`,
+//!   busy with other calls) hears of a cancellation only once it ends.
 //! - **A tool's question to the person** (`ctx.elicit`, [`tool_core::elicit`]):
 //!   in a [`TurnWorkflow`], a durable promise of the workflow that its
 //!   `answer` handler resolves, from anywhere, after any restart; the
@@ -97,14 +101,14 @@
 //!   limit ([`ToolRegistry::timeout`](tool_core::ToolRegistry::timeout):
 //!   its `timeout`, else the registry's default; for an `asks` tool, plus
 //!   three waits of 10 minutes for the person's answers, which tool-core
-//!   gives back to its limit):
-//!   the inactivity timeout is the limit plus a minute, the abort timeout
-//!   a minute more (a turn's `run` handler, the slowest tool's). So Restate never stops a tool the
-//!   registry still lets run; a tool past its limit ends as it does
-//!   outside Restate, with tool-core's error ("tool `slow` did not finish
-//!   within 1s and was stopped"), journaled; and a tool that cannot be
-//!   stopped (a plain function that never returns) is aborted by Restate
-//!   two minutes past its limit, not waited for forever.
+//!   gives back to its limit): the inactivity timeout is the limit plus a
+//!   minute, the abort timeout a minute more (a turn's `run` handler, the
+//!   slowest tool's). So Restate never stops a tool the registry still
+//!   lets run; a tool past its limit ends as it does outside Restate, with
+//!   tool-core's error ("tool `slow` did not finish within 1s and was
+//!   stopped"), journaled; and a tool that cannot be stopped (a plain
+//!   function that never returns) is aborted by Restate two minutes past
+//!   its limit, not waited for forever.
 
 mod cancel;
 mod definition;
