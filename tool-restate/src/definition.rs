@@ -34,6 +34,7 @@ use tool_core::registry::ToolInfo;
 
 use crate::handler::{ContextFn, call_tool};
 use crate::retry::RetryPolicy;
+use crate::timeout;
 
 /// Why a registry cannot be served as a Restate service.
 #[derive(Debug, thiserror::Error)]
@@ -67,9 +68,13 @@ pub(crate) fn definition<Ctx: Send + Sync + 'static>(
     let mut options = ServiceOptions::new();
     for tool in registry.tools() {
         handlers.push(handler(&tool)?);
+        let limit = timeout::of_call(registry, &tool.definition.name);
         options = options.handler(
             tool.definition.name.clone(),
-            RetryPolicy::of(tool.metadata).apply(HandlerOptions::new()),
+            timeout::apply(
+                limit,
+                RetryPolicy::of(tool.metadata).apply(HandlerOptions::new()),
+            ),
         );
     }
     let manifest = manifest(ServiceType::Service, name, handlers)?;

@@ -10,7 +10,9 @@ use serde_json::Value;
 use tool_core::context::ContextBuilder;
 use tool_core::{ToolContext, ToolRegistry, ToolResult};
 
+use crate::cancel::{CANCELLED, cancelled_result, watch, watched};
 use crate::invocation::Invocation;
+use crate::timeout::{self, watch_window};
 
 /// What makes a tool's context for an invocation.
 pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + Send + Sync;
@@ -22,7 +24,12 @@ pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + S
 /// it without running the tool again.
 ///
 /// A tool's error is a result like any other, for the model to read: the
-/// invocation succeeds with it, and Restate retries nothing.
+/// invocation succeeds with it, and Restate retries nothing. An invocation
+/// cancelled while the tool runs cancels the tool's token
+/// ([`ToolContext::cancellation`], a child of the one the context function
+/// gave), and ends, once the tool does, as Restate's cancelled invocations
+/// end: failed, with code 409, and a message that says what the tool ended
+/// with (journaled as the step's end, so a replay ends the same).
 pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     restate: &Context<'_>,
     registry: &Arc<ToolRegistry<Ctx>>,
@@ -32,12 +39,25 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
 ) -> Result<Json<ToolResult>, TerminalError> {
     let invocation = Invocation::new(restate.invocation_id(), tool, restate.headers());
     let ctx = keyed(context(&invocation), restate.invocation_id());
+    let token = ctx.cancellation().child_token();
+    let ctx = ContextBuilder::from(ctx)
+        .cancellation(token.clone())
+        .build();
     let registry = Arc::clone(registry);
     let name = tool.to_owned();
-    restate
-        .run(move || async move { Ok(Json(registry.call(&ctx, &name, arguments).await)) })
-        .name(format!("tool:{tool}"))
-        .await
+    let cancelled = token.clone();
+    let limit = timeout::of_call(&registry, tool);
+    let step = restate
+        .run(move || async move {
+            let result = registry.call(&ctx, &name, arguments).await;
+            if cancelled.is_cancelled() {
+                let result = cancelled_result(&name, result);
+                return Err(TerminalError::new_with_code(CANCELLED, result.model_text()).into());
+            }
+            Ok(Json(result))
+        })
+        .name(format!("tool:{tool}"));
+    watched(step, || watch(restate), watch_window(limit), &token, || ()).await
 }
 
 /// The context with the invocation's id as the call's: the registry's id

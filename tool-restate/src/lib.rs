@@ -2,8 +2,9 @@
 //! [Restate](https://restate.dev) service: each tool a handler of the same
 //! name, each call a durable step that runs once; and a turn of an agent
 //! loop as a Restate workflow ([`TurnWorkflow`]): the tool calls of a
-//! model's response each a durable step, a call parked for approval a
-//! durable promise that an approval from anywhere resolves.
+//! model's response each a durable step, a call parked for approval, and
+//! a tool's question to the person (`ctx.elicit`), a durable promise that
+//! an approval or answer from anywhere resolves.
 //!
 //! ```no_run
 //! use tokio::net::TcpListener;
@@ -65,12 +66,57 @@
 //!   again, under Restate's retry policy, with the same key. Any other
 //!   gets one attempt: its invocation is killed, ending as failed, rather
 //!   than risk doing the side effect twice.
+//! - **A cancelled invocation cancels the tool's token.** Cancel it with
+//!   Restate's admin API (`PATCH <admin>/invocations/<id>/cancel`, or the
+//!   `restate` CLI): the running tool's
+//!   [`ToolContext::cancellation`](tool_core::ToolContext::cancellation)
+//!   (a child of the one the context function gave) is cancelled at once,
+//!   and a tool that watches it stops. The invocation then ends as
+//!   Restate's cancelled ones do, failed with code 409, its message saying
+//!   what the tool ended with: "the call to tool `wait` was cancelled
+//!   while it ran: its Restate invocation was cancelled, and the tool was
+//!   told to stop; it ended with: ...". Restate tells a handler of a
+//!   cancellation only at a durable await, which a running `ctx.run` step
+//!   is not; so the step is awaited beside a signal no one resolves, whose
+//!   await ends only with the cancellation (it adds nothing to the
+//!   journal). A tool that ignores its token runs to its end, or its time
+//!   limit, as with any caller's cancellation. The signal is awaited up to
+//!   the tool's limit plus half a minute, within the handler's inactivity
+//!   timeout (below), past which its await would suspend the attempt; a
+//!   call that waited longer for its turn (a tool not `concurrency_safe`,
+//!   busy with other calls) hears of a cancellation only once it ends.
+//! - **A tool's question to the person** (`ctx.elicit`, [`tool_core::elicit`]):
+//!   in a [`TurnWorkflow`], a durable promise of the workflow that its
+//!   `answer` handler resolves, from anywhere, after any restart; the
+//!   tool is then run again from its start with the answers given (see
+//!   there). In the tool service, a call is one step, and its tool's
+//!   question goes where the registry sends it, as outside Restate (the
+//!   context's asker, or the registry's
+//!   [questions](tool_core::ToolRegistry::questions)), while the step runs.
+//! - **Restate waits for a tool as long as the registry lets it run.**
+//!   Restate stops an invocation that sends it nothing for its handler's
+//!   `inactivity_timeout` (asking it to suspend), then its `abort_timeout`
+//!   (ending the attempt; 1 and 10 minutes unless set); a running step
+//!   sends nothing. Each tool's handler sets them from the tool's time
+//!   limit ([`ToolRegistry::timeout`](tool_core::ToolRegistry::timeout):
+//!   its `timeout`, else the registry's default; for an `asks` tool, plus
+//!   three waits of 10 minutes for the person's answers, which tool-core
+//!   gives back to its limit): the inactivity timeout is the limit plus a
+//!   minute, the abort timeout a minute more (a turn's `run` handler, the
+//!   slowest tool's). So Restate never stops a tool the registry still
+//!   lets run; a tool past its limit ends as it does outside Restate, with
+//!   tool-core's error ("tool `slow` did not finish within 1s and was
+//!   stopped"), journaled; and a tool that cannot be stopped (a plain
+//!   function that never returns) is aborted by Restate two minutes past
+//!   its limit, not waited for forever.
 
+mod cancel;
 mod definition;
 mod handler;
 mod invocation;
 mod retry;
 mod service;
+mod timeout;
 mod turn;
 
 pub use definition::DefinitionError;

@@ -456,6 +456,37 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         Some(self.entries[at].info(&self.definitions[at]))
     }
 
+    /// The time a call of the tool `name` may run: its own
+    /// [`timeout`](crate::ToolMetadata::timeout), else the registry's
+    /// [default](crate::registry::RegistryBuilder::default_timeout).
+    /// `None` for a name no tool has.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tool_core::{ToolRegistry, tool};
+    ///
+    /// /// Wait a little.
+    /// #[tool(timeout = "5s")]
+    /// async fn nap() -> String {
+    ///     "rested".into()
+    /// }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::builder()
+    ///     .with(Nap)
+    ///     .default_timeout(Duration::from_secs(90))
+    ///     .build();
+    /// assert_eq!(registry.timeout("nap"), Some(Duration::from_secs(5)));
+    /// assert_eq!(registry.timeout("nothing"), None);
+    /// ```
+    pub fn timeout(&self, name: &str) -> Option<std::time::Duration> {
+        let info = self.info(name)?;
+        Some(
+            info.metadata
+                .timeout
+                .unwrap_or(self.pipeline.settings.default_timeout),
+        )
+    }
+
     /// A value made from the tools (a provider's definitions, say) on first
     /// use and kept, under `key`, until a tool is added or replaced.
     pub(crate) fn cached<V, E>(

@@ -2,7 +2,9 @@
 //! model's response run under the registry's batch rules, each a durable
 //! step, and a call parked for approval waits on a durable promise.
 
+mod ask;
 mod step;
+mod wait;
 mod workflow;
 
 use std::sync::Arc;
@@ -61,6 +63,36 @@ const DEFAULT_NAME: &str = "Turn";
 ///   (the arguments edited, or left out to run it as the model asked) or
 ///   `{"call": "..", "approve": false, "reason": ".."}`. The call then runs
 ///   (the hook not asked again) or is denied, and the turn goes on.
+/// - **A tool that asks the person** (an [`asks`](tool_core::ToolMetadata::asks)
+///   tool calling `ctx.elicit` or `ctx.elicit_form`, [`tool_core::elicit`])
+///   is stopped when it asks (the workflow answers its questions, not an
+///   asker the context function names), its step journaled with
+///   the question, and the question listed by
+///   `POST <ingress>/Turn/<turn id>/questions` (`[{"id": "toolu_1#1",
+///   "call": "toolu_1", "tool": .., "message": .., "schema": .., "key":
+///   ..}]`) while the workflow waits on a durable promise, across any
+///   number of restarts, until someone calls
+///   `POST <ingress>/Turn/<turn id>/answer` with `{"call": "<provider's
+///   call id>", "answer": {"action": "accept", "content": {..}}}` (or
+///   `"decline"`, `"cancel"`, as MCP elicitation answers). The tool is
+///   then **run again from its start**, in a step of its own, with every
+///   answer given so far: its first question is answered at once with the
+///   first answer, and so on, until it ends or asks another (an answer
+///   that does not fit the question is asked again, saying why, as
+///   `ctx.elicit` does: the next question of the call). So a tool
+///   that asks should ask before it does anything outside, or key what it
+///   does by [`ToolContext::call_id`] (the same in every run of the
+///   call), and ask its questions in the same order each run. A
+///   question's own time limit does not apply: the promise waits until
+///   answered, or the invocation is cancelled.
+/// - **A cancelled invocation stops the turn**: the running tool's token
+///   is cancelled (see the [crate's documentation](crate)), and its
+///   result says so ("the call to tool `x` was cancelled while it ran:
+///   ..."); the calls not yet started are refused as tool-core refuses a
+///   cancelled caller's ("the call to tool `x` was cancelled before it
+///   started; the tool did not run"), a call waiting on a promise ends
+///   ("... was cancelled before it ended ..."), and the turn ends with
+///   them, for the model to read.
 /// - **A call whose result comes later** (a `long_running` tool's, which
 ///   the client runs) waits likewise, until someone calls
 ///   `POST <ingress>/Turn/<turn id>/deliver` with

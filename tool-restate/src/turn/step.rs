@@ -1,36 +1,31 @@
 //! One call of a turn as durable steps: the call run through the registry
-//! in `ctx.run`, and, when the application's approval hook parked it, a
-//! durable promise waited on until a decision comes, then the decided call
-//! run in a step of its own.
+//! in `ctx.run`; when the application's approval hook parked it, a durable
+//! promise waited on until a decision comes, then the decided call run in
+//! a step of its own (`wait.rs`); when its tool asked the person, the
+//! answer waited on likewise, then the tool run again (`ask.rs`).
 
-use std::future::{Future, poll_fn};
-use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::Poll;
 
 use restate_sdk::context::RunFuture;
 use restate_sdk::errors::TerminalError;
-use restate_sdk::prelude::{ContextPromises, ContextSideEffects, Json, WorkflowContext};
+use restate_sdk::prelude::{ContextSideEffects, Json, WorkflowContext};
 use serde_json::Value;
 use tokio::sync::{Mutex, MutexGuard};
-use tool_core::context::ContextBuilder;
+use tool_core::context::{CancellationToken, ContextBuilder};
 use tool_core::policy::{ApproveAll, ToolTier};
 use tool_core::registry::ToolCall;
 use tool_core::{ToolContext, ToolError, ToolRegistry, ToolResult};
 
+use crate::cancel::{CANCELLED, cancelled_result, watch, watched};
 use crate::handler::ContextFn;
 use crate::invocation::Invocation;
+use crate::timeout::{self, watch_window};
+use crate::turn::ask::{Ran, Round, RoundAsker};
 
 /// Why a call of a tool that is not idempotent has no result.
 const LOST: &str = "the worker running it stopped before its result was recorded; \
      the tool is not idempotent, so it was not run again, and what it did is unknown";
-
-/// The name of the promise a parked call waits on, for the call the
-/// provider named `call` (or, with no id, the call at that place).
-pub(crate) fn promise_name(call: &str) -> String {
-    format!("approval:{call}")
-}
 
 /// The call's name in the turn: the provider's id, or its place in the
 /// response (`#0`, `#1`, ...) for a provider that gave none (Gemini, often).
@@ -45,6 +40,23 @@ pub(crate) struct Step<'a, Ctx> {
     pub(crate) context: &'a Arc<ContextFn<Ctx>>,
     /// Who issues durable commands now: see [`Step::run`].
     pub(crate) order: Mutex<()>,
+    /// The turn's token, cancelled when Restate cancels the invocation:
+    /// each call's token is a child of it.
+    pub(crate) cancel: CancellationToken,
+}
+
+/// One run of a call in a step of its own: how it is named and run.
+pub(crate) struct Run<'r> {
+    /// The call's name in the turn (see [`call_name`]).
+    pub(crate) call: &'r str,
+    /// The step's name, unique in the turn.
+    pub(crate) step: &'r str,
+    /// The name the call's id is made from.
+    pub(crate) given: &'r str,
+    pub(crate) tool: &'r str,
+    pub(crate) arguments: Value,
+    /// Approved by a person: the approval hook is not asked.
+    pub(crate) approved: bool,
 }
 
 impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
@@ -59,8 +71,9 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
     /// polls them first in that order): a call of one step (a tool that
     /// may run again and needs no approval) holds it until its step is
     /// issued, and so runs beside the others its batch group allows; a
-    /// call of more (a `Confirm` tool, or one that must not run twice)
-    /// holds it to its end, so that the calls after it wait for it.
+    /// call of more (a `Confirm` tool, one that must not run twice, or
+    /// one that asks) holds it to its end, so that the calls after it
+    /// wait for it.
     pub(crate) async fn run(&self, at: usize, call: ToolCall) -> ToolResult {
         let name = call_name(at, &call);
         let tool = call.name.clone();
@@ -71,25 +84,46 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
         } else {
             (None, Some(guard))
         };
-        let result = self
-            .journaled(&name, &name, &call.name, call.arguments, false, issuing)
-            .await;
+        let first = Run {
+            call: &name,
+            step: &name,
+            given: &name,
+            tool: &tool,
+            arguments: call.arguments,
+            approved: false,
+        };
+        let result = self.answered(first, issuing).await;
         let result = match result {
             Ok(result) if result.awaits_decision() => self.decided(&name, &tool, asked).await,
             other => other,
         };
         let result = match result {
-            Ok(result) if result.is_pending() => self.delivered(&name).await,
+            Ok(result) if result.is_pending() => self.delivered(&name, &tool).await,
             other => other,
         };
         drop(lone);
         result.unwrap_or_else(|error| {
+            if error.code() == CANCELLED {
+                // Seen at a durable await: the calls after this one are
+                // refused, as the registry refuses a cancelled caller's.
+                self.cancel.cancel();
+                return self.cancelled_waiting(&tool);
+            }
             ToolError::Unavailable {
                 tool,
                 reason: format!("its durable step failed: {error}"),
             }
             .into()
         })
+    }
+
+    /// The result of a call whose invocation was cancelled while it
+    /// waited for a durable promise (a decision, an answer, a result).
+    pub(crate) fn cancelled_waiting(&self, tool: &str) -> ToolResult {
+        ToolResult::error(format!(
+            "the call to tool `{tool}` was cancelled before it ended: its Restate invocation \
+             was cancelled while the call waited"
+        ))
     }
 
     /// Whether a call of `tool` must not run twice: it is neither
@@ -101,9 +135,16 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
             .is_some_and(|info| !(info.metadata.idempotent || info.metadata.read_only))
     }
 
+    /// Whether `tool` may ask the person ([`asks`](tool_core::ToolMetadata::asks)).
+    fn asks(&self, tool: &str) -> bool {
+        self.registry
+            .info(tool)
+            .is_some_and(|info| info.metadata.asks)
+    }
+
     /// How many durable steps a call of `tool` may take: more than one
-    /// for a tool that must not run twice, may be parked for approval, or
-    /// is `long_running` (its result delivered later).
+    /// for a tool that must not run twice, may be parked for approval,
+    /// asks the person, or is `long_running` (its result delivered later).
     fn steps(&self, tool: &str) -> usize {
         let confirm = self
             .registry
@@ -113,36 +154,84 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
             .registry
             .info(tool)
             .is_some_and(|info| info.metadata.long_running);
-        if confirm || long || self.once(tool) {
+        if confirm || long || self.once(tool) || self.asks(tool) {
             2
         } else {
             1
         }
     }
 
-    /// The call run through the registry in `ctx.run`, under the name
-    /// `given` for its id: in the workflow's conversation, the tool's
+    /// The call run to its result: a tool that asks the person what no
+    /// answer given answers is stopped, the answer waited on (a durable
+    /// promise, `ask.rs`), and the tool run again, from its start, in a
+    /// step of its own, with every answer given so far.
+    pub(crate) async fn answered(
+        &self,
+        first: Run<'_>,
+        mut issuing: Option<MutexGuard<'_, ()>>,
+    ) -> Result<ToolResult, TerminalError> {
+        let asks = self.asks(first.tool);
+        let mut answers = Vec::new();
+        loop {
+            let round = asks.then(|| Round::new(answers.clone()));
+            let step = match answers.len() {
+                0 => first.step.to_owned(),
+                given => format!("{}:answered:{given}", first.step),
+            };
+            let run = Run {
+                step: &step,
+                arguments: first.arguments.clone(),
+                ..first
+            };
+            match self.journaled(run, issuing.take(), round).await? {
+                Ran::Done(result) => return Ok(result),
+                Ran::Asked { asked } => {
+                    if self.cancel.is_cancelled() {
+                        return Ok(self.cancelled_waiting(first.tool));
+                    }
+                    let answer = self
+                        .answer(first.call, first.tool, answers.len(), &asked)
+                        .await?;
+                    answers.push(answer);
+                }
+            }
+        }
+    }
+
+    /// One run of the call in `ctx.run`, under the name `given` for its
+    /// id: in the workflow's conversation, the tool's
     /// [`ToolContext::call_id`] is made from it, and so is the same on
-    /// every attempt, and never another turn's.
+    /// every attempt, and never another turn's. Its token is cancelled if
+    /// the invocation is (`cancel.rs`); with a `round`, its questions are
+    /// answered from it, or end the run.
     async fn journaled(
         &self,
-        step: &str,
-        given: &str,
-        tool: &str,
-        arguments: Value,
-        approved: bool,
+        run: Run<'_>,
         issuing: Option<MutexGuard<'_, ()>>,
-    ) -> Result<ToolResult, TerminalError> {
+        round: Option<Arc<Round>>,
+    ) -> Result<Ran, TerminalError> {
+        let Run {
+            step,
+            given,
+            tool,
+            arguments,
+            approved,
+            ..
+        } = run;
         let invocation =
             Invocation::new(self.restate.invocation_id(), tool, self.restate.headers());
-        let builder = ContextBuilder::from((self.context)(&invocation))
+        let token = self.cancel.child_token();
+        let mut builder = ContextBuilder::from((self.context)(&invocation))
             .conversation(self.restate.key())
-            .call_id(given);
-        let ctx: ToolContext<Ctx> = if approved {
-            builder.approval(ApproveAll).build()
-        } else {
-            builder.build()
-        };
+            .call_id(given)
+            .cancellation(token.clone());
+        if approved {
+            builder = builder.approval(ApproveAll);
+        }
+        if let Some(round) = &round {
+            builder = builder.asker(RoundAsker(Arc::clone(round)));
+        }
+        let ctx: ToolContext<Ctx> = builder.build();
         // Whether this attempt is the first to reach the call: always, for
         // a tool that may run again.
         let first = !self.once(tool) || self.begin(step, tool).await?;
@@ -153,24 +242,46 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
             call_id: step.to_owned(),
             reason: LOST.to_owned(),
         };
-        let mut run = pin!(
-            self.restate
-                .run(move || async move {
-                    if !first {
-                        return Ok(Json(lost.into()));
+        let cancelled = token.clone();
+        let run = self
+            .restate
+            .run(move || async move {
+                if !first {
+                    return Ok(Json(Ran::Done(lost.into())));
+                }
+                let call = registry.call(&ctx, &name, arguments);
+                let ran = match round {
+                    None => Ran::Done(call.await),
+                    Some(round) => tokio::select! {
+                        biased;
+                        result = call => Ran::Done(result),
+                        () = round.asked() => match round.open() {
+                            Some(asked) => Ran::Asked { asked },
+                            None => Ran::Done(ToolResult::error("the tool's question was lost")),
+                        },
+                    },
+                };
+                // Journaled as the step's end, so a replay ends the same.
+                Ok(Json(match ran {
+                    Ran::Done(result) if cancelled.is_cancelled() => {
+                        Ran::Done(cancelled_result(&name, result))
                     }
-                    Ok(Json(registry.call(&ctx, &name, arguments).await))
-                })
-                .name(format!("tool:{tool}:{step}"))
-        );
+                    ran => ran,
+                }))
+            })
+            .name(format!("tool:{tool}:{step}"));
         // Its first poll issues the step's command (and starts the tool).
-        let issued = poll_fn(|cx| Poll::Ready(run.as_mut().poll(cx))).await;
-        drop(issuing);
-        let Json(result) = match issued {
-            Poll::Ready(result) => result,
-            Poll::Pending => run.await,
-        }?;
-        Ok(result)
+        // A cancellation seen while it runs cancels the turn's token: this
+        // call's, and every other's.
+        let Json(ran) = watched(
+            run,
+            || watch(self.restate),
+            watch_window(timeout::longest(self.registry)),
+            &self.cancel,
+            || drop(issuing),
+        )
+        .await?;
+        Ok(ran)
     }
 
     /// Records that the call of a tool that is not
@@ -191,75 +302,5 @@ impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
             .name(format!("begin:{tool}:{step}"))
             .await?;
         Ok(now.load(Ordering::SeqCst))
-    }
-
-    /// A parked call: the decision waited on (a durable promise, which the
-    /// workflow's `approve` handler resolves, from anywhere, after any
-    /// number of restarts), then the call run as decided.
-    async fn decided(
-        &self,
-        name: &str,
-        tool: &str,
-        asked: Value,
-    ) -> Result<ToolResult, TerminalError> {
-        let key = promise_name(name);
-        let Json(decision) = self.restate.promise::<Json<Value>>(&key).await?;
-        let decision = Decision::read(&decision);
-        match decision {
-            Decision::Deny(reason) => Ok(ToolError::Denied {
-                tool: tool.to_owned(),
-                reason,
-            }
-            .into()),
-            Decision::Approve(arguments) => {
-                let arguments = arguments.unwrap_or(asked);
-                // A run of its own, under an id of its own: not the
-                // parked call's, which the registry would find parked.
-                let given = format!("{name}:approved");
-                self.journaled(&given, &given, tool, arguments, true, None)
-                    .await
-            }
-        }
-    }
-}
-
-impl<Ctx: Send + Sync + 'static> Step<'_, Ctx> {
-    /// A call whose result comes later (a `long_running` tool's, which the
-    /// client runs): the result waited on, a durable promise that the
-    /// workflow's `deliver` handler resolves.
-    async fn delivered(&self, name: &str) -> Result<ToolResult, TerminalError> {
-        let key = result_promise_name(name);
-        let Json(result) = self.restate.promise::<Json<ToolResult>>(&key).await?;
-        Ok(result)
-    }
-}
-
-/// The name of the promise a call whose result comes later waits on.
-pub(crate) fn result_promise_name(call: &str) -> String {
-    format!("result:{call}")
-}
-
-/// A person's decision, as the `approve` handler took it.
-enum Decision {
-    /// Run it, with these arguments, or as the model asked.
-    Approve(Option<Value>),
-    /// Do not; the reason is the model's to read.
-    Deny(String),
-}
-
-impl Decision {
-    /// The decision in a promise's value (checked by the `approve`
-    /// handler before it resolved the promise).
-    fn read(value: &Value) -> Self {
-        if value["approve"].as_bool() == Some(true) {
-            Decision::Approve(value.get("arguments").filter(|a| !a.is_null()).cloned())
-        } else {
-            Decision::Deny(
-                value["reason"]
-                    .as_str()
-                    .unwrap_or("a person denied it")
-                    .to_owned(),
-            )
-        }
     }
 }
