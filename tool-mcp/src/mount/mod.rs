@@ -385,6 +385,13 @@ impl Mount {
 
     /// Which of MCP's versions the mount speaks ([`Protocol::Newest`]: the
     /// newest the server offers).
+    ///
+    /// 2026-07-28 sends the client's information and capabilities with
+    /// every request, where 2025-11-25 sent them once: a call costs the
+    /// two sides about 40% more instructions (BENCHMARKS.md, "Mounted
+    /// servers"). [`Protocol::V2025_11_25`] keeps to the older form, for
+    /// a mount that calls a server back to back and needs none of what
+    /// 2026-07-28 adds (its stateless requests, its tasks extension).
     #[must_use]
     pub fn protocol(mut self, protocol: Protocol) -> Self {
         self.protocol = protocol;
