@@ -106,10 +106,16 @@ struct SmallAmountsOnly;
 
 impl ApprovalHook<App> for SmallAmountsOnly {
     async fn approve(&self, request: &ApprovalRequest<'_, App>) -> Approval {
-        match request.arguments["amount"].as_f64() {
-            Some(amount) if amount <= 1000.0 => Approval::Approve,
-            _ => Approval::deny("amounts over 1000 need a person to approve them"),
-        }
+        small_amounts_only(request.arguments)
+    }
+}
+
+/// The rule itself, for a caller that decides outside the registry (the
+/// agent example's loop, approving calls of turns that run on Restate).
+pub(crate) fn small_amounts_only(arguments: &Value) -> Approval {
+    match arguments["amount"].as_f64() {
+        Some(amount) if amount <= 1000.0 => Approval::Approve,
+        _ => Approval::deny("amounts over 1000 need a person to approve them"),
     }
 }
 

@@ -60,9 +60,21 @@ fn the_provider_flag() {
         Err(
             "unknown argument `--verbose`; usage: agent [--provider NAME] [--base-url URL] \
              [--model NAME] [--prompt TEXT] [--timeout-secs N] [--stall-secs N] [--max-requests N] \
-             [--search] [--no-stream] [--help]"
+             [--search] [--no-stream] [--restate] [--help]"
                 .into()
         )
+    );
+    assert_eq!(
+        parse_args(args(&["--restate", "--provider", "gemini"])),
+        Ok(Options {
+            api: Api::Gemini,
+            restate: true,
+            ..Options::default()
+        })
+    );
+    assert_eq!(
+        parse_args(args(&["--restate", "--search"])),
+        Err("`--restate` runs every tool as it is; it does not take `--search`".into())
     );
 }
 

@@ -51,6 +51,8 @@ pub(crate) enum Error {
     Stream(#[from] tool_core::provider::stream::StreamError),
     #[error(transparent)]
     Response(#[from] ParseError),
+    #[error("cannot run the turns on Restate: {0}")]
+    Restate(String),
     /// With the calls made so far, for the application to show.
     #[error(
         "the model was still calling tools after {} requests; stopped there",

@@ -7,6 +7,7 @@
 //! cargo run --example agent -- --provider anthropic  # Anthropic Messages
 //! cargo run --example agent -- --provider gemini     # Gemini generateContent
 //! cargo run --example agent -- --search              # the tools behind a search
+//! cargo run --example agent -- --restate             # each turn a Restate workflow
 //! cargo run --example agent -- --provider vllm --model Qwen/Qwen2.5-1.5B-Instruct
 //! cargo run --example agent -- --help                # every flag
 //! ```
@@ -15,6 +16,11 @@
 //! built-in search tool (`search_tools`) and finds them with it; for
 //! Anthropic they are loaded by the `tool_reference`s the search answers
 //! with, for the others they are shown from the next request on.
+//!
+//! With `--restate` each turn runs as tool-restate's `TurnWorkflow` on a
+//! `restate-server` the example starts (`TOOL_RESTATE_SERVER` names it),
+//! each call a durable step, and the approvals are given through the
+//! workflow's `approve` handler, as from anywhere else (`durable.rs`).
 //!
 //! With the provider's key in the environment (`OPENAI_API_KEY`,
 //! `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`) it talks to the provider;
@@ -46,8 +52,12 @@ use tool_core::{ToolContext, ToolRegistry};
 #[allow(dead_code)]
 pub(crate) mod quickstart;
 
+#[path = "durable.rs"]
+mod durable;
 #[path = "http.rs"]
 mod http;
+#[path = "node.rs"]
+mod node;
 #[path = "options.rs"]
 mod options;
 pub(crate) use options::{Api, Options, parse_args};
@@ -86,6 +96,8 @@ pub(crate) struct Endpoint {
     timeout: Duration,
     /// More model requests than this and the loop stops.
     max_requests: usize,
+    /// Where each turn runs when not in this process (`--restate`).
+    restate: Option<Arc<durable::Turns>>,
 }
 
 impl Endpoint {
@@ -117,6 +129,7 @@ impl Endpoint {
             stall: options.stall,
             timeout: options.timeout,
             max_requests: options.max_requests,
+            restate: None,
         })
     }
 
@@ -139,6 +152,7 @@ impl Endpoint {
             stall: streaming::STALL,
             timeout: options::TIMEOUT,
             max_requests: MAX_REQUESTS,
+            restate: None,
         }
     }
 
@@ -161,6 +175,12 @@ impl Endpoint {
     /// The same endpoint printing each streamed turn as it comes.
     pub(crate) fn printing(mut self) -> Endpoint {
         self.print = true;
+        self
+    }
+
+    /// The same endpoint running each turn on Restate, as `turns` do.
+    pub(crate) fn on_restate(mut self, turns: durable::Turns) -> Endpoint {
+        self.restate = Some(Arc::new(turns));
         self
     }
 
@@ -365,7 +385,14 @@ async fn run_listed<Ctx: Send + Sync + 'static>(
             (None, false) => provider.definitions(&**registry)?,
         };
         let body = endpoint.body(&conversation, tools.as_json());
-        let turn = if endpoint.stream {
+        let turn = if let Some(turns) = &endpoint.restate {
+            let response = if endpoint.stream {
+                streamed_response(endpoint, &client, &body).await?
+            } else {
+                endpoint.post(&client, &body).await?
+            };
+            turns.run(provider, &response, registry).await?
+        } else if endpoint.stream {
             streamed_turn(endpoint, &client, &body, registry, ctx, shown.as_ref()).await?
         } else {
             let response = endpoint.post(&client, &body).await?;
@@ -422,12 +449,7 @@ async fn streamed_turn<Ctx: Send + Sync + 'static>(
         }
     };
     if let Some(view) = view {
-        let mut reader = provider.stream_reader();
-        endpoint
-            .post_streamed(client, body, &mut |bytes| reader.feed(bytes), &show)
-            .await?;
-        show(&StreamEvent::Done);
-        let response = reader.finish()?;
+        let response = streamed_response(endpoint, client, body).await?;
         return Ok(provider.respond_in(view, ctx, &response).await?);
     }
     let mut turn = StreamedTurn::new(provider, Arc::clone(registry), ctx.clone());
@@ -437,6 +459,26 @@ async fn streamed_turn<Ctx: Send + Sync + 'static>(
     // Gemini's stream has no last event: its end is the body's.
     show(&StreamEvent::Done);
     Ok(turn.finish().await?)
+}
+
+/// A response streamed, shown as it comes and read whole: its calls run
+/// once it has ended.
+async fn streamed_response(
+    endpoint: &Endpoint,
+    client: &reqwest::Client,
+    body: &Value,
+) -> Result<Value, Error> {
+    let show = |event: &StreamEvent| {
+        if endpoint.print {
+            streaming::print_event(event);
+        }
+    };
+    let mut reader = endpoint.provider.stream_reader();
+    endpoint
+        .post_streamed(client, body, &mut |bytes| reader.feed(bytes), &show)
+        .await?;
+    show(&StreamEvent::Done);
+    Ok(reader.finish()?)
 }
 
 #[tokio::main]
@@ -473,6 +515,20 @@ async fn main() -> ExitCode {
         endpoint.whole()
     } else {
         endpoint.printing()
+    };
+    let endpoint = if options.restate {
+        match durable::Turns::start(&endpoint).await {
+            Ok(turns) => {
+                println!("each turn runs on Restate: POST {}", turns.url());
+                endpoint.on_restate(turns)
+            }
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        endpoint
     };
     let question = options.prompt.as_str();
     println!("POST {}\nuser   {question}", endpoint.url());

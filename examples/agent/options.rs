@@ -157,6 +157,8 @@ pub(crate) struct Options {
     pub(crate) stall: Duration,
     /// More model requests than this and the loop stops (`--max-requests`).
     pub(crate) max_requests: usize,
+    /// Each turn a Restate workflow (`--restate`).
+    pub(crate) restate: bool,
     /// `--help`: print the usage and stop.
     pub(crate) help: bool,
 }
@@ -174,6 +176,7 @@ impl Default for Options {
             timeout: TIMEOUT,
             stall: super::streaming::STALL,
             max_requests: super::MAX_REQUESTS,
+            restate: false,
             help: false,
         }
     }
@@ -190,7 +193,7 @@ impl Options {
 /// The usage line, which an unknown argument is answered with.
 pub(crate) const USAGE: &str = "usage: agent [--provider NAME] [--base-url URL] [--model NAME] \
      [--prompt TEXT] [--timeout-secs N] [--stall-secs N] [--max-requests N] \
-     [--search] [--no-stream] [--help]";
+     [--search] [--no-stream] [--restate] [--help]";
 
 /// What `--help` prints.
 pub(crate) const HELP: &str = "\
@@ -212,6 +215,9 @@ Runs the quickstart's tools in a whole agent loop over HTTP.
   --max-requests N    requests to the model before the loop gives up (10)
   --search            the tools wait behind the built-in search tool
   --no-stream         read each response whole
+  --restate           run each turn as a Restate workflow, on a restate-server
+                      it starts ($TOOL_RESTATE_SERVER), approvals given
+                      through the workflow
   --help              print this
 
 With no key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) and no base
@@ -219,7 +225,7 @@ URL, a scripted model on 127.0.0.1 answers.
 ";
 
 /// Reads `--provider NAME` or `--provider=NAME` (OpenAI when absent),
-/// `--search`, `--no-stream`, and the settings of [`HELP`], each as
+/// `--search`, `--no-stream`, `--restate`, and the settings of [`HELP`], each as
 /// `--name VALUE` or `--name=VALUE`.
 pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
     let mut options = Options::default();
@@ -228,6 +234,7 @@ pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Optio
         match arg.as_str() {
             "--search" => options.search = true,
             "--no-stream" => options.whole = true,
+            "--restate" => options.restate = true,
             "--help" | "-h" => options.help = true,
             _ => {
                 let (flag, inline) = match arg.split_once('=') {
@@ -277,6 +284,9 @@ pub(crate) fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Optio
                 }
             }
         }
+    }
+    if options.restate && options.search {
+        return Err("`--restate` runs every tool as it is; it does not take `--search`".into());
     }
     Ok(options)
 }

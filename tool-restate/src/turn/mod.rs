@@ -7,9 +7,13 @@ mod step;
 mod wait;
 mod workflow;
 
+use std::future::Future;
 use std::sync::Arc;
 
+use restate_sdk::endpoint::Endpoint;
+use restate_sdk::http_server::HttpServer;
 use restate_sdk::service::ServiceDefinition;
+use tokio::net::TcpListener;
 use tool_core::{ToolContext, ToolRegistry};
 
 use crate::definition::DefinitionError;
@@ -60,6 +64,8 @@ const DEFAULT_NAME: &str = "Turn";
 ///   restarts of the worker and of Restate, until someone calls
 ///   `POST <ingress>/Turn/<turn id>/approve` with
 ///   `{"call": "<provider's call id>", "approve": true, "arguments": {..}}`
+///   (for a call the provider gave no id, as Gemini often does, its place
+///   in the response: `"#0"`, `"#1"`, ...)
 ///   (the arguments edited, or left out to run it as the model asked) or
 ///   `{"call": "..", "approve": false, "reason": ".."}`. The call then runs
 ///   (the hook not asked again) or is denied, and the turn goes on.
@@ -186,5 +192,29 @@ impl<Ctx: Send + Sync + 'static> TurnWorkflow<Ctx> {
             name,
         } = &self.served;
         workflow::definition(name, registry, context)
+    }
+
+    /// Serves the workflow alone on `listener` (HTTP/2 without TLS, as
+    /// Restate calls a deployment) until `shutdown` completes, then lets
+    /// the invocations under way end (up to 10 seconds), as
+    /// [`RestateService::serve`](crate::RestateService::serve) serves the
+    /// tools. Register its address with Restate (`POST /deployments` on
+    /// the admin API) for turns to run on it; to serve it beside the
+    /// tools' service, bind both [`definition`](TurnWorkflow::definition)s
+    /// to one endpoint instead.
+    ///
+    /// # Errors
+    ///
+    /// As [`definition`](TurnWorkflow::definition); nothing is served then.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), DefinitionError> {
+        let endpoint = Endpoint::builder().bind(self.definition()?).build();
+        HttpServer::new(endpoint)
+            .serve_with_cancel(listener, shutdown)
+            .await;
+        Ok(())
     }
 }
