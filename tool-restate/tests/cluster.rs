@@ -13,7 +13,6 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use restate_sdk::service::ServiceDefinition;
 use serde_json::json;
@@ -81,31 +80,6 @@ fn services(port: &str, counter: &str) -> Vec<ServiceDefinition> {
     vec![service.definition().expect("a service")]
 }
 
-/// Waits until `counter` has seen `effects` side effects.
-async fn wait_effects(counter: &Counter, effects: usize) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while counter.hits().len() < effects {
-        assert!(
-            Instant::now() < deadline,
-            "{effects} side effects not seen in 120 s"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
-fn report(what: &str, load: &Load) {
-    println!(
-        "{what}: {} calls in {:.1} s ({:.0}/s), p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms, sent again {}",
-        load.answers.len(),
-        load.elapsed.as_secs_f64(),
-        load.rate(),
-        load.latency(0.5),
-        load.latency(0.99),
-        load.latency(1.0),
-        load.retries
-    );
-}
-
 async fn node_killed() {
     let mut cluster = Cluster::start("cluster-node", 3).await;
     let counter = Counter::start(|_| {});
@@ -129,10 +103,10 @@ async fn node_killed() {
         )
         .await
     });
-    wait_effects(&counter, warm + CALLS / 4).await;
+    counter.wait_for(warm + CALLS / 4, |_| true).await;
     cluster.kill(1);
     let load = run.await.expect("the load");
-    report("one of three nodes killed", &load);
+    load.report("one of three nodes killed", "calls");
     let (again, _) = check(&load, &counter, warm);
     println!("keys reached twice: {}", again.len());
     // The worker lived, but a call's attempt is driven by the node that
@@ -200,10 +174,10 @@ async fn worker_killed() {
         )
         .await
     });
-    wait_effects(&counter, warm + CALLS / 4).await;
+    counter.wait_for(warm + CALLS / 4, |_| true).await;
     workers[1].kill();
     let load = run.await.expect("the load");
-    report("one of three workers killed", &load);
+    load.report("one of three workers killed", "calls");
     let (again, served) = check(&load, &counter, warm);
     println!(
         "calls answered per worker: {served:?}; connections per worker: {:?}; keys reached twice: {}",

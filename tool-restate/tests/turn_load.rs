@@ -22,7 +22,6 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use restate_sdk::service::ServiceDefinition;
 use serde_json::{Value, json};
@@ -174,73 +173,12 @@ fn hits_of<'a>(
         .collect()
 }
 
-/// Waits until `counter` has seen `reserved` reservations of the load's
+/// Whether `key` is the counter's key of a reservation of the load's
 /// items (those of items `0..TURNS`).
-async fn wait_reserved(counter: &Counter, reserved: usize) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let seen = || {
-        counter
-            .hits()
-            .keys()
-            .filter(|key| {
-                key.strip_prefix("reserve.item-")
-                    .and_then(|rest| rest.split('.').next()?.parse::<usize>().ok())
-                    .is_some_and(|item| item < TURNS)
-            })
-            .count()
-    };
-    while seen() < reserved {
-        assert!(
-            Instant::now() < deadline,
-            "{reserved} reservations not seen in 120 s"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
-/// Waits until a turn runs through each of `ingresses`: `/health`
-/// answers long before partitions have leaders, and a node learns of the
-/// workflow registered through another a moment later. Each attempt is
-/// a turn of its own (a workflow's key runs once), of an item not the
-/// load's.
-async fn wait_serving(ingresses: &[String]) {
-    let http = reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
-        .build()
-        .expect("an HTTP client");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut attempt = TURNS;
-    for ingress in ingresses {
-        loop {
-            attempt += 1;
-            let reply = http
-                .post(format!("{ingress}/Turn/warm-{attempt}/run"))
-                .json(&turn(attempt))
-                .send()
-                .await;
-            if reply.is_ok_and(|reply| reply.status().is_success()) {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no turn through {ingress} in 60 s"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    }
-}
-
-fn report(what: &str, load: &Load) {
-    println!(
-        "{what}: {} turns in {:.1} s ({:.0}/s), p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms, sent again {}",
-        load.answers.len(),
-        load.elapsed.as_secs_f64(),
-        load.rate(),
-        load.latency(0.5),
-        load.latency(0.99),
-        load.latency(1.0),
-        load.retries
-    );
+fn reserved(key: &str) -> bool {
+    key.strip_prefix("reserve.item-")
+        .and_then(|rest| rest.split('.').next()?.parse::<usize>().ok())
+        .is_some_and(|item| item < TURNS)
 }
 
 /// What the load's turns did, beside what [`check`] asserts.
@@ -313,10 +251,10 @@ async fn worker_killed() {
     let run = tokio::spawn(async move {
         load::run_turns(&ingresses, "Turn", "worker", TURNS, CONCURRENT, turn).await
     });
-    wait_reserved(&counter, TURNS / 4).await;
+    counter.wait_for(TURNS / 4, reserved).await;
     assert!(workers[1].kill(), "the worker had died");
     let load = run.await.expect("the load");
-    report("one of three workers killed", &load);
+    load.report("one of three workers killed", "turns");
     let checked = check(&load, &counter);
     let connections = proxy.connections();
     println!(
@@ -336,16 +274,20 @@ async fn node_killed() {
     let counter = Counter::start(|_| {});
     let (_workers, proxy) = workers(&counter).await;
     cluster.register(&proxy.uri()).await;
+    // A turn of its own through each node, each attempt keyed anew (a
+    // workflow's key runs once), of an item not the load's.
+    cluster
+        .wait_serving_each(|n| (format!("Turn/warm-{n}/run"), turn(TURNS + n)))
+        .await;
     let ingresses = cluster.ingresses();
-    wait_serving(&ingresses).await;
 
     let run = tokio::spawn(async move {
         load::run_turns(&ingresses, "Turn", "node", TURNS, CONCURRENT, turn).await
     });
-    wait_reserved(&counter, TURNS / 4).await;
+    counter.wait_for(TURNS / 4, reserved).await;
     cluster.kill(1);
     let load = run.await.expect("the load");
-    report("one of three nodes killed", &load);
+    load.report("one of three nodes killed", "turns");
     let checked = check(&load, &counter);
     println!(
         "reserved again: {}; emails lost: {:?}",

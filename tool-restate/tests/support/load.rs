@@ -29,6 +29,20 @@ impl Load {
         self.answers.len() as f64 / self.elapsed.as_secs_f64()
     }
 
+    /// Prints how it went, under `what`, counting `unit`s (calls, turns).
+    pub fn report(&self, what: &str, unit: &str) {
+        println!(
+            "{what}: {} {unit} in {:.1} s ({:.0}/s), p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms, sent again {}",
+            self.answers.len(),
+            self.elapsed.as_secs_f64(),
+            self.rate(),
+            self.latency(0.5),
+            self.latency(0.99),
+            self.latency(1.0),
+            self.retries
+        );
+    }
+
     /// The `q` quantile of the latencies (0.5, 0.99), in ms.
     pub fn latency(&self, q: f64) -> f64 {
         let mut sorted = self.latencies.clone();
