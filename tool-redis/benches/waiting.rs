@@ -293,19 +293,10 @@ async fn measure() {
         table.push(format!(
             "Median of {ROUNDS} paired rounds of {CALLS} calls, each round running every variant in a turning order. {} Command: `cargo bench -p tool-redis --bench waiting -- --write`, at `{}`, {}.",
             table::machine(),
-            shell("git", &["rev-parse", "--short", "HEAD"]),
-            shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+            table::shell("git", &["rev-parse", "--short", "HEAD"]),
+            table::shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
         ));
         let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
         table::write_table(&benchmarks, "store-waiting-table", &table.join("\n"));
     }
-}
-
-/// What a command prints, trimmed; empty if it cannot run.
-fn shell(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program)
-        .args(args)
-        .output()
-        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_default()
 }

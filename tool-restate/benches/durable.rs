@@ -5,14 +5,15 @@
 //! (restate-server's, Redis's) per call. Then calls per second through one
 //! restate-server node, 8 at a time, and how they grow from one worker
 //! process to three (behind one address, the one deployment Restate knows).
+//! Last, turns per second on one node (`durable/turns.rs`): a turn of
+//! three calls as the turn's workflow, 8 at a time, beside the same turn
+//! run in process with `Provider::respond`.
 //!
 //! Run with `cargo bench -p tool-restate --bench durable` after
 //! `scripts/test` has installed restate-server and Redis (or with
 //! `TOOL_RESTATE_SERVER` and `TOOL_REDIS_SERVER` naming them); add
 //! `-- --write` to put the table into BENCHMARKS.md.
 
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -34,9 +35,11 @@ mod redis_server;
 mod server;
 #[path = "../../benches/support/table.rs"]
 mod table;
-
-/// Set in a worker process: `<port> <service name>`.
-const WORKER: &str = "TOOL_RESTATE_BENCH_WORKER";
+#[path = "durable/turns.rs"]
+mod turns;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../tests/support/worker.rs"]
+mod worker;
 const ROUNDS: usize = 9;
 const CALLS: usize = 100;
 /// How many times more plain calls a round makes.
@@ -70,7 +73,8 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
-    if let Ok(worker) = std::env::var(WORKER) {
+    // A worker process is told `<port> <service name>`.
+    if let Ok(worker) = std::env::var(worker::WORKER) {
         let (port, name) = worker.split_once(' ').expect("<port> <name>");
         runtime.block_on(serve(port.parse().expect("a port"), name));
         return;
@@ -89,34 +93,6 @@ async fn serve(port: u16, name: &str) {
         .serve(listener, std::future::pending())
         .await
         .expect("served");
-}
-
-/// A worker process serving `add` as `name`.
-struct Worker(Child, u16);
-
-impl Worker {
-    fn start(name: &str) -> Self {
-        let port = server::free_port();
-        let child = Command::new(std::env::current_exe().expect("this binary"))
-            .env(WORKER, format!("{port} {name}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("a worker");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "a worker did not listen");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Worker(child, port)
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// The CPU time process `pid` has spent so far, every thread's, from
@@ -320,11 +296,11 @@ async fn measure() {
     // Calls per second on one node, 8 at a time, through one worker and
     // through three (two services, so that both are measured on the same
     // node in turn).
-    let one = vec![Worker::start("One")];
-    let three: Vec<Worker> = (0..3).map(|_| Worker::start("Three")).collect();
+    let one = vec![worker::Worker::started("One")];
+    let three: Vec<worker::Worker> = (0..3).map(|_| worker::Worker::started("Three")).collect();
     let proxies = [
-        proxy::Proxy::start(one.iter().map(|worker| worker.1).collect()).await,
-        proxy::Proxy::start(three.iter().map(|worker| worker.1).collect()).await,
+        proxy::Proxy::start(one.iter().map(worker::Worker::port).collect()).await,
+        proxy::Proxy::start(three.iter().map(worker::Worker::port).collect()).await,
     ];
     for proxy in &proxies {
         restate.register(&proxy.uri()).await;
@@ -336,7 +312,7 @@ async fn measure() {
             let which = (turn + round) % 2;
             let workers: Vec<String> = groups[which]
                 .iter()
-                .map(|worker| worker.0.id().to_string())
+                .filter_map(|worker| worker.pid().map(|pid| pid.to_string()))
                 .collect();
             let before_workers: Duration = workers.iter().map(|pid| cpu(pid)).sum();
             let before_server = cpu(&restate_pid);
@@ -399,27 +375,21 @@ async fn measure() {
         connections.join(" and ")
     );
     println!("{summary}");
+    let turns = turns::measure(&restate, &restate_pid).await;
     if std::env::args().any(|arg| arg == "--write") {
         lines.push(String::new());
         lines.push(summary);
         lines.push(String::new());
+        lines.extend(turns);
+        lines.push(String::new());
         lines.push(format!(
-            "Medians (min–max) of {ROUNDS} paired rounds of {CALLS} sequential calls ({} plain ones), each round running every variant in a turning order, and of {LOAD_ROUNDS} paired rounds of the load; a warm-up round before each is not kept. Everything (client, workers, restate-server 1.7.12, Redis) on the same cores. {} Command: `cargo bench -p tool-restate --bench durable -- --write`, at `{}`, {}.",
+            "Medians (min–max) of {ROUNDS} paired rounds of {CALLS} sequential calls ({} plain ones), each round running every variant in a turning order, and of {LOAD_ROUNDS} paired rounds of each load (the calls', the turns'); a warm-up round before each is not kept. Everything (client, workers, restate-server 1.7.12, Redis) on the same cores. {} Command: `cargo bench -p tool-restate --bench durable -- --write`, at `{}`, {}.",
             CALLS * PLAIN,
             table::machine(),
-            shell("git", &["rev-parse", "--short", "HEAD"]),
-            shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+            table::shell("git", &["rev-parse", "--short", "HEAD"]),
+            table::shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
         ));
         let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
         table::write_table(&benchmarks, "restate-durable-table", &lines.join("\n"));
     }
-}
-
-/// What a command prints, trimmed; empty if it cannot run.
-fn shell(program: &str, args: &[&str]) -> String {
-    Command::new(program)
-        .args(args)
-        .output()
-        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_default()
 }
