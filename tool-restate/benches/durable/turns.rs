@@ -18,9 +18,9 @@ use tool_restate::TurnWorkflow;
 use super::{Add, CONCURRENT, LOAD_ROUNDS, cpu, figure, load, range, server, table};
 
 /// Turns a round runs through Restate.
-const TURNS: usize = 250;
+const TURNS: usize = 500;
 /// How many times more turns a round runs in this process.
-const PLAIN: usize = 20;
+const PLAIN: usize = 100;
 /// Calls in a turn.
 const CALLS: usize = 3;
 
