@@ -1,7 +1,7 @@
 //! The worker processes a test starts: the test's own binary, started
-//! again with [`WORKER`] set to `<port> <what it reaches>` (a counter's
-//! URL), which its `main` reads to serve instead of testing
-//! (`harness::main`). Each worker keeps its port, so that one killed
+//! again with [`WORKER`] set to `<port> <what it is told>` (a test's
+//! worker, the counter's URL; the benchmark's, its service's name), which
+//! its `main` reads to serve instead of testing (`harness::main`). Each worker keeps its port, so that one killed
 //! (SIGKILL) and started again is the same deployment to Restate; it is
 //! killed with the test.
 
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::server::free_port;
 
-/// Set in a worker process: `<port> <what it reaches>`.
+/// Set in a worker process: `<port> <what it is told>`.
 pub const WORKER: &str = "TOOL_RESTATE_TEST_WORKER";
 
 /// A worker process on a port of its own.
@@ -49,18 +49,18 @@ impl Worker {
         }
     }
 
-    /// A worker started, reaching `reach`.
-    pub fn started(reach: &str) -> Self {
+    /// A worker started, told `told`.
+    pub fn started(told: &str) -> Self {
         let worker = Worker::new();
-        worker.start(reach);
+        worker.start(told);
         worker
     }
 
-    /// Starts the worker (again) on its port, telling it `reach`, and
+    /// Starts the worker (again) on its port, telling it `told`, and
     /// waits until it listens.
-    pub fn start(&self, reach: &str) {
+    pub fn start(&self, told: &str) {
         let child = Command::new(std::env::current_exe().expect("this binary"))
-            .env(WORKER, format!("{} {reach}", self.port))
+            .env(WORKER, format!("{} {told}", self.port))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .spawn()
