@@ -21,6 +21,8 @@ use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_redis::RedisStore;
 use tool_restate::RestateService;
 
+#[path = "../../benches/support/cpu.rs"]
+mod cpu;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../tests/support/load.rs"]
 mod load;
@@ -93,23 +95,6 @@ async fn serve(port: u16, name: &str) {
         .serve(listener, std::future::pending())
         .await
         .expect("served");
-}
-
-/// The CPU time process `pid` has spent so far, every thread's, from
-/// /proc (the first field of each thread's `schedstat`, in ns).
-fn cpu(pid: &str) -> Duration {
-    let mut total = 0;
-    if let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) {
-        for thread in threads.flatten() {
-            let stat = std::fs::read_to_string(thread.path().join("schedstat")).unwrap_or_default();
-            total += stat
-                .split_whitespace()
-                .next()
-                .and_then(|ns| ns.parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
-    Duration::from_nanos(total)
 }
 
 /// The process listening on loopback `port`, found through /proc (the
@@ -195,7 +180,7 @@ async fn measure() {
             };
             // A plain call takes under a µs: enough of them to be timed.
             let calls = if which == 0 { CALLS * PLAIN } else { CALLS };
-            let (start, own, server) = (Instant::now(), cpu("self"), cpu(server_pid));
+            let (start, own, server) = (Instant::now(), cpu::of("self"), cpu::of(server_pid));
             for _ in 0..calls {
                 n += 1;
                 let args = json!({"a": n, "b": 1});
@@ -235,11 +220,11 @@ async fn measure() {
             if round > 0 {
                 rounds[which].push([
                     per(start.elapsed()),
-                    per(cpu("self") - own),
+                    per(cpu::of("self") - own),
                     if server_pid.is_empty() {
                         0.0
                     } else {
-                        per(cpu(server_pid) - server)
+                        per(cpu::of(server_pid) - server)
                     },
                 ]);
             }
@@ -314,8 +299,8 @@ async fn measure() {
                 .iter()
                 .filter_map(|worker| worker.pid().map(|pid| pid.to_string()))
                 .collect();
-            let before_workers: Duration = workers.iter().map(|pid| cpu(pid)).sum();
-            let before_server = cpu(&restate_pid);
+            let before_workers: Duration = workers.iter().map(|pid| cpu::of(pid)).sum();
+            let before_server = cpu::of(&restate_pid);
             let path = ["One/add", "Three/add"][which];
             let load = load::run(
                 std::slice::from_ref(&ingress),
@@ -331,14 +316,14 @@ async fn measure() {
                 "a call failed"
             );
             let per = |time: Duration| time.as_secs_f64() * 1e6 / LOAD_CALLS as f64;
-            let after_workers: Duration = workers.iter().map(|pid| cpu(pid)).sum();
+            let after_workers: Duration = workers.iter().map(|pid| cpu::of(pid)).sum();
             if round > 0 {
                 loads[which].push([
                     load.rate(),
                     load.latency(0.5),
                     load.latency(0.99),
                     per(after_workers - before_workers),
-                    per(cpu(&restate_pid) - before_server),
+                    per(cpu::of(&restate_pid) - before_server),
                 ]);
             }
         }

@@ -96,7 +96,7 @@ pub(crate) async fn measure(restate: &server::Server, restate_pid: &str) -> Vec<
     for round in 0..=LOAD_ROUNDS {
         for turn in 0..2 {
             let which = (turn + round) % 2;
-            let (own, server) = (cpu("self"), cpu(restate_pid));
+            let (own, server) = (cpu::of("self"), cpu::of(restate_pid));
             let (count, figures) = if which == 0 {
                 let started = Instant::now();
                 in_process(&registry, &response).await;
@@ -129,8 +129,8 @@ pub(crate) async fn measure(restate: &server::Server, restate_pid: &str) -> Vec<
                     rate,
                     p50,
                     p99,
-                    per(cpu("self") - own),
-                    per(cpu(restate_pid) - server),
+                    per(cpu::of("self") - own),
+                    per(cpu::of(restate_pid) - server),
                 ]);
             }
         }
