@@ -1,6 +1,6 @@
 //! What the benchmarks that write their own table in BENCHMARKS.md share:
-//! the machine, as every table says it, and the table put between its
-//! markers.
+//! the machine, as every table says it, what a command prints (the commit
+//! and the date a table says), and the table put between its markers.
 
 use std::path::Path;
 
@@ -26,12 +26,17 @@ pub(crate) fn machine() -> String {
         })
         .unwrap_or_else(|| "unknown CPU".to_owned());
     let cores = std::thread::available_parallelism().map_or(0, usize::from);
-    let rustc = std::process::Command::new("rustc")
-        .arg("--version")
+    let rustc = shell("rustc", &["--version"]);
+    format!("Machine: {cores} cores ({model}), {rustc}.")
+}
+
+/// What a command prints, trimmed; empty if it cannot run.
+pub(crate) fn shell(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
         .output()
         .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_default();
-    format!("Machine: {cores} cores ({model}), {rustc}.")
+        .unwrap_or_default()
 }
 
 /// Puts `table` between `<!-- marker:start -->` and `<!-- marker:end -->`

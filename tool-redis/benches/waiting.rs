@@ -23,6 +23,8 @@ use tool_core::store::{MemoryStore, Store, StoreError, Watch, When};
 use tool_core::{BoxFuture, ToolContext, ToolRegistry, ToolResult, tool};
 use tool_redis::RedisStore;
 
+#[path = "../../benches/support/cpu.rs"]
+mod cpu;
 #[allow(dead_code)]
 #[path = "../tests/support/server.rs"]
 mod server;
@@ -94,23 +96,6 @@ async fn waiting_call(registry: &ToolRegistry, ctx: &ToolContext, n: usize) {
         .expect("delivered");
     let result = registry.pending().wait(&id).await.expect("a result");
     assert_eq!(result.model_text(), "notes.txt");
-}
-
-/// This process's CPU time so far, every thread's, in nanoseconds from
-/// /proc (the first field of each thread's `schedstat`).
-fn cpu() -> Duration {
-    let mut total = 0;
-    if let Ok(threads) = std::fs::read_dir("/proc/self/task") {
-        for thread in threads.flatten() {
-            let stat = std::fs::read_to_string(thread.path().join("schedstat")).unwrap_or_default();
-            total += stat
-                .split_whitespace()
-                .next()
-                .and_then(|ns| ns.parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
-    Duration::from_nanos(total)
 }
 
 fn info(port_url: &str, section: &str) -> String {
@@ -194,13 +179,13 @@ async fn measure() {
         for turn in 0..variants.len() {
             let which = (turn + round) % variants.len();
             let registry = &variants[which].1;
-            let (start, cpu_start) = (Instant::now(), cpu());
+            let (start, cpu_start) = (Instant::now(), cpu::of("self"));
             for _ in 0..CALLS {
                 waiting_call(registry, &ctx, n).await;
                 n += 1;
             }
             wall[which].push(start.elapsed().as_secs_f64() * 1e6 / CALLS as f64);
-            cpu_time[which].push((cpu() - cpu_start).as_secs_f64() * 1e6 / CALLS as f64);
+            cpu_time[which].push((cpu::of("self") - cpu_start).as_secs_f64() * 1e6 / CALLS as f64);
         }
     }
     let base = table::median(wall[0].clone());
@@ -293,19 +278,10 @@ async fn measure() {
         table.push(format!(
             "Median of {ROUNDS} paired rounds of {CALLS} calls, each round running every variant in a turning order. {} Command: `cargo bench -p tool-redis --bench waiting -- --write`, at `{}`, {}.",
             table::machine(),
-            shell("git", &["rev-parse", "--short", "HEAD"]),
-            shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+            table::shell("git", &["rev-parse", "--short", "HEAD"]),
+            table::shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
         ));
         let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
         table::write_table(&benchmarks, "store-waiting-table", &table.join("\n"));
     }
-}
-
-/// What a command prints, trimmed; empty if it cannot run.
-fn shell(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program)
-        .args(args)
-        .output()
-        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_default()
 }

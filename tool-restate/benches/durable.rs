@@ -5,14 +5,15 @@
 //! (restate-server's, Redis's) per call. Then calls per second through one
 //! restate-server node, 8 at a time, and how they grow from one worker
 //! process to three (behind one address, the one deployment Restate knows).
+//! Last, turns per second on one node (`durable/turns.rs`): a turn of
+//! three calls as the turn's workflow, 8 at a time, beside the same turn
+//! run in process with `Provider::respond`.
 //!
 //! Run with `cargo bench -p tool-restate --bench durable` after
 //! `scripts/test` has installed restate-server and Redis (or with
 //! `TOOL_RESTATE_SERVER` and `TOOL_REDIS_SERVER` naming them); add
 //! `-- --write` to put the table into BENCHMARKS.md.
 
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -20,6 +21,8 @@ use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_redis::RedisStore;
 use tool_restate::RestateService;
 
+#[path = "../../benches/support/cpu.rs"]
+mod cpu;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../tests/support/load.rs"]
 mod load;
@@ -34,9 +37,11 @@ mod redis_server;
 mod server;
 #[path = "../../benches/support/table.rs"]
 mod table;
-
-/// Set in a worker process: `<port> <service name>`.
-const WORKER: &str = "TOOL_RESTATE_BENCH_WORKER";
+#[path = "durable/turns.rs"]
+mod turns;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../tests/support/worker.rs"]
+mod worker;
 const ROUNDS: usize = 9;
 const CALLS: usize = 100;
 /// How many times more plain calls a round makes.
@@ -70,7 +75,8 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
-    if let Ok(worker) = std::env::var(WORKER) {
+    // A worker process is told `<port> <service name>`.
+    if let Ok(worker) = std::env::var(worker::WORKER) {
         let (port, name) = worker.split_once(' ').expect("<port> <name>");
         runtime.block_on(serve(port.parse().expect("a port"), name));
         return;
@@ -89,51 +95,6 @@ async fn serve(port: u16, name: &str) {
         .serve(listener, std::future::pending())
         .await
         .expect("served");
-}
-
-/// A worker process serving `add` as `name`.
-struct Worker(Child, u16);
-
-impl Worker {
-    fn start(name: &str) -> Self {
-        let port = server::free_port();
-        let child = Command::new(std::env::current_exe().expect("this binary"))
-            .env(WORKER, format!("{port} {name}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("a worker");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "a worker did not listen");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Worker(child, port)
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The CPU time process `pid` has spent so far, every thread's, from
-/// /proc (the first field of each thread's `schedstat`, in ns).
-fn cpu(pid: &str) -> Duration {
-    let mut total = 0;
-    if let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) {
-        for thread in threads.flatten() {
-            let stat = std::fs::read_to_string(thread.path().join("schedstat")).unwrap_or_default();
-            total += stat
-                .split_whitespace()
-                .next()
-                .and_then(|ns| ns.parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
-    Duration::from_nanos(total)
 }
 
 /// The process listening on loopback `port`, found through /proc (the
@@ -219,7 +180,7 @@ async fn measure() {
             };
             // A plain call takes under a µs: enough of them to be timed.
             let calls = if which == 0 { CALLS * PLAIN } else { CALLS };
-            let (start, own, server) = (Instant::now(), cpu("self"), cpu(server_pid));
+            let (start, own, server) = (Instant::now(), cpu::of("self"), cpu::of(server_pid));
             for _ in 0..calls {
                 n += 1;
                 let args = json!({"a": n, "b": 1});
@@ -259,11 +220,11 @@ async fn measure() {
             if round > 0 {
                 rounds[which].push([
                     per(start.elapsed()),
-                    per(cpu("self") - own),
+                    per(cpu::of("self") - own),
                     if server_pid.is_empty() {
                         0.0
                     } else {
-                        per(cpu(server_pid) - server)
+                        per(cpu::of(server_pid) - server)
                     },
                 ]);
             }
@@ -320,11 +281,11 @@ async fn measure() {
     // Calls per second on one node, 8 at a time, through one worker and
     // through three (two services, so that both are measured on the same
     // node in turn).
-    let one = vec![Worker::start("One")];
-    let three: Vec<Worker> = (0..3).map(|_| Worker::start("Three")).collect();
+    let one = vec![worker::Worker::started("One")];
+    let three: Vec<worker::Worker> = (0..3).map(|_| worker::Worker::started("Three")).collect();
     let proxies = [
-        proxy::Proxy::start(one.iter().map(|worker| worker.1).collect()).await,
-        proxy::Proxy::start(three.iter().map(|worker| worker.1).collect()).await,
+        proxy::Proxy::start(one.iter().map(worker::Worker::port).collect()).await,
+        proxy::Proxy::start(three.iter().map(worker::Worker::port).collect()).await,
     ];
     for proxy in &proxies {
         restate.register(&proxy.uri()).await;
@@ -336,10 +297,10 @@ async fn measure() {
             let which = (turn + round) % 2;
             let workers: Vec<String> = groups[which]
                 .iter()
-                .map(|worker| worker.0.id().to_string())
+                .filter_map(|worker| worker.pid().map(|pid| pid.to_string()))
                 .collect();
-            let before_workers: Duration = workers.iter().map(|pid| cpu(pid)).sum();
-            let before_server = cpu(&restate_pid);
+            let before_workers: Duration = workers.iter().map(|pid| cpu::of(pid)).sum();
+            let before_server = cpu::of(&restate_pid);
             let path = ["One/add", "Three/add"][which];
             let load = load::run(
                 std::slice::from_ref(&ingress),
@@ -355,14 +316,14 @@ async fn measure() {
                 "a call failed"
             );
             let per = |time: Duration| time.as_secs_f64() * 1e6 / LOAD_CALLS as f64;
-            let after_workers: Duration = workers.iter().map(|pid| cpu(pid)).sum();
+            let after_workers: Duration = workers.iter().map(|pid| cpu::of(pid)).sum();
             if round > 0 {
                 loads[which].push([
                     load.rate(),
                     load.latency(0.5),
                     load.latency(0.99),
                     per(after_workers - before_workers),
-                    per(cpu(&restate_pid) - before_server),
+                    per(cpu::of(&restate_pid) - before_server),
                 ]);
             }
         }
@@ -399,27 +360,21 @@ async fn measure() {
         connections.join(" and ")
     );
     println!("{summary}");
+    let turns = turns::measure(&restate, &restate_pid).await;
     if std::env::args().any(|arg| arg == "--write") {
         lines.push(String::new());
         lines.push(summary);
         lines.push(String::new());
+        lines.extend(turns);
+        lines.push(String::new());
         lines.push(format!(
-            "Medians (min–max) of {ROUNDS} paired rounds of {CALLS} sequential calls ({} plain ones), each round running every variant in a turning order, and of {LOAD_ROUNDS} paired rounds of the load; a warm-up round before each is not kept. Everything (client, workers, restate-server 1.7.12, Redis) on the same cores. {} Command: `cargo bench -p tool-restate --bench durable -- --write`, at `{}`, {}.",
+            "Medians (min–max) of {ROUNDS} paired rounds of {CALLS} sequential calls ({} plain ones), each round running every variant in a turning order, and of {LOAD_ROUNDS} paired rounds of each load (the calls', the turns'); a warm-up round before each is not kept. Everything (client, workers, restate-server 1.7.12, Redis) on the same cores. {} Command: `cargo bench -p tool-restate --bench durable -- --write`, at `{}`, {}.",
             CALLS * PLAIN,
             table::machine(),
-            shell("git", &["rev-parse", "--short", "HEAD"]),
-            shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+            table::shell("git", &["rev-parse", "--short", "HEAD"]),
+            table::shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
         ));
         let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
         table::write_table(&benchmarks, "restate-durable-table", &lines.join("\n"));
     }
-}
-
-/// What a command prints, trimmed; empty if it cannot run.
-fn shell(program: &str, args: &[&str]) -> String {
-    Command::new(program)
-        .args(args)
-        .output()
-        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_default()
 }

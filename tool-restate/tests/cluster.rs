@@ -12,65 +12,35 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
+use restate_sdk::service::ServiceDefinition;
 use serde_json::json;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_restate::RestateService;
 
 use support::cluster::Cluster;
 use support::counter::Counter;
+use support::harness::{self, Test};
 use support::load::{self, Load};
 use support::proxy::Proxy;
-use support::server::free_port;
+use support::worker::Worker;
 
-/// Set in a worker process: `<port> <counter's URL>`.
-const WORKER: &str = "TOOL_RESTATE_TEST_WORKER";
 const CALLS: usize = 1000;
 const CONCURRENT: usize = 8;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    if let Ok(worker) = std::env::var(WORKER) {
-        runtime.block_on(serve(&worker));
-        return;
-    }
-    // libtest's ways, for what runs tests: `--list`, and names to filter
-    // by.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
-    let list = args.iter().any(|arg| arg == "--list");
-    for (name, test) in [
+    let tests: [(&str, Test); 2] = [
         (
             "a_node_killed_under_load_loses_no_call_and_repeats_no_side_effect",
-            Box::pin(node_killed()) as std::pin::Pin<Box<dyn Future<Output = ()>>>,
+            || Box::pin(node_killed()),
         ),
         (
             "a_worker_killed_under_load_loses_no_call_and_repeats_no_side_effect",
-            Box::pin(worker_killed()),
+            || Box::pin(worker_killed()),
         ),
-    ] {
-        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
-            continue;
-        }
-        if list {
-            println!("{name}: test");
-            continue;
-        }
-        let started = Instant::now();
-        runtime.block_on(test);
-        println!(
-            "test {name} ... ok ({:.1} s)",
-            started.elapsed().as_secs_f64()
-        );
-    }
+    ];
+    harness::main(&tests, services);
 }
 
 /// What a worker's tool reaches, and which worker it is.
@@ -97,9 +67,8 @@ async fn pay(ctx: &ToolContext<Outside>, cents: u64) -> ToolResult {
     }
 }
 
-/// The worker process: the tool served on the port given, until killed.
-async fn serve(worker: &str) {
-    let (port, counter) = worker.split_once(' ').expect("<port> <counter>");
+/// The worker's service: the tool, reaching the counter.
+fn services(port: &str, counter: &str) -> Vec<ServiceDefinition> {
     let outside = Arc::new(Outside {
         counter: counter.to_owned(),
         port: port.to_owned(),
@@ -108,88 +77,13 @@ async fn serve(worker: &str) {
     let service = RestateService::new(ToolRegistry::new().with(Pay), move |_| {
         ToolContext::from_arc(Arc::clone(&outside))
     });
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.parse().expect("a port")))
-        .await
-        .expect("the worker's port");
-    service
-        .serve(listener, std::future::pending())
-        .await
-        .expect("served");
-}
-
-/// A worker process on a port of its own, killed with the test.
-struct Worker {
-    port: u16,
-    child: Option<Child>,
-}
-
-impl Worker {
-    fn start(counter: &Counter) -> Self {
-        let port = free_port();
-        let child = Command::new(std::env::current_exe().expect("this test's binary"))
-            .env(WORKER, format!("{port} {}", counter.url()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("a worker");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "a worker did not listen in 10 s");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Worker {
-            port,
-            child: Some(child),
-        }
-    }
-
-    fn uri(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// Waits until `counter` has seen `effects` side effects.
-async fn wait_effects(counter: &Counter, effects: usize) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while counter.hits().len() < effects {
-        assert!(
-            Instant::now() < deadline,
-            "{effects} side effects not seen in 120 s"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
-fn report(what: &str, load: &Load) {
-    println!(
-        "{what}: {} calls in {:.1} s ({:.0}/s), p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms, sent again {}",
-        load.answers.len(),
-        load.elapsed.as_secs_f64(),
-        load.rate(),
-        load.latency(0.5),
-        load.latency(0.99),
-        load.latency(1.0),
-        load.retries
-    );
+    vec![service.definition().expect("a service")]
 }
 
 async fn node_killed() {
     let mut cluster = Cluster::start("cluster-node", 3).await;
     let counter = Counter::start(|_| {});
-    let worker = Worker::start(&counter);
+    let worker = Worker::started(counter.url());
     cluster.register(&worker.uri()).await;
     // Not counted: its own key, outside the load's.
     cluster
@@ -209,10 +103,10 @@ async fn node_killed() {
         )
         .await
     });
-    wait_effects(&counter, warm + CALLS / 4).await;
+    counter.wait_for(warm + CALLS / 4, |_| true).await;
     cluster.kill(1);
     let load = run.await.expect("the load");
-    report("one of three nodes killed", &load);
+    load.report("one of three nodes killed", "calls");
     let (again, _) = check(&load, &counter, warm);
     println!("keys reached twice: {}", again.len());
     // The worker lived, but a call's attempt is driven by the node that
@@ -260,8 +154,8 @@ fn check(
 async fn worker_killed() {
     let cluster = Cluster::start("cluster-worker", 3).await;
     let counter = Counter::start(|_| {});
-    let mut workers: Vec<Worker> = (0..3).map(|_| Worker::start(&counter)).collect();
-    let proxy = Proxy::start(workers.iter().map(|worker| worker.port).collect()).await;
+    let workers: Vec<Worker> = (0..3).map(|_| Worker::started(counter.url())).collect();
+    let proxy = Proxy::start(workers.iter().map(Worker::port).collect()).await;
     cluster.register(&proxy.uri()).await;
     cluster
         .wait_serving("Tools/pay", &json!({"cents": 0}))
@@ -280,10 +174,10 @@ async fn worker_killed() {
         )
         .await
     });
-    wait_effects(&counter, warm + CALLS / 4).await;
+    counter.wait_for(warm + CALLS / 4, |_| true).await;
     workers[1].kill();
     let load = run.await.expect("the load");
-    report("one of three workers killed", &load);
+    load.report("one of three workers killed", "calls");
     let (again, served) = check(&load, &counter, warm);
     println!(
         "calls answered per worker: {served:?}; connections per worker: {:?}; keys reached twice: {}",

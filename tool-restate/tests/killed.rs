@@ -10,61 +10,32 @@
 
 mod support;
 
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use restate_sdk::service::ServiceDefinition;
 use serde_json::{Value, json};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_restate::RestateService;
 
 use support::counter::Counter;
-use support::server::{Server, free_port};
-
-/// Set in a worker process: `<port> <counter's URL>`.
-const WORKER: &str = "TOOL_RESTATE_TEST_WORKER";
+use support::harness::{self, Test};
+use support::server::Server;
+use support::worker::Worker;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    if let Ok(worker) = std::env::var(WORKER) {
-        runtime.block_on(serve(&worker));
-        return;
-    }
-    // libtest's ways, for what runs tests: `--list`, and names to filter
-    // by.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
-    let list = args.iter().any(|arg| arg == "--list");
-    for (name, test) in [
+    let tests: [(&str, Test); 2] = [
         (
             "an_idempotent_tool_killed_after_its_side_effect_does_it_once",
-            Box::pin(idempotent_tool_killed()) as std::pin::Pin<Box<dyn Future<Output = ()>>>,
+            || Box::pin(idempotent_tool_killed()),
         ),
         (
             "a_tool_not_idempotent_killed_mid_call_is_not_run_again",
-            Box::pin(other_tool_killed()),
+            || Box::pin(other_tool_killed()),
         ),
-    ] {
-        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
-            continue;
-        }
-        if list {
-            println!("{name}: test");
-            continue;
-        }
-        let started = Instant::now();
-        runtime.block_on(test);
-        println!(
-            "test {name} ... ok ({:.1} s)",
-            started.elapsed().as_secs_f64()
-        );
-    }
+    ];
+    harness::main(&tests, services);
 }
 
 /// What the worker's tools reach.
@@ -103,9 +74,8 @@ async fn send_email(ctx: &ToolContext<Outside>, to: String) -> ToolResult {
     }
 }
 
-/// The worker process: the tools served on the port given, until killed.
-async fn serve(worker: &str) {
-    let (port, counter) = worker.split_once(' ').expect("<port> <counter>");
+/// The worker's service: the tools, reaching the counter.
+fn services(_port: &str, counter: &str) -> Vec<ServiceDefinition> {
     let outside = Arc::new(Outside {
         counter: counter.to_owned(),
         http: reqwest::Client::new(),
@@ -114,97 +84,27 @@ async fn serve(worker: &str) {
     let service = RestateService::new(registry, move |_| {
         ToolContext::from_arc(Arc::clone(&outside))
     });
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.parse().expect("a port")))
-        .await
-        .expect("the worker's port");
-    service
-        .serve(listener, std::future::pending())
-        .await
-        .expect("served");
+    vec![service.definition().expect("a service")]
 }
 
-/// The worker process of the test, which the counter kills at the first
-/// side effect.
-struct Workers {
-    port: u16,
-    current: Arc<Mutex<Option<Child>>>,
-    killed: Arc<AtomicBool>,
+/// A counter that kills `worker` (SIGKILL) at its first request, before
+/// answering it; `killed` says when it did.
+fn killing_counter(worker: &Worker, killed: &Arc<AtomicBool>) -> Counter {
+    let killer = worker.killer();
+    let killed = Arc::clone(killed);
+    Counter::start(move |_| {
+        if !killed.load(Ordering::SeqCst) && killer.kill() {
+            killed.store(true, Ordering::SeqCst);
+        }
+    })
 }
 
-impl Workers {
-    fn new() -> Self {
-        Workers {
-            port: free_port(),
-            current: Arc::default(),
-            killed: Arc::default(),
-        }
-    }
-
-    /// A counter that kills the worker (SIGKILL) at its first request,
-    /// before answering it.
-    fn counter(&self) -> Counter {
-        let current = Arc::clone(&self.current);
-        let killed = Arc::clone(&self.killed);
-        Counter::start(move |_| {
-            if killed.load(Ordering::SeqCst) {
-                return;
-            }
-            let worker = current
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some(mut worker) = worker {
-                worker.kill().expect("SIGKILL");
-                let _ = worker.wait();
-                killed.store(true, Ordering::SeqCst);
-            }
-        })
-    }
-
-    /// Starts a worker on the port, and waits until it listens.
-    fn start(&self, counter: &Counter) {
-        let child = Command::new(std::env::current_exe().expect("this test's binary"))
-            .env(WORKER, format!("{} {}", self.port, counter.url()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("a worker");
-        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the worker did not listen in 10 s"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn uri(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    /// Waits until the counter killed the worker.
-    async fn wait_killed(&self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !self.killed.load(Ordering::SeqCst) {
-            assert!(Instant::now() < deadline, "no side effect in 30 s");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-}
-
-impl Drop for Workers {
-    fn drop(&mut self) {
-        let worker = self
-            .current
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
-        if let Some(mut worker) = worker {
-            let _ = worker.kill();
-            let _ = worker.wait();
-        }
+/// Waits until the counter killed the worker.
+async fn wait_killed(killed: &AtomicBool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !killed.load(Ordering::SeqCst) {
+        assert!(Instant::now() < deadline, "no side effect in 30 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
@@ -240,14 +140,15 @@ async fn attach(server: &Server, id: &str) -> (reqwest::StatusCode, Vec<u8>) {
 
 async fn idempotent_tool_killed() {
     let server = Server::start("killed-idempotent").await;
-    let workers = Workers::new();
-    let counter = workers.counter();
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    let worker = Worker::new();
+    let killed = Arc::default();
+    let counter = killing_counter(&worker, &killed);
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     let id = send(&server, "pay", json!({"cents": 500})).await;
-    workers.wait_killed().await;
-    workers.start(&counter);
+    wait_killed(&killed).await;
+    worker.start(counter.url());
     let (status, body) = attach(&server, &id).await;
     assert!(
         status.is_success(),
@@ -273,15 +174,16 @@ async fn idempotent_tool_killed() {
 
 async fn other_tool_killed() {
     let server = Server::start("killed-once").await;
-    let workers = Workers::new();
-    let counter = workers.counter();
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    let worker = Worker::new();
+    let killed = Arc::default();
+    let counter = killing_counter(&worker, &killed);
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     let id = send(&server, "send_email", json!({"to": "ada@example.com"})).await;
-    workers.wait_killed().await;
+    wait_killed(&killed).await;
     // A worker is back: the invocation could run again, and must not.
-    workers.start(&counter);
+    worker.start(counter.url());
     let (status, body) = attach(&server, &id).await;
     assert!(
         !status.is_success(),

@@ -1,6 +1,6 @@
 //! A turn as a Restate workflow, against a real `restate-server`, with the
 //! worker a process of its own (this test's binary, started again with
-//! `TOOL_RESTATE_TEST_TURN_WORKER` set): killed with SIGKILL mid-turn, the
+//! `TOOL_RESTATE_TEST_WORKER` set): killed with SIGKILL mid-turn, the
 //! turn finishes and each side effect is done once; a call parked for
 //! approval survives every process stopped and started again, and runs
 //! with the arguments a separate client edited; two conversations making
@@ -8,12 +8,11 @@
 
 mod support;
 
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use restate_sdk::service::ServiceDefinition;
 use serde_json::{Value, json};
 use tool_core::policy::{Approval, ApprovalHook, ApprovalRequest};
 use tool_core::provider::Turn;
@@ -21,28 +20,11 @@ use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_restate::TurnWorkflow;
 
 use support::counter::Counter;
-use support::server::{Server, free_port};
-
-/// Set in a worker process: `<port> <counter's URL>`.
-const WORKER: &str = "TOOL_RESTATE_TEST_TURN_WORKER";
-
-/// A test, started when called.
-type Test = fn() -> std::pin::Pin<Box<dyn Future<Output = ()>>>;
+use support::harness::{self, Test};
+use support::server::Server;
+use support::worker::Worker;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    if let Ok(worker) = std::env::var(WORKER) {
-        runtime.block_on(serve(&worker));
-        return;
-    }
-    // libtest's ways, for what runs tests: `--list`, and names to filter by.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
-    let list = args.iter().any(|arg| arg == "--list");
     let tests: [(&str, Test); 5] = [
         (
             "a_turn_killed_twice_finishes_with_each_side_effect_once",
@@ -64,21 +46,7 @@ fn main() {
             Box::pin(delivered())
         }),
     ];
-    for (name, test) in tests {
-        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
-            continue;
-        }
-        if list {
-            println!("{name}: test");
-            continue;
-        }
-        let started = Instant::now();
-        runtime.block_on(test());
-        println!(
-            "test {name} ... ok ({:.1} s)",
-            started.elapsed().as_secs_f64()
-        );
-    }
+    harness::main(&tests, services);
 }
 
 /// What the worker's tools reach.
@@ -170,10 +138,9 @@ impl ApprovalHook<Outside> for AskLater {
     }
 }
 
-/// The worker process: the turn's workflow served on the port given,
-/// until killed.
-async fn serve(worker: &str) {
-    let (port, counter) = worker.split_once(' ').expect("<port> <counter>");
+/// The worker's service: the turn's workflow, its tools reaching the
+/// counter.
+fn services(_port: &str, counter: &str) -> Vec<ServiceDefinition> {
     let outside = Arc::new(Outside {
         counter: counter.to_owned(),
         http: reqwest::Client::new(),
@@ -191,71 +158,7 @@ async fn serve(worker: &str) {
     let turns = TurnWorkflow::new(registry, move |_| {
         ToolContext::from_arc(Arc::clone(&outside))
     });
-    let endpoint = restate_sdk::endpoint::Endpoint::builder()
-        .bind(turns.definition().expect("a workflow"))
-        .build();
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.parse().expect("a port")))
-        .await
-        .expect("the worker's port");
-    restate_sdk::http_server::HttpServer::new(endpoint)
-        .serve_with_cancel(listener, std::future::pending::<()>())
-        .await;
-}
-
-/// The worker process of a test.
-struct Workers {
-    port: u16,
-    current: Arc<Mutex<Option<Child>>>,
-}
-
-impl Workers {
-    fn new() -> Self {
-        Workers {
-            port: free_port(),
-            current: Arc::default(),
-        }
-    }
-
-    /// Kills the worker (SIGKILL), if one runs.
-    fn kill(current: &Mutex<Option<Child>>) {
-        let worker = current
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
-        if let Some(mut worker) = worker {
-            worker.kill().expect("SIGKILL");
-            let _ = worker.wait();
-        }
-    }
-
-    /// Starts a worker on the port, and waits until it listens.
-    fn start(&self, counter: &Counter) {
-        let child = Command::new(std::env::current_exe().expect("this test's binary"))
-            .env(WORKER, format!("{} {}", self.port, counter.url()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("a worker");
-        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the worker did not listen in 10 s"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn uri(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for Workers {
-    fn drop(&mut self) {
-        Workers::kill(&self.current);
-    }
+    vec![turns.definition().expect("a workflow")]
 }
 
 /// An Anthropic response calling `calls`: `(id, tool, input)`.
@@ -324,25 +227,25 @@ fn hits_of(counter: &Counter, what: &str) -> Vec<(String, usize)> {
 
 async fn killed_twice() {
     let server = Server::start("turn-killed").await;
-    let workers = Workers::new();
+    let worker = Worker::new();
     // The worker is killed when the second tool starts (the first's step
     // recorded), and again right after the second's side effect.
     let kills = Arc::new(AtomicUsize::new(0));
     let counter = Counter::start({
-        let current = Arc::clone(&workers.current);
+        let killer = worker.killer();
         let kills = Arc::clone(&kills);
         move |key| {
             let stage = kills.load(Ordering::SeqCst);
             if (stage == 0 && key.starts_with("start."))
                 || (stage == 1 && key.starts_with("charge."))
             {
-                Workers::kill(&current);
+                killer.kill();
                 kills.fetch_add(1, Ordering::SeqCst);
             }
         }
     });
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     start_turn(
         &server,
@@ -363,7 +266,7 @@ async fn killed_twice() {
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        workers.start(&counter);
+        worker.start(counter.url());
     }
     let turn = attach(&server, "order-1").await;
     assert_eq!(
@@ -392,10 +295,10 @@ async fn killed_twice() {
 
 async fn approval_survives_restarts() {
     let mut server = Server::start("turn-approval").await;
-    let workers = Workers::new();
+    let worker = Worker::new();
     let counter = Counter::start(|_| {});
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     start_turn(
         &server,
@@ -416,9 +319,9 @@ async fn approval_survives_restarts() {
     tokio::time::sleep(Duration::from_millis(500)).await;
 
     // Every process stopped, then started again on the same data.
-    Workers::kill(&workers.current);
+    worker.kill();
     server.restart().await;
-    workers.start(&counter);
+    worker.start(counter.url());
 
     // A separate client, plain HTTP: a smaller amount, approved.
     let client = reqwest::Client::new();
@@ -448,10 +351,10 @@ async fn approval_survives_restarts() {
 
 async fn conversations_apart() {
     let server = Server::start("turn-apart").await;
-    let workers = Workers::new();
+    let worker = Worker::new();
     let counter = Counter::start(|_| {});
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     let calls = [
         ("toolu_1", "whoami", json!({})),
@@ -487,19 +390,19 @@ async fn conversations_apart() {
 
 async fn once_killed() {
     let server = Server::start("turn-once").await;
-    let workers = Workers::new();
+    let worker = Worker::new();
     let kills = Arc::new(AtomicUsize::new(0));
     let counter = Counter::start({
-        let current = Arc::clone(&workers.current);
+        let killer = worker.killer();
         let kills = Arc::clone(&kills);
         move |key| {
             if key.starts_with("email.") && kills.fetch_add(1, Ordering::SeqCst) == 0 {
-                Workers::kill(&current);
+                killer.kill();
             }
         }
     });
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     start_turn(
         &server,
@@ -515,7 +418,7 @@ async fn once_killed() {
         assert!(Instant::now() < deadline, "no email in 60 s");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    workers.start(&counter);
+    worker.start(counter.url());
     let turn = attach(&server, "mail-1").await;
     // Not sent again: its result says so, and the turn goes on.
     let email = turn.results()[0].model_text();
@@ -531,10 +434,10 @@ async fn once_killed() {
 
 async fn delivered() {
     let server = Server::start("turn-deliver").await;
-    let workers = Workers::new();
+    let worker = Worker::new();
     let counter = Counter::start(|_| {});
-    workers.start(&counter);
-    server.register(&workers.uri()).await;
+    worker.start(counter.url());
+    server.register(&worker.uri()).await;
 
     let calls = [
         ("toolu_1", "pick_file", json!({})),

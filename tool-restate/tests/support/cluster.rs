@@ -175,14 +175,26 @@ bind-address = "127.0.0.1:{ingress}"
     /// (`/health` answers long before partitions have leaders): `POST
     /// <ingress>/<path>` with `body`.
     pub async fn wait_serving(&self, path: &str, body: &Value) {
+        self.wait_serving_each(|_| (path.to_owned(), body.clone()))
+            .await;
+    }
+
+    /// As [`Cluster::wait_serving`], with attempt `n` (from 0, counted
+    /// over the nodes) `POST <ingress>/<path>` with `body` where
+    /// `(path, body)` is `call(n)`: for a call that is run once per path
+    /// (a workflow's, by its key).
+    pub async fn wait_serving_each(&self, call: impl Fn(usize) -> (String, Value)) {
         let deadline = Instant::now() + Duration::from_secs(60);
         let ingresses: Vec<String> = self.live().map(|node| node.ingress.clone()).collect();
+        let mut attempt = 0;
         for ingress in ingresses {
             loop {
+                let (path, body) = call(attempt);
+                attempt += 1;
                 let reply = self
                     .http
                     .post(format!("{ingress}/{path}"))
-                    .json(body)
+                    .json(&body)
                     .send()
                     .await;
                 if reply.is_ok_and(|reply| reply.status().is_success()) {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// What is told of each request, before it is answered.
 type OnHit = dyn Fn(&str) + Send + Sync;
@@ -43,6 +44,19 @@ impl Counter {
     /// Where it listens: `http://127.0.0.1:<port>`.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Waits until it has counted `count` keys of those `counted` picks.
+    pub async fn wait_for(&self, count: usize, counted: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let seen = || self.hits().keys().filter(|key| counted(key)).count();
+        while seen() < count {
+            assert!(
+                Instant::now() < deadline,
+                "{count} side effects not seen in 120 s"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     /// The requests counted so far, per key.
