@@ -1,6 +1,6 @@
 //! A tool that asks the person a question (`ctx.elicit`) inside a turn,
 //! against a real `restate-server`, with the worker a process of its own
-//! (this test's binary, started again with `TOOL_RESTATE_TEST_ELICIT_WORKER`
+//! (this test's binary, started again with `TOOL_RESTATE_TEST_WORKER`
 //! set): the question is listed by the workflow's `questions` handler, the
 //! worker is killed and Restate restarted while the turn waits, a plain
 //! HTTP client answers
@@ -9,10 +9,9 @@
 
 mod support;
 
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use restate_sdk::service::ServiceDefinition;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -21,47 +20,16 @@ use tool_core::provider::Turn;
 use tool_core::{ToolContext, ToolRegistry, tool};
 use tool_restate::TurnWorkflow;
 
-use support::server::{Server, free_port};
-
-/// Set in a worker process: its port.
-const WORKER: &str = "TOOL_RESTATE_TEST_ELICIT_WORKER";
-
-/// A test, started when called.
-type Test = fn() -> std::pin::Pin<Box<dyn Future<Output = ()>>>;
+use support::harness::{self, Test};
+use support::server::Server;
+use support::worker::Worker;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    if let Ok(port) = std::env::var(WORKER) {
-        runtime.block_on(serve(&port));
-        return;
-    }
-    // libtest's ways, for what runs tests: `--list`, and names to filter by.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let filters: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).collect();
-    let list = args.iter().any(|arg| arg == "--list");
     let tests: [(&str, Test); 1] = [(
         "an_answer_given_after_every_process_restarted_finishes_the_turn",
         || Box::pin(answered_after_restarts()),
     )];
-    for (name, test) in tests {
-        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
-            continue;
-        }
-        if list {
-            println!("{name}: test");
-            continue;
-        }
-        let started = Instant::now();
-        runtime.block_on(test());
-        println!(
-            "test {name} ... ok ({:.1} s)",
-            started.elapsed().as_secs_f64()
-        );
-    }
+    harness::main(&tests, services);
 }
 
 /// How many guests.
@@ -104,72 +72,11 @@ fn notify(to: String) -> String {
     format!("told {to}")
 }
 
-/// The worker process: the turn's workflow served on the port given,
-/// until killed.
-async fn serve(port: &str) {
+/// The worker's services: the turn's workflow.
+fn services(_port: &str, _reach: &str) -> Vec<ServiceDefinition> {
     let registry = ToolRegistry::new().with(BookTable).with(Notify);
     let turns = TurnWorkflow::new(registry, |_| ToolContext::new(()));
-    let endpoint = restate_sdk::endpoint::Endpoint::builder()
-        .bind(turns.definition().expect("a workflow"))
-        .build();
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.parse().expect("a port")))
-        .await
-        .expect("the worker's port");
-    restate_sdk::http_server::HttpServer::new(endpoint)
-        .serve_with_cancel(listener, std::future::pending::<()>())
-        .await;
-}
-
-/// A worker process on a port of its own.
-struct Worker {
-    port: u16,
-    child: Option<Child>,
-}
-
-impl Worker {
-    fn new() -> Self {
-        Worker {
-            port: free_port(),
-            child: None,
-        }
-    }
-
-    /// Starts the worker, and waits until it listens.
-    fn start(&mut self) {
-        let child = Command::new(std::env::current_exe().expect("this test's binary"))
-            .env(WORKER, self.port.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("a worker");
-        self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the worker did not listen in 10 s"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Kills the worker (SIGKILL).
-    fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            child.kill().expect("SIGKILL");
-            let _ = child.wait();
-        }
-    }
-
-    fn uri(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.kill();
-    }
+    vec![turns.definition().expect("a workflow")]
 }
 
 /// Calls the turn's handler `handler` with `body`: its status and body.
@@ -201,8 +108,7 @@ async fn question(server: &Server) -> Value {
 
 async fn answered_after_restarts() {
     let mut server = Server::start("elicit").await;
-    let mut worker = Worker::new();
-    worker.start();
+    let worker = Worker::started("-");
     server.register(&worker.uri()).await;
 
     let response = json!({"role": "assistant", "content": [
@@ -230,7 +136,7 @@ async fn answered_after_restarts() {
     // again on the same data, then the worker started again.
     worker.kill();
     server.restart().await;
-    worker.start();
+    worker.start("-");
 
     // A separate client, plain HTTP, answers; an answer to a call that
     // asked nothing is refused.
