@@ -22,7 +22,8 @@ pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + S
 /// it without running the tool again.
 ///
 /// A tool's error is a result like any other, for the model to read: the
-/// invocation succeeds with it, and Restate retries nothing.
+/// invocation succeeds with it, and Restate retries nothing. A
+/// `long_running` tool's call is waited for to its end, in the step.
 pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     restate: &Context<'_>,
     registry: &Arc<ToolRegistry<Ctx>>,
@@ -35,7 +36,18 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let registry = Arc::clone(registry);
     let name = tool.to_owned();
     restate
-        .run(move || async move { Ok(Json(registry.call(&ctx, &name, arguments).await)) })
+        .run(move || async move {
+            let result = registry.call(&ctx, &name, arguments).await;
+            // A `long_running` tool's call answers at once with a pending
+            // result, whose id only this worker's registry knows: the
+            // step waits for the call's own result, the one its caller
+            // (an MCP task, say) wants.
+            let result = match result.pending_call_id().map(str::to_owned) {
+                Some(call_id) => registry.pending().wait(&call_id).await.unwrap_or(result),
+                None => result,
+            };
+            Ok(Json(result))
+        })
         .name(format!("tool:{tool}"))
         .await
 }

@@ -69,11 +69,15 @@
 mod definition;
 mod handler;
 mod invocation;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod retry;
 mod service;
 mod turn;
 
 pub use definition::DefinitionError;
 pub use invocation::Invocation;
+#[cfg(feature = "mcp")]
+pub use mcp::{CALLER_HEADER, RestateTasks, SCOPES_HEADER};
 pub use service::RestateService;
 pub use turn::TurnWorkflow;
