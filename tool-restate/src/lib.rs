@@ -65,6 +65,18 @@
 //!   again, under Restate's retry policy, with the same key. Any other
 //!   gets one attempt: its invocation is killed, ending as failed, rather
 //!   than risk doing the side effect twice.
+//! - **A `long_running` tool's call is waited for**, in the step: the
+//!   registry answers such a call at once with a pending result whose id
+//!   only this worker knows, so the handler answers the call's own result
+//!   instead.
+//!
+//! With the feature `mcp`, `RestateTasks` runs
+//! [tool-mcp](https://docs.rs/tool-mcp)'s MCP tasks as invocations of
+//! this service (`McpConfig::with_tasks`): a task's id is its invocation's
+//! id, its owner is kept in the invocation's idempotency key, and every
+//! `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` asks
+//! Restate, so a task goes on, and is answered for, whichever replica of
+//! the MCP server stops.
 
 mod definition;
 mod handler;

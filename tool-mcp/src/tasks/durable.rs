@@ -4,7 +4,7 @@
 //! kept on this process: any replica with the same engine serves them.
 
 use hyper::http::request::Parts;
-use rmcp::model::{CallToolRequestParams, Task};
+use rmcp::model::{CallToolRequestParams, RequestId, Task};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
@@ -38,7 +38,12 @@ pub(crate) async fn start<Ctx: Send + Sync + 'static>(
 ) -> Result<Task, EngineError> {
     let caller = TaskOwner::of(context, server.config.verifier.is_some());
     let arguments = Value::Object(request.arguments.unwrap_or_default());
-    let key = request_key(&caller, context, &request.name, &arguments);
+    let session = context
+        .extensions
+        .get::<Parts>()
+        .and_then(|parts| parts.headers.get(&SESSION_ID))
+        .map_or(&b""[..], |session| session.as_bytes());
+    let key = request_key(&caller, session, &context.id, &request.name, &arguments);
     let task = NewTask {
         tool: request.name.to_string(),
         arguments,
@@ -58,27 +63,22 @@ pub(crate) async fn start<Ctx: Send + Sync + 'static>(
 /// same request must not share one task.
 fn request_key(
     caller: &TaskOwner,
-    context: &RequestContext<RoleServer>,
+    session: &[u8],
+    request_id: &RequestId,
     tool: &str,
     arguments: &Value,
 ) -> String {
     if *caller == TaskOwner::Anyone {
         return uuid::Uuid::new_v4().simple().to_string();
     }
-    let session = context
-        .extensions
-        .get::<Parts>()
-        .and_then(|parts| parts.headers.get(&SESSION_ID))
-        .map(|session| session.as_bytes().to_vec())
-        .unwrap_or_default();
-    let id = serde_json::to_vec(&context.id).unwrap_or_default();
+    let id = serde_json::to_vec(request_id).unwrap_or_default();
     let arguments = serde_json::to_vec(arguments).unwrap_or_default();
     let mut hash = Sha256::new();
     // Each part with its length: no two requests hash alike by moving
     // bytes from one part to the next.
     for part in [
         caller.key().as_bytes(),
-        &session,
+        session,
         &id,
         tool.as_bytes(),
         &arguments,
@@ -218,4 +218,41 @@ fn to_record(task: EngineTask, ttl_ms: u64) -> Option<TaskRecord> {
 /// The error for a task the engine cannot give now.
 fn cannot_read(task_id: &str, error: &EngineError) -> ErrorData {
     ErrorData::internal_error(format!("task {task_id} cannot be read now: {error}"), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_retried_request_has_the_same_key_and_another_request_another() {
+        let alice = TaskOwner::Token([1; 32]);
+        let id = RequestId::Number(7);
+        let args = json!({"name": "intro"});
+        let key = request_key(&alice, b"s1", &id, "render", &args);
+        assert_eq!(key.len(), 64);
+        assert_eq!(key, request_key(&alice, b"s1", &id, "render", &args));
+        let others = [
+            request_key(&TaskOwner::Token([2; 32]), b"s1", &id, "render", &args),
+            request_key(&alice, b"s2", &id, "render", &args),
+            request_key(&alice, b"s1", &RequestId::Number(8), "render", &args),
+            request_key(
+                &alice,
+                b"s1",
+                &RequestId::String("7".into()),
+                "render",
+                &args,
+            ),
+            request_key(&alice, b"s1", &id, "export", &args),
+            request_key(&alice, b"s1", &id, "render", &json!({"name": "outro"})),
+        ];
+        for other in others {
+            assert_ne!(other, key);
+        }
+        // Anyone's identical requests are never one task.
+        let anyone = |()| request_key(&TaskOwner::Anyone, b"", &id, "render", &args);
+        assert_ne!(anyone(()), anyone(()));
+    }
 }
