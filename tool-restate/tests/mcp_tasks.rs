@@ -240,6 +240,15 @@ async fn a_2025_task_is_waited_for_and_listed_through_another_replica() {
     assert_eq!(tasks.len(), 1, "{listed}");
     assert_eq!(tasks[0]["taskId"], task_id);
     assert_eq!(tasks[0]["status"], "completed");
+    // Restate's times, in RFC 3339 as MCP says them.
+    for time in ["createdAt", "lastUpdatedAt"] {
+        let time = tasks[0][time].as_str().unwrap_or_default();
+        let (date, clock) = time.split_once('T').unwrap_or_default();
+        assert!(
+            date.len() == 10 && clock.len() >= 9 && clock.ends_with('Z'),
+            "{listed}"
+        );
+    }
     assert_eq!(
         request_2025(&bob, "tasks/list", json!({}), Duration::from_secs(10)).await,
         Ok(json!({"tasks": []}))
