@@ -27,6 +27,8 @@ use support::server::Server;
 #[derive(Default)]
 struct Effects {
     renders: AtomicUsize,
+    /// Exports begun, and ended.
+    exporting: AtomicUsize,
     exports: AtomicUsize,
     /// The callers the worker was told of, one per invocation.
     callers: Mutex<Vec<String>>,
@@ -51,6 +53,7 @@ async fn export(
     /// The video's name.
     name: String,
 ) -> String {
+    ctx.state().exporting.fetch_add(1, Ordering::SeqCst);
     tokio::time::sleep(Duration::from_secs(3)).await;
     ctx.state().exports.fetch_add(1, Ordering::SeqCst);
     format!("exported {name}")
@@ -273,6 +276,16 @@ async fn a_2025_task_is_waited_for_and_listed_through_another_replica() {
     second.stop();
 }
 
+/// Waits until the worker has begun `count` exports: a cancel then finds
+/// the tool's step running.
+async fn begun(effects: &Effects, count: usize) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while effects.exporting.load(Ordering::SeqCst) < count {
+        assert!(Instant::now() < deadline, "export {count} never began");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
     let (server, effects) = worker("mcp-cancel").await;
@@ -281,7 +294,7 @@ async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
     let bob = client(replica.address, "bob-secret", true).await;
 
     let task_id = start(&alice, "export", "final").await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    begun(&effects, 1).await;
     // Another caller cannot cancel it.
     match bob.cancel_task(CancelTaskParams::new(&task_id)).await {
         Err(ServiceError::McpError(error)) => {
@@ -300,7 +313,33 @@ async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
     // tool's step, already running, ran to its end, and its result was
     // dropped.
     assert_eq!(effects.exports.load(Ordering::SeqCst), 1);
-    for client in [alice, bob] {
+
+    // 2025-11-25's tasks/cancel answers once the task has stopped.
+    let alice_2025 = client(replica.address, "alice-secret", false).await;
+    let created = request_2025(
+        &alice_2025,
+        "tools/call",
+        json!({"name": "export", "arguments": {"name": "cut"}, "task": {}}),
+        Duration::from_secs(10),
+    )
+    .await
+    .expect("a task");
+    let task_id = created["task"]["taskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    begun(&effects, 2).await;
+    let cancelled = request_2025(
+        &alice_2025,
+        "tasks/cancel",
+        json!({"taskId": task_id}),
+        Duration::from_secs(30),
+    )
+    .await
+    .expect("cancelled");
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    assert_eq!(effects.exports.load(Ordering::SeqCst), 2);
+    for client in [alice, bob, alice_2025] {
         client.cancel().await.expect("closed");
     }
     replica.stop();
