@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp::{Client, Replica, client, request_2025, unknown};
+use mcp::{Client, RawSession, Replica, client, request_2025, unknown};
 use rmcp::ServiceError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, TaskPayload,
@@ -342,5 +342,44 @@ async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
     for client in [alice, bob, alice_2025] {
         client.cancel().await.expect("closed");
     }
+    replica.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_call_is_one_task_and_the_tool_runs_once() {
+    let (server, effects) = worker("mcp-retried").await;
+    let (replica, _) = replica(&server).await;
+    let raw = RawSession::open(replica.address, "alice-secret").await;
+    let call = |id: u64, name: &str| {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "render", "arguments": {"name": name}, "task": {}},
+        })
+    };
+    let task_of = |answer: &Value| {
+        answer["result"]["task"]["taskId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("not a task: {answer}"))
+            .to_owned()
+    };
+    // The same request sent again (a client that lost the answer): the
+    // same task.
+    let first = task_of(&raw.request(&call(41, "intro")).await);
+    let again = task_of(&raw.request(&call(41, "intro")).await);
+    assert_eq!(again, first);
+    let waited = raw
+        .request(&json!({
+            "jsonrpc": "2.0", "id": 43, "method": "tasks/result",
+            "params": {"taskId": first},
+        }))
+        .await;
+    assert_eq!(
+        waited["result"]["content"][0]["text"], "rendered intro",
+        "{waited}"
+    );
+    assert_eq!(effects.renders.load(Ordering::SeqCst), 1);
+    // Another request, another task.
+    let other = task_of(&raw.request(&call(42, "intro")).await);
+    assert_ne!(other, first);
     replica.stop();
 }

@@ -100,3 +100,92 @@ pub(crate) fn unknown(task_id: &str) -> (ErrorCode, String) {
         format!("unknown task: {task_id}"),
     )
 }
+
+/// A session of raw JSON-RPC over HTTP with one replica, as one caller:
+/// what a client that sends a request again (the same id, in the same
+/// session) sends, which rmcp's client never does.
+pub(crate) struct RawSession {
+    http: reqwest::Client,
+    url: String,
+    token: String,
+    session: String,
+}
+
+/// The protocol the raw session speaks: 2025-11-25, whose tasks are asked
+/// for with `params.task`.
+const PROTOCOL: &str = "2025-11-25";
+
+impl RawSession {
+    /// A session opened with the replica at `address` by `initialize` and
+    /// `notifications/initialized`, calling with `token`.
+    pub(crate) async fn open(address: SocketAddr, token: &str) -> Self {
+        let mut raw = Self {
+            http: reqwest::Client::new(),
+            url: format!("http://{address}/mcp"),
+            token: token.to_owned(),
+            session: String::new(),
+        };
+        let initialize = serde_json::json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": PROTOCOL, "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "0"}},
+        });
+        let (session, _) = raw.post(&initialize).await;
+        raw.session = session.expect("a session id");
+        raw.post(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        raw
+    }
+
+    /// The answer to the JSON-RPC request `body`.
+    pub(crate) async fn request(&self, body: &Value) -> Value {
+        let (_, answer) = self.post(body).await;
+        answer.unwrap_or_else(|| panic!("no answer to {body}"))
+    }
+
+    /// Posts `body`: the session id the reply names, and the JSON-RPC
+    /// answer in it, if any (a notification has none).
+    async fn post(&self, body: &Value) -> (Option<String>, Option<Value>) {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("authorization", format!("Bearer {}", self.token))
+            .header("mcp-protocol-version", PROTOCOL)
+            .json(body);
+        if !self.session.is_empty() {
+            request = request.header("mcp-session-id", &self.session);
+        }
+        let mut reply = tokio::time::timeout(Duration::from_secs(30), request.send())
+            .await
+            .expect("answered in time")
+            .expect("the replica answers");
+        let session = reply
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|id| id.to_str().ok())
+            .map(str::to_owned);
+        // An event stream may stay open after its answer: read up to it.
+        let mut text = String::new();
+        while let Ok(Some(chunk)) = reply.chunk().await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            if let Some(answer) = answer_in(&text) {
+                return (session, Some(answer));
+            }
+        }
+        (session, answer_in(&text))
+    }
+}
+
+/// The JSON-RPC answer in a reply's body: the body itself, or an event's
+/// data in an event stream.
+fn answer_in(text: &str) -> Option<Value> {
+    if let Ok(answer) = serde_json::from_str::<Value>(text) {
+        return Some(answer);
+    }
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .find(|data| data.get("id").is_some())
+}
