@@ -334,7 +334,8 @@ impl McpConfig {
     /// registry's error. A tool this server does not know is answered at
     /// once, as without an engine. How long an ended task is kept is the
     /// engine's to say; [`McpConfig::with_task_ttl`] is only what tasks
-    /// report.
+    /// report. Tasks are then kept by the engine alone: a store given with
+    /// [`McpConfig::with_store`] holds none of them.
     ///
     /// With Restate: `tool_restate::RestateTasks` (its feature `mcp`).
     ///

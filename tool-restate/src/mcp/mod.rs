@@ -155,7 +155,7 @@ impl RestateTasks {
     }
 
     async fn get(&self, task_id: &str) -> Result<Option<EngineTask>, EngineError> {
-        if !plain(task_id, b"_") {
+        if !plain(task_id, b"_") || !plain(&self.service, b"_") {
             return Ok(None);
         }
         let rows = self
@@ -214,7 +214,7 @@ impl RestateTasks {
     }
 
     async fn list(&self, owner: &str, cursor: Option<&str>) -> Result<EnginePage, EngineError> {
-        let Some(pattern) = owner_pattern(owner) else {
+        let Some(pattern) = owner_pattern(owner).filter(|_| plain(&self.service, b"_")) else {
             return Ok(EnginePage::default());
         };
         let from: usize = cursor.and_then(|cursor| cursor.parse().ok()).unwrap_or(0);
