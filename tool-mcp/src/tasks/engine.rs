@@ -169,7 +169,7 @@ impl EngineTask {
 
     /// The same task, last changed at `updated_at` (RFC 3339).
     #[must_use]
-    pub fn updated_at(mut self, updated_at: impl Into<String>) -> Self {
+    pub fn with_updated_at(mut self, updated_at: impl Into<String>) -> Self {
         self.updated_at = updated_at.into();
         self
     }

@@ -97,7 +97,7 @@ impl<'a> Row<'a> {
             state,
             timestamp(self.created_at),
         )
-        .updated_at(timestamp(self.modified_at))
+        .with_updated_at(timestamp(self.modified_at))
     }
 }
 
