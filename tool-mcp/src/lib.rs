@@ -63,7 +63,11 @@
 //!   its requests before rmcp does, not by [`McpServer::http_service`] or
 //!   another rmcp transport. Tasks are kept in this process's memory, or
 //!   in a store the replicas of a server share ([`McpConfig::with_store`](crate::McpConfig::with_store)),
-//!   through any of which a task is then read, waited for and cancelled.
+//!   through any of which a task is then read, waited for and cancelled;
+//!   or run and kept by an engine of durable execution
+//!   ([`McpConfig::with_tasks`](crate::McpConfig::with_tasks), a
+//!   [`TaskEngine`] such as Restate's), so that they go on when any
+//!   replica stops.
 //! - List changes: [`McpServer::replace_registry`] serves a new
 //!   registry and sends `notifications/tools/list_changed`;
 //!   [`McpServer::following`] does so for each change made through a
@@ -134,4 +138,5 @@ pub use http::sessions::{
 };
 pub use http::{LOOPBACK_ORIGINS, http_config};
 pub use server::{DEFAULT_PAGE_SIZE, DEFAULT_TASK_TTL, McpConfig, McpServer};
+pub use tasks::engine::{EngineError, EnginePage, EngineState, EngineTask, NewTask, TaskEngine};
 pub use tasks::origin::TaskOrigin;

@@ -29,7 +29,8 @@ pub(crate) type ContextFn<Ctx> = dyn Fn(&Invocation<'_>) -> ToolContext<Ctx> + S
 /// ([`ToolContext::cancellation`], a child of the one the context function
 /// gave), and ends, once the tool does, as Restate's cancelled invocations
 /// end: failed, with code 409, and a message that says what the tool ended
-/// with (journaled as the step's end, so a replay ends the same).
+/// with (journaled as the step's end, so a replay ends the same). A
+/// `long_running` tool's call is waited for to its end, in the step.
 pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     restate: &Context<'_>,
     registry: &Arc<ToolRegistry<Ctx>>,
@@ -50,6 +51,15 @@ pub(crate) async fn call_tool<Ctx: Send + Sync + 'static>(
     let step = restate
         .run(move || async move {
             let result = registry.call(&ctx, &name, arguments).await;
+            // A `long_running` tool's call answers at once with a pending
+            // result, whose id only this worker's registry knows: the
+            // step waits for the call's own result, the one its caller
+            // (an MCP task, say) wants. The call runs under the step's
+            // token, so a cancellation stops it too.
+            let result = match result.pending_call_id().map(str::to_owned) {
+                Some(call_id) => registry.pending().wait(&call_id).await.unwrap_or(result),
+                None => result,
+            };
             if cancelled.is_cancelled() {
                 let result = cancelled_result(&name, result);
                 return Err(TerminalError::new_with_code(CANCELLED, result.model_text()).into());

@@ -109,11 +109,25 @@
 //!   stopped"), journaled; and a tool that cannot be stopped (a plain
 //!   function that never returns) is aborted by Restate two minutes past
 //!   its limit, not waited for forever.
+//! - **A `long_running` tool's call is waited for**, in the step: the
+//!   registry answers such a call at once with a pending result whose id
+//!   only this worker knows, so the handler answers the call's own result
+//!   instead.
+//!
+//! With the feature `mcp`, `RestateTasks` runs
+//! [tool-mcp](https://docs.rs/tool-mcp)'s MCP tasks as invocations of
+//! this service (`McpConfig::with_tasks`): a task's id is its invocation's
+//! id, its owner is kept in the invocation's idempotency key, and every
+//! `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` asks
+//! Restate, so a task goes on, and is answered for, whichever replica of
+//! the MCP server stops.
 
 mod cancel;
 mod definition;
 mod handler;
 mod invocation;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod retry;
 mod service;
 mod timeout;
@@ -121,5 +135,7 @@ mod turn;
 
 pub use definition::DefinitionError;
 pub use invocation::Invocation;
+#[cfg(feature = "mcp")]
+pub use mcp::{CALLER_HEADER, RestateTasks, SCOPES_HEADER};
 pub use service::RestateService;
 pub use turn::TurnWorkflow;

@@ -16,6 +16,7 @@ use crate::error::ServeError;
 use crate::http::auth::TokenVerifier;
 use crate::http::protected_resource::ProtectedResource;
 use crate::http::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_LIMIT};
+use crate::tasks::engine::TaskEngine;
 
 /// The number of tools in one page of `tools/list`: 100. A registry of
 /// that many tools or fewer is listed in one answer, without a
@@ -64,6 +65,8 @@ pub struct McpConfig {
     /// The store tasks are kept in, shared with other replicas; this
     /// process's memory when none.
     pub(crate) store: Option<Arc<dyn Store>>,
+    /// What runs and keeps tasks instead of the store, if anything.
+    pub(crate) engine: Option<Arc<dyn TaskEngine>>,
     pub(crate) task_ttl_ms: u64,
     /// Seals and opens the `requestState` of 2026-07-28's rounds.
     pub(crate) request_state: Arc<RequestStateCodec>,
@@ -81,6 +84,7 @@ impl Default for McpConfig {
             session_idle_limit: DEFAULT_SESSION_IDLE_LIMIT,
             max_sessions: DEFAULT_MAX_SESSIONS,
             store: None,
+            engine: None,
             task_ttl_ms: DEFAULT_TASK_TTL_MS,
             request_state: Arc::new(process_key()),
             search: false,
@@ -314,6 +318,53 @@ impl McpConfig {
         self
     }
 
+    /// Runs tasks on `engine`, which keeps them, rather than on this
+    /// process with their records in the store: a task's call is sent to
+    /// the engine, and every `tasks/get`, `tasks/result`, `tasks/cancel`
+    /// and `tasks/list` asks the engine, so any replica with the same
+    /// engine serves any task, and a task goes on when the replica that
+    /// started it stops. Each task still belongs to its caller: the engine
+    /// keeps the caller beside the task, and another caller is told the
+    /// task does not exist.
+    ///
+    /// The tool runs where the engine runs it, in the context the engine's
+    /// side makes: what this server's context gives a call (its approver,
+    /// the questions a tool asks, its progress) does not reach it, and a
+    /// call whose arguments do not fit is a task that completes with the
+    /// registry's error. A tool this server does not know is answered at
+    /// once, as without an engine. How long an ended task is kept is the
+    /// engine's to say; [`McpConfig::with_task_ttl`] is only what tasks
+    /// report. Tasks are then kept by the engine alone: a store given with
+    /// [`McpConfig::with_store`] holds none of them.
+    ///
+    /// With Restate: `tool_restate::RestateTasks` (its feature `mcp`).
+    ///
+    /// ```
+    /// # use tool_core::BoxFuture;
+    /// # use tool_mcp::{EngineError, EnginePage, EngineTask, NewTask};
+    /// use tool_core::{ToolContext, ToolRegistry};
+    /// use tool_mcp::{McpConfig, McpServer, TaskEngine};
+    ///
+    /// # #[derive(Debug)]
+    /// # struct MyEngine;
+    /// # impl TaskEngine for MyEngine {
+    /// #     fn start<'a>(&'a self, _: &'a NewTask) -> BoxFuture<'a, Result<String, EngineError>> { Box::pin(async { Err(EngineError::new("no")) }) }
+    /// #     fn get<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<EngineTask>, EngineError>> { Box::pin(async { Ok(None) }) }
+    /// #     fn wait<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<(), EngineError>> { Box::pin(async { Ok(()) }) }
+    /// #     fn cancel<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<(), EngineError>> { Box::pin(async { Ok(()) }) }
+    /// #     fn list<'a>(&'a self, _: &'a str, _: Option<&'a str>) -> BoxFuture<'a, Result<EnginePage, EngineError>> { Box::pin(async { Ok(EnginePage::default()) }) }
+    /// # }
+    /// let config = McpConfig::new().with_tasks(MyEngine);
+    /// let server = McpServer::new(ToolRegistry::<()>::new(), ToolContext::new(()))
+    ///     .with_config(config);
+    /// # drop(server);
+    /// ```
+    #[must_use]
+    pub fn with_tasks(mut self, engine: impl TaskEngine) -> Self {
+        self.engine = Some(Arc::new(engine));
+        self
+    }
+
     /// Keeps each task at most `ttl` from its start, and for as long again
     /// after its end: a task still working then fails (`task expired: TTL
     /// elapsed before completion`), and an ended one is forgotten. It is
@@ -401,6 +452,7 @@ impl fmt::Debug for McpConfig {
             .field("session_idle_limit", &self.session_idle_limit)
             .field("max_sessions", &self.max_sessions)
             .field("store", &self.store.as_ref().map(|store| store.kind()))
+            .field("tasks", &self.engine)
             .field("task_ttl", &self.task_ttl())
             .field("search", &self.search)
             .finish_non_exhaustive()

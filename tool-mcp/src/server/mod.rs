@@ -302,11 +302,10 @@ impl<Ctx: Send + Sync + 'static> McpServer<Ctx> {
             Some(store) => Arc::clone(store),
             None => Arc::new(MemoryStore::new()),
         };
-        self.tasks = Arc::new(Tasks::new(
-            store,
-            config.store.is_some(),
-            config.task_ttl_ms,
-        ));
+        self.tasks = Arc::new(
+            Tasks::new(store, config.store.is_some(), config.task_ttl_ms)
+                .with_engine(config.engine.clone()),
+        );
         self.found = config.search.then(Arc::default);
         self.config = config;
         self

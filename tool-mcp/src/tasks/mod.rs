@@ -15,7 +15,15 @@
 //! other. The process that runs it follows its call (`run.rs`); a task
 //! whose process stopped is ended, or run again once, by the next one to
 //! read it (`reap.rs`).
+//!
+//! Or a task is run and kept by a [`TaskEngine`](crate::TaskEngine)
+//! ([`McpConfig::with_tasks`](crate::McpConfig::with_tasks)): its call is
+//! sent to the engine (Restate's, say), and every request about it asks
+//! the engine (`durable.rs`); no replica holds it, and the engine keeps
+//! its owner beside it, which every request is checked against.
 
+mod durable;
+pub(crate) mod engine;
 pub(crate) mod input;
 mod list;
 pub(crate) mod origin;
@@ -41,6 +49,7 @@ use tool_core::store::{
     LEASE, Lease, MemoryStore, RENEW_EVERY, Store, StoreError, When, through_outage,
 };
 
+use engine::TaskEngine;
 pub(crate) use record::Form;
 pub(crate) use record::Input;
 use record::{Status, TaskRecord, key, now_ms};
@@ -172,6 +181,8 @@ pub(crate) struct Tasks {
     ttl_ms: u64,
     /// Runners seen living, and when: asked again after a renewal.
     alive: Mutex<HashMap<String, Instant>>,
+    /// Where tasks run and are kept instead of the store, if anywhere.
+    engine: Option<Arc<dyn TaskEngine>>,
 }
 
 impl Default for Tasks {
@@ -189,7 +200,14 @@ impl Tasks {
             lease,
             ttl_ms,
             alive: Mutex::default(),
+            engine: None,
         }
+    }
+
+    /// The same tasks, run and kept by `engine` when there is one.
+    pub(crate) fn with_engine(mut self, engine: Option<Arc<dyn TaskEngine>>) -> Self {
+        self.engine = engine;
+        self
     }
 
     /// Which process runs a task it starts.
@@ -277,6 +295,9 @@ impl Tasks {
         caller: &TaskOwner,
         task_id: &str,
     ) -> Result<TaskRecord, ErrorData> {
+        if let Some(engine) = &self.engine {
+            return durable::read(&**engine, caller, task_id, self.ttl_ms).await;
+        }
         let read = self.store.get(&key(task_id)).await;
         self.found(server, caller, task_id, read).await
     }
@@ -370,6 +391,9 @@ impl Tasks {
         caller: &TaskOwner,
         task_id: &str,
     ) -> Result<TaskRecord, ErrorData> {
+        if let Some(engine) = &self.engine {
+            return durable::cancel(&**engine, caller, task_id, self.ttl_ms).await;
+        }
         let record = self.read(server, caller, task_id).await?;
         if record.is_terminal() {
             return Ok(record);
@@ -403,6 +427,9 @@ impl Tasks {
         task_id: &str,
         give_up: &CancellationToken,
     ) -> Result<TaskRecord, ErrorData> {
+        if let Some(engine) = &self.engine {
+            return durable::settled(&**engine, caller, task_id, self.ttl_ms, give_up).await;
+        }
         loop {
             // Watched before it is read: no change between is missed.
             let key = key(task_id);
@@ -445,6 +472,9 @@ impl Tasks {
         caller: &TaskOwner,
         cursor: Option<&str>,
     ) -> Result<(Vec<(String, TaskRecord)>, Option<String>), ErrorData> {
+        if let Some(engine) = &self.engine {
+            return durable::list(&**engine, caller, cursor, self.ttl_ms).await;
+        }
         list::page(self, caller, cursor).await.map_err(|error| {
             ErrorData::internal_error(format!("tasks cannot be listed now: {error}"), None)
         })

@@ -1,7 +1,9 @@
 //! A `tools/call` run as a task, in either form (the extension's, or
 //! 2025-11-25's `params.task`): the task recorded before its tool runs,
 //! and the call followed by the task's runner; an `asks_first` tool asks
-//! in the call's rounds before its task begins.
+//! in the call's rounds before its task begins. With a
+//! [`TaskEngine`](crate::TaskEngine), the call is sent to the engine
+//! instead (`durable.rs`).
 
 use std::sync::Arc;
 
@@ -18,7 +20,7 @@ use crate::asking::approval::with_approver;
 use crate::asking::input_required::run_or_ask;
 use crate::asking::{Asking, no_sampling, stateless, with_asker};
 use crate::server::McpServer;
-use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, record_end, run};
+use crate::tasks::{Ended, Form, Input, TaskCall, TaskOwner, durable, record_end, run};
 use crate::tools::answer::answer;
 use crate::tools::report::Report;
 
@@ -52,8 +54,23 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     form: Form,
     ttl_ms: Option<u64>,
 ) -> Result<TaskStart, ErrorData> {
-    let base = server.context_for(context);
     let registry = Arc::clone(&server.current.get().registry);
+    // A task of a tool this server knows runs on the engine, when there
+    // is one; an unknown tool is answered here, as without one.
+    if let Some(engine) = &server.tasks.engine
+        && registry.info(&request.name).is_some()
+    {
+        let tool = request.name.to_string();
+        return match durable::start(server, &**engine, request, context, form).await {
+            Ok(task) => Ok(TaskStart::Task(task)),
+            Err(error) => not_started(
+                form,
+                tool,
+                format!("its task could not be started, so it did not run: {error}"),
+            ),
+        };
+    }
+    let base = server.context_for(context);
     let metadata = registry.info(&request.name).map(|tool| {
         let metadata = &tool.metadata;
         (
@@ -103,17 +120,11 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     {
         Ok(opened) => opened,
         Err(error) => {
-            let refused = ToolResult::from(ToolError::Unavailable {
-                tool: request.name.to_string(),
-                reason: format!("its task could not be recorded, so it did not run: {error}"),
-            });
-            return match form {
-                Form::Extension => answer(&refused).map(TaskStart::Answered),
-                Form::Spec2025 => Err(ErrorData::internal_error(
-                    refused.model_text().into_owned(),
-                    None,
-                )),
-            };
+            return not_started(
+                form,
+                request.name.to_string(),
+                format!("its task could not be recorded, so it did not run: {error}"),
+            );
         }
     };
     let call = registry.call(&ctx, &request.name, arguments);
@@ -159,4 +170,18 @@ pub(crate) async fn start_task<Ctx: Send + Sync + 'static>(
     };
     run(Arc::clone(tasks), task_id, record, call);
     Ok(TaskStart::Task(task))
+}
+
+/// The answer to a call whose task could not begin, for `reason`: a
+/// result saying so for the extension, an error for 2025-11-25, whose
+/// clients expect a task or an error.
+fn not_started(form: Form, tool: String, reason: String) -> Result<TaskStart, ErrorData> {
+    let refused = ToolResult::from(ToolError::Unavailable { tool, reason });
+    match form {
+        Form::Extension => answer(&refused).map(TaskStart::Answered),
+        Form::Spec2025 => Err(ErrorData::internal_error(
+            refused.model_text().into_owned(),
+            None,
+        )),
+    }
 }
