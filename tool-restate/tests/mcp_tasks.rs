@@ -54,7 +54,10 @@ async fn export(
     name: String,
 ) -> String {
     ctx.state().exporting.fetch_add(1, Ordering::SeqCst);
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs(30)) => {}
+        () = ctx.cancellation().cancelled() => return format!("stopped exporting {name}"),
+    }
     ctx.state().exports.fetch_add(1, Ordering::SeqCst);
     format!("exported {name}")
 }
@@ -287,7 +290,7 @@ async fn begun(effects: &Effects, count: usize) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
+async fn a_cancelled_task_stops_its_tool_and_ends_cancelled() {
     let (server, effects) = worker("mcp-cancel").await;
     let (replica, _) = replica(&server).await;
     let alice = client(replica.address, "alice-secret", true).await;
@@ -309,10 +312,9 @@ async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
     let (payload, message) = ended(&alice, &task_id).await;
     assert_eq!(payload, TaskPayload::Cancelled);
     assert_eq!(message.as_deref(), Some("cancelled"));
-    // Restate's cancel reaches the handler at its next durable step: the
-    // tool's step, already running, ran to its end, and its result was
-    // dropped.
-    assert_eq!(effects.exports.load(Ordering::SeqCst), 1);
+    // Restate's cancel reached the running tool's token: it stopped
+    // before its export, well before its 30 s.
+    assert_eq!(effects.exports.load(Ordering::SeqCst), 0);
 
     // 2025-11-25's tasks/cancel answers once the task has stopped.
     let alice_2025 = client(replica.address, "alice-secret", false).await;
@@ -338,7 +340,7 @@ async fn a_cancelled_task_ends_cancelled_after_its_running_step() {
     .await
     .expect("cancelled");
     assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
-    assert_eq!(effects.exports.load(Ordering::SeqCst), 2);
+    assert_eq!(effects.exports.load(Ordering::SeqCst), 0);
     for client in [alice, bob, alice_2025] {
         client.cancel().await.expect("closed");
     }

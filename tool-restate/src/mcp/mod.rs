@@ -55,9 +55,9 @@ const WAIT: Duration = Duration::from_secs(60);
 ///   [`ToolResult`], exactly. **`tasks/result`** waits on
 ///   `GET <ingress>/restate/attach/<id>`. **`tasks/cancel`** is
 ///   `PATCH <admin>/invocations/<id>/cancel`: Restate's cancel, which
-///   the handler hears at its next durable step, so a tool already
-///   running goes on to its end (its side effect done) and the task then
-///   ends cancelled, its result dropped. **`tasks/list`** queries the
+///   cancels the running tool's token (as the service's docs say); a
+///   tool that watches it stops, one that does not runs to its end, and
+///   the task then ends cancelled, its result dropped. **`tasks/list`** queries the
 ///   owner's invocations, oldest first.
 /// - **How long tasks are kept** is Restate's idempotency retention (a day
 ///   by default; a service's `idempotency_retention`).
