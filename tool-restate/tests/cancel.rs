@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 use tokio::sync::Notify as Bell;
 use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::provider::Turn;
@@ -71,8 +70,6 @@ fn notify(to: String) -> String {
 /// process, registered with a fresh server.
 async fn served(test: &str, seen: Arc<Seen>) -> Server {
     let server = Server::start(test).await;
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let address = listener.local_addr().expect("its address");
     let registry = Arc::new(
         ToolRegistry::new()
             .with(WaitStop)
@@ -83,58 +80,13 @@ async fn served(test: &str, seen: Arc<Seen>) -> Server {
     let context = move |_: &tool_restate::Invocation<'_>| ToolContext::from_arc(Arc::clone(&seen));
     let tools = RestateService::new(Arc::clone(&registry), context.clone());
     let turns = TurnWorkflow::new(registry, context);
-    let endpoint = restate_sdk::endpoint::Endpoint::builder()
-        .bind(tools.definition().expect("a service"))
-        .bind(turns.definition().expect("a workflow"))
-        .build();
-    tokio::spawn(
-        restate_sdk::http_server::HttpServer::new(endpoint)
-            .serve_with_cancel(listener, std::future::pending::<()>()),
-    );
-    server.register(&format!("http://{address}")).await;
     server
-}
-
-/// Sends `path` on the ingress with `body`, not waiting: the invocation's
-/// id.
-async fn send(server: &Server, path: &str, body: Value) -> String {
-    let reply: Value = server
-        .http()
-        .post(format!("{}/{path}/send", server.ingress()))
-        .json(&body)
-        .send()
-        .await
-        .expect("the ingress answers")
-        .json()
-        .await
-        .expect("an invocation");
-    reply["invocationId"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no invocation id in {reply}"))
-        .to_owned()
-}
-
-/// Cancels the invocation `id` through the admin API.
-async fn cancel(server: &Server, id: &str) {
-    let reply = server
-        .http()
-        .patch(format!("{}/invocations/{id}/cancel", server.admin()))
-        .send()
-        .await
-        .expect("the admin API answers");
-    assert!(reply.status().is_success(), "{}", reply.status());
-}
-
-/// Waits for the invocation `id` to end: its HTTP status and body.
-async fn attach(server: &Server, id: &str) -> (u16, String) {
-    let reply = server
-        .http()
-        .get(format!("{}/restate/attach/{id}", server.ingress()))
-        .send()
-        .await
-        .expect("the ingress answers");
-    let status = reply.status().as_u16();
-    (status, reply.text().await.expect("a body"))
+        .serve(vec![
+            tools.definition().expect("a service"),
+            turns.definition().expect("a workflow"),
+        ])
+        .await;
+    server
 }
 
 /// Waits until `wait_stop` has started.
@@ -149,11 +101,11 @@ async fn a_cancelled_call_stops_its_tool_and_ends_cancelled() {
     let seen = Arc::new(Seen::default());
     let server = served("cancel-call", Arc::clone(&seen)).await;
 
-    let id = send(&server, "Tools/wait_stop", json!({})).await;
+    let id = server.send("Tools/wait_stop", json!({})).await;
     started(&seen).await;
     let asked = Instant::now();
-    cancel(&server, &id).await;
-    let (status, body) = attach(&server, &id).await;
+    server.cancel(&id).await;
+    let (status, body) = server.attach(&id).await;
     let took = asked.elapsed();
 
     // The tool heard it at once (not after its minute), and the
@@ -186,16 +138,16 @@ async fn a_cancelled_turn_stops_its_running_tool_and_refuses_the_rest() {
         {"type": "tool_use", "id": "toolu_2", "name": "wait_stop", "input": {}},
         {"type": "tool_use", "id": "toolu_3", "name": "notify", "input": {"to": "ada"}},
     ]});
-    let id = send(
-        &server,
-        "Turn/stop-1/run",
-        json!({"provider": "anthropic", "response": response}),
-    )
-    .await;
+    let id = server
+        .send(
+            "Turn/stop-1/run",
+            json!({"provider": "anthropic", "response": response}),
+        )
+        .await;
     started(&seen).await;
     let asked = Instant::now();
-    cancel(&server, &id).await;
-    let (status, body) = attach(&server, &id).await;
+    server.cancel(&id).await;
+    let (status, body) = server.attach(&id).await;
     assert!(
         asked.elapsed() < Duration::from_secs(10),
         "{:?}",
@@ -234,12 +186,12 @@ async fn a_turn_cancelled_while_a_question_waits_ends_that_call_and_the_rest() {
         {"type": "tool_use", "id": "toolu_1", "name": "ask_first", "input": {}},
         {"type": "tool_use", "id": "toolu_2", "name": "notify", "input": {"to": "ada"}},
     ]});
-    let id = send(
-        &server,
-        "Turn/ask-1/run",
-        json!({"provider": "anthropic", "response": response}),
-    )
-    .await;
+    let id = server
+        .send(
+            "Turn/ask-1/run",
+            json!({"provider": "anthropic", "response": response}),
+        )
+        .await;
     // Waits until the question is listed.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -259,8 +211,8 @@ async fn a_turn_cancelled_while_a_question_waits_ends_that_call_and_the_rest() {
         assert!(Instant::now() < deadline, "no question in 60 s");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    cancel(&server, &id).await;
-    let (status, body) = attach(&server, &id).await;
+    server.cancel(&id).await;
+    let (status, body) = server.attach(&id).await;
     assert_eq!(status, 200, "{body}");
     let turn: Turn = serde_json::from_str(&body).expect("a turn");
     let texts: Vec<String> = turn

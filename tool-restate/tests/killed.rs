@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use restate_sdk::service::ServiceDefinition;
-use serde_json::{Value, json};
+use serde_json::json;
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_restate::RestateService;
 
@@ -108,36 +108,6 @@ async fn wait_killed(killed: &AtomicBool) {
     }
 }
 
-/// Sends `tool` its `args` (not waiting for it): the invocation's id.
-async fn send(server: &Server, tool: &str, args: Value) -> String {
-    let reply: Value = server
-        .http()
-        .post(format!("{}/Tools/{tool}/send", server.ingress()))
-        .json(&args)
-        .send()
-        .await
-        .expect("the ingress answers")
-        .json()
-        .await
-        .expect("an invocation");
-    reply["invocationId"]
-        .as_str()
-        .unwrap_or_else(|| panic!("sent {tool}: {reply}"))
-        .to_owned()
-}
-
-/// Waits for the invocation's end: its status and body.
-async fn attach(server: &Server, id: &str) -> (reqwest::StatusCode, Vec<u8>) {
-    let reply = server
-        .http()
-        .get(format!("{}/restate/attach/{id}", server.ingress()))
-        .send()
-        .await
-        .expect("the ingress answers");
-    let status = reply.status();
-    (status, reply.bytes().await.expect("a body").to_vec())
-}
-
 async fn idempotent_tool_killed() {
     let server = Server::start("killed-idempotent").await;
     let worker = Worker::new();
@@ -146,16 +116,12 @@ async fn idempotent_tool_killed() {
     worker.start(counter.url());
     server.register(&worker.uri()).await;
 
-    let id = send(&server, "pay", json!({"cents": 500})).await;
+    let id = server.send("Tools/pay", json!({"cents": 500})).await;
     wait_killed(&killed).await;
     worker.start(counter.url());
-    let (status, body) = attach(&server, &id).await;
-    assert!(
-        status.is_success(),
-        "{status} {}",
-        String::from_utf8_lossy(&body)
-    );
-    let result: ToolResult = serde_json::from_slice(&body).expect("a result");
+    let (status, body) = server.attach(&id).await;
+    assert!((200..300).contains(&status), "{status} {body}");
+    let result: ToolResult = serde_json::from_str(&body).expect("a result");
     assert_eq!(result.model_text(), "paid 500 cents");
 
     // Run twice (the first run's worker killed before it heard back),
@@ -180,16 +146,14 @@ async fn other_tool_killed() {
     worker.start(counter.url());
     server.register(&worker.uri()).await;
 
-    let id = send(&server, "send_email", json!({"to": "ada@example.com"})).await;
+    let id = server
+        .send("Tools/send_email", json!({"to": "ada@example.com"}))
+        .await;
     wait_killed(&killed).await;
     // A worker is back: the invocation could run again, and must not.
     worker.start(counter.url());
-    let (status, body) = attach(&server, &id).await;
-    assert!(
-        !status.is_success(),
-        "{status} {}",
-        String::from_utf8_lossy(&body)
-    );
+    let (status, body) = server.attach(&id).await;
+    assert!(!(200..300).contains(&status), "{status} {body}");
     let row = server.invocation(&id).await;
     assert_eq!(row["status"], "completed", "{row}");
     assert_eq!(row["completion_result"], "failure", "{row}");

@@ -115,15 +115,7 @@ async fn a_call_through_restate_returns_the_registrys_result_and_errors() {
     assert_eq!(result.structured_content(), Some(&json!({"sum": 5})));
 
     // The handlers' schemas, as Restate publishes them, are the tools'.
-    let published: Value = server
-        .http()
-        .get(format!("{}/services/Tools", server.admin()))
-        .send()
-        .await
-        .expect("the admin API answers")
-        .json()
-        .await
-        .expect("a service");
+    let published = server.published("Tools").await;
     let handler = |name: &str| {
         published["handlers"]
             .as_array()

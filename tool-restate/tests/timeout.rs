@@ -11,7 +11,6 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 use tool_core::elicit::{Elicit, ElicitError, Elicitation};
 use tool_core::{ToolContext, ToolRegistry, ToolResult, tool};
 use tool_restate::{RestateService, TurnWorkflow};
@@ -55,8 +54,6 @@ fn hello() -> String {
 
 async fn served(test: &str) -> Server {
     let server = Server::start(test).await;
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let address = listener.local_addr().expect("its address");
     let registry: Arc<ToolRegistry> = Arc::new(
         ToolRegistry::builder()
             .with(Slow)
@@ -68,29 +65,18 @@ async fn served(test: &str) -> Server {
     );
     let tools = RestateService::new(Arc::clone(&registry), |_| ToolContext::new(()));
     let turns = TurnWorkflow::new(registry, |_| ToolContext::new(()));
-    let endpoint = restate_sdk::endpoint::Endpoint::builder()
-        .bind(tools.definition().expect("a service"))
-        .bind(turns.definition().expect("a workflow"))
-        .build();
-    tokio::spawn(
-        restate_sdk::http_server::HttpServer::new(endpoint)
-            .serve_with_cancel(listener, std::future::pending::<()>()),
-    );
-    server.register(&format!("http://{address}")).await;
+    server
+        .serve(vec![
+            tools.definition().expect("a service"),
+            turns.definition().expect("a workflow"),
+        ])
+        .await;
     server
 }
 
 /// The handler `name` of the service `service` as the admin API shows it.
 async fn handler(server: &Server, service: &str, name: &str) -> Value {
-    let published: Value = server
-        .http()
-        .get(format!("{}/services/{service}", server.admin()))
-        .send()
-        .await
-        .expect("the admin API answers")
-        .json()
-        .await
-        .expect("a service");
+    let published = server.published(service).await;
     published["handlers"]
         .as_array()
         .and_then(|handlers| handlers.iter().find(|handler| handler["name"] == name))

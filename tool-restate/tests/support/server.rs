@@ -136,6 +136,80 @@ impl Server {
         reply["rows"][0].clone()
     }
 
+    /// Sends `path` (`<service>/<handler>`, or a workflow's
+    /// `<workflow>/<key>/<handler>`) `body` on the ingress, not waiting
+    /// for it: the invocation's id.
+    pub async fn send(&self, path: &str, body: Value) -> String {
+        let reply: Value = self
+            .http
+            .post(format!("{}/{path}/send", self.ingress))
+            .json(&body)
+            .send()
+            .await
+            .expect("the ingress answers")
+            .json()
+            .await
+            .expect("an invocation");
+        reply["invocationId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("sent {path}: {reply}"))
+            .to_owned()
+    }
+
+    /// Waits for the invocation `id` to end: its HTTP status and body.
+    pub async fn attach(&self, id: &str) -> (u16, String) {
+        let reply = self
+            .http
+            .get(format!("{}/restate/attach/{id}", self.ingress))
+            .send()
+            .await
+            .expect("the ingress answers");
+        let status = reply.status().as_u16();
+        (status, reply.text().await.expect("a body"))
+    }
+
+    /// Cancels the invocation `id` through the admin API.
+    pub async fn cancel(&self, id: &str) {
+        let reply = self
+            .http
+            .patch(format!("{}/invocations/{id}/cancel", self.admin))
+            .send()
+            .await
+            .expect("the admin API answers");
+        assert!(reply.status().is_success(), "{}", reply.status());
+    }
+
+    /// The service `service` as the admin API publishes it (its
+    /// handlers, their schemas and timeouts).
+    pub async fn published(&self, service: &str) -> Value {
+        self.http
+            .get(format!("{}/services/{service}", self.admin))
+            .send()
+            .await
+            .expect("the admin API answers")
+            .json()
+            .await
+            .expect("a service")
+    }
+
+    /// Serves `services` from this process on a free port, and registers
+    /// them.
+    pub async fn serve(&self, services: Vec<restate_sdk::service::ServiceDefinition>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        let address = listener.local_addr().expect("its address");
+        let mut endpoint = restate_sdk::endpoint::Endpoint::builder();
+        for service in services {
+            endpoint = endpoint.bind(service);
+        }
+        tokio::spawn(
+            restate_sdk::http_server::HttpServer::new(endpoint.build())
+                .serve_with_cancel(listener, std::future::pending::<()>()),
+        );
+        self.register(&format!("http://{address}")).await;
+    }
+
     /// Its process id, to read the CPU time it spends.
     pub fn pid(&self) -> u32 {
         self.child.id()
