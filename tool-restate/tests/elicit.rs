@@ -80,8 +80,9 @@ fn services(_port: &str, _reach: &str) -> Vec<ServiceDefinition> {
 }
 
 /// Calls the turn's handler `handler` with `body`: its status and body.
-async fn call(http: &reqwest::Client, server: &Server, handler: &str, body: Value) -> (u16, Value) {
-    let reply = http
+async fn call(server: &Server, handler: &str, body: Value) -> (u16, Value) {
+    let reply = server
+        .http()
         .post(format!("{}/Turn/dinner-1/{handler}", server.ingress()))
         .json(&body)
         .timeout(Duration::from_secs(60))
@@ -92,11 +93,19 @@ async fn call(http: &reqwest::Client, server: &Server, handler: &str, body: Valu
     (status, reply.json().await.unwrap_or(Value::Null))
 }
 
+/// Answers through the turn's `answer` handler from a process of its
+/// own, a plain HTTP client: its status and body.
+async fn answer_elsewhere(server: &Server, body: Value) -> (u16, Value) {
+    let url = format!("{}/Turn/dinner-1/answer", server.ingress());
+    let (status, body) = harness::post_from_another_process(&url, &body).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
 /// Waits until the turn lists a question: the first listed.
 async fn question(server: &Server) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let (status, open) = call(server.http(), server, "questions", json!({})).await;
+        let (status, open) = call(server, "questions", json!({})).await;
         assert_eq!(status, 200, "{open}");
         if let Some(first) = open.get(0) {
             return first.clone();
@@ -138,13 +147,10 @@ async fn answered_after_restarts() {
     server.restart().await;
     worker.start("-");
 
-    // A separate client, plain HTTP, answers; an answer to a call that
+    // A separate process, a plain HTTP client, answers; an answer to a call that
     // asked nothing is refused.
-    let client = reqwest::Client::new();
-    let (status, refused) = call(
-        &client,
+    let (status, refused) = answer_elsewhere(
         &server,
-        "answer",
         json!({"call": "toolu_2", "answer": {"action": "decline"}}),
     )
     .await;
@@ -153,10 +159,8 @@ async fn answered_after_restarts() {
         refused["message"],
         "no question of the call `toolu_2` waits for an answer"
     );
-    let (status, body) = call(
-        &client,
+    let (status, body) = answer_elsewhere(
         &server,
-        "answer",
         json!({"call": "toolu_1", "answer": {"action": "accept", "content": {"guests": 4}}}),
     )
     .await;
@@ -173,10 +177,8 @@ async fn answered_after_restarts() {
     assert_eq!(second["id"], "toolu_1#2", "{second}");
     assert_eq!(second["message"], "On the terrace?");
     assert_eq!(second["key"], "terrace");
-    let (status, body) = call(
-        &client,
+    let (status, body) = answer_elsewhere(
         &server,
-        "answer",
         json!({"call": "toolu_1", "answer": {"action": "accept", "content": {"outside": true}}}),
     )
     .await;
@@ -201,6 +203,6 @@ async fn answered_after_restarts() {
             {"type": "tool_result", "tool_use_id": "toolu_2", "content": "told ada"},
         ]})]
     );
-    let (_, open) = call(server.http(), &server, "questions", json!({})).await;
+    let (_, open) = call(&server, "questions", json!({})).await;
     assert_eq!(open, json!([]));
 }

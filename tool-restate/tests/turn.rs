@@ -323,18 +323,13 @@ async fn approval_survives_restarts() {
     server.restart().await;
     worker.start(counter.url());
 
-    // A separate client, plain HTTP: a smaller amount, approved.
-    let client = reqwest::Client::new();
-    let reply = client
-        .post(format!("{}/Turn/pay-1/approve", server.ingress()))
-        .json(
-            &json!({"call": "toolu_2", "approve": true, "arguments": {"to": "ada", "cents": 500}}),
-        )
-        .timeout(Duration::from_secs(60))
-        .send()
-        .await
-        .expect("the ingress answers");
-    assert!(reply.status().is_success(), "{}", reply.status());
+    // A separate process, a plain HTTP client: a smaller amount, approved.
+    let (status, body) = harness::post_from_another_process(
+        &format!("{}/Turn/pay-1/approve", server.ingress()),
+        &json!({"call": "toolu_2", "approve": true, "arguments": {"to": "ada", "cents": 500}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
 
     let turn = attach(&server, "pay-1").await;
     assert_eq!(
