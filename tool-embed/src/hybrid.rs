@@ -14,13 +14,13 @@ use crate::{Embedder, EmbeddingRanker, Error};
 /// meaning (`1 - WORDS`). Chosen, with the text each tool is embedded
 /// from, on half of the labelled queries of `bench/search/`; the other
 /// half is held out.
-pub const WORDS: f32 = 0.5;
+pub const WORDS: f32 = 0.4;
 
 /// The ranker to use when embeddings are on: [`Bm25`] and an
 /// [`EmbeddingRanker`] over the same tools, fused. A tool's score is
-/// `words × bm25 / best bm25 + (1 − words) × cosine`: BM25's score over the
-/// query's best (so 0 to 1 whatever the query's length), the cosine as the
-/// model gives it. Words find what the query names (`create_issue` for
+/// `words × bm25 / best bm25 + (1 − words) × cosine / best cosine`: each
+/// over the query's best, so 0 to 1 whatever the query's length and however
+/// near the nearest tool is. Words find what the query names (`create_issue` for
 /// "create an issue"), meaning what it only describes ("chargebacks" for
 /// disputes); equal scores come in the tools' order.
 ///
@@ -100,15 +100,23 @@ impl Ranker for Hybrid {
             return self.bm25.rank(query, limit);
         };
         let found = self.bm25.rank(query, self.len());
-        let top = found.first().map_or(0.0, |hit| hit.score);
+        // Each brought to 0..1 over the query's best, so that neither the
+        // query's length (BM25) nor how near anything is (the cosine)
+        // tips the balance.
+        let top_words = found.first().map_or(0.0, |hit| hit.score);
+        let top_meaning = cosines.iter().copied().fold(0.0, f32::max);
+        let meaning = match top_meaning > 0.0 {
+            true => (1.0 - self.words) / top_meaning,
+            false => 0.0,
+        };
         let mut scores: Vec<f32> = cosines
             .iter()
-            .map(|cosine| (1.0 - self.words) * cosine.max(0.0))
+            .map(|cosine| meaning * cosine.max(0.0))
             .collect();
-        if top > 0.0 {
+        if top_words > 0.0 {
             for hit in &found {
                 if let Some(&at) = self.places.get(hit.name) {
-                    scores[at] += self.words * hit.score / top;
+                    scores[at] += self.words * hit.score / top_words;
                 }
             }
         }
