@@ -35,10 +35,11 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 /// The size of the catalog latency is measured at.
 const TOOLS: usize = 2_000;
 
-/// The bytes allocated and not freed since `region` began.
+/// The bytes allocated and not freed since `region` began (a
+/// reallocation's change in size is already in both counts).
 fn held(region: &Region<'_, System>) -> isize {
     let change = region.change();
-    change.bytes_allocated as isize - change.bytes_deallocated as isize + change.bytes_reallocated
+    change.bytes_allocated as isize - change.bytes_deallocated as isize
 }
 
 /// The CPU time this process has spent so far, every thread's.
