@@ -151,7 +151,11 @@ fn main() {
         .collect();
     let (mut tuned, mut held_out) = (Vec::new(), Vec::new());
     for (at, query) in queries.iter().enumerate() {
-        let half = if at % 2 == 0 { &mut tuned } else { &mut held_out };
+        let half = if at % 2 == 0 {
+            &mut tuned
+        } else {
+            &mut held_out
+        };
         half.push(catalog::Query {
             query: query.query.clone(),
             expected: query.expected.clone(),

@@ -63,7 +63,11 @@ impl Embeddings {
                 config.hidden_size,
                 vb.pp("token_type_embeddings"),
             )?,
-            norm: layer_norm(config.hidden_size, config.layer_norm_eps, vb.pp("LayerNorm"))?,
+            norm: layer_norm(
+                config.hidden_size,
+                config.layer_norm_eps,
+                vb.pp("LayerNorm"),
+            )?,
         })
     }
 
@@ -113,8 +117,16 @@ impl Layer {
                 config.intermediate_size,
                 vb.pp("intermediate").pp("dense"),
             )?,
-            out: linear(config.intermediate_size, hidden, vb.pp("output").pp("dense"))?,
-            out_norm: layer_norm(hidden, config.layer_norm_eps, vb.pp("output").pp("LayerNorm"))?,
+            out: linear(
+                config.intermediate_size,
+                hidden,
+                vb.pp("output").pp("dense"),
+            )?,
+            out_norm: layer_norm(
+                hidden,
+                config.layer_norm_eps,
+                vb.pp("output").pp("LayerNorm"),
+            )?,
             heads: config.num_attention_heads,
         })
     }

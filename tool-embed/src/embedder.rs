@@ -190,18 +190,22 @@ impl Embedder {
 
     /// The unit vector of one text.
     pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, Error> {
-        Ok(self.embed_batch(vec![text])?.into_iter().next().unwrap_or_default())
+        Ok(self
+            .embed_batch(vec![text])?
+            .into_iter()
+            .next()
+            .unwrap_or_default())
     }
 
     fn embed_batch(&self, texts: Vec<&str>) -> Result<Vec<Vec<f32>>, Error> {
         let count = texts.len();
-        let encodings = self
-            .tokenizer
-            .encode_batch(texts, true)
-            .map_err(|error| Error::Tokenizer {
-                path: PathBuf::from("tokenizer.json"),
-                message: error.to_string(),
-            })?;
+        let encodings =
+            self.tokenizer
+                .encode_batch(texts, true)
+                .map_err(|error| Error::Tokenizer {
+                    path: PathBuf::from("tokenizer.json"),
+                    message: error.to_string(),
+                })?;
         let length = encodings.first().map_or(0, |encoding| encoding.len());
         let mut ids = Vec::with_capacity(count * length);
         let mut mask = Vec::with_capacity(count * length);

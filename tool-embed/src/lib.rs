@@ -9,7 +9,7 @@
 //! - [`EmbeddingRanker`], the model's meaning alone;
 //! - [`Embedder`], the model: read from a directory the application gives
 //!   ([`Embedder::from_dir`]) or, with the feature `hub`, fetched from the
-//!   Hugging Face hub ([`Embedder::from_hub`]).
+//!   Hugging Face hub (`Embedder::from_hub`).
 //!
 //! A crate of its own so that an application without it builds none of
 //! the model's stack.
@@ -23,7 +23,7 @@
 //!
 //! # fn main() -> Result<(), tool_embed::Error> {
 //! let model = Arc::new(Embedder::from_dir("models/all-MiniLM-L6-v2")?);
-//! let tools = ToolRegistry::new();
+//! let tools: ToolRegistry = ToolRegistry::new();
 //! let search = SearchTool::with_ranker(Hybrid::new(model, tools.tools())?, tools.tools());
 //! # Ok(())
 //! # }

@@ -26,7 +26,7 @@ use crate::{Embedder, Error};
 ///
 /// # fn main() -> Result<(), tool_embed::Error> {
 /// let model = Arc::new(Embedder::from_dir("models/all-MiniLM-L6-v2")?);
-/// let registry = ToolRegistry::new();
+/// let registry: ToolRegistry = ToolRegistry::new();
 /// let ranker = EmbeddingRanker::new(model, registry.tools())?;
 /// let hits = ranker.rank("how much money is in my account", 5);
 /// # Ok(())
@@ -107,7 +107,12 @@ impl EmbeddingRanker {
 /// The `limit` best of `scores` (one a tool, in the tools' order) above
 /// `floor`, best first; equal scores in the tools' order, so that the same
 /// query always gives the same order.
-pub(crate) fn best<'a>(names: &'a [String], scores: &[f32], floor: f32, limit: usize) -> Vec<Hit<'a>> {
+pub(crate) fn best<'a>(
+    names: &'a [String],
+    scores: &[f32],
+    floor: f32,
+    limit: usize,
+) -> Vec<Hit<'a>> {
     let mut ranked: Vec<usize> = (0..scores.len()).filter(|&at| scores[at] > floor).collect();
     ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     ranked.truncate(limit);

