@@ -10,20 +10,30 @@
 //! - with the `tokens` feature, what the tools cost a request in context
 //!   (`o200k_base` tokens): every definition (MCP's `tools/list` of them
 //!   all) beside the search tool and what it found for the query, in each
-//!   provider's shape, averaged over the labelled queries.
+//!   provider's shape, averaged over the labelled queries;
+//! - the quality of the ranking on the labelled queries in other
+//!   languages, per language (`search/languages.rs`).
 //!
 //! Run with `cargo bench -p tool-core --features search,tokens --bench
-//! search`; see BENCHMARKS.md.
+//! search`; see BENCHMARKS.md. With `-- --write`, it writes the table of
+//! the queries in other languages into BENCHMARKS.md and times nothing.
 
 use std::alloc::System;
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use tool_core::search::{Bm25, Ranker};
 
 #[path = "../tests/support/catalog.rs"]
 mod catalog;
+#[path = "search/languages.rs"]
+mod languages;
+// Its medians are for timed rounds; the table this bench writes times
+// nothing.
+#[allow(dead_code)]
+#[path = "../../benches/support/table.rs"]
+mod table;
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
@@ -51,6 +61,12 @@ fn report() {
     }
     let registry = catalog::registry(1);
     let index = Bm25::new(registry.tools());
+    languages::table(
+        &index,
+        index.len(),
+        |name| registry.info(name).is_some(),
+        false,
+    );
     // As the quality test counts them: a query whose tools the registry
     // left out cannot be answered.
     let queries: Vec<catalog::Query> = catalog::queries()
@@ -157,4 +173,21 @@ fn search(c: &mut Criterion) {
 }
 
 criterion_group!(benches, search);
-criterion_main!(benches);
+
+fn main() {
+    // Criterion refuses an argument it does not know: `--write` only
+    // writes the table, which needs no timing.
+    if std::env::args().any(|arg| arg == "--write") {
+        let registry = catalog::registry(1);
+        let index = Bm25::new(registry.tools());
+        languages::table(
+            &index,
+            index.len(),
+            |name| registry.info(name).is_some(),
+            true,
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
