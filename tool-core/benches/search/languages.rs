@@ -152,7 +152,7 @@ pub(crate) fn table(ranker: &dyn Ranker, tools: usize, known: impl Fn(&str) -> b
     ));
     let mut lines = vec![
         format!(
-            "`Bm25` over the {tools} tools of `bench/search/catalog.json` (every one described in English), on the {} hand-written queries of `bench/search/queries-multilingual.json`. recall@5: the share of queries with a tool a person would pick among the first five; MRR: the mean reciprocal rank of the first such tool among the first ten. Each language's queries alternate between the half a constant may be chosen on (even) and the half held out (odd), as the English set's do; no constant was chosen on either yet.",
+            "`Bm25` over the {tools} tools of `bench/search/catalog.json` (every one described in English), on the {} queries written for this set in `bench/search/queries-multilingual.json`. recall@5: the share of queries with a tool a person would pick among the first five; MRR: the mean reciprocal rank of the first such tool among the first ten. Each language's queries alternate between the half a constant may be chosen on (even) and the half held out (odd), as the English set's do; no constant was chosen on either yet.",
             others.len()
         ),
         String::new(),
