@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::tool_error::RegistryError;
+use crate::provider::auto_defer::{AutoKey, Weighed};
 use crate::provider::family::{Family, ListState};
 use crate::provider::listing::SEARCH_TOOL;
 use crate::provider::listing::{Listing, Search};
@@ -27,6 +28,8 @@ pub struct Definitions {
     provider: Provider,
     tools: Value,
     not_strict: Vec<NotStrict>,
+    /// The automatic deferral they were listed with, if any.
+    auto: Option<AutoKey>,
 }
 
 impl Definitions {
@@ -106,6 +109,16 @@ impl Definitions {
         self.token_counts().iter().map(|tool| tool.tokens).sum()
     }
 
+    /// Whether these are the definitions `listing` makes (a listing's key
+    /// tells apart all but its automatic deferral's settings).
+    pub(crate) fn listed_as(&self, listing: Listing<'_>) -> bool {
+        match (listing.auto_asked(), &self.auto) {
+            (None, None) => true,
+            (Some(auto), Some(key)) => auto.is(key),
+            _ => false,
+        }
+    }
+
     /// One value per tool: the list itself, or for Gemini the
     /// `functionDeclarations` of its one entry.
     #[cfg(feature = "tokens")]
@@ -136,15 +149,25 @@ impl Serialize for Definitions {
 pub(crate) fn build_definitions<'a>(
     provider: Provider,
     tools: impl IntoIterator<Item = ToolInfo<'a>>,
-    listing: Listing,
+    listing: Listing<'_>,
 ) -> Result<Definitions, RegistryError> {
     let family = provider.family();
     let mut state = ListState::default();
     let mut list = Vec::new();
-    let mut deferred = Vec::new();
     let mut not_strict = Vec::new();
+    let tools: Vec<ToolInfo<'a>> = tools.into_iter().collect();
+    let auto = listing.auto_asked();
+    let deferred: Vec<bool> = match auto {
+        Some(auto) => {
+            let weighed: Vec<Weighed<'_>> = tools.iter().map(Weighed::of).collect();
+            auto.waiting(&weighed, SEARCH_TOOL)
+        }
+        None => tools
+            .iter()
+            .map(|tool| listing.defers(tool.metadata.defer))
+            .collect(),
+    };
     for tool in tools {
-        deferred.push(listing.defers(tool.metadata.defer));
         let (definition, fallback) = definition_of(family, &tool, &mut state)?;
         if let Some(fallback) = fallback {
             tracing::warn!(provider = %provider, "{fallback}");
@@ -157,6 +180,7 @@ pub(crate) fn build_definitions<'a>(
         provider,
         tools: family.tools_field(list),
         not_strict,
+        auto: auto.map(|auto| auto.key()),
     })
 }
 
@@ -202,7 +226,7 @@ fn definition_of(
 /// last, as the family's documentation lists it), and the cache breakpoint
 /// on the last definition shown.
 fn mark(
-    listing: Listing,
+    listing: Listing<'_>,
     family: &dyn Family,
     list: &mut Vec<Value>,
     deferred: &[bool],
@@ -339,7 +363,7 @@ impl Provider {
     pub fn definitions_with(
         self,
         tools: &impl ToolList,
-        listing: Listing,
+        listing: Listing<'_>,
     ) -> Result<Arc<Definitions>, RegistryError> {
         tools.definitions_for(self, listing)
     }

@@ -18,7 +18,7 @@ pub trait ToolList: sealed::Sealed {
     fn definitions_for(
         &self,
         provider: Provider,
-        listing: Listing,
+        listing: Listing<'_>,
     ) -> Result<Arc<Definitions>, RegistryError>;
 }
 
@@ -32,11 +32,16 @@ impl<Ctx: Send + Sync + 'static> ToolList for ToolRegistry<Ctx> {
     fn definitions_for(
         &self,
         provider: Provider,
-        listing: Listing,
+        listing: Listing<'_>,
     ) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached((provider.name(), listing.key()), || {
+        let made = self.cached((provider.name(), listing.key()), || {
             build_definitions(provider, self.tools(), listing)
-        })
+        })?;
+        if made.listed_as(listing) {
+            return Ok(made);
+        }
+        // Kept: the definitions of another automatic deferral.
+        build_definitions(provider, self.tools(), listing).map(Arc::new)
     }
 }
 
@@ -44,11 +49,17 @@ impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
     fn definitions_for(
         &self,
         provider: Provider,
-        listing: Listing,
+        listing: Listing<'_>,
     ) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached
+        let made = self
+            .cached
             .get_or_make((provider.name(), listing.key()), || {
                 build_definitions(provider, self.tools(), listing)
-            })
+            })?;
+        if made.listed_as(listing) {
+            return Ok(made);
+        }
+        // Kept: the definitions of another automatic deferral.
+        build_definitions(provider, self.tools(), listing).map(Arc::new)
     }
 }
