@@ -2,10 +2,11 @@
 //! a request with a search shows the model a few and lets it find the rest.
 
 /// Bytes of compact JSON a token stands for, in the size a catalog is
-/// weighed at ([`AutoDefer::past_tokens`]): `o200k_base` reads tool
-/// definitions at 3.5 to 4.5 bytes a token (BENCHMARKS.md, "Deferred
-/// without being asked"), and a count that needs no tokenizer is the same
-/// in every build.
+/// weighed at ([`AutoDefer::past_tokens`]): `o200k_base` reads the
+/// labelled catalog's definitions at 4.4 to 4.6 bytes a token
+/// (BENCHMARKS.md, "Deferred without being asked"), so the estimate errs
+/// about a tenth high, toward deferring; and a weight that needs no
+/// tokenizer is the same in every build.
 pub const BYTES_PER_TOKEN: usize = 4;
 
 /// When a request with a tool search defers the tools it was not told to
