@@ -191,13 +191,31 @@ pub(crate) struct Weighed<'t> {
 impl<'t> Weighed<'t> {
     /// A tool's name, mark and weight.
     pub(crate) fn of(tool: &crate::tool::ToolInfo<'t>) -> Self {
-        let bytes = serde_json::to_vec(tool.definition).map_or(0, |json| json.len());
         Self {
             name: &tool.definition.name,
             marked: tool.metadata.defer,
-            bytes,
+            bytes: bytes_of(tool.definition),
         }
     }
+}
+
+/// The bytes of a tool's definition (name, description, input schema) in
+/// compact JSON, counted as written rather than kept.
+pub(crate) fn bytes_of(definition: &crate::tool::ToolDefinition) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a count cannot fail, nor can a definition's JSON.
+    let _ = serde_json::to_writer(&mut count, definition);
+    count.0
 }
 
 #[cfg(test)]

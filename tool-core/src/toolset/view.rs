@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::dispatch::access::{allowed, available};
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
-use crate::provider::auto_defer::{AutoDefer, Weighed};
+use crate::provider::auto_defer::{AutoDefer, Weighed, bytes_of};
 use crate::provider::listing::SEARCH_TOOL;
 use crate::registry::batch::{ToolCall, run_batch};
 use crate::registry::tool_registry::Cached;
@@ -286,7 +286,7 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
                 Ok(self
                     .definitions
                     .iter()
-                    .map(|definition| serde_json::to_vec(&**definition).map_or(0, |json| json.len()))
+                    .map(|definition| bytes_of(definition))
                     .collect())
             });
         let weighed: Vec<Weighed<'_>> = self
