@@ -128,6 +128,11 @@ impl<'a> Listing<'a> {
     /// change unless it asks. A catalog that is not large is listed as
     /// without it.
     ///
+    /// The registry keeps the definitions of one automatic deferral per
+    /// provider and search, as it keeps a listing's; a listing whose rule
+    /// differs from the one kept (other names, other thresholds) is made
+    /// anew each time.
+    ///
     /// ```
     /// use tool_core::provider::{AutoDefer, Listing, Provider, Search};
     /// use tool_core::{tool, ToolRegistry};
