@@ -40,7 +40,11 @@ const SIZES: [usize; 3] = [50, 500, 2_000];
 /// The tokens of the definitions a model reads up front: those not
 /// waiting with `defer_loading`.
 fn shown_tokens(definitions: &Definitions) -> usize {
-    let list = definitions.as_json().as_array().cloned().unwrap_or_default();
+    let list = definitions
+        .as_json()
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let counts = definitions.token_counts();
     if list.len() != counts.len() {
         // Gemini's one entry: every declaration is shown.

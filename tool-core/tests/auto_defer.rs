@@ -51,7 +51,10 @@ fn catalog(size: usize, words: usize) -> ToolRegistry {
 }
 
 fn tools(range: impl IntoIterator<Item = usize>) -> Vec<String> {
-    range.into_iter().map(|at| format!("tool_{at:02}")).collect()
+    range
+        .into_iter()
+        .map(|at| format!("tool_{at:02}"))
+        .collect()
 }
 
 /// The names of the tools shown up front and of those that wait (an entry
@@ -145,7 +148,11 @@ fn at_30_tools_only_the_marked_tool_waits() {
     ] {
         let (shown, waiting) = split(&listed(provider, &registry, auto(search)));
         assert_eq!(waiting, tools([3]), "{provider} {search:?}");
-        assert_eq!(shown.len(), 30, "29 tools and the search: {provider} {search:?}");
+        assert_eq!(
+            shown.len(),
+            30,
+            "29 tools and the search: {provider} {search:?}"
+        );
     }
 }
 
@@ -171,7 +178,9 @@ fn without_being_asked_a_large_catalog_is_listed_as_marked() {
 #[test]
 fn the_tools_named_are_kept_first_and_each_rule_is_listed_as_its_own() {
     let registry = catalog(40, 5);
-    let named = AutoDefer::new().keep(3).named(&["tool_20", "tool_03", "no_such_tool"]);
+    let named = AutoDefer::new()
+        .keep(3)
+        .named(&["tool_20", "tool_03", "no_such_tool"]);
     let listing = Listing::new().search(Search::Native).auto_defer(named);
     let (shown, _) = split(&listed(ANTHROPIC, &registry, listing));
     assert_eq!(
@@ -216,10 +225,7 @@ fn a_provider_without_a_search_is_shown_the_same_tools_through_a_view() {
         let registry = catalog(size, 5);
         let view = registry.view(Select::all().up_front().auto_defer(AutoDefer::new()));
         assert_eq!(view.names().collect::<Vec<_>>(), expected, "{size} tools");
-        for provider in [
-            Provider::OpenAiChat { strict: true },
-            Provider::Ollama,
-        ] {
+        for provider in [Provider::OpenAiChat { strict: true }, Provider::Ollama] {
             let listed = provider.definitions(&view).expect("listed");
             let names: Vec<&str> = listed
                 .as_json()

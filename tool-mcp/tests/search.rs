@@ -158,7 +158,14 @@ async fn past_30_tools_the_server_lists_the_search_and_five_until_more_are_found
     // 31 tools besides the search: past 30.
     assert_eq!(
         listed(&large).await,
-        ["search_tools", "tool_00", "tool_01", "tool_02", "tool_03", "tool_04"]
+        [
+            "search_tools",
+            "tool_00",
+            "tool_01",
+            "tool_02",
+            "tool_03",
+            "tool_04"
+        ]
     );
     let serde_json::Value::Object(arguments) = json!({"query": "weather in a city"}) else {
         unreachable!()
@@ -174,7 +181,15 @@ async fn past_30_tools_the_server_lists_the_search_and_five_until_more_are_found
     // What it found is listed beside them, the rest still waits.
     assert_eq!(
         listed(&large).await,
-        ["get_weather", "search_tools", "tool_00", "tool_01", "tool_02", "tool_03", "tool_04"]
+        [
+            "get_weather",
+            "search_tools",
+            "tool_00",
+            "tool_01",
+            "tool_02",
+            "tool_03",
+            "tool_04"
+        ]
     );
 
     // 30 tools besides the search: listed as with search alone.

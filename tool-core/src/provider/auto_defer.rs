@@ -223,7 +223,9 @@ mod tests {
     use super::*;
 
     fn catalog(size: usize) -> Vec<(String, bool)> {
-        (0..size).map(|at| (format!("tool_{at}"), at == 1)).collect()
+        (0..size)
+            .map(|at| (format!("tool_{at}"), at == 1))
+            .collect()
     }
 
     fn waiting(auto: AutoDefer<'_>, tools: &[(String, bool)]) -> Vec<String> {
@@ -262,11 +264,16 @@ mod tests {
 
     #[test]
     fn named_tools_are_kept_first_even_when_marked() {
-        let auto = AutoDefer::new().keep(2).named(&["tool_9", "tool_1", "nothing"]);
+        let auto = AutoDefer::new()
+            .keep(2)
+            .named(&["tool_9", "tool_1", "nothing"]);
         let waits = waiting(auto, &catalog(40));
         assert!(!waits.contains(&"tool_9".to_owned()));
         assert!(!waits.contains(&"tool_1".to_owned()));
-        assert!(waits.contains(&"tool_2".to_owned()), "two named fill `keep`");
+        assert!(
+            waits.contains(&"tool_2".to_owned()),
+            "two named fill `keep`"
+        );
         assert_eq!(waits.len(), 40 - 3);
     }
 
