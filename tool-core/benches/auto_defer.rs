@@ -24,9 +24,9 @@ use std::time::Instant;
 
 use tool_core::ToolRegistry;
 use tool_core::output::Part;
-use tool_core::provider::{AutoDefer, BYTES_PER_TOKEN, Definitions, Listing, Provider, Search};
+use tool_core::provider::{Definitions, Listing, Provider, Search};
 use tool_core::search::SearchTool;
-use tool_core::toolset::Select;
+use tool_core::toolset::{AutoDefer, BYTES_PER_TOKEN, Select};
 
 // Shared with the tests, which read what this bench does not.
 #[allow(dead_code)]
@@ -183,7 +183,7 @@ fn measure(size: usize, queries: &[catalog::Query]) -> (Vec<Row>, String) {
     let anthropic = Provider::Anthropic { strict: false };
     // A provider's listing made on a registry of its own each round, so
     // that nothing is cached: with the rule, and with the search alone.
-    let made = |listing: Listing<'_>| {
+    let made = |listing: Listing| {
         table::median(
             (0..5)
                 .map(|_| {

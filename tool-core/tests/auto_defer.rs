@@ -4,9 +4,9 @@
 //! just past the thresholds.
 
 use serde_json::{Value, json};
-use tool_core::provider::{AutoDefer, Listing, Provider, Search};
+use tool_core::provider::{Listing, Provider, Search};
 use tool_core::search::SearchTool;
-use tool_core::toolset::Select;
+use tool_core::toolset::{AutoDefer, Select};
 use tool_core::{BoxFuture, Tool, ToolContext, ToolMetadata, ToolRegistry, ToolResult};
 
 /// A tool of the catalog: `tool_NN`, the fourth (`tool_03`) marked
@@ -76,7 +76,7 @@ fn split(tools: &Value) -> (Vec<String>, Vec<String>) {
     (shown, waiting)
 }
 
-fn listed(provider: Provider, registry: &ToolRegistry, listing: Listing<'_>) -> Value {
+fn listed(provider: Provider, registry: &ToolRegistry, listing: Listing) -> Value {
     provider
         .definitions_with(registry, listing)
         .expect("listed")
@@ -87,7 +87,7 @@ fn listed(provider: Provider, registry: &ToolRegistry, listing: Listing<'_>) -> 
 const ANTHROPIC: Provider = Provider::Anthropic { strict: false };
 const RESPONSES: Provider = Provider::OpenAiResponses { strict: false };
 
-fn auto(search: Search) -> Listing<'static> {
+fn auto(search: Search) -> Listing {
     Listing::new().search(search).auto_defer(AutoDefer::new())
 }
 

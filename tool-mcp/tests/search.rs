@@ -151,7 +151,7 @@ fn numbered(size: usize) -> ToolRegistry {
 
 #[tokio::test]
 async fn past_30_tools_the_server_lists_the_search_and_five_until_more_are_found() {
-    let auto = tool_mcp::McpConfig::new().with_auto_defer(tool_core::provider::AutoDefer::new());
+    let auto = tool_mcp::McpConfig::new().with_auto_defer(tool_core::toolset::AutoDefer::new());
     let server = McpServer::new(numbered(30), ToolContext::new(())).with_config(auto);
     let (address, _stop) = serve_http(server).await;
     let (large, mut changed) = client(&format!("http://{address}/mcp")).await;
@@ -193,7 +193,7 @@ async fn past_30_tools_the_server_lists_the_search_and_five_until_more_are_found
     );
 
     // 30 tools besides the search: listed as with search alone.
-    let auto = tool_mcp::McpConfig::new().with_auto_defer(tool_core::provider::AutoDefer::new());
+    let auto = tool_mcp::McpConfig::new().with_auto_defer(tool_core::toolset::AutoDefer::new());
     let server = McpServer::new(numbered(29), ToolContext::new(())).with_config(auto);
     let (address, _stop) = serve_http(server).await;
     let (small, _) = client(&format!("http://{address}/mcp")).await;

@@ -7,7 +7,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::tool_error::RegistryError;
-use crate::provider::auto_defer::{AutoKey, Weighed};
 use crate::provider::family::{Family, ListState};
 use crate::provider::listing::SEARCH_TOOL;
 use crate::provider::listing::{Listing, Search};
@@ -16,6 +15,7 @@ use crate::provider::selector::Provider;
 use crate::provider::tool_list::ToolList;
 use crate::registry::tool_registry::ToolCheck;
 use crate::tool::ToolInfo;
+use crate::toolset::auto_defer::{AutoKey, Weighed};
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
@@ -111,7 +111,7 @@ impl Definitions {
 
     /// Whether these are the definitions `listing` makes (a listing's key
     /// tells apart all but its automatic deferral's settings).
-    pub(crate) fn listed_as(&self, listing: Listing<'_>) -> bool {
+    pub(crate) fn listed_as(&self, listing: Listing) -> bool {
         match (listing.auto_asked(), &self.auto) {
             (None, None) => true,
             (Some(auto), Some(key)) => auto.is(key),
@@ -149,7 +149,7 @@ impl Serialize for Definitions {
 pub(crate) fn build_definitions<'a>(
     provider: Provider,
     tools: impl IntoIterator<Item = ToolInfo<'a>>,
-    listing: Listing<'_>,
+    listing: Listing,
 ) -> Result<Definitions, RegistryError> {
     let family = provider.family();
     let mut state = ListState::default();
@@ -226,7 +226,7 @@ fn definition_of(
 /// last, as the family's documentation lists it), and the cache breakpoint
 /// on the last definition shown.
 fn mark(
-    listing: Listing<'_>,
+    listing: Listing,
     family: &dyn Family,
     list: &mut Vec<Value>,
     deferred: &[bool],
@@ -363,7 +363,7 @@ impl Provider {
     pub fn definitions_with(
         self,
         tools: &impl ToolList,
-        listing: Listing<'_>,
+        listing: Listing,
     ) -> Result<Arc<Definitions>, RegistryError> {
         tools.definitions_for(self, listing)
     }

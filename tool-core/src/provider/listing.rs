@@ -2,11 +2,8 @@
 //! the model gets, the tools that wait for it to find them, and where the
 //! prompt cache breaks.
 
-use crate::provider::auto_defer::AutoDefer;
-
-/// The name of the registry's own search tool (`SearchTool`, feature
-/// `search`), which OpenAI Responses' client-executed search stands in for.
-pub(crate) const SEARCH_TOOL: &str = "search_tools";
+use crate::toolset::auto_defer::AutoDefer;
+pub(crate) use crate::toolset::auto_defer::SEARCH_TOOL;
 
 /// A tool search that runs on the provider's servers: the model searches
 /// the tools that wait to be found ([`ToolMetadata::defer`]) and the
@@ -80,14 +77,14 @@ pub enum Search {
 /// assert_eq!(tools.as_json()[1]["defer_loading"], json!(true));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Listing<'a> {
+pub struct Listing {
     search: Option<Search>,
     defer_all: bool,
     cache: bool,
-    auto: Option<AutoDefer<'a>>,
+    auto: Option<AutoDefer<'static>>,
 }
 
-impl<'a> Listing<'a> {
+impl Listing {
     /// Every tool shown, no search, no breakpoint: what
     /// [`Provider::definitions`](crate::provider::Provider::definitions) lists.
     pub const fn new() -> Self {
@@ -128,13 +125,20 @@ impl<'a> Listing<'a> {
     /// change unless it asks. A catalog that is not large is listed as
     /// without it.
     ///
+    /// Its names are `'static`, so that a listing stays a plain `Copy`
+    /// value: names known when the program is written, or read once at
+    /// start and leaked (`Box::leak`). A view's rule
+    /// ([`Select::auto_defer`](crate::toolset::Select::auto_defer)) takes
+    /// names of any lifetime.
+    ///
     /// The registry keeps the definitions of one automatic deferral per
     /// provider and search, as it keeps a listing's; a listing whose rule
     /// differs from the one kept (other names, other thresholds) is made
     /// anew each time.
     ///
     /// ```
-    /// use tool_core::provider::{AutoDefer, Listing, Provider, Search};
+    /// use tool_core::provider::{Listing, Provider, Search};
+    /// use tool_core::toolset::AutoDefer;
     /// use tool_core::{tool, ToolRegistry};
     ///
     /// /// Add two numbers.
@@ -168,7 +172,7 @@ impl<'a> Listing<'a> {
     /// assert_eq!(waiting.len(), 2, "add and sub");
     /// ```
     #[must_use]
-    pub const fn auto_defer(mut self, auto: AutoDefer<'a>) -> Self {
+    pub const fn auto_defer(mut self, auto: AutoDefer<'static>) -> Self {
         self.auto = Some(auto);
         self
     }
@@ -200,7 +204,7 @@ impl<'a> Listing<'a> {
 
     /// The automatic deferral asked for, if any, with a search (without
     /// one, nothing waits).
-    pub(crate) const fn auto_asked(self) -> Option<AutoDefer<'a>> {
+    pub(crate) const fn auto_asked(self) -> Option<AutoDefer<'static>> {
         match self.search {
             Some(_) if !self.defer_all => self.auto,
             _ => None,

@@ -10,7 +10,6 @@
 //! names them all.
 
 pub(crate) mod anthropic;
-pub(crate) mod auto_defer;
 pub(crate) mod call;
 pub(crate) mod choice;
 pub(crate) mod definitions;
@@ -31,7 +30,6 @@ pub mod stream;
 pub(crate) mod tool_list;
 pub(crate) mod turn;
 
-pub use auto_defer::{AutoDefer, BYTES_PER_TOKEN};
 pub use call::ProviderCall;
 pub use choice::{ChoiceError, ToolChoice};
 pub use definitions::Definitions;

@@ -18,7 +18,7 @@ pub trait ToolList: sealed::Sealed {
     fn definitions_for(
         &self,
         provider: Provider,
-        listing: Listing<'_>,
+        listing: Listing,
     ) -> Result<Arc<Definitions>, RegistryError>;
 }
 
@@ -32,7 +32,7 @@ impl<Ctx: Send + Sync + 'static> ToolList for ToolRegistry<Ctx> {
     fn definitions_for(
         &self,
         provider: Provider,
-        listing: Listing<'_>,
+        listing: Listing,
     ) -> Result<Arc<Definitions>, RegistryError> {
         let made = self.cached((provider.name(), listing.key()), || {
             build_definitions(provider, self.tools(), listing)
@@ -49,7 +49,7 @@ impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
     fn definitions_for(
         &self,
         provider: Provider,
-        listing: Listing<'_>,
+        listing: Listing,
     ) -> Result<Arc<Definitions>, RegistryError> {
         let made = self
             .cached

@@ -10,13 +10,12 @@ use serde_json::Value;
 use crate::dispatch::access::{allowed, available};
 use crate::error::tool_error::ToolError;
 use crate::output::result::ToolResult;
-use crate::provider::auto_defer::{AutoDefer, Weighed, bytes_of};
-use crate::provider::listing::SEARCH_TOOL;
 use crate::registry::batch::{ToolCall, run_batch};
 use crate::registry::tool_registry::Cached;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 use crate::tool::{ToolDefinition, ToolInfo};
+use crate::toolset::auto_defer::{AutoDefer, SEARCH_TOOL, Weighed, bytes_of};
 
 /// Which tools a [`View`] shows: those named, those carrying a tag
 /// ([`ToolMetadata::tags`](crate::ToolMetadata::tags)), those shown up
@@ -93,7 +92,7 @@ impl<'c, Ctx> Select<'c, Ctx> {
     /// the whole registry.
     ///
     /// ```
-    /// use tool_core::provider::AutoDefer;
+    /// use tool_core::toolset::AutoDefer;
     /// use tool_core::search::SearchTool;
     /// use tool_core::toolset::Select;
     /// use tool_core::{tool, ToolRegistry};

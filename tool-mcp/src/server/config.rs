@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use rmcp::model::{Implementation, RequestStateCodec};
 use rmcp::task_manager::DEFAULT_TASK_TTL_MS;
-use tool_core::provider::AutoDefer;
 use tool_core::store::Store;
+use tool_core::toolset::AutoDefer;
 
 use crate::error::ServeError;
 use crate::http::auth::TokenVerifier;
@@ -165,7 +165,7 @@ impl McpConfig {
     /// listing follows.
     ///
     /// ```
-    /// use tool_core::provider::AutoDefer;
+    /// use tool_core::toolset::AutoDefer;
     /// use tool_mcp::McpConfig;
     ///
     /// let config = McpConfig::new().with_auto_defer(AutoDefer::new().named(&["get_weather"]));

@@ -1,6 +1,11 @@
 //! Tools deferred without marking each: past a number of tools or a size,
 //! a request with a search shows the model a few and lets it find the rest.
 
+/// The name of the registry's own search tool (`SearchTool`, feature
+/// `search`), which OpenAI Responses' client-executed search stands in for,
+/// and which the rule never defers.
+pub(crate) const SEARCH_TOOL: &str = "search_tools";
+
 /// Bytes of compact JSON a token stands for, in the size a catalog is
 /// weighed at ([`AutoDefer::past_tokens`]): `o200k_base` reads the
 /// labelled catalog's definitions at 4.4 to 4.6 bytes a token
@@ -40,7 +45,7 @@ pub const BYTES_PER_TOKEN: usize = 4;
 /// the servers you mount.
 ///
 /// ```
-/// use tool_core::provider::AutoDefer;
+/// use tool_core::toolset::AutoDefer;
 ///
 /// // Past 50 tools, `get_weather` and the first two others stay shown.
 /// let auto = AutoDefer::new().past_tools(50).keep(3).named(&["get_weather"]);
