@@ -55,12 +55,18 @@ pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
     ("post", &["send", "creat"]),
 ];
 
-/// The stems of the words in `text`, in order: split at anything that is
-/// not a letter or a digit, and inside a word where its case turns
+/// The stems of the words in `text`, in order: its [`words`], each
+/// [`stem`]med.
+pub(super) fn stems(text: &str, mut each: impl FnMut(String)) {
+    words(text, |word| each(stem(&word)));
+}
+
+/// The words of `text` search compares, in order: split at anything that
+/// is not a letter or a digit, and inside a word where its case turns
 /// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
 /// `k8s` and `ec2` stay words); lowercased; words of one letter and
 /// [`STOP`] words left out.
-pub(super) fn stems(text: &str, mut each: impl FnMut(String)) {
+pub(super) fn words(text: &str, mut each: impl FnMut(String)) {
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         for part in parts(word) {
             if part.chars().count() < 2 {
@@ -70,9 +76,14 @@ pub(super) fn stems(text: &str, mut each: impl FnMut(String)) {
             if STOP.binary_search(&lower.as_str()).is_ok() {
                 continue;
             }
-            each(STEMMER.stem(&lower).into_owned());
+            each(lower);
         }
     }
+}
+
+/// The stem of a lowercased word.
+pub(super) fn stem(word: &str) -> String {
+    STEMMER.stem(word).into_owned()
 }
 
 /// The parts of one word, cut where its case turns.
