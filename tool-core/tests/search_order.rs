@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 use tool_core::search::{Bm25, Hit, Ranker};
 use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult};
 
+// Its queries' expected tools are the quality test's, not read here.
+#[allow(dead_code)]
 #[path = "support/catalog.rs"]
 mod catalog;
 
@@ -45,12 +47,16 @@ fn twin_tools_come_in_the_order_they_were_registered_not_by_name() {
         .with(Named("a_forecast", TEXT))
         .with(Named("get_time", "Get the time in a city."))
         .with(Named("b_forecast", TEXT));
-    for query in ["weather forecast", "forecast in Paris", "city", "wether forcast"] {
-        let hits = Bm25::new(forward.tools()).rank(query, 5);
+    let (forward, backward) = (Bm25::new(forward.tools()), Bm25::new(backward.tools()));
+    for query in ["weather forecast", "forecast in Paris", "wether forcast"] {
+        let hits = forward.rank(query, 5);
         assert_eq!(hits[0].score, hits[1].score, "{query}");
-        assert_eq!(named(&hits[..2]), ["b_forecast", "a_forecast"], "{query}");
-        let hits = Bm25::new(backward.tools()).rank(query, 5);
-        assert_eq!(named(&hits[..2]), ["a_forecast", "b_forecast"], "{query}");
+        assert_eq!(named(&hits), ["b_forecast", "a_forecast"], "{query}");
+        assert_eq!(
+            named(&backward.rank(query, 5)),
+            ["a_forecast", "b_forecast"],
+            "{query}"
+        );
     }
 }
 
@@ -81,7 +87,20 @@ fn the_same_query_gives_the_same_order_in_every_build_twins_in_registration_orde
     for _ in 0..4 {
         assert!(answers(&Bm25::new(registry.tools()), &queries) == expected);
     }
-    let position = |name: &str| registry.tools().position(|tool| tool.definition.name == name);
+    // The first three are the first three of fifteen.
+    for (query, hits) in queries.iter().zip(&expected) {
+        let three: Vec<(String, u32)> = first
+            .rank(&query.query, 3)
+            .into_iter()
+            .map(|hit| (hit.name.to_owned(), hit.score.to_bits()))
+            .collect();
+        assert_eq!(three[..], hits[..hits.len().min(3)], "{}", query.query);
+    }
+    let position = |name: &str| {
+        registry
+            .tools()
+            .position(|tool| tool.definition.name == name)
+    };
     let mut ties = 0;
     for hits in &expected {
         for pair in hits.windows(2) {
@@ -106,5 +125,15 @@ fn the_order_is_the_same_in_every_process() {
     let registry = catalog::registry(2);
     let index = Bm25::new(registry.tools());
     let hits = index.rank("list the open pull requests in the acme/site repo", 6);
-    assert_eq!(named(&hits), ["FILL"]);
+    assert_eq!(
+        named(&hits),
+        [
+            "github_update_pull_request_state",
+            "github_update_pull_request_state_2",
+            "github_list_pull_requests",
+            "github_list_pull_requests_2",
+            "ado_repo_pull_request",
+            "ado_repo_pull_request_2",
+        ]
+    );
 }

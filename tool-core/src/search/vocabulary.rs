@@ -20,6 +20,12 @@ fn letters(word: &str) -> u32 {
     word.chars().fold(0, |set, c| set | 1 << (c as u32 % 32))
 }
 
+/// Whether `word` could be a typo [`Vocabulary::nearest`] fixes: not a
+/// number nor a name with digits, and of four letters at least.
+pub(super) fn could_be_a_typo(word: &str) -> bool {
+    word.chars().nth(3).is_some() && !word.chars().any(|c| c.is_ascii_digit())
+}
+
 impl Vocabulary {
     /// The vocabulary of `words`, which are sorted and each once.
     pub(super) fn new(words: Vec<Box<str>>) -> Self {
@@ -34,7 +40,10 @@ impl Vocabulary {
 
     /// The number of `word`, if the vocabulary holds it.
     pub(super) fn find(&self, word: &str) -> Option<u32> {
-        let at = self.words.binary_search_by(|held| (**held).cmp(word)).ok()?;
+        let at = self
+            .words
+            .binary_search_by(|held| (**held).cmp(word))
+            .ok()?;
         u32::try_from(at).ok()
     }
 
@@ -45,24 +54,20 @@ impl Vocabulary {
     /// tools for, then the first in byte order. Numbers
     /// and names with digits are no typos, and words under four letters
     /// too short to tell.
-    pub(super) fn nearest(
-        &self,
-        word: &str,
-        holding: impl Fn(u32) -> usize,
-    ) -> Option<u32> {
-        let length = word.chars().count();
+    pub(super) fn nearest(&self, word: &str, holding: impl Fn(u32) -> usize) -> Option<u32> {
         let first = word.chars().next()?;
-        if length < 4 || word.chars().any(|c| c.is_ascii_digit()) {
+        if !could_be_a_typo(word) {
             return None;
         }
+        let length = word.chars().count();
         let allowed = if length >= 8 { 2 } else { 1 };
         let own = letters(word);
         // The words of the same first letter lie together, in byte order.
         let start = self
             .words
             .partition_point(|held| held.chars().next() < Some(first));
-        let end = start
-            + self.words[start..].partition_point(|held| held.chars().next() == Some(first));
+        let end =
+            start + self.words[start..].partition_point(|held| held.chars().next() == Some(first));
         let mut best: Option<(usize, usize, u32)> = None;
         for at in start..end {
             let held = &self.words[at];
@@ -140,6 +145,9 @@ mod tests {
         let commoner = |word| if Some(word) == lapel { 5 } else { 1 };
         assert_eq!(held.nearest("lanel", commoner), lapel);
         // Nearer wins over commoner: `lapek` is one edit from `lapel` alone.
-        assert_eq!(held.nearest("lapek", |word| if Some(word) == label { 5 } else { 1 }), lapel);
+        assert_eq!(
+            held.nearest("lapek", |word| if Some(word) == label { 5 } else { 1 }),
+            lapel
+        );
     }
 }

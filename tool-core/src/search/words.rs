@@ -58,27 +58,46 @@ pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
 /// The stems of the words in `text`, in order: its [`words`], each
 /// [`stem`]med.
 pub(super) fn stems(text: &str, mut each: impl FnMut(String)) {
-    words(text, |word| each(stem(&word)));
+    words(text, |word| each(stem(word)));
 }
 
-/// The words of `text` search compares, in order: split at anything that
-/// is not a letter or a digit, and inside a word where its case turns
-/// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
-/// `k8s` and `ec2` stay words); lowercased; words of one letter and
-/// [`STOP`] words left out.
-pub(super) fn words(text: &str, mut each: impl FnMut(String)) {
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        for part in parts(word) {
-            if part.chars().count() < 2 {
-                continue;
-            }
-            let lower = part.to_lowercase();
-            if STOP.binary_search(&lower.as_str()).is_ok() {
-                continue;
-            }
-            each(lower);
+/// The words of `text` search compares, in order: its [`pieces`],
+/// [`lowered`], [`STOP`] words left out.
+pub(super) fn words(text: &str, mut each: impl FnMut(&str)) {
+    let mut lower = String::new();
+    pieces(text, |piece| {
+        if lowered(piece, &mut lower) {
+            each(&lower);
         }
+    });
+}
+
+/// The words of `text` as written: split at anything that is not a
+/// letter or a digit, and inside a word where its case turns
+/// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
+/// `k8s` and `ec2` stay words); words of one letter left out.
+pub(super) fn pieces<'a>(text: &'a str, mut each: impl FnMut(&'a str)) {
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        parts(word, |part| {
+            if part.chars().nth(1).is_some() {
+                each(part);
+            }
+        });
     }
+}
+
+/// Puts `piece` lowercased in `lower`, and says whether it is a word to
+/// search, not one of the [`STOP`] words.
+pub(super) fn lowered(piece: &str, lower: &mut String) -> bool {
+    lower.clear();
+    if piece.is_ascii() {
+        lower.push_str(piece);
+        lower.make_ascii_lowercase();
+    } else {
+        // `str::to_lowercase`, for a final sigma's form.
+        lower.push_str(&piece.to_lowercase());
+    }
+    STOP.binary_search(&lower.as_str()).is_err()
 }
 
 /// The stem of a lowercased word.
@@ -87,21 +106,26 @@ pub(super) fn stem(word: &str) -> String {
 }
 
 /// The parts of one word, cut where its case turns.
-fn parts(word: &str) -> impl Iterator<Item = &str> {
-    let chars: Vec<(usize, char)> = word.char_indices().collect();
-    let mut cuts = vec![0];
-    for at in 1..chars.len() {
-        let (before, here) = (chars[at - 1].1, chars[at].1);
-        let next = chars.get(at + 1).map(|&(_, c)| c);
-        let turns = (before.is_lowercase() && here.is_uppercase())
-            // The last capital of a run that starts a word: `HTTPServer`.
-            || (before.is_uppercase() && here.is_uppercase() && next.is_some_and(char::is_lowercase));
-        if turns {
-            cuts.push(chars[at].0);
+fn parts<'a>(word: &'a str, mut each: impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut before: Option<char> = None;
+    let mut chars = word.char_indices().peekable();
+    while let Some((at, here)) = chars.next() {
+        if let Some(before) = before {
+            let next = chars.peek().map(|&(_, c)| c);
+            let turns = (before.is_lowercase() && here.is_uppercase())
+                // The last capital of a run that starts a word: `HTTPServer`.
+                || (before.is_uppercase()
+                    && here.is_uppercase()
+                    && next.is_some_and(char::is_lowercase));
+            if turns {
+                each(&word[start..at]);
+                start = at;
+            }
         }
+        before = Some(here);
     }
-    cuts.push(word.len());
-    (0..cuts.len() - 1).map(move |i| &word[cuts[i]..cuts[i + 1]])
+    each(&word[start..]);
 }
 
 #[cfg(test)]
