@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::Value;
 
 use crate::search::vocabulary::{Vocabulary, could_be_a_typo};
-use crate::search::words::{STANDS_FOR as MEANINGS, lowered, pieces, stem, stems};
+use crate::search::words::{lowered, pieces, stands_for, stem, stems};
 use crate::search::{Hit, Ranker};
 use crate::tool::ToolInfo;
 
@@ -309,12 +309,8 @@ impl Bm25 {
             if seen_stems.contains(&stem) {
                 return;
             }
-            for &(abbreviation, stands_for) in MEANINGS {
-                if abbreviation == stem {
-                    for meant in stands_for {
-                        add(self.vocabulary.find(meant), STANDS_FOR);
-                    }
-                }
+            for meant in stands_for(&stem) {
+                add(self.vocabulary.find(meant), STANDS_FOR);
             }
             let own = self.vocabulary.find(&stem);
             if own.is_none() && lookups < NEAR_SPELLING_LOOKUPS && could_be_a_typo(&stem) {

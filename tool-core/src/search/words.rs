@@ -1,6 +1,7 @@
 //! The words search compares: a tool's name, description and parameters,
 //! and a query, cut the same way into the stems of their words.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -23,7 +24,7 @@ const STOP: &[&str] = &[
 /// with, by their stems: the abbreviations of software's vocabulary, and
 /// the everyday verbs for what tools' names call otherwise. Searched at a
 /// lower weight beside the word itself.
-pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
+const STANDS_FOR: &[(&str, &[&str])] = &[
     ("pr", &["pull", "request"]),
     ("prs", &["pull", "request"]),
     ("repo", &["repositori"]),
@@ -54,6 +55,16 @@ pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
     ("attach", &["upload"]),
     ("post", &["send", "creat"]),
 ];
+
+/// [`STANDS_FOR`] by word, made once: a long query asks it of each of its
+/// words.
+static MEANINGS: LazyLock<HashMap<&str, &[&str]>> =
+    LazyLock::new(|| STANDS_FOR.iter().copied().collect());
+
+/// The stems a word's stem stands for ([`STANDS_FOR`]), if any.
+pub(super) fn stands_for(stem: &str) -> &'static [&'static str] {
+    MEANINGS.get(stem).copied().unwrap_or_default()
+}
 
 /// The stems of the words in `text`, in order: its [`words`], each
 /// [`stem`]med.
