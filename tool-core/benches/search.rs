@@ -236,7 +236,6 @@ fn index_lines() -> Vec<String> {
         let region = Region::new(GLOBAL);
         let index = Bm25::new(registry.tools());
         let bytes = held(&region);
-        drop(region);
         let (mut wall, mut used) = (Vec::new(), Vec::new());
         for _ in 0..BUILDS {
             let (cpu_start, start) = (cpu(), Instant::now());
@@ -300,7 +299,7 @@ fn thousands(value: usize) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at) % 3 == 0 {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);

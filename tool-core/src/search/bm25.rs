@@ -36,9 +36,9 @@ const NAME_COVERAGE: f32 = 4.0;
 const NEAR_SPELLING: f32 = 0.7;
 
 /// How many of a query's words no tool holds are looked up by their
-/// spelling, the first met that could be typos: a typo is a short request's, and a long text
-/// (a pasted log) holds many words no tool does, whose lookups would cost
-/// more than all the rest of the search.
+/// spelling, the first met that could be typos: a typo is a short
+/// request's, and a long text (a pasted log) holds many words no tool
+/// does, whose lookups would cost more than all the rest of the search.
 const NEAR_SPELLING_LOOKUPS: usize = 8;
 
 /// How much a word a query's word stands for counts (`repo` for

@@ -66,8 +66,7 @@ impl Vocabulary {
         let start = self
             .words
             .partition_point(|held| held.chars().next() < Some(first));
-        let end =
-            start + self.words[start..].partition_point(|held| held.chars().next() == Some(first));
+        let end = start + self.words[start..].partition_point(|held| held.starts_with(first));
         let mut best: Option<(usize, usize, u32)> = None;
         for at in start..end {
             let held = &self.words[at];

@@ -163,6 +163,19 @@ mod tests {
     }
 
     #[test]
+    fn words_are_lowercased_as_their_language_writes_them() {
+        let mut out = Vec::new();
+        words("Straße ΟΔΟΣ createIssue", |word| {
+            out.push(word.to_owned())
+        });
+        // A final sigma lowercased as one.
+        assert_eq!(
+            out,
+            ["straße", "\u{3bf}\u{3b4}\u{3bf}\u{3c2}", "create", "issue"]
+        );
+    }
+
+    #[test]
     fn a_request_keeps_the_words_that_tell_tools_apart() {
         assert_eq!(
             all("Could you please open an issue about the failing deploys?"),
