@@ -2,7 +2,8 @@
 //! (`McpConfig::with_search`): `tools/list` shows the tools up front, the
 //! search tool among them; a search that finds tools tells the client
 //! `notifications/tools/list_changed`, and its next `tools/list` shows
-//! them; another session still sees only what it found.
+//! them; another session still sees only what it found. Past a threshold
+//! (`McpConfig::with_auto_defer`), the tools not marked wait too.
 
 use std::time::Duration;
 
@@ -113,4 +114,90 @@ async fn deferred_tools_are_listed_once_a_search_found_them() {
     // Another session found nothing yet.
     let (second, _) = client(&url).await;
     assert_eq!(listed(&second).await, ["hello", "search_tools"]);
+}
+
+/// A tool of a large catalog, `tool_NN`, none marked `defer`.
+struct Numbered(String);
+
+impl tool_core::Tool for Numbered {
+    fn name(&self) -> &str {
+        &self.0
+    }
+    fn description(&self) -> &str {
+        "Look up a record by its number."
+    }
+    fn input_schema(&self) -> serde_json::Value {
+        json!({"type": "object", "properties": {"id": {"type": "string"}}})
+    }
+    fn call<'a>(
+        &'a self,
+        _: &'a ToolContext,
+        _: serde_json::Value,
+    ) -> tool_core::BoxFuture<'a, tool_core::ToolResult> {
+        Box::pin(async { tool_core::ToolResult::text("done") })
+    }
+}
+
+/// `size` numbered tools, `get_weather` (marked `defer`) and the search.
+fn numbered(size: usize) -> ToolRegistry {
+    let mut tools: ToolRegistry = ToolRegistry::new();
+    for at in 0..size {
+        tools = tools.with(Numbered(format!("tool_{at:02}")));
+    }
+    let tools = tools.with(GetWeather);
+    let search = SearchTool::new(tools.tools());
+    tools.with(search)
+}
+
+#[tokio::test]
+async fn past_30_tools_the_server_lists_the_search_and_five_until_more_are_found() {
+    let auto = tool_mcp::McpConfig::new().with_auto_defer(tool_core::toolset::AutoDefer::new());
+    let server = McpServer::new(numbered(30), ToolContext::new(())).with_config(auto);
+    let (address, _stop) = serve_http(server).await;
+    let (large, mut changed) = client(&format!("http://{address}/mcp")).await;
+    // 31 tools besides the search: past 30.
+    assert_eq!(
+        listed(&large).await,
+        [
+            "search_tools",
+            "tool_00",
+            "tool_01",
+            "tool_02",
+            "tool_03",
+            "tool_04"
+        ]
+    );
+    let serde_json::Value::Object(arguments) = json!({"query": "weather in a city"}) else {
+        unreachable!()
+    };
+    large
+        .call_tool(CallToolRequestParams::new("search_tools").with_arguments(arguments))
+        .await
+        .expect("called");
+    tokio::time::timeout(Duration::from_secs(5), changed.recv())
+        .await
+        .expect("told in time")
+        .expect("told");
+    // What it found is listed beside them, the rest still waits.
+    assert_eq!(
+        listed(&large).await,
+        [
+            "get_weather",
+            "search_tools",
+            "tool_00",
+            "tool_01",
+            "tool_02",
+            "tool_03",
+            "tool_04"
+        ]
+    );
+
+    // 30 tools besides the search: listed as with search alone.
+    let auto = tool_mcp::McpConfig::new().with_auto_defer(tool_core::toolset::AutoDefer::new());
+    let server = McpServer::new(numbered(29), ToolContext::new(())).with_config(auto);
+    let (address, _stop) = serve_http(server).await;
+    let (small, _) = client(&format!("http://{address}/mcp")).await;
+    let every = listed(&small).await;
+    assert_eq!(every.len(), 30, "29 numbered and the search: {every:?}");
+    assert!(!every.contains(&"get_weather".to_owned()), "marked `defer`");
 }

@@ -15,6 +15,7 @@ use crate::provider::selector::Provider;
 use crate::provider::tool_list::ToolList;
 use crate::registry::tool_registry::ToolCheck;
 use crate::tool::ToolInfo;
+use crate::toolset::auto_defer::{AutoKey, Weighed};
 
 /// The tool list of a registry for one provider: the value of the request's
 /// `tools` field (for MCP, of the `tools/list` result's `tools`), made once
@@ -27,6 +28,8 @@ pub struct Definitions {
     provider: Provider,
     tools: Value,
     not_strict: Vec<NotStrict>,
+    /// The automatic deferral they were listed with, if any.
+    auto: Option<AutoKey>,
 }
 
 impl Definitions {
@@ -106,6 +109,16 @@ impl Definitions {
         self.token_counts().iter().map(|tool| tool.tokens).sum()
     }
 
+    /// Whether these are the definitions `listing` makes (a listing's key
+    /// tells apart all but its automatic deferral's settings).
+    pub(crate) fn listed_as(&self, listing: Listing) -> bool {
+        match (listing.auto_asked(), &self.auto) {
+            (None, None) => true,
+            (Some(auto), Some(key)) => auto.is(key),
+            _ => false,
+        }
+    }
+
     /// One value per tool: the list itself, or for Gemini the
     /// `functionDeclarations` of its one entry.
     #[cfg(feature = "tokens")]
@@ -141,10 +154,20 @@ pub(crate) fn build_definitions<'a>(
     let family = provider.family();
     let mut state = ListState::default();
     let mut list = Vec::new();
-    let mut deferred = Vec::new();
     let mut not_strict = Vec::new();
+    let tools: Vec<ToolInfo<'a>> = tools.into_iter().collect();
+    let auto = listing.auto_asked();
+    let deferred: Vec<bool> = match auto {
+        Some(auto) => {
+            let weighed: Vec<Weighed<'_>> = tools.iter().map(Weighed::of).collect();
+            auto.waiting(&weighed, SEARCH_TOOL)
+        }
+        None => tools
+            .iter()
+            .map(|tool| listing.defers(tool.metadata.defer))
+            .collect(),
+    };
     for tool in tools {
-        deferred.push(listing.defers(tool.metadata.defer));
         let (definition, fallback) = definition_of(family, &tool, &mut state)?;
         if let Some(fallback) = fallback {
             tracing::warn!(provider = %provider, "{fallback}");
@@ -157,6 +180,7 @@ pub(crate) fn build_definitions<'a>(
         provider,
         tools: family.tools_field(list),
         not_strict,
+        auto: auto.map(|auto| auto.key()),
     })
 }
 

@@ -2,9 +2,8 @@
 //! the model gets, the tools that wait for it to find them, and where the
 //! prompt cache breaks.
 
-/// The name of the registry's own search tool (`SearchTool`, feature
-/// `search`), which OpenAI Responses' client-executed search stands in for.
-pub(crate) const SEARCH_TOOL: &str = "search_tools";
+use crate::toolset::auto_defer::AutoDefer;
+pub(crate) use crate::toolset::auto_defer::SEARCH_TOOL;
 
 /// A tool search that runs on the provider's servers: the model searches
 /// the tools that wait to be found ([`ToolMetadata::defer`]) and the
@@ -47,9 +46,10 @@ pub enum Search {
 ///
 /// A tool waits to be found when the listing has a search and the tool is
 /// [`defer`](crate::ToolMetadata::defer)red (`#[tool(defer)]`), or every
-/// tool does ([`Listing::defer_all`]); without a search, every tool is
-/// shown. The search's own entry is never deferred, so a request always
-/// shows at least one tool, as the providers require.
+/// tool does ([`Listing::defer_all`]), or the catalog is large and the
+/// listing defers on its own ([`Listing::auto_defer`]); without a search,
+/// every tool is shown. The search's own entry is never deferred, so a
+/// request always shows at least one tool, as the providers require.
 ///
 /// ```
 /// use serde_json::json;
@@ -81,6 +81,7 @@ pub struct Listing {
     search: Option<Search>,
     defer_all: bool,
     cache: bool,
+    auto: Option<AutoDefer<'static>>,
 }
 
 impl Listing {
@@ -91,6 +92,7 @@ impl Listing {
             search: None,
             defer_all: false,
             cache: false,
+            auto: None,
         }
     }
 
@@ -108,6 +110,70 @@ impl Listing {
     #[must_use]
     pub const fn defer_all(mut self) -> Self {
         self.defer_all = true;
+        self
+    }
+
+    /// Defers tools without marking each, once the catalog is large: past
+    /// 30 tools or 10,000 tokens of definitions ([`AutoDefer::new`]),
+    /// every tool but the search and five kept waits to be found (with a
+    /// search; without one, every tool is shown). [`AutoDefer`] says the
+    /// rule, and sets its thresholds and the tools kept.
+    ///
+    /// Asked for, not on by default: an application that lists more than
+    /// 30 tools beside a search today chose which wait
+    /// ([`defer`](crate::ToolMetadata::defer)), and its requests do not
+    /// change unless it asks. A catalog that is not large is listed as
+    /// without it.
+    ///
+    /// Its names are `'static`, so that a listing stays a plain `Copy`
+    /// value: names known when the program is written, or read once at
+    /// start and leaked (`Box::leak`). A view's rule
+    /// ([`Select::auto_defer`](crate::toolset::Select::auto_defer)) takes
+    /// names of any lifetime.
+    ///
+    /// The registry keeps the definitions of one automatic deferral per
+    /// provider and search, as it keeps a listing's; a listing whose rule
+    /// differs from the one kept (other names, other thresholds) is made
+    /// anew each time.
+    ///
+    /// ```
+    /// use tool_core::provider::{Listing, Provider, Search};
+    /// use tool_core::toolset::AutoDefer;
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// /// Subtract `b` from `a`.
+    /// #[tool]
+    /// fn sub(a: i64, b: i64) -> i64 { a - b }
+    ///
+    /// /// Get the weather for a city.
+    /// #[tool]
+    /// fn get_weather(city: String) -> String { format!("sunny in {city}") }
+    ///
+    /// let registry: ToolRegistry = ToolRegistry::new().with(Add).with(Sub).with(GetWeather);
+    /// // Past two tools (30 unless set), one kept: the one named.
+    /// let auto = AutoDefer::new().past_tools(2).keep(1).named(&["get_weather"]);
+    /// let listing = Listing::new().search(Search::Native).auto_defer(auto);
+    /// let tools = Provider::Anthropic { strict: false }
+    ///     .definitions_with(&registry, listing)
+    ///     .unwrap();
+    /// let (waiting, shown): (Vec<_>, Vec<_>) = tools
+    ///     .as_json()
+    ///     .as_array()
+    ///     .unwrap()
+    ///     .iter()
+    ///     .partition(|tool| tool.get("defer_loading").is_some());
+    /// assert_eq!(shown[0]["name"], "tool_search_tool_bm25");
+    /// assert_eq!(shown[1]["name"], "get_weather");
+    /// assert_eq!(shown.len(), 2);
+    /// assert_eq!(waiting.len(), 2, "add and sub");
+    /// ```
+    #[must_use]
+    pub const fn auto_defer(mut self, auto: AutoDefer<'static>) -> Self {
+        self.auto = Some(auto);
         self
     }
 
@@ -130,7 +196,19 @@ impl Listing {
             Some(Search::NativeRegex) => 2,
             Some(Search::Client) => 3,
         };
-        search | (self.defer_all as u8) << 2 | (self.cache as u8) << 3
+        search
+            | (self.defer_all as u8) << 2
+            | (self.cache as u8) << 3
+            | (self.auto.is_some() as u8) << 4
+    }
+
+    /// The automatic deferral asked for, if any, with a search (without
+    /// one, nothing waits).
+    pub(crate) const fn auto_asked(self) -> Option<AutoDefer<'static>> {
+        match self.search {
+            Some(_) if !self.defer_all => self.auto,
+            _ => None,
+        }
     }
 
     /// Whether a tool so marked waits to be found.

@@ -34,9 +34,14 @@ impl<Ctx: Send + Sync + 'static> ToolList for ToolRegistry<Ctx> {
         provider: Provider,
         listing: Listing,
     ) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached((provider.name(), listing.key()), || {
+        let made = self.cached((provider.name(), listing.key()), || {
             build_definitions(provider, self.tools(), listing)
-        })
+        })?;
+        if made.listed_as(listing) {
+            return Ok(made);
+        }
+        // Kept: the definitions of another automatic deferral.
+        build_definitions(provider, self.tools(), listing).map(Arc::new)
     }
 }
 
@@ -46,9 +51,15 @@ impl<Ctx: Send + Sync + 'static> ToolList for View<'_, Ctx> {
         provider: Provider,
         listing: Listing,
     ) -> Result<Arc<Definitions>, RegistryError> {
-        self.cached
+        let made = self
+            .cached
             .get_or_make((provider.name(), listing.key()), || {
                 build_definitions(provider, self.tools(), listing)
-            })
+            })?;
+        if made.listed_as(listing) {
+            return Ok(made);
+        }
+        // Kept: the definitions of another automatic deferral.
+        build_definitions(provider, self.tools(), listing).map(Arc::new)
     }
 }

@@ -4,11 +4,12 @@
 //! word no tool holds, for its nearest spelling; and a tool whose name the
 //! query holds whole ranks higher.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::search::words::stems;
+use crate::search::vocabulary::{Vocabulary, could_be_a_typo};
+use crate::search::words::{lowered, pieces, stands_for, stem, stems};
 use crate::search::{Hit, Ranker};
 use crate::tool::ToolInfo;
 
@@ -34,6 +35,12 @@ const NAME_COVERAGE: f32 = 4.0;
 /// How much a word found only by its spelling's nearness counts.
 const NEAR_SPELLING: f32 = 0.7;
 
+/// How many of a query's words no tool holds are looked up by their
+/// spelling, the first met that could be typos: a typo is a short
+/// request's, and a long text (a pasted log) holds many words no tool
+/// does, whose lookups would cost more than all the rest of the search.
+const NEAR_SPELLING_LOOKUPS: usize = 8;
+
 /// How much a word a query's word stands for counts (`repo` for
 /// `repository`, `remove` for `delete`).
 const STANDS_FOR: f32 = 0.6;
@@ -43,6 +50,16 @@ const DEPTH: usize = 3;
 
 /// A BM25 index of tools' names, titles, descriptions, and parameters'
 /// names, descriptions and allowed values: the default [`Ranker`].
+///
+/// Tools of equal score come in the order they were given to
+/// [`Bm25::new`] (a registry's, the order they were registered in), so
+/// that the same query over the same tools gives the same order, in
+/// every run and every process.
+///
+/// What a query costs is bounded whatever its length: each of its words
+/// is looked up once however often it repeats, and of the words no tool
+/// holds that could be typos, the first eight at most are looked up by
+/// their spelling.
 ///
 /// ```
 /// use tool_core::search::{Bm25, Ranker};
@@ -76,11 +93,20 @@ const DEPTH: usize = 3;
 #[derive(Debug, Default)]
 pub struct Bm25 {
     names: Vec<String>,
-    /// The stems of each tool's name, for how much of it a query covers.
-    name_stems: Vec<Vec<String>>,
-    /// Each word's postings: the tools it is in, and its count in each,
-    /// each field's count weighted and normalized by the field's length.
-    postings: HashMap<String, Vec<(u32, f32)>>,
+    /// The words of each tool's name, by number, for how much of it a
+    /// query covers.
+    name_words: Vec<Box<[u32]>>,
+    /// Every word the tools hold, numbered.
+    vocabulary: Vocabulary,
+    /// Each word's inverse document frequency, by its number.
+    idf: Vec<f32>,
+    /// Where each word's postings start in `postings`, by its number; the
+    /// last entry is where the last word's end.
+    starts: Vec<u32>,
+    /// Each word's postings, one after the other: the tools it is in, in
+    /// the tools' order, and its saturated count in each, each field's
+    /// count weighted and normalized by the field's length.
+    postings: Vec<(u32, f32)>,
 }
 
 /// The fields of a tool, each indexed with its own weight and its own
@@ -93,7 +119,8 @@ type Counted = (HashMap<String, [f32; FIELDS]>, [f32; FIELDS]);
 impl Bm25 {
     /// The index of `tools`.
     pub fn new<'a>(tools: impl IntoIterator<Item = ToolInfo<'a>>) -> Self {
-        let mut index = Bm25::default();
+        let mut names = Vec::new();
+        let mut name_stems: Vec<Vec<String>> = Vec::new();
         let mut docs: Vec<Counted> = Vec::new();
         for tool in tools {
             let mut counts: HashMap<String, [f32; FIELDS]> = HashMap::new();
@@ -105,20 +132,20 @@ impl Bm25 {
                 });
             };
             let definition = tool.definition;
-            let mut name_stems = Vec::new();
+            let mut own = Vec::new();
             stems(&definition.name, |stem| {
-                if !name_stems.contains(&stem) {
-                    name_stems.push(stem);
+                if !own.contains(&stem) {
+                    own.push(stem);
                 }
             });
-            index.name_stems.push(name_stems);
+            name_stems.push(own);
             add(&definition.name, 0);
             if let Some(title) = &tool.metadata.title {
                 add(title, 1);
             }
             add(&definition.description, 2);
             parameters(&definition.input_schema, DEPTH, &mut add);
-            index.names.push(definition.name.clone());
+            names.push(definition.name.clone());
             docs.push((counts, lengths));
         }
         let mut averages = [0.0_f32; FIELDS];
@@ -131,6 +158,9 @@ impl Bm25 {
             *average = (*average / docs.len().max(1) as f32).max(1.0);
         }
         let weights = [NAME, TITLE, DESCRIPTION, PARAMETER, PARAMETER_TEXT];
+        // By word, in byte order, so that a word's number is the same
+        // whatever order a map gave the words in.
+        let mut by_word: BTreeMap<String, Vec<(u32, f32)>> = BTreeMap::new();
         for (at, (counts, lengths)) in docs.into_iter().enumerate() {
             let doc = u32::try_from(at).unwrap_or(u32::MAX);
             for (stem, count) in counts {
@@ -141,16 +171,43 @@ impl Bm25 {
                         frequency += weights[field] * count[field] / norm;
                     }
                 }
-                index
-                    .postings
-                    .entry(stem)
-                    .or_default()
-                    .push((doc, frequency));
+                let saturated = frequency * (K1 + 1.0) / (frequency + K1);
+                by_word.entry(stem).or_default().push((doc, saturated));
             }
         }
-        index.postings.shrink_to_fit();
-        index
+        let count = names.len() as f32;
+        let mut words = Vec::with_capacity(by_word.len());
+        let mut idf = Vec::with_capacity(by_word.len());
+        let mut starts = Vec::with_capacity(by_word.len() + 1);
+        let mut postings = Vec::with_capacity(by_word.values().map(Vec::len).sum());
+        for (word, held) in by_word {
+            let holding = held.len() as f32;
+            idf.push((1.0 + (count - holding + 0.5) / (holding + 0.5)).ln());
+            starts.push(u32::try_from(postings.len()).unwrap_or(u32::MAX));
+            postings.extend(held);
+            words.push(word.into_boxed_str());
+        }
+        starts.push(u32::try_from(postings.len()).unwrap_or(u32::MAX));
+        let vocabulary = Vocabulary::new(words);
+        let name_words = name_stems
+            .iter()
+            .map(|stems| {
+                stems
+                    .iter()
+                    .filter_map(|stem| vocabulary.find(stem))
+                    .collect()
+            })
+            .collect();
+        Bm25 {
+            names,
+            name_words,
+            vocabulary,
+            idf,
+            starts,
+            postings,
+        }
     }
+
     /// How many tools the index holds.
     pub fn len(&self) -> usize {
         self.names.len()
@@ -160,104 +217,120 @@ impl Bm25 {
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
+
+    /// The postings of the word numbered `word`.
+    fn postings(&self, word: u32) -> &[(u32, f32)] {
+        let at = word as usize;
+        match (self.starts.get(at), self.starts.get(at + 1)) {
+            (Some(&start), Some(&end)) => &self.postings[start as usize..end as usize],
+            _ => &[],
+        }
+    }
 }
 
 impl Ranker for Bm25 {
     fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
-        let count = self.names.len() as f32;
+        if limit == 0 {
+            return Vec::new();
+        }
         let mut scores = vec![0.0_f32; self.names.len()];
-        let seen = self.query_terms(query);
-        for (stem, weight) in &seen {
-            let Some(postings) = self.postings.get(stem) else {
-                continue;
-            };
-            let holding = postings.len() as f32;
-            let idf = (1.0 + (count - holding + 0.5) / (holding + 0.5)).ln();
-            for &(doc, frequency) in postings {
-                let saturated = frequency * (K1 + 1.0) / (frequency + K1);
-                scores[doc as usize] += weight * idf * saturated;
+        let (terms, held) = self.query_terms(query);
+        for &(word, weight) in &terms {
+            let weighted = weight * self.idf[word as usize];
+            for &(doc, saturated) in self.postings(word) {
+                scores[doc as usize] += weighted * saturated;
             }
         }
         // A tool's name says what it does in a few words: the more of them
         // the query holds, the better the tool fits.
-        for (doc, name) in self.name_stems.iter().enumerate() {
+        for (doc, name) in self.name_words.iter().enumerate() {
             if scores[doc] <= 0.0 || name.is_empty() {
                 continue;
             }
-            let held = name
-                .iter()
-                .filter(|stem| seen.iter().any(|(term, _)| term == *stem))
-                .count();
-            let covered = held as f32 / name.len() as f32;
+            let covered =
+                name.iter().filter(|&&word| holds(&held, word)).count() as f32 / name.len() as f32;
             scores[doc] += NAME_COVERAGE * covered * covered;
         }
-        let mut hits: Vec<Hit<'_>> = scores
+        let mut found: Vec<(usize, f32)> = scores
             .into_iter()
             .enumerate()
             .filter(|&(_, score)| score > 0.0)
+            .collect();
+        // Best first; of equal scores, the tool given first.
+        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if found.len() > limit {
+            found.select_nth_unstable_by(limit - 1, order);
+            found.truncate(limit);
+        }
+        found.sort_unstable_by(order);
+        found
+            .into_iter()
             .map(|(doc, score)| Hit {
                 name: &self.names[doc],
                 score,
             })
-            .collect();
-        // Best first; a tie goes to the tool listed first.
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-        hits.truncate(limit);
-        hits
+            .collect()
     }
 }
 
 impl Bm25 {
-    /// The stems a query searches for, each with its weight: its own words
-    /// (1), the words they stand for ([`STANDS_FOR`]), and for a word no
-    /// tool holds, the indexed word nearest in spelling, a typo's fix
-    /// ([`NEAR_SPELLING`]).
-    fn query_terms(&self, query: &str) -> Vec<(String, f32)> {
-        let mut terms: Vec<(String, f32)> = Vec::new();
-        let mut add = |stem: String, weight: f32| match terms.iter_mut().find(|(t, _)| *t == stem) {
-            Some((_, held)) => *held = held.max(weight),
-            None => terms.push((stem, weight)),
-        };
-        stems(query, |stem| {
-            for &(word, stands_for) in super::words::STANDS_FOR {
-                if word == stem {
-                    for meant in stands_for {
-                        add((*meant).to_owned(), STANDS_FOR);
-                    }
-                }
+    /// The words a query searches for, by number, each once with its
+    /// weight, in the order the query first holds them: its own words (1),
+    /// the words they stand for ([`STANDS_FOR`]), and for a word no tool
+    /// holds, the indexed word nearest in spelling, a typo's fix
+    /// ([`NEAR_SPELLING`]; for the first [`NEAR_SPELLING_LOOKUPS`] such
+    /// words). A word no tool holds adds nothing and is left out.
+    /// The words also come as a set of their numbers ([`holds`]).
+    fn query_terms(&self, query: &str) -> (Vec<(u32, f32)>, Vec<u64>) {
+        let mut terms: Vec<(u32, f32)> = Vec::new();
+        let mut held = vec![0_u64; self.vocabulary.len().div_ceil(64)];
+        let mut add = |word: Option<u32>, weight: f32| {
+            let Some(word) = word else {
+                return;
+            };
+            let (slot, bit) = (word as usize / 64, 1_u64 << (word % 64));
+            if held[slot] & bit == 0 {
+                held[slot] |= bit;
+                terms.push((word, weight));
+            } else if let Some((_, was)) = terms.iter_mut().find(|(held, _)| *held == word) {
+                *was = was.max(weight);
             }
-            if !self.postings.contains_key(&stem)
-                && let Some(near) = self.nearest(&stem)
-            {
+        };
+        // Each word and each stem once: a long text repeats most of its.
+        let mut seen_pieces: HashSet<&str> = HashSet::new();
+        let mut seen_stems: HashSet<String> = HashSet::new();
+        let mut lower = String::new();
+        let mut lookups = 0;
+        pieces(query, |piece| {
+            if !seen_pieces.insert(piece) || !lowered(piece, &mut lower) {
+                return;
+            }
+            let stem = stem(&lower);
+            if seen_stems.contains(&stem) {
+                return;
+            }
+            for meant in stands_for(&stem) {
+                add(self.vocabulary.find(meant), STANDS_FOR);
+            }
+            let own = self.vocabulary.find(&stem);
+            if own.is_none() && lookups < NEAR_SPELLING_LOOKUPS && could_be_a_typo(&stem) {
+                lookups += 1;
+                let near = self
+                    .vocabulary
+                    .nearest(&stem, |word| self.postings(word).len());
                 add(near, NEAR_SPELLING);
             }
-            add(stem, 1.0);
+            add(own, 1.0);
+            seen_stems.insert(stem);
         });
-        terms
+        (terms, held)
     }
+}
 
-    /// The indexed word nearest `stem` in spelling (edits counted with
-    /// transpositions, as typos are): one edit away (two for a word of
-    /// eight letters or more), with the same first letter (a typo rarely
-    /// changes it), the commonest of those nearest. Numbers and names with
-    /// digits are no typos.
-    fn nearest(&self, stem: &str) -> Option<String> {
-        let length = stem.chars().count();
-        let first = stem.chars().next()?;
-        if length < 4 || stem.chars().any(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        let allowed = if length >= 8 { 2 } else { 1 };
-        self.postings
-            .iter()
-            .filter(|(word, _)| {
-                word.starts_with(first) && word.len().abs_diff(stem.len()) <= allowed
-            })
-            .map(|(word, postings)| (strsim::osa_distance(word, stem), postings.len(), word))
-            .filter(|&(distance, _, _)| distance <= allowed)
-            .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)))
-            .map(|(_, _, word)| word.clone())
-    }
+/// Whether the set of word numbers `held` holds `word`.
+fn holds(held: &[u64], word: u32) -> bool {
+    held.get(word as usize / 64)
+        .is_some_and(|slot| slot & (1_u64 << (word % 64)) != 0)
 }
 
 /// The parameters of a schema, as words to index: each property's name,
@@ -296,5 +369,85 @@ fn described(property: &Value, add: &mut impl FnMut(&str, usize)) {
         for value in values.iter().filter_map(Value::as_str) {
             add(value, 4);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult};
+
+    struct Named(&'static str, &'static str);
+
+    impl Tool for Named {
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn description(&self) -> &str {
+            self.1
+        }
+        fn input_schema(&self) -> Value {
+            json!({"type": "object", "properties": {}})
+        }
+        fn call<'a>(&'a self, _: &'a ToolContext, _: Value) -> BoxFuture<'a, ToolResult> {
+            Box::pin(async { ToolResult::text("") })
+        }
+    }
+
+    fn index() -> Bm25 {
+        let registry = ToolRegistry::new()
+            .with(Named("deploy_service", "Deploy a service to production."))
+            .with(Named("get_weather", "Get the weather for a city."));
+        Bm25::new(registry.tools())
+    }
+
+    fn answer(index: &Bm25, query: &str) -> Vec<(String, u32)> {
+        index
+            .rank(query, 5)
+            .into_iter()
+            .map(|hit| (hit.name.to_owned(), hit.score.to_bits()))
+            .collect()
+    }
+
+    #[test]
+    fn a_word_counts_once_however_often_and_however_written() {
+        let index = index();
+        let once = answer(&index, "deploy the service");
+        assert_eq!(once.len(), 1);
+        assert_eq!(
+            once,
+            answer(
+                &index,
+                "deploy deploy DEPLOY the Service, deploying service"
+            )
+        );
+    }
+
+    #[test]
+    fn the_first_eight_words_no_tool_holds_are_looked_up_by_spelling() {
+        let index = index();
+        assert_eq!(answer(&index, "wether")[0].0, "get_weather");
+        // Seven words no tool holds, then a typo: it is fixed.
+        let seven = "blorp florp glorp klorp plorp slorp trorp wether";
+        assert_eq!(answer(&index, seven)[0].0, "get_weather");
+        // Eight, then the typo: it is not looked up.
+        let eight = "blorp florp glorp klorp plorp slorp trorp vlorp wether";
+        assert_eq!(answer(&index, eight), []);
+        // Numbers, names with digits and short words cost no lookup.
+        let cheap =
+            "1837 4921 ec2 k8s abc xyz zq ww blorp florp glorp klorp plorp slorp trorp wether";
+        assert_eq!(answer(&index, cheap)[0].0, "get_weather");
+        // A word repeated is looked up once.
+        let repeated = "blorp blorp blorp blorp blorp blorp blorp blorp blorp wether";
+        assert_eq!(answer(&index, repeated)[0].0, "get_weather");
+    }
+
+    #[test]
+    fn no_limit_finds_nothing() {
+        let index = index();
+        assert_eq!(index.rank("weather", 5).len(), 1);
+        assert!(index.rank("weather", 0).is_empty());
     }
 }

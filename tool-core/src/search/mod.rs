@@ -8,13 +8,15 @@
 
 pub(crate) mod bm25;
 pub(crate) mod tool;
+pub(crate) mod vocabulary;
 pub(crate) mod words;
 
 pub use bm25::Bm25;
 pub use tool::{DEFAULT_SEARCH_LIMIT, SearchTool};
 
 /// A tool found for a query, and how well it fits: higher is better, and
-/// only comparable within one ranker's answer to one query.
+/// only comparable within one ranker's answer to one query. Hits of equal
+/// score come in the ranker's own stable order ([`Ranker::rank`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hit<'a> {
     /// The tool's name.
@@ -53,6 +55,10 @@ pub struct Hit<'a> {
 /// ```
 pub trait Ranker: Send + Sync {
     /// The tools that fit `query`, best first, at most `limit`; none that
-    /// do not fit at all.
+    /// do not fit at all. Tools of equal score come in an order the same
+    /// query over the same tools always gives, in every run and process
+    /// (never a hash map's iteration order), and one a user can tell:
+    /// [`Bm25`]'s is the order the tools were given in, a registry's
+    /// registration order.
     fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>>;
 }

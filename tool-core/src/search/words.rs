@@ -1,6 +1,7 @@
 //! The words search compares: a tool's name, description and parameters,
 //! and a query, cut the same way into the stems of their words.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -23,7 +24,7 @@ const STOP: &[&str] = &[
 /// with, by their stems: the abbreviations of software's vocabulary, and
 /// the everyday verbs for what tools' names call otherwise. Searched at a
 /// lower weight beside the word itself.
-pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
+const STANDS_FOR: &[(&str, &[&str])] = &[
     ("pr", &["pull", "request"]),
     ("prs", &["pull", "request"]),
     ("repo", &["repositori"]),
@@ -55,42 +56,87 @@ pub(super) const STANDS_FOR: &[(&str, &[&str])] = &[
     ("post", &["send", "creat"]),
 ];
 
-/// The stems of the words in `text`, in order: split at anything that is
-/// not a letter or a digit, and inside a word where its case turns
-/// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
-/// `k8s` and `ec2` stay words); lowercased; words of one letter and
-/// [`STOP`] words left out.
+/// [`STANDS_FOR`] by word, made once: a long query asks it of each of its
+/// words.
+static MEANINGS: LazyLock<HashMap<&str, &[&str]>> =
+    LazyLock::new(|| STANDS_FOR.iter().copied().collect());
+
+/// The stems a word's stem stands for ([`STANDS_FOR`]), if any.
+pub(super) fn stands_for(stem: &str) -> &'static [&'static str] {
+    MEANINGS.get(stem).copied().unwrap_or_default()
+}
+
+/// The stems of the words in `text`, in order: its [`words`], each
+/// [`stem`]med.
 pub(super) fn stems(text: &str, mut each: impl FnMut(String)) {
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        for part in parts(word) {
-            if part.chars().count() < 2 {
-                continue;
-            }
-            let lower = part.to_lowercase();
-            if STOP.binary_search(&lower.as_str()).is_ok() {
-                continue;
-            }
-            each(STEMMER.stem(&lower).into_owned());
+    words(text, |word| each(stem(word)));
+}
+
+/// The words of `text` search compares, in order: its [`pieces`],
+/// [`lowered`], [`STOP`] words left out.
+pub(super) fn words(text: &str, mut each: impl FnMut(&str)) {
+    let mut lower = String::new();
+    pieces(text, |piece| {
+        if lowered(piece, &mut lower) {
+            each(&lower);
         }
+    });
+}
+
+/// The words of `text` as written: split at anything that is not a
+/// letter or a digit, and inside a word where its case turns
+/// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
+/// `k8s` and `ec2` stay words); words of one letter left out.
+pub(super) fn pieces<'a>(text: &'a str, mut each: impl FnMut(&'a str)) {
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        parts(word, |part| {
+            if part.chars().nth(1).is_some() {
+                each(part);
+            }
+        });
     }
 }
 
-/// The parts of one word, cut where its case turns.
-fn parts(word: &str) -> impl Iterator<Item = &str> {
-    let chars: Vec<(usize, char)> = word.char_indices().collect();
-    let mut cuts = vec![0];
-    for at in 1..chars.len() {
-        let (before, here) = (chars[at - 1].1, chars[at].1);
-        let next = chars.get(at + 1).map(|&(_, c)| c);
-        let turns = (before.is_lowercase() && here.is_uppercase())
-            // The last capital of a run that starts a word: `HTTPServer`.
-            || (before.is_uppercase() && here.is_uppercase() && next.is_some_and(char::is_lowercase));
-        if turns {
-            cuts.push(chars[at].0);
-        }
+/// Puts `piece` lowercased in `lower`, and says whether it is a word to
+/// search, not one of the [`STOP`] words.
+pub(super) fn lowered(piece: &str, lower: &mut String) -> bool {
+    lower.clear();
+    if piece.is_ascii() {
+        lower.push_str(piece);
+        lower.make_ascii_lowercase();
+    } else {
+        // `str::to_lowercase`, for a final sigma's form.
+        lower.push_str(&piece.to_lowercase());
     }
-    cuts.push(word.len());
-    (0..cuts.len() - 1).map(move |i| &word[cuts[i]..cuts[i + 1]])
+    STOP.binary_search(&lower.as_str()).is_err()
+}
+
+/// The stem of a lowercased word.
+pub(super) fn stem(word: &str) -> String {
+    STEMMER.stem(word).into_owned()
+}
+
+/// The parts of one word, cut where its case turns.
+fn parts<'a>(word: &'a str, mut each: impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut before: Option<char> = None;
+    let mut chars = word.char_indices().peekable();
+    while let Some((at, here)) = chars.next() {
+        if let Some(before) = before {
+            let next = chars.peek().map(|&(_, c)| c);
+            let turns = (before.is_lowercase() && here.is_uppercase())
+                // The last capital of a run that starts a word: `HTTPServer`.
+                || (before.is_uppercase()
+                    && here.is_uppercase()
+                    && next.is_some_and(char::is_lowercase));
+            if turns {
+                each(&word[start..at]);
+                start = at;
+            }
+        }
+        before = Some(here);
+    }
+    each(&word[start..]);
 }
 
 #[cfg(test)]
@@ -114,6 +160,19 @@ mod tests {
         assert_eq!(all("createPullRequest"), ["creat", "pull", "request"]);
         assert_eq!(all("HTTPServer-v2"), ["http", "server", "v2"]);
         assert_eq!(all("list-k8s-pods"), ["list", "k8s", "pod"]);
+    }
+
+    #[test]
+    fn words_are_lowercased_as_their_language_writes_them() {
+        let mut out = Vec::new();
+        words("Straße ΟΔΟΣ createIssue", |word| {
+            out.push(word.to_owned())
+        });
+        // A final sigma lowercased as one.
+        assert_eq!(
+            out,
+            ["straße", "\u{3bf}\u{3b4}\u{3bf}\u{3c2}", "create", "issue"]
+        );
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //! - [`View`]: the tools one request or one caller may see, picked by
 //!   [`Select`] (names, tags, the caller's scopes), listed, turned into a
 //!   provider's definitions ([`ToolList`](crate::provider::ToolList)) and called
-//!   like a registry's.
+//!   like a registry's;
+//! - [`AutoDefer`]: which tools wait for a search to find them once a
+//!   catalog is large, without marking each.
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -38,9 +40,11 @@
 //! # }).unwrap();
 //! ```
 
+pub(crate) mod auto_defer;
 pub(crate) mod compose;
 pub(crate) mod handle;
 pub(crate) mod view;
+pub use crate::toolset::auto_defer::{AutoDefer, BYTES_PER_TOKEN};
 pub use crate::toolset::compose::Compose;
 pub use crate::toolset::handle::{Changes, RegistryHandle};
 pub use crate::toolset::view::{Select, View};

@@ -15,6 +15,7 @@ use crate::registry::tool_registry::Cached;
 use crate::registry::tool_registry::ToolRegistry;
 use crate::tool::context::ToolContext;
 use crate::tool::{ToolDefinition, ToolInfo};
+use crate::toolset::auto_defer::{AutoDefer, SEARCH_TOOL, Weighed, bytes_of};
 
 /// Which tools a [`View`] shows: those named, those carrying a tag
 /// ([`ToolMetadata::tags`](crate::ToolMetadata::tags)), those shown up
@@ -25,6 +26,7 @@ pub struct Select<'c, Ctx = ()> {
     names: Option<Vec<String>>,
     tags: Option<Vec<String>>,
     up_front: bool,
+    auto: Option<AutoDefer<'c>>,
     caller: Option<&'c ToolContext<Ctx>>,
     available_to: Option<&'c ToolContext<Ctx>>,
 }
@@ -36,6 +38,7 @@ impl<Ctx> Clone for Select<'_, Ctx> {
             names: self.names.clone(),
             tags: self.tags.clone(),
             up_front: self.up_front,
+            auto: self.auto,
             caller: self.caller,
             available_to: self.available_to,
         }
@@ -48,6 +51,7 @@ impl<Ctx> std::fmt::Debug for Select<'_, Ctx> {
             .field("names", &self.names)
             .field("tags", &self.tags)
             .field("up_front", &self.up_front)
+            .field("auto", &self.auto)
             .field("caller", &self.caller.is_some())
             .field("available_to", &self.available_to.is_some())
             .finish()
@@ -61,6 +65,7 @@ impl<'c, Ctx> Select<'c, Ctx> {
             names: None,
             tags: None,
             up_front: false,
+            auto: None,
             caller: None,
             available_to: None,
         }
@@ -74,6 +79,43 @@ impl<'c, Ctx> Select<'c, Ctx> {
     #[must_use]
     pub fn up_front(mut self) -> Self {
         self.up_front = true;
+        self
+    }
+
+    /// With [`up_front`](Select::up_front), the tools a request with a
+    /// search shows when it defers on its own past a threshold: in a
+    /// large catalog, the search (`search_tools`) and the tools `auto`
+    /// keeps, the rest waiting for the search to find them; in a small
+    /// one, the tools not marked `defer`, as without it. The rule is
+    /// [`AutoDefer`]'s, the same as a provider's
+    /// [`Listing::auto_defer`](crate::provider::Listing::auto_defer), over
+    /// the whole registry.
+    ///
+    /// ```
+    /// use tool_core::toolset::AutoDefer;
+    /// use tool_core::search::SearchTool;
+    /// use tool_core::toolset::Select;
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// /// Subtract `b` from `a`.
+    /// #[tool]
+    /// fn sub(a: i64, b: i64) -> i64 { a - b }
+    ///
+    /// let tools: ToolRegistry = ToolRegistry::new().with(Add).with(Sub);
+    /// let search = SearchTool::new(tools.tools());
+    /// let registry = tools.with(search);
+    /// // Past one tool (30 unless set), one kept: the first.
+    /// let auto = AutoDefer::new().past_tools(1).keep(1);
+    /// let shown = registry.view(Select::all().up_front().auto_defer(auto));
+    /// assert_eq!(shown.names().collect::<Vec<_>>(), ["add", "search_tools"]);
+    /// ```
+    #[must_use]
+    pub fn auto_defer(mut self, auto: AutoDefer<'c>) -> Self {
+        self.auto = Some(auto);
         self
     }
 
@@ -195,7 +237,10 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
         let mut members: Vec<usize> = Vec::new();
         let chosen = select.names.is_some() || select.tags.is_some() || select.up_front;
         if select.up_front {
-            members.extend(&places.up_front);
+            match select.auto {
+                None => members.extend(&places.up_front),
+                Some(auto) => members.extend(self.up_front_past(auto)),
+            }
         }
         for name in select.names.iter().flatten() {
             members.extend(self.index.get(name.as_str()));
@@ -228,6 +273,33 @@ impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
             members,
             cached: Cached::default(),
         }
+    }
+}
+
+impl<Ctx: Send + Sync + 'static> ToolRegistry<Ctx> {
+    /// Where the tools `auto` shows up front are: [`AutoDefer`]'s rule over
+    /// every tool, each weighed once per version of the registry.
+    fn up_front_past(&self, auto: AutoDefer<'_>) -> Vec<usize> {
+        let Ok::<Arc<Vec<usize>>, std::convert::Infallible>(sizes) =
+            self.cached(("tool sizes", 0), || {
+                Ok(self
+                    .definitions
+                    .iter()
+                    .map(|definition| bytes_of(definition))
+                    .collect())
+            });
+        let weighed: Vec<Weighed<'_>> = self
+            .entries
+            .iter()
+            .zip(sizes.iter())
+            .map(|(entry, &bytes)| Weighed {
+                name: &entry.name,
+                marked: entry.metadata.defer,
+                bytes,
+            })
+            .collect();
+        let waiting = auto.waiting(&weighed, SEARCH_TOOL);
+        (0..waiting.len()).filter(|&at| !waiting[at]).collect()
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::Duration;
 use rmcp::model::{Implementation, RequestStateCodec};
 use rmcp::task_manager::DEFAULT_TASK_TTL_MS;
 use tool_core::store::Store;
+use tool_core::toolset::AutoDefer;
 
 use crate::error::ServeError;
 use crate::http::auth::TokenVerifier;
@@ -71,6 +72,8 @@ pub struct McpConfig {
     /// Seals and opens the `requestState` of 2026-07-28's rounds.
     pub(crate) request_state: Arc<RequestStateCodec>,
     pub(crate) search: bool,
+    /// Past a threshold, the tools that wait beside those marked.
+    pub(crate) auto_defer: Option<AutoDefer<'static>>,
 }
 
 impl Default for McpConfig {
@@ -88,6 +91,7 @@ impl Default for McpConfig {
             task_ttl_ms: DEFAULT_TASK_TTL_MS,
             request_state: Arc::new(process_key()),
             search: false,
+            auto_defer: None,
         }
     }
 }
@@ -147,6 +151,30 @@ impl McpConfig {
     #[must_use]
     pub fn with_search(mut self) -> Self {
         self.search = true;
+        self
+    }
+
+    /// Serves with search ([`McpConfig::with_search`]), and past a
+    /// threshold defers tools without their being marked: when the
+    /// registry holds more than 30 tools besides the search, or their
+    /// definitions weigh more than 10,000 tokens ([`AutoDefer::new`]),
+    /// `tools/list` shows each caller the search, the tools `auto` keeps
+    /// (the first five not marked `defer`, unless set) and those its
+    /// searches found. A registry under the threshold is listed as with
+    /// search alone. [`AutoDefer`] says the rule, the same a provider's
+    /// listing follows.
+    ///
+    /// ```
+    /// use tool_core::toolset::AutoDefer;
+    /// use tool_mcp::McpConfig;
+    ///
+    /// let config = McpConfig::new().with_auto_defer(AutoDefer::new().named(&["get_weather"]));
+    /// # drop(config);
+    /// ```
+    #[must_use]
+    pub fn with_auto_defer(mut self, auto: AutoDefer<'static>) -> Self {
+        self.search = true;
+        self.auto_defer = Some(auto);
         self
     }
 
@@ -455,6 +483,7 @@ impl fmt::Debug for McpConfig {
             .field("tasks", &self.engine)
             .field("task_ttl", &self.task_ttl())
             .field("search", &self.search)
+            .field("auto_defer", &self.auto_defer)
             .finish_non_exhaustive()
     }
 }

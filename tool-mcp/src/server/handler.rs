@@ -63,14 +63,24 @@ impl<Ctx: Send + Sync + 'static> ServerHandler for McpServer<Ctx> {
                 TaskOwner::of(&context, self.config.verifier.is_some()),
             )
         });
+        // Past a threshold, those the rule does not keep wait too.
+        let up_front = self.config.auto_defer.map(|auto| {
+            served
+                .registry
+                .view(Select::all().up_front().auto_defer(auto))
+        });
+        let waits = |name: &str| match &up_front {
+            Some(up_front) => !up_front.contains(name),
+            None => served
+                .registry
+                .info(name)
+                .is_some_and(|tool| tool.metadata.defer),
+        };
         served
             .listing()?
             .page(cursor, self.config.page_size, |name| {
                 if let Some((found, caller)) = &caller
-                    && served
-                        .registry
-                        .info(name)
-                        .is_some_and(|tool| tool.metadata.defer)
+                    && waits(name)
                     && !found.has(caller, name)
                 {
                     return false;

@@ -109,7 +109,8 @@ pub(crate) async fn read(
 }
 
 /// `tasks/cancel`: the engine asked to stop the task, and the task as it
-/// is after (still working, saying so, until the engine has stopped it).
+/// was when asked, saying the cancel was asked (`settled` then waits for
+/// its end: cancelled, unless it ended first).
 pub(crate) async fn cancel(
     engine: &dyn TaskEngine,
     caller: &TaskOwner,
@@ -124,10 +125,11 @@ pub(crate) async fn cancel(
         .cancel(task_id)
         .await
         .map_err(|error| cannot_read(task_id, &error))?;
-    let mut record = read(engine, caller, task_id, ttl_ms).await?;
-    if !record.is_terminal() {
-        record.message = Some(CANCEL_ASKED.to_owned());
-    }
+    // The task as it was when the cancel was asked, not read again: a
+    // tool that stops at once has the task cancelled already, which would
+    // read as a task that had ended before it was asked.
+    let mut record = record;
+    record.message = Some(CANCEL_ASKED.to_owned());
     Ok(record)
 }
 
