@@ -406,5 +406,10 @@ fn main() {
         index.len(),
         |name| registry.info(name).is_some(),
         write,
+        &languages::Table {
+            ranker: "`Bm25`",
+            marker: "search-languages-table",
+            command: "cargo bench -p tool-core --features search,tokens --bench search -- --write",
+        },
     );
 }

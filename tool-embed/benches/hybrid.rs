@@ -28,6 +28,13 @@ use tool_embed::{Embedder, Hybrid};
 #[allow(dead_code)]
 #[path = "../../tool-core/tests/support/catalog.rs"]
 mod catalog;
+#[path = "../../benches/support/cpu.rs"]
+mod cpu;
+#[path = "../../tool-core/benches/search/languages.rs"]
+mod languages;
+#[allow(dead_code)]
+#[path = "../../benches/support/table.rs"]
+mod table;
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
@@ -40,22 +47,6 @@ const TOOLS: usize = 2_000;
 fn held(region: &Region<'_, System>) -> isize {
     let change = region.change();
     change.bytes_allocated as isize - change.bytes_deallocated as isize
-}
-
-/// The CPU time this process has spent so far, every thread's.
-fn cpu() -> Duration {
-    let mut total = 0;
-    if let Ok(threads) = std::fs::read_dir("/proc/self/task") {
-        for thread in threads.flatten() {
-            let stat = std::fs::read_to_string(thread.path().join("schedstat")).unwrap_or_default();
-            total += stat
-                .split_whitespace()
-                .next()
-                .and_then(|ns| ns.parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
-    Duration::from_nanos(total)
 }
 
 /// Recall@5 and MRR of `ranker` over `queries`.
@@ -92,10 +83,10 @@ fn latency(ranker: &dyn Ranker, queries: &[catalog::Query]) -> [f64; 4] {
     }
     let (mut walls, mut cpus) = (Vec::new(), Vec::new());
     for query in queries {
-        let (wall, spent) = (Instant::now(), cpu());
+        let (wall, spent) = (Instant::now(), cpu::of("self"));
         std::hint::black_box(ranker.rank(std::hint::black_box(&query.query), 5));
         walls.push(wall.elapsed());
-        cpus.push(cpu().saturating_sub(spent));
+        cpus.push(cpu::of("self").saturating_sub(spent));
     }
     [
         quantile(&mut walls, 0.5),
@@ -103,27 +94,6 @@ fn latency(ranker: &dyn Ranker, queries: &[catalog::Query]) -> [f64; 4] {
         quantile(&mut cpus, 0.5),
         quantile(&mut cpus, 0.99),
     ]
-}
-
-fn shell(program: &str, args: &[&str]) -> String {
-    std::process::Command::new(program)
-        .args(args)
-        .output()
-        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        .unwrap_or_default()
-}
-
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|line| Some(line.strip_prefix("model name")?.split_once(':')?.1.trim()))
-        .unwrap_or("unknown CPU");
-    let cores = std::thread::available_parallelism().map_or(0, usize::from);
-    format!(
-        "Machine: {cores} cores ({model}), {}.",
-        shell("rustc", &["--version"])
-    )
 }
 
 fn main() {
@@ -177,8 +147,8 @@ fn main() {
     let mut lines = vec![
         format!(
             "At `{}`, {}: {} tools, {} queries ({} tuned on, {} held out).",
-            shell("git", &["rev-parse", "--short", "HEAD"]),
-            shell("date", &["-u", "+%Y-%m-%d"]),
+            table::shell("git", &["rev-parse", "--short", "HEAD"]),
+            table::shell("date", &["-u", "+%Y-%m-%d"]),
             registry.tools().len(),
             queries.len(),
             tuned.len(),
@@ -204,12 +174,12 @@ fn main() {
 
     // Cost, at 2,000 tools.
     let registry = catalog::registry_of(4, TOOLS);
-    let (wall, spent, region) = (Instant::now(), cpu(), Region::new(GLOBAL));
+    let (wall, spent, region) = (Instant::now(), cpu::of("self"), Region::new(GLOBAL));
     let bm25 = Bm25::new(registry.tools());
-    let bm25_cost = (wall.elapsed(), cpu() - spent, held(&region));
-    let (wall, spent, region) = (Instant::now(), cpu(), Region::new(GLOBAL));
+    let bm25_cost = (wall.elapsed(), cpu::of("self") - spent, held(&region));
+    let (wall, spent, region) = (Instant::now(), cpu::of("self"), Region::new(GLOBAL));
     let hybrid = Hybrid::new(model.clone(), registry.tools()).expect("the tools' vectors");
-    let hybrid_cost = (wall.elapsed(), cpu() - spent, held(&region));
+    let hybrid_cost = (wall.elapsed(), cpu::of("self") - spent, held(&region));
     lines.extend([
         String::new(),
         format!(
@@ -233,19 +203,28 @@ fn main() {
     lines.push(format!(
         "{} Command: `cargo bench -p tool-embed --bench hybrid -- --write`, with \
          `TOOL_EMBED_MODEL` set as `scripts/test` sets it.",
-        machine()
+        table::machine()
     ));
     let out = lines.join("\n");
     println!("{out}");
-    if args.iter().any(|arg| arg == "--write") {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
-        let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
-        let (start, end) = ("<!-- hybrid-search:start -->", "<!-- hybrid-search:end -->");
-        let (Some(from), Some(to)) = (text.find(start), text.find(end)) else {
-            panic!("BENCHMARKS.md has no {start} ... {end}");
-        };
-        let written = format!("{}{start}\n{out}\n{}", &text[..from], &text[to..]);
-        std::fs::write(&path, written).expect("BENCHMARKS.md written");
-        println!("written into BENCHMARKS.md between {start} and {end}");
+    let write = args.iter().any(|arg| arg == "--write");
+    let benchmarks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+    if write {
+        table::write_table(&benchmarks, "hybrid-search", &out);
     }
+
+    // Requests in other languages, the catalog once over.
+    let registry = catalog::registry(1);
+    let hybrid = Hybrid::new(model, registry.tools()).expect("the tools' vectors");
+    languages::table(
+        &hybrid,
+        hybrid.len(),
+        |name| registry.info(name).is_some(),
+        write,
+        &languages::Table {
+            ranker: "`tool_embed::Hybrid` (BM25 and all-MiniLM-L6-v2, `WORDS` 0.4)",
+            marker: "hybrid-languages-table",
+            command: "cargo bench -p tool-embed --bench hybrid -- --write",
+        },
+    );
 }

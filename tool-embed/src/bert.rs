@@ -4,7 +4,7 @@
 //! Face's `BertModel` saves them.
 
 use candle_core::{D, DType, Module, Result, Tensor};
-use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder, embedding, layer_norm, linear};
+use candle_nn::{Embedding, LayerNorm, VarBuilder, embedding, layer_norm};
 use serde::Deserialize;
 
 /// The fields of a model's `config.json` the encoder needs.
@@ -83,16 +83,57 @@ impl Embeddings {
     }
 }
 
+/// A dense layer, its weight kept transposed, (inputs, outputs), and
+/// contiguous: the matrix product then reads it row by row. Saved as
+/// PyTorch keeps it, (outputs, inputs), it would be read across its rows on
+/// every product, which for a query's few tokens costs more than the
+/// product itself.
+struct Dense {
+    weight: Tensor,
+    bias: Tensor,
+}
+
+impl Dense {
+    fn new(inputs: usize, outputs: usize, vb: VarBuilder<'_>) -> Result<Self> {
+        Self::joined(inputs, outputs, &[vb])
+    }
+
+    /// The layers of `parts`, each (outputs, inputs), as one whose outputs
+    /// are theirs side by side: one product instead of several.
+    fn joined(inputs: usize, outputs: usize, parts: &[VarBuilder<'_>]) -> Result<Self> {
+        let weights = parts
+            .iter()
+            .map(|vb| vb.get((outputs, inputs), "weight"))
+            .collect::<Result<Vec<_>>>()?;
+        let biases = parts
+            .iter()
+            .map(|vb| vb.get(outputs, "bias"))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            weight: Tensor::cat(&weights, 0)?.t()?.contiguous()?,
+            bias: Tensor::cat(&biases, 0)?,
+        })
+    }
+
+    /// `x` (batch, length, inputs) to (batch, length, outputs).
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let (batch, length, inputs) = x.dims3()?;
+        x.reshape((batch * length, inputs))?
+            .matmul(&self.weight)?
+            .broadcast_add(&self.bias)?
+            .reshape((batch, length, ()))
+    }
+}
+
 /// One layer: self-attention, then the feed-forward block, each with its
 /// residual and normalization after it (BERT's post-norm).
 struct Layer {
-    query: Linear,
-    key: Linear,
-    value: Linear,
-    attention_out: Linear,
+    /// The query's, key's and value's projections, side by side.
+    qkv: Dense,
+    attention_out: Dense,
     attention_norm: LayerNorm,
-    intermediate: Linear,
-    out: Linear,
+    intermediate: Dense,
+    out: Dense,
     out_norm: LayerNorm,
     heads: usize,
 }
@@ -103,21 +144,23 @@ impl Layer {
         let attention = vb.pp("attention");
         let own = attention.pp("self");
         Ok(Self {
-            query: linear(hidden, hidden, own.pp("query"))?,
-            key: linear(hidden, hidden, own.pp("key"))?,
-            value: linear(hidden, hidden, own.pp("value"))?,
-            attention_out: linear(hidden, hidden, attention.pp("output").pp("dense"))?,
+            qkv: Dense::joined(
+                hidden,
+                hidden,
+                &[own.pp("query"), own.pp("key"), own.pp("value")],
+            )?,
+            attention_out: Dense::new(hidden, hidden, attention.pp("output").pp("dense"))?,
             attention_norm: layer_norm(
                 hidden,
                 config.layer_norm_eps,
                 attention.pp("output").pp("LayerNorm"),
             )?,
-            intermediate: linear(
+            intermediate: Dense::new(
                 hidden,
                 config.intermediate_size,
                 vb.pp("intermediate").pp("dense"),
             )?,
-            out: linear(
+            out: Dense::new(
                 config.intermediate_size,
                 hidden,
                 vb.pp("output").pp("dense"),
@@ -137,14 +180,17 @@ impl Layer {
     fn forward(&self, hidden: &Tensor, mask: &Tensor) -> Result<Tensor> {
         let (batch, length, size) = hidden.dims3()?;
         let head = size / self.heads;
-        let split = |projection: &Linear| -> Result<Tensor> {
-            projection
-                .forward(hidden)?
-                .reshape((batch, length, self.heads, head))?
+        let qkv = self
+            .qkv
+            .forward(hidden)?
+            .reshape((batch, length, 3, self.heads, head))?;
+        let split = |at: usize| -> Result<Tensor> {
+            qkv.narrow(2, at, 1)?
+                .squeeze(2)?
                 .transpose(1, 2)?
                 .contiguous()
         };
-        let (query, key, value) = (split(&self.query)?, split(&self.key)?, split(&self.value)?);
+        let (query, key, value) = (split(0)?, split(1)?, split(2)?);
         let scores = (query.matmul(&key.t()?)? / (head as f64).sqrt())?.broadcast_add(mask)?;
         let weights = candle_nn::ops::softmax_last_dim(&scores)?;
         let context = weights

@@ -47,6 +47,11 @@ pub struct Embedder {
     bert: Bert,
     tokenizer: Tokenizer,
     dimensions: usize,
+    /// One thread of its own, which a single text's matrix products run
+    /// on: for a query's few tokens, spreading each product over the
+    /// cores costs more in waking threads than it saves (BENCHMARKS.md,
+    /// "Tool search by meaning"). Many texts at once use every core.
+    single: rayon::ThreadPool,
 }
 
 impl std::fmt::Debug for Embedder {
@@ -159,10 +164,15 @@ impl Embedder {
         // as another process may change it under the map.
         let vb = VarBuilder::from_buffered_safetensors(read(weights)?, DType::F32, &Device::Cpu)?;
         let bert = Bert::new(&config, vb)?;
+        let single = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .thread_name(|_| "tool-embed".to_owned())
+            .build()?;
         Ok(Self {
             bert,
             tokenizer,
             dimensions: config.hidden_size,
+            single,
         })
     }
 
@@ -188,13 +198,11 @@ impl Embedder {
         Ok(vectors)
     }
 
-    /// The unit vector of one text.
+    /// The unit vector of one text, made on one thread (a query's few
+    /// tokens are done sooner so than spread over the cores).
     pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, Error> {
-        Ok(self
-            .embed_batch(vec![text])?
-            .into_iter()
-            .next()
-            .unwrap_or_default())
+        let vectors = self.single.install(|| self.embed_batch(vec![text]))?;
+        Ok(vectors.into_iter().next().unwrap_or_default())
     }
 
     fn embed_batch(&self, texts: Vec<&str>) -> Result<Vec<Vec<f32>>, Error> {

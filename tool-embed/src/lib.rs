@@ -75,6 +75,9 @@ pub enum Error {
     /// The model is not of the BERT family this crate runs.
     #[error("unsupported model: {0}")]
     Unsupported(String),
+    /// The thread queries are embedded on could not be started.
+    #[error("cannot start the query thread: {0}")]
+    Thread(#[from] rayon::ThreadPoolBuildError),
     /// The model could not be fetched from the Hugging Face hub.
     #[error("hub: {0}")]
     Hub(String),
