@@ -2,7 +2,9 @@
 //! directory as the model's package ships it, and sentences turned into
 //! unit vectors as sentence-transformers does.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -16,6 +18,12 @@ use crate::bert::{Bert, Config, mean_normalized};
 /// embedded: enough to keep the matrix products wide, few enough that a
 /// batch's padding stays short once sentences are sorted by length.
 const BATCH: usize = 32;
+
+/// How many texts' vectors [`Embedder::embed_kept`] keeps at most (about
+/// 1.5 KB each with all-MiniLM-L6-v2, beside its text): past it, it starts
+/// over, so that an application whose tools change all the time does not
+/// grow without end.
+const KEPT: usize = 16_384;
 
 /// The length in tokens past which a sentence is cut when the model does
 /// not say (sentence-transformers' default for the family).
@@ -52,6 +60,8 @@ pub struct Embedder {
     /// cores costs more in waking threads than it saves (BENCHMARKS.md,
     /// "Tool search by meaning"). Many texts at once use every core.
     single: rayon::ThreadPool,
+    /// The vectors of the texts indexes were built from, by text.
+    kept: Mutex<HashMap<String, Vec<f32>>>,
 }
 
 impl std::fmt::Debug for Embedder {
@@ -173,6 +183,7 @@ impl Embedder {
             tokenizer,
             dimensions: config.hidden_size,
             single,
+            kept: Mutex::default(),
         })
     }
 
@@ -196,6 +207,51 @@ impl Embedder {
             }
         }
         Ok(vectors)
+    }
+
+    /// The vectors of `texts`, as [`embed`](Self::embed) makes them, but
+    /// those of texts it was given before kept and not made again: an
+    /// index of a view of a registry, or of the registry again once a tool
+    /// is added, embeds only the tools it has not seen. At most 16,384
+    /// texts are kept; past that, it starts over.
+    pub fn embed_kept(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, Error> {
+        let known = |kept: &HashMap<String, Vec<f32>>| -> Vec<Option<Vec<f32>>> {
+            texts.iter().map(|text| kept.get(*text).cloned()).collect()
+        };
+        let found = known(&self.kept.lock().unwrap_or_else(PoisonError::into_inner));
+        // Embedded without the lock held: another index may be built meanwhile.
+        let new: Vec<&str> = texts
+            .iter()
+            .zip(&found)
+            .filter(|(_, vector)| vector.is_none())
+            .map(|(text, _)| *text)
+            .collect();
+        let mut made = self.embed(&new)?.into_iter();
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut vectors = Vec::with_capacity(texts.len());
+        for (text, vector) in texts.iter().zip(found) {
+            let vector = match vector {
+                Some(vector) => vector,
+                None => {
+                    let vector = made.next().unwrap_or_default();
+                    if kept.len() >= KEPT {
+                        kept.clear();
+                    }
+                    kept.insert((*text).to_owned(), vector.clone());
+                    vector
+                }
+            };
+            vectors.push(vector);
+        }
+        Ok(vectors)
+    }
+
+    /// How many texts' vectors [`embed_kept`](Self::embed_kept) keeps.
+    pub fn kept(&self) -> usize {
+        self.kept
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     /// The unit vector of one text, made on one thread (a query's few

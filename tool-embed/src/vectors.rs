@@ -15,7 +15,10 @@ use crate::{Embedder, Error};
 ///
 /// Each tool's vector is made once, by [`new`](Self::new), and kept:
 /// 4 bytes a dimension, 1,536 bytes a tool with all-MiniLM-L6-v2. Build it
-/// once per registry or view, as [`Bm25`](tool_core::search::Bm25) is.
+/// once per registry or view, as [`Bm25`](tool_core::search::Bm25) is;
+/// the model keeps the vectors it made ([`Embedder::embed_kept`]), so that
+/// the index of a view, or of the registry once a tool is added, makes
+/// only those of the tools it has not seen.
 ///
 /// ```no_run
 /// use std::sync::Arc;
@@ -69,7 +72,7 @@ impl EmbeddingRanker {
             .map(|tool| (tool.definition.name.clone(), text_of(&tool)))
             .unzip();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let vectors = embedder.embed(&texts)?.concat();
+        let vectors = embedder.embed_kept(&texts)?.concat();
         Ok(Self {
             embedder,
             names,

@@ -63,3 +63,28 @@ fn a_missing_model_says_which_file() {
         "{error}"
     );
 }
+
+#[test]
+fn an_index_of_a_view_embeds_only_the_texts_the_model_has_not_seen() {
+    // A model of its own: the others' tests share theirs.
+    let dir =
+        std::env::var_os("TOOL_EMBED_MODEL").expect("TOOL_EMBED_MODEL, as scripts/test sets it");
+    let model = tool_embed::Embedder::from_dir(dir).expect("the model");
+    let texts = ["open an issue", "file a bug", "get the weather"];
+    let all = model.embed_kept(&texts).expect("embedded");
+    assert_eq!(model.kept(), 3);
+    // A view's two texts, and one new: only the new one is embedded.
+    let some = model
+        .embed_kept(&["get the weather", "convert a currency", "open an issue"])
+        .expect("embedded");
+    assert_eq!(model.kept(), 4);
+    assert_eq!(some[0], all[2]);
+    assert_eq!(some[2], all[0]);
+    let alone = model.embed_one("convert a currency").expect("embedded");
+    let worst = some[1]
+        .iter()
+        .zip(&alone)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(worst <= TOLERANCE, "{worst}");
+}

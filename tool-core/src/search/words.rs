@@ -216,7 +216,9 @@ mod tests {
         });
         assert_eq!(
             out,
-            ["stripe", "쿠폰", "만들", "들어", "어줘", "supabase", "项目", "目里"]
+            [
+                "stripe", "쿠폰", "만들", "들어", "어줘", "supabase", "项目", "目里"
+            ]
         );
     }
 
