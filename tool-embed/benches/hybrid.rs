@@ -49,25 +49,6 @@ fn held(region: &Region<'_, System>) -> isize {
     change.bytes_allocated as isize - change.bytes_deallocated as isize
 }
 
-/// Recall@5 and MRR of `ranker` over `queries`.
-fn quality(ranker: &dyn Ranker, queries: &[catalog::Query]) -> (f64, f64) {
-    let (mut found, mut reciprocal) = (0, 0.0);
-    for query in queries {
-        let hits = ranker.rank(&query.query, 10);
-        let rank = hits
-            .iter()
-            .position(|hit| query.expected.iter().any(|name| name == hit.name));
-        if rank.is_some_and(|at| at < 5) {
-            found += 1;
-        }
-        if let Some(at) = rank {
-            reciprocal += 1.0 / (at + 1) as f64;
-        }
-    }
-    let count = queries.len() as f64;
-    (found as f64 / count, reciprocal / count)
-}
-
 /// The `share` quantile of `values`, in µs.
 fn quantile(values: &mut [Duration], share: f64) -> f64 {
     values.sort();
@@ -77,7 +58,7 @@ fn quantile(values: &mut [Duration], share: f64) -> f64 {
 
 /// Each query ranked once to warm up, then timed: (wall p50, wall p99,
 /// CPU p50, CPU p99), in µs.
-fn latency(ranker: &dyn Ranker, queries: &[catalog::Query]) -> [f64; 4] {
+fn latency(ranker: &dyn Ranker, queries: &[&catalog::Query]) -> [f64; 4] {
     for query in queries {
         std::hint::black_box(ranker.rank(&query.query, 5));
     }
@@ -110,27 +91,8 @@ fn main() {
     // Quality, on the catalog once over, the queries split as tool-core's
     // quality test splits them.
     let registry = catalog::registry(1);
-    let queries: Vec<catalog::Query> = catalog::queries()
-        .into_iter()
-        .filter(|query| {
-            query
-                .expected
-                .iter()
-                .any(|name| registry.info(name).is_some())
-        })
-        .collect();
-    let (mut tuned, mut held_out) = (Vec::new(), Vec::new());
-    for (at, query) in queries.iter().enumerate() {
-        let half = if at % 2 == 0 {
-            &mut tuned
-        } else {
-            &mut held_out
-        };
-        half.push(catalog::Query {
-            query: query.query.clone(),
-            expected: query.expected.clone(),
-        });
-    }
+    let (tuned, held_out) = catalog::halves(&registry);
+    let queries: Vec<&catalog::Query> = tuned.iter().chain(&held_out).collect();
     let bm25 = Bm25::new(registry.tools());
     let hybrid = Hybrid::new(model.clone(), registry.tools()).expect("the tools' vectors");
     if args.iter().any(|arg| arg == "--sweep") {
@@ -139,8 +101,11 @@ fn main() {
             let ranker = Hybrid::new(model.clone(), registry.tools())
                 .expect("the tools' vectors")
                 .with_words(words);
-            let (recall, mrr) = quality(&ranker, &tuned);
-            println!("words {words:.1}: tuned half recall@5 {recall:.3}, MRR {mrr:.3}");
+            let quality = catalog::quality(&ranker, &tuned);
+            println!(
+                "words {words:.1}: tuned half recall@5 {:.3}, MRR {:.3}",
+                quality.recall, quality.mrr
+            );
         }
         return;
     }
@@ -164,9 +129,12 @@ fn main() {
         ("hybrid (BM25 and all-MiniLM-L6-v2)", &hybrid),
     ] {
         let mut row = format!("| {label} |");
-        for half in [&tuned, &held_out, &queries] {
-            let (recall, mrr) = quality(ranker, half);
-            row.push_str(&format!(" {recall:.3} | {mrr:.3} |"));
+        for quality in [
+            catalog::quality(ranker, &tuned),
+            catalog::quality(ranker, &held_out),
+            catalog::quality(ranker, queries.iter().copied()),
+        ] {
+            row.push_str(&format!(" {:.3} | {:.3} |", quality.recall, quality.mrr));
         }
         lines.push(row);
     }

@@ -113,46 +113,17 @@ fn equal_scores_come_in_the_tools_order() {
     );
 }
 
-/// The share of `queries` with a tool a person would pick among the first
-/// five, and the mean reciprocal rank of the first such tool.
-fn recall_and_mrr(ranker: &dyn Ranker, queries: &[catalog::Query]) -> (f64, f64) {
-    let (mut found, mut reciprocal) = (0, 0.0);
-    for query in queries {
-        let hits = ranker.rank(&query.query, 10);
-        let rank = hits
-            .iter()
-            .position(|hit| query.expected.iter().any(|name| name == hit.name));
-        if rank.is_some_and(|at| at < 5) {
-            found += 1;
-        }
-        if let Some(at) = rank {
-            reciprocal += 1.0 / (at + 1) as f64;
-        }
-    }
-    let count = queries.len() as f64;
-    (found as f64 / count, reciprocal / count)
-}
-
 #[test]
 fn the_hybrid_ranker_keeps_its_quality_on_the_held_out_queries() {
     let (registry, hybrid) = catalog();
     // As tool-core's quality test splits them: the queries whose tools
     // the registry holds, the even ones tuned on, the odd ones held out.
-    let held_out: Vec<catalog::Query> = catalog::queries()
-        .into_iter()
-        .filter(|query| {
-            query
-                .expected
-                .iter()
-                .any(|name| registry.info(name).is_some())
-        })
-        .enumerate()
-        .filter(|(at, _)| at % 2 == 1)
-        .map(|(_, query)| query)
-        .collect();
+    let (_, held_out) = catalog::halves(registry);
     let bm25 = Bm25::new(registry.tools());
-    let (bm25_recall, bm25_mrr) = recall_and_mrr(&bm25, &held_out);
-    let (recall, mrr) = recall_and_mrr(hybrid, &held_out);
+    let by_words = catalog::quality(&bm25, &held_out);
+    let (bm25_recall, bm25_mrr) = (by_words.recall, by_words.mrr);
+    let both = catalog::quality(hybrid, &held_out);
+    let (recall, mrr) = (both.recall, both.mrr);
     println!(
         "held out, {} queries: BM25 recall@5 {bm25_recall:.3}, MRR {bm25_mrr:.3}; \
          hybrid recall@5 {recall:.3}, MRR {mrr:.3}",
