@@ -102,9 +102,32 @@ impl EmbeddingRanker {
         Ok(self
             .vectors
             .chunks_exact(dimensions)
-            .map(|tool| tool.iter().zip(&query).map(|(a, b)| a * b).sum())
+            .map(|tool| dot(tool, &query))
             .collect())
     }
+}
+
+/// The dot product of `a` and `b`, summed in 16 lanes: a sum in one
+/// running total waits on each addition before the next (the compiler may
+/// not reorder floating-point sums), and 2,000 tools' 384 numbers take a
+/// millisecond so; in lanes, the additions run side by side, in vector
+/// registers.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    const LANES: usize = 16;
+    let mut sums = [0.0f32; LANES];
+    let (a_lanes, b_lanes) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: f32 = a_lanes
+        .remainder()
+        .iter()
+        .zip(b_lanes.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a_lanes.zip(b_lanes) {
+        for lane in 0..LANES {
+            sums[lane] += x[lane] * y[lane];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
 }
 
 /// The `limit` best of `scores` (one a tool, in the tools' order) above
