@@ -32,6 +32,8 @@ use std::time::{Duration, Instant};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use tool_core::search::{Bm25, Ranker};
 
+// Shared with the tests, which read what this bench does not.
+#[allow(dead_code)]
 #[path = "../tests/support/catalog.rs"]
 mod catalog;
 #[path = "search/languages.rs"]
@@ -172,60 +174,41 @@ fn latency(index: &Bm25, queries: &[String]) -> [f64; 4] {
     ]
 }
 
-/// Recall@5 and MRR of `index` over `queries`.
-fn quality(index: &Bm25, queries: &[&catalog::Query]) -> (f64, f64) {
-    let (mut found, mut reciprocal) = (0, 0.0);
-    for query in queries {
-        let hits = index.rank(&query.query, 10);
-        let rank = hits
-            .iter()
-            .position(|hit| query.expected.iter().any(|name| name == hit.name));
-        if rank.is_some_and(|at| at < 5) {
-            found += 1;
-        }
-        if let Some(at) = rank {
-            reciprocal += 1.0 / (at + 1) as f64;
-        }
-    }
-    let count = queries.len() as f64;
-    (found as f64 / count, reciprocal / count)
-}
-
 /// The quality table's lines: as the quality test counts them, the
 /// queries' constants were chosen on the even ones, the odd ones held out.
 fn quality_lines() -> Vec<String> {
     let registry = catalog::registry(1);
     let index = Bm25::new(registry.tools());
-    // A query whose tools the registry left out cannot be answered.
-    let queries: Vec<catalog::Query> = catalog::queries()
-        .into_iter()
-        .filter(|query| {
-            query
-                .expected
-                .iter()
-                .any(|name| registry.info(name).is_some())
-        })
-        .collect();
-    let tuned: Vec<&catalog::Query> = queries.iter().step_by(2).collect();
-    let held_out: Vec<&catalog::Query> = queries.iter().skip(1).step_by(2).collect();
-    let all: Vec<&catalog::Query> = queries.iter().collect();
+    let (tuned, held_out) = catalog::halves(&registry);
+    let queries = tuned.len() + held_out.len();
     let mut lines = vec![
         format!(
             "| quality ({} tools; {} queries) | queries | recall@5 | MRR |",
             index.len(),
-            queries.len()
+            queries
         ),
         "|---|---:|---:|---:|".to_owned(),
     ];
-    for (which, queries) in [
-        ("the half the ranker's constants were chosen on", &tuned),
-        ("the half held out", &held_out),
-        ("all", &all),
+    for (which, count, quality) in [
+        (
+            "the half the ranker's constants were chosen on",
+            tuned.len(),
+            catalog::quality(&index, &tuned),
+        ),
+        (
+            "the half held out",
+            held_out.len(),
+            catalog::quality(&index, &held_out),
+        ),
+        (
+            "all",
+            queries,
+            catalog::quality(&index, tuned.iter().chain(&held_out)),
+        ),
     ] {
-        let (recall, mrr) = quality(&index, queries);
         lines.push(format!(
-            "| {which} | {} | {recall:.3} | {mrr:.3} |",
-            queries.len()
+            "| {which} | {count} | {:.3} | {:.3} |",
+            quality.recall, quality.mrr
         ));
     }
     lines
@@ -406,5 +389,10 @@ fn main() {
         index.len(),
         |name| registry.info(name).is_some(),
         write,
+        &languages::Table {
+            ranker: "`Bm25`",
+            marker: "search-languages-table",
+            command: "cargo bench -p tool-core --features search,tokens --bench search -- --write",
+        },
     );
 }

@@ -113,11 +113,27 @@ fn row(
     )
 }
 
+/// Which ranker a table is of, and where it goes.
+pub(crate) struct Table<'a> {
+    /// The ranker, as the table's first line names it.
+    pub(crate) ranker: &'a str,
+    /// The markers in BENCHMARKS.md it is written between.
+    pub(crate) marker: &'a str,
+    /// The command that writes it.
+    pub(crate) command: &'a str,
+}
+
 /// The table of recall@5 and MRR per language for `ranker` over the
 /// catalog's tools (`tools` of them), printed, and written into
 /// BENCHMARKS.md when `write`. The misses of each language's tuned half
 /// are printed after it, to read what fails.
-pub(crate) fn table(ranker: &dyn Ranker, tools: usize, known: impl Fn(&str) -> bool, write: bool) {
+pub(crate) fn table(
+    ranker: &dyn Ranker,
+    tools: usize,
+    known: impl Fn(&str) -> bool,
+    write: bool,
+    about: &Table<'_>,
+) {
     let all = queries();
     let english: Vec<catalog::Query> = catalog::queries()
         .into_iter()
@@ -152,7 +168,8 @@ pub(crate) fn table(ranker: &dyn Ranker, tools: usize, known: impl Fn(&str) -> b
     ));
     let mut lines = vec![
         format!(
-            "`Bm25` over the {tools} tools of `bench/search/catalog.json` (every one described in English), on the {} queries written for this set in `bench/search/queries-multilingual.json`. recall@5: the share of queries with a tool a person would pick among the first five; MRR: the mean reciprocal rank of the first such tool among the first ten. Each language's queries alternate between the half a constant may be chosen on (even) and the half held out (odd), as the English set's do; no constant was chosen on either yet.",
+            "{} over the {tools} tools of `bench/search/catalog.json` (every one described in English), on the {} queries written for this set in `bench/search/queries-multilingual.json`. recall@5: the share of queries with a tool a person would pick among the first five; MRR: the mean reciprocal rank of the first such tool among the first ten. Each language's queries alternate between the half a constant may be chosen on (even) and the half held out (odd), as the English set's do; no constant was chosen on either.",
+            about.ranker,
             others.len()
         ),
         String::new(),
@@ -163,10 +180,11 @@ pub(crate) fn table(ranker: &dyn Ranker, tools: usize, known: impl Fn(&str) -> b
     lines.extend(rows);
     lines.push(String::new());
     lines.push(format!(
-        "{} Commit {}, {}. Command: `cargo bench -p tool-core --features search,tokens --bench search -- --write`.",
+        "{} Commit {}, {}. Command: `{}`.",
         crate::table::machine(),
         crate::table::shell("git", &["rev-parse", "--short", "HEAD"]),
         crate::table::shell("date", &["-u", "+%Y-%m-%d"]),
+        about.command,
     ));
     for line in &lines {
         println!("{line}");
@@ -176,6 +194,6 @@ pub(crate) fn table(ranker: &dyn Ranker, tools: usize, known: impl Fn(&str) -> b
     }
     if write {
         let benchmarks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
-        crate::table::write_table(&benchmarks, "search-languages-table", &lines.join("\n"));
+        crate::table::write_table(&benchmarks, about.marker, &lines.join("\n"));
     }
 }

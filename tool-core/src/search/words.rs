@@ -84,16 +84,47 @@ pub(super) fn words(text: &str, mut each: impl FnMut(&str)) {
 }
 
 /// The words of `text` as written: split at anything that is not a
-/// letter or a digit, and inside a word where its case turns
-/// (`createIssue`, `HTTPServer`; not where letters meet digits, so that
-/// `k8s` and `ec2` stay words); words of one letter left out.
+/// letter or a digit, inside a word where its case turns (`createIssue`,
+/// `HTTPServer`; not where letters meet digits, so that `k8s` and `ec2`
+/// stay words) and where it passes into or out of a script written without
+/// spaces (`Stripe에`, `Supabase项目`); a run of such a script is its pairs
+/// of neighbouring characters (`项目里` is `项目` and `目里`), as no space
+/// says where its words end; words of one letter left out.
 pub(super) fn pieces<'a>(text: &'a str, mut each: impl FnMut(&'a str)) {
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         parts(word, |part| {
-            if part.chars().nth(1).is_some() {
+            if part.chars().next().is_some_and(unspaced) {
+                pairs(part, &mut each);
+            } else if part.chars().nth(1).is_some() {
                 each(part);
             }
         });
+    }
+}
+
+/// Whether `c` is of a script written without spaces between its words
+/// (Han, kana) or whose words carry their particles (Hangul: `Stripe에`).
+fn unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF // Hangul's letters
+        | 0x3040..=0x30FF // hiragana and katakana
+        | 0x3130..=0x318F // Hangul's compatibility letters
+        | 0x3400..=0x4DBF // Han, extension A
+        | 0x4E00..=0x9FFF // Han
+        | 0xAC00..=0xD7AF // Hangul's syllables
+        | 0xF900..=0xFAFF // Han, compatibility
+        | 0x20000..=0x2FA1F) // Han, the supplementary planes
+}
+
+/// The pairs of neighbouring characters of `run`, in order.
+fn pairs<'a>(run: &'a str, each: &mut impl FnMut(&'a str)) {
+    let starts: Vec<usize> = run
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([run.len()])
+        .collect();
+    for window in starts.windows(3) {
+        each(&run[window[0]..window[2]]);
     }
 }
 
@@ -116,7 +147,8 @@ pub(super) fn stem(word: &str) -> String {
     STEMMER.stem(word).into_owned()
 }
 
-/// The parts of one word, cut where its case turns.
+/// The parts of one word, cut where its case turns and where it passes
+/// into or out of a script written without spaces.
 fn parts<'a>(word: &'a str, mut each: impl FnMut(&'a str)) {
     let mut start = 0;
     let mut before: Option<char> = None;
@@ -124,7 +156,8 @@ fn parts<'a>(word: &'a str, mut each: impl FnMut(&'a str)) {
     while let Some((at, here)) = chars.next() {
         if let Some(before) = before {
             let next = chars.peek().map(|&(_, c)| c);
-            let turns = (before.is_lowercase() && here.is_uppercase())
+            let turns = unspaced(before) != unspaced(here)
+                || (before.is_lowercase() && here.is_uppercase())
                 // The last capital of a run that starts a word: `HTTPServer`.
                 || (before.is_uppercase()
                     && here.is_uppercase()
@@ -172,6 +205,20 @@ mod tests {
         assert_eq!(
             out,
             ["straße", "\u{3bf}\u{3b4}\u{3bf}\u{3c2}", "create", "issue"]
+        );
+    }
+
+    #[test]
+    fn a_script_without_spaces_is_searched_by_its_pairs_of_characters() {
+        let mut out = Vec::new();
+        words("Stripe에 쿠폰 만들어줘, Supabase项目里", |word| {
+            out.push(word.to_owned())
+        });
+        assert_eq!(
+            out,
+            [
+                "stripe", "쿠폰", "만들", "들어", "어줘", "supabase", "项目", "目里"
+            ]
         );
     }
 

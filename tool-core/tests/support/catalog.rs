@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
+use tool_core::search::Ranker;
 use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult};
 
 /// One tool of the catalog: its definition as its server lists it.
@@ -101,4 +102,69 @@ pub(crate) fn queries() -> Vec<Query> {
                 .collect(),
         })
         .collect()
+}
+
+/// The labelled queries `registry` can answer (a query whose tools it left
+/// out cannot be), split as every figure of the set is: the even ones, the
+/// half a ranker's constants are chosen on, and the odd ones, held out.
+pub(crate) fn halves(registry: &ToolRegistry) -> (Vec<Query>, Vec<Query>) {
+    let (tuned, held_out): (Vec<_>, Vec<_>) = queries()
+        .into_iter()
+        .filter(|query| {
+            query
+                .expected
+                .iter()
+                .any(|name| registry.info(name).is_some())
+        })
+        .enumerate()
+        .partition(|(at, _)| at % 2 == 0);
+    let strip = |half: Vec<(usize, Query)>| half.into_iter().map(|(_, query)| query).collect();
+    (strip(tuned), strip(held_out))
+}
+
+/// How a ranker fares on labelled queries.
+pub(crate) struct Quality {
+    /// The share of the queries with a tool a person would pick among the
+    /// first five found (recall@5).
+    pub(crate) recall: f64,
+    /// The mean reciprocal rank of the first such tool among the first ten
+    /// (MRR).
+    pub(crate) mrr: f64,
+    /// The queries with none among the first five: each with the tools
+    /// expected and those found.
+    pub(crate) missed: Vec<String>,
+}
+
+/// How `ranker` fares on `queries`.
+pub(crate) fn quality<'a>(
+    ranker: &dyn Ranker,
+    queries: impl IntoIterator<Item = &'a Query>,
+) -> Quality {
+    let (mut count, mut found, mut reciprocal) = (0, 0, 0.0);
+    let mut missed = Vec::new();
+    for query in queries {
+        count += 1;
+        let hits = ranker.rank(&query.query, 10);
+        let rank = hits
+            .iter()
+            .position(|hit| query.expected.iter().any(|name| name == hit.name));
+        match rank {
+            Some(at) if at < 5 => found += 1,
+            _ => missed.push(format!(
+                "{:?}: expected {:?}, found {:?}",
+                query.query,
+                query.expected,
+                hits.iter().take(5).map(|hit| hit.name).collect::<Vec<_>>()
+            )),
+        }
+        if let Some(at) = rank {
+            reciprocal += 1.0 / f64::from(at as u32 + 1);
+        }
+    }
+    let count = f64::from(count.max(1));
+    Quality {
+        recall: f64::from(found) / count,
+        mrr: reciprocal / count,
+        missed,
+    }
 }

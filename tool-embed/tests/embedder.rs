@@ -1,0 +1,90 @@
+//! The vectors this crate makes are sentence-transformers' own: compared,
+//! to a tolerance, with those it gave a few sentences with the same model
+//! (tests/fixtures/reference.json, made by tests/fixtures/reference.py).
+
+use serde_json::Value;
+
+#[path = "support/model.rs"]
+mod support;
+
+/// How far a number of a vector may be from the reference's: the two
+/// stacks sum in different orders, in 32 bits (2e-7 apart at most when
+/// measured).
+const TOLERANCE: f32 = 1e-5;
+
+#[test]
+fn vectors_match_sentence_transformers() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/reference.json");
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the fixture")).expect("JSON");
+    let sentences = reference["sentences"].as_array().expect("sentences");
+    let texts: Vec<&str> = sentences
+        .iter()
+        .map(|sentence| sentence["text"].as_str().expect("a text"))
+        .collect();
+    let model = support::model();
+    assert_eq!(model.dimensions(), 384);
+    // In one batch (padded to the longest) and one by one, the same.
+    let batched = model.embed(&texts).expect("embedded");
+    for ((sentence, text), vector) in sentences.iter().zip(&texts).zip(&batched) {
+        let expected: Vec<f32> = sentence["vector"]
+            .as_array()
+            .expect("a vector")
+            .iter()
+            .map(|x| x.as_f64().expect("a number") as f32)
+            .collect();
+        let alone = model.embed_one(text).expect("embedded");
+        for got in [vector, &alone] {
+            assert_eq!(got.len(), expected.len());
+            let worst = got
+                .iter()
+                .zip(&expected)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            println!(
+                "{:?}: at most {worst:.1e} from sentence-transformers'",
+                text.chars().take(40).collect::<String>()
+            );
+            assert!(
+                worst <= TOLERANCE,
+                "{text:?}: a number is {worst} from sentence-transformers'"
+            );
+            let norm: f32 = got.iter().map(|x| x * x).sum::<f32>().sqrt();
+            assert!((norm - 1.0).abs() < 1e-5, "{text:?}: length {norm}");
+        }
+    }
+}
+
+#[test]
+fn a_missing_model_says_which_file() {
+    let error = tool_embed::Embedder::from_dir("/nonexistent/model").expect_err("no model there");
+    assert!(
+        error.to_string().contains("/nonexistent/model/config.json"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_index_of_a_view_embeds_only_the_texts_the_model_has_not_seen() {
+    // A model of its own: the others' tests share theirs.
+    let dir =
+        std::env::var_os("TOOL_EMBED_MODEL").expect("TOOL_EMBED_MODEL, as scripts/test sets it");
+    let model = tool_embed::Embedder::from_dir(dir).expect("the model");
+    let texts = ["open an issue", "file a bug", "get the weather"];
+    let all = model.embed_kept(&texts).expect("embedded");
+    assert_eq!(model.kept(), 3);
+    // A view's two texts, and one new: only the new one is embedded.
+    let some = model
+        .embed_kept(&["get the weather", "convert a currency", "open an issue"])
+        .expect("embedded");
+    assert_eq!(model.kept(), 4);
+    assert_eq!(some[0], all[2]);
+    assert_eq!(some[2], all[0]);
+    let alone = model.embed_one("convert a currency").expect("embedded");
+    let worst = some[1]
+        .iter()
+        .zip(&alone)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(worst <= TOLERANCE, "{worst}");
+}
