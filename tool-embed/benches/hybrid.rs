@@ -173,7 +173,7 @@ fn main() {
         ));
     }
     // A pasted error log and a long message, whole (786 and 779 words),
-    // each ranked 20 times: the model reads a query's first 64 tokens.
+    // each ranked 20 times: the model reads a query's first 40 tokens.
     let long: Vec<String> = ["error-log.txt", "message.txt"]
         .iter()
         .map(|file| {
