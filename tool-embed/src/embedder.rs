@@ -25,6 +25,21 @@ const BATCH: usize = 32;
 /// grow without end.
 const KEPT: usize = 16_384;
 
+/// How many tokens of a query [`Embedder::embed_query`] reads, [CLS] and
+/// [SEP] among them: a request's meaning is in its first words (the
+/// English requests of the benchmark are 38 tokens at most), and a pasted
+/// log of thousands of words then costs what a 40-token request does. 40
+/// also keeps a query's element-wise products under the size (65,536
+/// numbers; 40 tokens × 1,536 in the feed-forward layer) past which candle
+/// spreads them over threads that spin while they wait: a query stays on
+/// one core.
+const QUERY_TOKENS: usize = 40;
+
+/// How many bytes of a query are cut into tokens at most: more than 40
+/// tokens of any text but a pathological one, so that a query of a
+/// megabyte is not split whole to keep its first 40 tokens.
+const QUERY_BYTES: usize = 4_096;
+
 /// The length in tokens past which a sentence is cut when the model does
 /// not say (sentence-transformers' default for the family).
 const MAX_TOKENS: usize = 256;
@@ -54,6 +69,8 @@ struct SentenceConfig {
 pub struct Embedder {
     bert: Bert,
     tokenizer: Tokenizer,
+    /// The same, cutting a text at [`QUERY_TOKENS`].
+    query_tokenizer: Tokenizer,
     dimensions: usize,
     /// One thread of its own, which a single text's matrix products run
     /// on: for a query's few tokens, spreading each product over the
@@ -170,6 +187,16 @@ impl Embedder {
             strategy: PaddingStrategy::BatchLongest,
             ..PaddingParams::default()
         }));
+        let mut query_tokenizer = tokenizer.clone();
+        query_tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: QUERY_TOKENS.min(max_length),
+                ..TruncationParams::default()
+            }))
+            .map_err(|error| Error::Tokenizer {
+                path: PathBuf::from("tokenizer.json"),
+                message: error.to_string(),
+            })?;
         // Read into memory rather than mapped: mapping a file is unsafe,
         // as another process may change it under the map.
         let vb = VarBuilder::from_buffered_safetensors(read(weights)?, DType::F32, &Device::Cpu)?;
@@ -181,6 +208,7 @@ impl Embedder {
         Ok(Self {
             bert,
             tokenizer,
+            query_tokenizer,
             dimensions: config.hidden_size,
             single,
             kept: Mutex::default(),
@@ -202,7 +230,7 @@ impl Embedder {
         order.sort_by_key(|&at| (texts[at].len(), at));
         for batch in order.chunks(BATCH) {
             let inputs: Vec<&str> = batch.iter().map(|&at| texts[at]).collect();
-            for (at, vector) in batch.iter().zip(self.embed_batch(inputs)?) {
+            for (at, vector) in batch.iter().zip(self.embed_batch(&self.tokenizer, inputs)?) {
                 vectors[*at] = vector;
             }
         }
@@ -254,22 +282,40 @@ impl Embedder {
             .len()
     }
 
-    /// The unit vector of one text, made on one thread (a query's few
-    /// tokens are done sooner so than spread over the cores).
+    /// The unit vector of one text, cut only at the model's length, made
+    /// on one thread (one text's few tokens are done sooner so than spread
+    /// over the cores).
     pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, Error> {
-        let vectors = self.single.install(|| self.embed_batch(vec![text]))?;
+        self.embed_alone(&self.tokenizer, text)
+    }
+
+    /// The unit vector of a request to search with, of its first 40
+    /// tokens, made on one thread: its cost is bounded whatever the
+    /// request's length (a pasted log costs what a 40-token request does),
+    /// and a request's meaning is in its first words.
+    pub fn embed_query(&self, query: &str) -> Result<Vec<f32>, Error> {
+        let mut end = query.len().min(QUERY_BYTES);
+        while !query.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.embed_alone(&self.query_tokenizer, &query[..end])
+    }
+
+    fn embed_alone(&self, tokenizer: &Tokenizer, text: &str) -> Result<Vec<f32>, Error> {
+        let vectors = self
+            .single
+            .install(|| self.embed_batch(tokenizer, vec![text]))?;
         Ok(vectors.into_iter().next().unwrap_or_default())
     }
 
-    fn embed_batch(&self, texts: Vec<&str>) -> Result<Vec<Vec<f32>>, Error> {
+    fn embed_batch(&self, tokenizer: &Tokenizer, texts: Vec<&str>) -> Result<Vec<Vec<f32>>, Error> {
         let count = texts.len();
-        let encodings =
-            self.tokenizer
-                .encode_batch(texts, true)
-                .map_err(|error| Error::Tokenizer {
-                    path: PathBuf::from("tokenizer.json"),
-                    message: error.to_string(),
-                })?;
+        let encodings = tokenizer
+            .encode_batch(texts, true)
+            .map_err(|error| Error::Tokenizer {
+                path: PathBuf::from("tokenizer.json"),
+                message: error.to_string(),
+            })?;
         let length = encodings.first().map_or(0, |encoding| encoding.len());
         let mut ids = Vec::with_capacity(count * length);
         let mut mask = Vec::with_capacity(count * length);

@@ -97,7 +97,7 @@ impl EmbeddingRanker {
 
     /// The cosine of `query` with each tool, in the tools' order.
     pub(crate) fn similarities(&self, query: &str) -> Result<Vec<f32>, Error> {
-        let query = self.embedder.embed_one(query)?;
+        let query = self.embedder.embed_query(query)?;
         let dimensions = self.embedder.dimensions();
         Ok(self
             .vectors

@@ -88,3 +88,42 @@ fn an_index_of_a_view_embeds_only_the_texts_the_model_has_not_seen() {
         .fold(0.0, f32::max);
     assert!(worst <= TOLERANCE, "{worst}");
 }
+
+#[test]
+fn a_query_is_read_to_its_first_40_tokens_whatever_its_length() {
+    let model = support::model();
+    // A short request: read whole, as any text is.
+    let short = "did we get any chargebacks this month?";
+    let (query, text) = (
+        model.embed_query(short).expect("embedded"),
+        model.embed_one(short).expect("embedded"),
+    );
+    assert!(
+        query
+            .iter()
+            .zip(&text)
+            .all(|(a, b)| (a - b).abs() <= TOLERANCE)
+    );
+    // A pasted log of 50,000 words (and 300 KB): its first 40 tokens, the
+    // same vector as a text of those tokens alone. 38 words of one token
+    // each, between [CLS] and [SEP].
+    let log = "error ".repeat(50_000);
+    let first = "error ".repeat(38);
+    let (long, cut) = (
+        model.embed_query(&log).expect("embedded"),
+        model.embed_one(&first).expect("embedded"),
+    );
+    let worst = long
+        .iter()
+        .zip(&cut)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(worst <= TOLERANCE, "{worst}");
+    // And not the vector of more of it.
+    let more = model.embed_one(&"error ".repeat(200)).expect("embedded");
+    assert!(
+        long.iter()
+            .zip(&more)
+            .any(|(a, b)| (a - b).abs() > TOLERANCE)
+    );
+}
