@@ -1,6 +1,6 @@
 //! Tool search by meaning for tool-core: a sentence-embedding model
-//! (all-MiniLM-L6-v2 or another mean-pooled one of the BERT family) run on the CPU in pure
-//! Rust, and rankers behind tool-core's
+//! (all-MiniLM-L6-v2 or another mean-pooled one of the BERT family) run on
+//! the CPU in pure Rust, and rankers behind tool-core's
 //! [`Ranker`](tool_core::search::Ranker):
 //!
 //! - [`Hybrid`], the one to use: BM25's words and the model's meaning
