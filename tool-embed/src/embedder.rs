@@ -2,56 +2,38 @@
 //! directory as the model's package ships it, and sentences turned into
 //! unit vectors as sentence-transformers does.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::path::Path;
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use serde::Deserialize;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+use candle_core::{Device, Tensor};
+use tokenizers::Tokenizer;
 
 use crate::Error;
-use crate::bert::{Bert, Config, mean_normalized};
+use crate::bert::{Bert, mean_normalized};
+use crate::kept::{KEPT, Kept};
+use crate::lanes::Lanes;
+use crate::load::{Files, Loaded, json_if_there, load};
 
 /// How many sentences go through the encoder at once when many are
 /// embedded: enough to keep the matrix products wide, few enough that a
 /// batch's padding stays short once sentences are sorted by length.
 const BATCH: usize = 32;
 
-/// How many texts' vectors [`Embedder::embed_kept`] keeps at most (about
-/// 1.5 KB each with all-MiniLM-L6-v2, beside its text): past it, it starts
-/// over, so that an application whose tools change all the time does not
-/// grow without end.
-const KEPT: usize = 16_384;
+/// How many bytes of a text are cut into tokens at most: far more than
+/// the 256 tokens the model reads of any text but a pathological one, so
+/// that a description or a query of a megabyte is not split whole to keep
+/// its first tokens.
+const TEXT_BYTES: usize = 8_192;
 
-/// How many tokens of a query [`Embedder::embed_query`] reads, [CLS] and
-/// [SEP] among them: a request's meaning is in its first words (the
-/// English requests of the benchmark are 38 tokens at most), and a pasted
-/// log of thousands of words then costs what a 40-token request does. 40
-/// also keeps a query's element-wise products under the size (65,536
-/// numbers; 40 tokens × 1,536 in the feed-forward layer) past which candle
-/// spreads them over threads that spin while they wait: a query stays on
-/// one core.
-const QUERY_TOKENS: usize = 40;
-
-/// How many bytes of a query are cut into tokens at most: more than 40
-/// tokens of any text but a pathological one, so that a query of a
-/// megabyte is not split whole to keep its first 40 tokens.
-const QUERY_BYTES: usize = 4_096;
-
-/// The length in tokens past which a sentence is cut when the model does
-/// not say (sentence-transformers' default for the family).
-const MAX_TOKENS: usize = 256;
-
-/// The part of `sentence_bert_config.json` read: how many tokens the model
-/// was trained to read.
-#[derive(Deserialize)]
-struct SentenceConfig {
-    max_seq_length: usize,
+/// `text` to its first [`TEXT_BYTES`], at a character's boundary.
+fn cut(text: &str) -> &str {
+    let mut end = text.len().min(TEXT_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
-/// A sentence-embedding model of the BERT family (all-MiniLM-L6-v2, say),
+/// A mean-pooled sentence-embedding model of the BERT family (all-MiniLM-L6-v2, say),
 /// on the CPU: text in, a unit vector out, so that the dot product of two
 /// is their cosine similarity.
 ///
@@ -69,16 +51,14 @@ struct SentenceConfig {
 pub struct Embedder {
     bert: Bert,
     tokenizer: Tokenizer,
-    /// The same, cutting a text at [`QUERY_TOKENS`].
+    /// The same, cutting a text at 40 tokens.
     query_tokenizer: Tokenizer,
     dimensions: usize,
-    /// One thread of its own, which a single text's matrix products run
-    /// on: for a query's few tokens, spreading each product over the
-    /// cores costs more in waking threads than it saves (BENCHMARKS.md,
-    /// "Tool search by meaning"). Many texts at once use every core.
-    single: rayon::ThreadPool,
-    /// The vectors of the texts indexes were built from, by text.
-    kept: Mutex<HashMap<String, Vec<f32>>>,
+    /// The threads one text is embedded on (many texts at once use every
+    /// core).
+    lanes: Lanes,
+    /// The vectors of the texts indexes were built from.
+    kept: Kept,
 }
 
 impl std::fmt::Debug for Embedder {
@@ -89,38 +69,22 @@ impl std::fmt::Debug for Embedder {
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|source| Error::Read {
-        path: path.to_owned(),
-        source,
-    })
-}
-
-fn json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Error> {
-    serde_json::from_slice(&read(path)?).map_err(|source| Error::Parse {
-        path: path.to_owned(),
-        source,
-    })
-}
-
 impl Embedder {
     /// The model in `dir`, as Hugging Face and sentence-transformers lay it
     /// out: `config.json`, `tokenizer.json`, `model.safetensors` and, if
     /// there, `sentence_bert_config.json` (how many tokens a sentence is
-    /// cut to; 256 without it).
+    /// cut to; 256 without it) and `1_Pooling/config.json` (a model pooled
+    /// otherwise than by the mean of its tokens' vectors is refused: its
+    /// vectors would be wrong).
     pub fn from_dir(dir: impl AsRef<Path>) -> Result<Self, Error> {
         let dir = dir.as_ref();
-        let sentence = dir.join("sentence_bert_config.json");
-        let max_tokens = match sentence.exists() {
-            true => json::<SentenceConfig>(&sentence)?.max_seq_length,
-            false => MAX_TOKENS,
-        };
-        Self::from_files(
-            &dir.join("config.json"),
-            &dir.join("tokenizer.json"),
-            &dir.join("model.safetensors"),
-            max_tokens,
-        )
+        Self::from_files(Files {
+            config: &dir.join("config.json"),
+            tokenizer: &dir.join("tokenizer.json"),
+            weights: &dir.join("model.safetensors"),
+            sentence: json_if_there(&dir.join("sentence_bert_config.json"))?,
+            pooling: json_if_there(&dir.join("1_Pooling").join("config.json"))?,
+        })
     }
 
     /// The model `repo` of the Hugging Face hub (`sentence-transformers/all-MiniLM-L6-v2`,
@@ -142,76 +106,37 @@ impl Embedder {
             repo.get(file)
                 .map_err(|error| Error::Hub(format!("{file}: {error}")))
         };
-        let sentence = get("sentence_bert_config.json")
-            .ok()
-            .map(|path| json::<SentenceConfig>(&path))
+        // The optional files: absent from the repository, or not fetched.
+        let optional = |file: &str| get(file).ok();
+        let sentence = optional("sentence_bert_config.json")
+            .map(|path| crate::load::json(&path))
             .transpose()?;
-        Self::from_files(
-            &get("config.json")?,
-            &get("tokenizer.json")?,
-            &get("model.safetensors")?,
-            sentence.map_or(MAX_TOKENS, |config| config.max_seq_length),
-        )
+        let pooling = optional("1_Pooling/config.json")
+            .map(|path| crate::load::json(&path))
+            .transpose()?;
+        Self::from_files(Files {
+            config: &get("config.json")?,
+            tokenizer: &get("tokenizer.json")?,
+            weights: &get("model.safetensors")?,
+            sentence,
+            pooling,
+        })
     }
 
-    fn from_files(
-        config: &Path,
-        tokenizer: &Path,
-        weights: &Path,
-        max_tokens: usize,
-    ) -> Result<Self, Error> {
-        let config: Config = json(config)?;
-        if config.hidden_act != "gelu" {
-            return Err(Error::Unsupported(format!(
-                "the activation `{}` (only BERT's `gelu` is)",
-                config.hidden_act
-            )));
-        }
-        let mut tokenizer = Tokenizer::from_file(tokenizer).map_err(|error| Error::Tokenizer {
-            path: tokenizer.to_owned(),
-            message: error.to_string(),
-        })?;
-        // What sentence-transformers does, whatever the file says: cut at
-        // the model's length, pad a batch to its longest sentence.
-        let max_length = max_tokens.min(config.max_position_embeddings);
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length,
-                ..TruncationParams::default()
-            }))
-            .map_err(|error| Error::Tokenizer {
-                path: PathBuf::from("tokenizer.json"),
-                message: error.to_string(),
-            })?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            ..PaddingParams::default()
-        }));
-        let mut query_tokenizer = tokenizer.clone();
-        query_tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: QUERY_TOKENS.min(max_length),
-                ..TruncationParams::default()
-            }))
-            .map_err(|error| Error::Tokenizer {
-                path: PathBuf::from("tokenizer.json"),
-                message: error.to_string(),
-            })?;
-        // Read into memory rather than mapped: mapping a file is unsafe,
-        // as another process may change it under the map.
-        let vb = VarBuilder::from_buffered_safetensors(read(weights)?, DType::F32, &Device::Cpu)?;
-        let bert = Bert::new(&config, vb)?;
-        let single = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .thread_name(|_| "tool-embed".to_owned())
-            .build()?;
+    fn from_files(files: Files<'_>) -> Result<Self, Error> {
+        let Loaded {
+            bert,
+            tokenizer,
+            query_tokenizer,
+            dimensions,
+        } = load(files)?;
         Ok(Self {
             bert,
             tokenizer,
             query_tokenizer,
-            dimensions: config.hidden_size,
-            single,
-            kept: Mutex::default(),
+            dimensions,
+            lanes: Lanes::new().map_err(|error| Error::Thread(Box::new(error)))?,
+            kept: Kept::default(),
         })
     }
 
@@ -224,6 +149,7 @@ impl Embedder {
     /// the model's token vectors, scaled to length 1. A text longer than
     /// the model reads is cut.
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, Error> {
+        let texts: Vec<&str> = texts.iter().map(|text| cut(text)).collect();
         let mut vectors = vec![Vec::new(); texts.len()];
         // Sorted by length, so that a batch pads little.
         let mut order: Vec<usize> = (0..texts.len()).collect();
@@ -241,81 +167,74 @@ impl Embedder {
     /// those of texts it was given before kept and not made again: an
     /// index of a view of a registry, or of the registry again once a tool
     /// is added, embeds only the tools it has not seen. At most 16,384
-    /// texts are kept; past that, it starts over.
+    /// texts' vectors are kept, by a hash of the text (not the text); a
+    /// call that would pass that drops the others first.
     pub fn embed_kept(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, Error> {
-        let known = |kept: &HashMap<String, Vec<f32>>| -> Vec<Option<Vec<f32>>> {
-            texts.iter().map(|text| kept.get(*text).cloned()).collect()
-        };
-        let found = known(&self.kept.lock().unwrap_or_else(PoisonError::into_inner));
-        // Embedded without the lock held: another index may be built meanwhile.
+        let texts: Vec<&str> = texts.iter().map(|text| cut(text)).collect();
+        let found = self.kept.find(&texts);
+        // Embedded without the lock held: another index may be built
+        // meanwhile.
         let new: Vec<&str> = texts
             .iter()
             .zip(&found)
             .filter(|(_, vector)| vector.is_none())
             .map(|(text, _)| *text)
             .collect();
-        let mut made = self.embed(&new)?.into_iter();
-        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut vectors = Vec::with_capacity(texts.len());
-        for (text, vector) in texts.iter().zip(found) {
-            let vector = match vector {
-                Some(vector) => vector,
-                None => {
-                    let vector = made.next().unwrap_or_default();
-                    if kept.len() >= KEPT {
-                        kept.clear();
-                    }
-                    kept.insert((*text).to_owned(), vector.clone());
-                    vector
-                }
-            };
-            vectors.push(vector);
+        let made = self.embed(&new)?;
+        if made.len() != new.len() {
+            return Err(Error::Model(
+                format!("{} vectors for {} texts", made.len(), new.len()).into(),
+            ));
         }
-        Ok(vectors)
+        let pairs: Vec<(&str, &Vec<f32>)> = new.iter().copied().zip(&made).collect();
+        self.kept.keep(&pairs);
+        let mut made = made.into_iter();
+        Ok(found
+            .into_iter()
+            .map(|vector| vector.or_else(|| made.next()).unwrap_or_default())
+            .collect())
     }
 
-    /// How many texts' vectors [`embed_kept`](Self::embed_kept) keeps.
+    /// How many texts' vectors [`embed_kept`](Self::embed_kept) keeps (at
+    /// most 16,384).
     pub fn kept(&self) -> usize {
-        self.kept
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
+        debug_assert!(self.kept.len() <= KEPT);
+        self.kept.len()
     }
 
     /// The unit vector of one text, cut only at the model's length, made
     /// on one thread (one text's few tokens are done sooner so than spread
     /// over the cores).
     pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, Error> {
-        self.embed_alone(&self.tokenizer, text)
+        self.embed_alone(&self.tokenizer, cut(text))
     }
 
     /// The unit vector of a request to search with, of its first 40
     /// tokens, made on one thread: its cost is bounded whatever the
     /// request's length (a pasted log costs what a 40-token request does),
     /// and a request's meaning is in its first words.
+    ///
+    /// It blocks the calling thread for the model's forward pass (a few
+    /// milliseconds); as many queries run at once as the machine has cores,
+    /// the others wait their turn. In async code, call it from a blocking
+    /// task (`tokio::task::spawn_blocking`).
     pub fn embed_query(&self, query: &str) -> Result<Vec<f32>, Error> {
-        let mut end = query.len().min(QUERY_BYTES);
-        while !query.is_char_boundary(end) {
-            end -= 1;
-        }
-        self.embed_alone(&self.query_tokenizer, &query[..end])
+        self.embed_alone(&self.query_tokenizer, cut(query))
     }
 
     fn embed_alone(&self, tokenizer: &Tokenizer, text: &str) -> Result<Vec<f32>, Error> {
-        let vectors = self
-            .single
-            .install(|| self.embed_batch(tokenizer, vec![text]))?;
-        Ok(vectors.into_iter().next().unwrap_or_default())
+        let vectors = self.lanes.run(|| self.embed_batch(tokenizer, vec![text]))?;
+        vectors
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::Model("no vector for the text".into()))
     }
 
     fn embed_batch(&self, tokenizer: &Tokenizer, texts: Vec<&str>) -> Result<Vec<Vec<f32>>, Error> {
         let count = texts.len();
         let encodings = tokenizer
             .encode_batch(texts, true)
-            .map_err(|error| Error::Tokenizer {
-                path: PathBuf::from("tokenizer.json"),
-                message: error.to_string(),
-            })?;
+            .map_err(|error| Error::Encode(error.to_string()))?;
         let length = encodings.first().map_or(0, |encoding| encoding.len());
         let mut ids = Vec::with_capacity(count * length);
         let mut mask = Vec::with_capacity(count * length);
@@ -323,9 +242,12 @@ impl Embedder {
             ids.extend_from_slice(encoding.get_ids());
             mask.extend_from_slice(encoding.get_attention_mask());
         }
-        let ids = Tensor::from_vec(ids, (count, length), &Device::Cpu)?;
-        let mask = Tensor::from_vec(mask, (count, length), &Device::Cpu)?;
-        let hidden = self.bert.forward(&ids, &mask)?;
-        Ok(mean_normalized(&hidden, &mask)?.to_vec2::<f32>()?)
+        let vectors = || -> candle_core::Result<Vec<Vec<f32>>> {
+            let ids = Tensor::from_vec(ids, (count, length), &Device::Cpu)?;
+            let mask = Tensor::from_vec(mask, (count, length), &Device::Cpu)?;
+            let hidden = self.bert.forward(&ids, &mask)?;
+            mean_normalized(&hidden, &mask)?.to_vec2::<f32>()
+        };
+        vectors().map_err(Error::model)
     }
 }

@@ -43,13 +43,23 @@ pub const WORDS: f32 = 0.4;
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Debug)]
 pub struct Hybrid {
     bm25: Bm25,
     embeddings: EmbeddingRanker,
     /// Each tool's place in the tools' order, by name.
     places: HashMap<String, usize>,
     words: f32,
+}
+
+/// Its size and weight, not its index: a map of every tool's name and
+/// 384 numbers a tool would fill a log.
+impl std::fmt::Debug for Hybrid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hybrid")
+            .field("embeddings", &self.embeddings)
+            .field("words", &self.words)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Hybrid {
@@ -76,8 +86,12 @@ impl Hybrid {
 
     /// The same ranker with BM25's words weighing `words` (0 to 1) and the
     /// model's meaning the rest: 1 is BM25 alone, 0 the model alone.
+    /// A weight that is not a number leaves [`WORDS`].
     pub fn with_words(mut self, words: f32) -> Self {
-        self.words = words.clamp(0.0, 1.0);
+        self.words = match words.is_nan() {
+            true => WORDS,
+            false => words.clamp(0.0, 1.0),
+        };
         self
     }
 
@@ -95,9 +109,10 @@ impl Hybrid {
 impl Ranker for Hybrid {
     /// The tools that BM25 finds or whose meaning is nearer the query's
     /// than unrelated text, best first; if the model cannot read the query,
-    /// BM25's alone.
+    /// or it has no letter or digit (an empty query finds nothing), BM25's
+    /// alone.
     fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
-        let Ok(cosines) = self.embeddings.similarities(query) else {
+        let Ok(Some(cosines)) = self.embeddings.similarities(query) else {
             return self.bm25.rank(query, limit);
         };
         let found = self.bm25.rank(query, self.len());

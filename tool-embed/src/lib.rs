@@ -1,6 +1,6 @@
 //! Tool search by meaning for tool-core: a sentence-embedding model
-//! (all-MiniLM-L6-v2 or another of the BERT family) run on the CPU in pure
-//! Rust, and rankers behind tool-core's
+//! (all-MiniLM-L6-v2 or another mean-pooled one of the BERT family) run on
+//! the CPU in pure Rust, and rankers behind tool-core's
 //! [`Ranker`](tool_core::search::Ranker):
 //!
 //! - [`Hybrid`], the one to use: BM25's words and the model's meaning
@@ -32,6 +32,9 @@
 mod bert;
 mod embedder;
 mod hybrid;
+mod kept;
+mod lanes;
+mod load;
 mod vectors;
 
 use std::path::PathBuf;
@@ -71,14 +74,25 @@ pub enum Error {
     /// The weights do not fit the model's configuration, or the encoder
     /// failed.
     #[error("model: {0}")]
-    Model(#[from] candle_core::Error),
+    Model(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The tokenizer could not split a text into tokens.
+    #[error("cannot split a text into tokens: {0}")]
+    Encode(String),
     /// The model is not of the BERT family this crate runs.
     #[error("unsupported model: {0}")]
     Unsupported(String),
-    /// The thread queries are embedded on could not be started.
-    #[error("cannot start the query thread: {0}")]
-    Thread(#[from] rayon::ThreadPoolBuildError),
+    /// The threads queries are embedded on could not be started.
+    #[error("cannot start the threads queries are embedded on: {0}")]
+    Thread(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The model could not be fetched from the Hugging Face hub.
     #[error("hub: {0}")]
     Hub(String),
+}
+
+impl Error {
+    /// The encoder's error, kept as a source without naming candle's type
+    /// in this crate's API.
+    pub(crate) fn model(error: candle_core::Error) -> Self {
+        Self::Model(Box::new(error))
+    }
 }

@@ -35,7 +35,6 @@ use crate::{Embedder, Error};
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Debug)]
 pub struct EmbeddingRanker {
     embedder: Arc<Embedder>,
     names: Vec<String>,
@@ -59,6 +58,16 @@ pub(crate) fn text_of(tool: &ToolInfo<'_>) -> String {
     text.push_str(": ");
     text.push_str(&definition.description);
     text
+}
+
+/// Its size, not its vectors: 384 numbers a tool would fill a log.
+impl std::fmt::Debug for EmbeddingRanker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmbeddingRanker")
+            .field("tools", &self.names.len())
+            .field("dimensions", &self.embedder.dimensions())
+            .finish_non_exhaustive()
+    }
 }
 
 impl EmbeddingRanker {
@@ -95,15 +104,22 @@ impl EmbeddingRanker {
         &self.names
     }
 
-    /// The cosine of `query` with each tool, in the tools' order.
-    pub(crate) fn similarities(&self, query: &str) -> Result<Vec<f32>, Error> {
+    /// The cosine of `query` with each tool, in the tools' order; none for
+    /// a query without a letter or a digit (empty, spaces, punctuation),
+    /// which means nothing the model could match, though it would give it
+    /// a vector.
+    pub(crate) fn similarities(&self, query: &str) -> Result<Option<Vec<f32>>, Error> {
+        if !query.chars().any(char::is_alphanumeric) {
+            return Ok(None);
+        }
         let query = self.embedder.embed_query(query)?;
         let dimensions = self.embedder.dimensions();
-        Ok(self
-            .vectors
-            .chunks_exact(dimensions)
-            .map(|tool| dot(tool, &query))
-            .collect())
+        Ok(Some(
+            self.vectors
+                .chunks_exact(dimensions)
+                .map(|tool| dot(tool, &query))
+                .collect(),
+        ))
     }
 }
 
@@ -114,6 +130,7 @@ impl EmbeddingRanker {
 /// registers.
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     const LANES: usize = 16;
+    debug_assert_eq!(a.len(), b.len());
     let mut sums = [0.0f32; LANES];
     let (a_lanes, b_lanes) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
     let tail: f32 = a_lanes
@@ -157,8 +174,23 @@ impl Ranker for EmbeddingRanker {
     /// nothing.
     fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
         match self.similarities(query) {
-            Ok(scores) => best(&self.names, &scores, 0.0, limit),
-            Err(_) => Vec::new(),
+            Ok(Some(scores)) => best(&self.names, &scores, 0.0, limit),
+            Ok(None) | Err(_) => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dot;
+
+    #[test]
+    fn a_dot_product_in_lanes_is_the_plain_one() {
+        for length in [0, 1, 15, 16, 17, 384, 385] {
+            let a: Vec<f32> = (0..length).map(|at| (at as f32 * 0.37).sin()).collect();
+            let b: Vec<f32> = (0..length).map(|at| (at as f32 * 0.11).cos()).collect();
+            let plain: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+            assert!((dot(&a, &b) - plain).abs() < 1e-4, "{length}");
         }
     }
 }

@@ -127,3 +127,115 @@ fn a_query_is_read_to_its_first_40_tokens_whatever_its_length() {
             .any(|(a, b)| (a - b).abs() > TOLERANCE)
     );
 }
+
+/// A directory of the model's files, written for one test, gone after it.
+struct Written(std::path::PathBuf);
+
+impl Written {
+    fn new(name: &str, files: &[(&str, &str)]) -> Self {
+        let dir = std::env::temp_dir().join(format!("tool-embed-{name}-{}", std::process::id()));
+        for (file, text) in files {
+            let path = dir.join(file);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+            std::fs::write(path, text).expect("written");
+        }
+        Self(dir)
+    }
+}
+
+impl Drop for Written {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_model_this_crate_cannot_run_is_refused_with_why() {
+    let config = |hidden: usize, heads: usize| {
+        format!(
+            r#"{{"vocab_size": 10, "hidden_size": {hidden}, "num_hidden_layers": 1,
+                "num_attention_heads": {heads}, "intermediate_size": 4,
+                "max_position_embeddings": 8}}"#
+        )
+    };
+    for (name, files, expected) in [
+        (
+            "heads",
+            vec![("config.json", config(384, 0))],
+            "unsupported model: a hidden size of 384 over 0 attention heads (each head needs a whole, nonzero share)",
+        ),
+        (
+            "split",
+            vec![("config.json", config(384, 5))],
+            "unsupported model: a hidden size of 384 over 5 attention heads (each head needs a whole, nonzero share)",
+        ),
+        (
+            "cls",
+            vec![
+                ("config.json", config(384, 12)),
+                (
+                    "1_Pooling/config.json",
+                    r#"{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}"#
+                        .to_owned(),
+                ),
+            ],
+            "unsupported model: a pooling other than the mean of the tokens' vectors (1_Pooling/config.json)",
+        ),
+        (
+            "short",
+            vec![
+                ("config.json", config(384, 12)),
+                (
+                    "sentence_bert_config.json",
+                    r#"{"max_seq_length": 1}"#.to_owned(),
+                ),
+            ],
+            "unsupported model: a length of 1 tokens (a text needs [CLS] and [SEP] at least)",
+        ),
+    ] {
+        let files: Vec<(&str, &str)> = files.iter().map(|(f, t)| (*f, t.as_str())).collect();
+        let dir = Written::new(name, &files);
+        let error = tool_embed::Embedder::from_dir(&dir.0).expect_err(name);
+        assert_eq!(error.to_string(), expected);
+    }
+}
+
+#[test]
+fn queries_embedded_at_once_on_several_threads_get_their_own_vectors() {
+    let model = support::model();
+    let queries = [
+        "open an issue",
+        "get the weather",
+        "refund a payment",
+        "list the pods",
+    ];
+    let alone: Vec<Vec<f32>> = queries
+        .iter()
+        .map(|query| model.embed_query(query).expect("embedded"))
+        .collect();
+    std::thread::scope(|scope| {
+        let running: Vec<_> = (0..4)
+            .map(|round| {
+                let model = &model;
+                scope.spawn(move || {
+                    (0..8)
+                        .map(|turn| {
+                            let at = (round + turn) % queries.len();
+                            (at, model.embed_query(queries[at]).expect("embedded"))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for thread in running {
+            for (at, vector) in thread.join().expect("no panic") {
+                let worst = vector
+                    .iter()
+                    .zip(&alone[at])
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f32::max);
+                assert!(worst <= TOLERANCE, "{}: {worst}", queries[at]);
+            }
+        }
+    });
+}

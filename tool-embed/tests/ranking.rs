@@ -151,3 +151,24 @@ fn rankers_share_one_model() {
     assert_eq!(ranker.len(), 3);
     assert!(Arc::strong_count(&model) > before);
 }
+
+#[test]
+fn a_query_without_a_letter_or_a_digit_finds_nothing() {
+    let (_, hybrid) = catalog();
+    for query in ["", "   ", "?!", "— … ¿"] {
+        assert!(hybrid.rank(query, 5).is_empty(), "{query:?}");
+    }
+    let ranker = EmbeddingRanker::new(support::model(), catalog::registry_of(1, 3).tools())
+        .expect("the tools' vectors");
+    assert!(ranker.rank("", 5).is_empty());
+}
+
+#[test]
+fn a_ranker_debugs_as_its_size_not_its_vectors() {
+    let (_, hybrid) = catalog();
+    let printed = format!("{hybrid:?}");
+    assert_eq!(
+        printed,
+        "Hybrid { embeddings: EmbeddingRanker { tools: 836, dimensions: 384, .. }, words: 0.4, .. }"
+    );
+}

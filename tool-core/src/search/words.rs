@@ -89,7 +89,7 @@ pub(super) fn words(text: &str, mut each: impl FnMut(&str)) {
 /// stay words) and where it passes into or out of a script written without
 /// spaces (`Stripe에`, `Supabase项目`); a run of such a script is its pairs
 /// of neighbouring characters (`项目里` is `项目` and `目里`), as no space
-/// says where its words end; words of one letter left out.
+/// says where its words end; other words of one letter left out.
 pub(super) fn pieces<'a>(text: &'a str, mut each: impl FnMut(&'a str)) {
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         parts(word, |part| {
@@ -116,13 +116,17 @@ fn unspaced(c: char) -> bool {
         | 0x20000..=0x2FA1F) // Han, the supplementary planes
 }
 
-/// The pairs of neighbouring characters of `run`, in order.
+/// The pairs of neighbouring characters of `run`, in order; a run of one
+/// character is itself, as one Han character may be a word (`书`, a book).
 fn pairs<'a>(run: &'a str, each: &mut impl FnMut(&'a str)) {
     let starts: Vec<usize> = run
         .char_indices()
         .map(|(at, _)| at)
         .chain([run.len()])
         .collect();
+    if starts.len() == 2 {
+        each(run);
+    }
     for window in starts.windows(3) {
         each(&run[window[0]..window[2]]);
     }
@@ -211,13 +215,16 @@ mod tests {
     #[test]
     fn a_script_without_spaces_is_searched_by_its_pairs_of_characters() {
         let mut out = Vec::new();
-        words("Stripe에 쿠폰 만들어줘, Supabase项目里", |word| {
-            out.push(word.to_owned())
-        });
+        words(
+            "Stripe에 쿠폰 만들어줘, Supabase项目里 3个书 书",
+            |word| out.push(word.to_owned()),
+        );
+        // A run of one character is a word: `에` (a particle), `书` (a book).
         assert_eq!(
             out,
             [
-                "stripe", "쿠폰", "만들", "들어", "어줘", "supabase", "项目", "目里"
+                "stripe", "에", "쿠폰", "만들", "들어", "어줘", "supabase", "项目", "目里", "个书",
+                "书"
             ]
         );
     }
