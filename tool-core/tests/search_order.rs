@@ -3,9 +3,9 @@
 //! tools' registration order, and nothing in it depends on a map's
 //! iteration order (each build's maps are seeded anew).
 
-use serde_json::{Value, json};
+use serde_json::json;
+use tool_core::ToolRegistry;
 use tool_core::search::{Bm25, Hit, Ranker};
-use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult};
 
 // Its queries' expected tools are the quality test's, not read here.
 #[allow(dead_code)]
@@ -13,21 +13,12 @@ use tool_core::{BoxFuture, Tool, ToolContext, ToolRegistry, ToolResult};
 mod catalog;
 
 /// A tool of a given name and description, to make twins of.
-struct Named(&'static str, &'static str);
-
-impl Tool for Named {
-    fn name(&self) -> &str {
-        self.0
-    }
-    fn description(&self) -> &str {
-        self.1
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"city": {"type": "string", "description": "The city."}}})
-    }
-    fn call<'a>(&'a self, _: &'a ToolContext, _: Value) -> BoxFuture<'a, ToolResult> {
-        Box::pin(async { ToolResult::text("") })
-    }
+fn tool(name: &str, description: &str) -> catalog::Listed {
+    catalog::Listed::new(
+        name,
+        description,
+        json!({"type": "object", "properties": {"city": {"type": "string", "description": "The city."}}}),
+    )
 }
 
 fn named(hits: &[Hit<'_>]) -> Vec<String> {
@@ -40,13 +31,13 @@ fn twin_tools_come_in_the_order_they_were_registered_not_by_name() {
     // `b_` and `a_` are words of one letter, which search leaves out: the
     // twins' words are the same, and so are their scores.
     let forward = ToolRegistry::new()
-        .with(Named("b_forecast", TEXT))
-        .with(Named("a_forecast", TEXT))
-        .with(Named("get_time", "Get the time in a city."));
+        .with(tool("b_forecast", TEXT))
+        .with(tool("a_forecast", TEXT))
+        .with(tool("get_time", "Get the time in a city."));
     let backward = ToolRegistry::new()
-        .with(Named("a_forecast", TEXT))
-        .with(Named("get_time", "Get the time in a city."))
-        .with(Named("b_forecast", TEXT));
+        .with(tool("a_forecast", TEXT))
+        .with(tool("get_time", "Get the time in a city."))
+        .with(tool("b_forecast", TEXT));
     let (forward, backward) = (Bm25::new(forward.tools()), Bm25::new(backward.tools()));
     for query in ["weather forecast", "forecast in Paris", "wether forcast"] {
         let hits = forward.rank(query, 5);

@@ -77,6 +77,26 @@ async fn listed(client: &RunningService<RoleClient, Client>) -> Vec<String> {
     names
 }
 
+/// `client` searches for `query`, and is told its tool list changed.
+async fn search_for(
+    client: &RunningService<RoleClient, Client>,
+    changed: &mut mpsc::UnboundedReceiver<()>,
+    query: &str,
+) -> rmcp::model::CallToolResult {
+    let serde_json::Value::Object(arguments) = json!({ "query": query }) else {
+        unreachable!()
+    };
+    let found = client
+        .call_tool(CallToolRequestParams::new("search_tools").with_arguments(arguments))
+        .await
+        .expect("called");
+    tokio::time::timeout(Duration::from_secs(5), changed.recv())
+        .await
+        .expect("told in time")
+        .expect("told");
+    found
+}
+
 #[tokio::test]
 async fn deferred_tools_are_listed_once_a_search_found_them() {
     let tools: ToolRegistry = ToolRegistry::new()
@@ -91,21 +111,11 @@ async fn deferred_tools_are_listed_once_a_search_found_them() {
     let (first, mut changed) = client(&url).await;
     assert_eq!(listed(&first).await, ["hello", "search_tools"]);
 
-    let serde_json::Value::Object(arguments) = json!({"query": "weather in a city"}) else {
-        unreachable!()
-    };
-    let found = first
-        .call_tool(CallToolRequestParams::new("search_tools").with_arguments(arguments))
-        .await
-        .expect("called");
+    let found = search_for(&first, &mut changed, "weather in a city").await;
     assert_eq!(
         found.content[0].as_text().map(|text| text.text.as_str()),
         Some("`get_weather`: Get the current weather for a city.")
     );
-    tokio::time::timeout(Duration::from_secs(5), changed.recv())
-        .await
-        .expect("told in time")
-        .expect("told");
     assert_eq!(
         listed(&first).await,
         ["get_weather", "hello", "search_tools"]
@@ -167,17 +177,7 @@ async fn past_30_tools_the_server_lists_the_search_and_five_until_more_are_found
             "tool_04"
         ]
     );
-    let serde_json::Value::Object(arguments) = json!({"query": "weather in a city"}) else {
-        unreachable!()
-    };
-    large
-        .call_tool(CallToolRequestParams::new("search_tools").with_arguments(arguments))
-        .await
-        .expect("called");
-    tokio::time::timeout(Duration::from_secs(5), changed.recv())
-        .await
-        .expect("told in time")
-        .expect("told");
+    search_for(&large, &mut changed, "weather in a city").await;
     // What it found is listed beside them, the rest still waits.
     assert_eq!(
         listed(&large).await,

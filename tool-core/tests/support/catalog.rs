@@ -14,6 +14,17 @@ pub(crate) struct Listed {
     schema: Value,
 }
 
+impl Listed {
+    /// A tool of `name`, `description` and input `schema`.
+    pub(crate) fn new(name: &str, description: &str, schema: Value) -> Self {
+        Self {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            schema,
+        }
+    }
+}
+
 impl Tool for Listed {
     fn name(&self) -> &str {
         &self.name
@@ -70,11 +81,11 @@ pub(crate) fn registry_of(copies: usize, count: usize) -> ToolRegistry {
             if registry.tools().len() == count {
                 return registry;
             }
-            let added = registry.register(Listed {
-                name,
-                description: text(entry, "description"),
-                schema: entry["input_schema"].clone(),
-            });
+            let added = registry.register(Listed::new(
+                &name,
+                &text(entry, "description"),
+                entry["input_schema"].clone(),
+            ));
             if let Err(error) = added
                 && copy == 1
             {
